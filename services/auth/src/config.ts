@@ -1,0 +1,40 @@
+import { baseConfigShape, loadConfig, readSecret } from '@furniture/platform';
+import { z } from 'zod';
+
+/** Every key of the auth service; see README "Configuration". */
+export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env) {
+  const c = loadConfig(
+    {
+      ...baseConfigShape,
+      PORT: z.coerce.number().int().default(4001),
+      MONGO_DB: z.string().default('furniture_auth'),
+      /** PEM private key that signs access tokens (or JWT_PRIVATE_KEY_FILE) */
+      JWT_PRIVATE_KEY: z.string().optional(),
+      JWT_PRIVATE_KEY_FILE: z.string().optional(),
+      ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).default(900),
+      /** absolute session age: refreshing stops after this */
+      SESSION_MAX_AGE_SECONDS: z.coerce.number().int().min(60).default(12 * 3600),
+      /** first administrator, created when there are no users at all */
+      ADMIN_EMAIL: z.string().optional(),
+      ADMIN_PASSWORD: z.string().optional(),
+      ADMIN_NAME: z.string().default('Administrator'),
+      /** failed logins per account before it is locked for LOGIN_LOCK_SECONDS */
+      LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
+      /** failed logins per client IP before it is locked */
+      LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(30),
+      LOGIN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+      LOGIN_LOCK_SECONDS: z.coerce.number().int().min(1).default(900),
+      /** argon2id parameters; defaults are OWASP's recommendation (19 MiB, 2 passes, 1 lane) */
+      ARGON2_MEMORY_KIB: z.coerce.number().int().min(1024).default(19456),
+      ARGON2_TIME_COST: z.coerce.number().int().min(1).default(2),
+      ARGON2_PARALLELISM: z.coerce.number().int().min(1).default(1),
+    },
+    env,
+  );
+  return {
+    ...c,
+    jwtPrivateKey: readSecret(c.JWT_PRIVATE_KEY, c.JWT_PRIVATE_KEY_FILE, 'JWT_PRIVATE_KEY'),
+    jwtPublicKey: readSecret(c.JWT_PUBLIC_KEY, c.JWT_PUBLIC_KEY_FILE, 'JWT_PUBLIC_KEY'),
+  };
+}
+export type AuthConfig = ReturnType<typeof loadAuthConfig>;

@@ -1,0 +1,61 @@
+import { Schema, type Connection } from 'mongoose';
+import { Roles, type Role } from '@furniture/contracts';
+import { outboxPlugin } from '@furniture/platform';
+
+export interface UserDoc {
+  id: number;
+  name: string;
+  email: string;
+  role: Role;
+  password_hash: string;
+  created_at: Date;
+  updated_at: Date;
+  last_login_at?: Date;
+}
+
+export interface SessionDoc {
+  sid: string;
+  user_id: number;
+  created_at: Date;
+  /** absolute end of the session: no refresh after it */
+  expires_at: Date;
+  refreshed_at?: Date;
+  revoked_at?: Date | null;
+  revoked_reason?: string;
+}
+
+const userSchema = new Schema<UserDoc>(
+  {
+    id: { type: Number, required: true, unique: true },
+    name: { type: String, required: true },
+    email: { type: String, required: true, unique: true },
+    role: { type: String, enum: Roles, required: true, index: true },
+    password_hash: { type: String, required: true },
+    created_at: { type: Date, required: true },
+    updated_at: { type: Date, required: true },
+    last_login_at: { type: Date },
+  },
+  { collection: 'users', versionKey: false },
+);
+userSchema.plugin(outboxPlugin);
+
+const sessionSchema = new Schema<SessionDoc>(
+  {
+    sid: { type: String, required: true, unique: true },
+    user_id: { type: Number, required: true, index: true },
+    created_at: { type: Date, required: true },
+    expires_at: { type: Date, required: true },
+    refreshed_at: { type: Date },
+    revoked_at: { type: Date, default: null },
+    revoked_reason: { type: String },
+  },
+  { collection: 'sessions', versionKey: false },
+);
+
+export function registerModels(conn: Connection) {
+  return {
+    User: conn.model<UserDoc>('User', userSchema),
+    Session: conn.model<SessionDoc>('Session', sessionSchema),
+  };
+}
+export type Models = ReturnType<typeof registerModels>;

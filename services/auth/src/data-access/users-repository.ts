@@ -1,0 +1,135 @@
+import type { DomainEvent, Role, User } from '@furniture/contracts';
+import {
+  docWithEvents,
+  escapeRegex,
+  isDuplicateKeyError,
+  nextId,
+  tombstoneUpdate,
+  withEvents,
+  NOT_DELETED,
+  type Connection,
+} from '@furniture/platform';
+import type { QueryFilter } from 'mongoose';
+import type { Models, UserDoc } from './models';
+
+/** A user as the domain sees it, with the password hash that never leaves the service. */
+export interface UserRecord extends User {
+  password_hash: string;
+}
+
+export class EmailTakenError extends Error {}
+
+function toRecord(doc: UserDoc): UserRecord {
+  return {
+    id: doc.id,
+    name: doc.name,
+    email: doc.email,
+    role: doc.role,
+    password_hash: doc.password_hash,
+    created_at: doc.created_at.toISOString(),
+    updated_at: doc.updated_at.toISOString(),
+  };
+}
+
+export function toPublicUser(record: UserRecord): User {
+  const { password_hash: _hidden, ...user } = record;
+  return user;
+}
+
+export class UsersRepository {
+  constructor(
+    private readonly conn: Connection,
+    private readonly models: Models,
+  ) {}
+
+  async count(): Promise<number> {
+    return this.models.User.countDocuments(NOT_DELETED);
+  }
+
+  async countAdmins(): Promise<number> {
+    return this.models.User.countDocuments({ ...NOT_DELETED, role: 'admin' });
+  }
+
+  async findById(id: number): Promise<UserRecord | null> {
+    const doc = await this.models.User.findOne({ ...NOT_DELETED, id }).lean<UserDoc>();
+    return doc ? toRecord(doc) : null;
+  }
+
+  async findByEmail(email: string): Promise<UserRecord | null> {
+    const doc = await this.models.User.findOne({ ...NOT_DELETED, email }).lean<UserDoc>();
+    return doc ? toRecord(doc) : null;
+  }
+
+  async list(q: { page: number; limit: number; search?: string; role?: Role }): Promise<{ users: UserRecord[]; total: number }> {
+    const filter: QueryFilter<UserDoc> = { ...NOT_DELETED };
+    if (q.role) filter.role = q.role;
+    if (q.search) {
+      const re = new RegExp(escapeRegex(q.search), 'i');
+      filter.$or = [{ name: re }, { email: re }];
+    }
+    const [docs, total] = await Promise.all([
+      this.models.User.find(filter)
+        .sort({ id: 1 })
+        .skip((q.page - 1) * q.limit)
+        .limit(q.limit)
+        .lean<UserDoc[]>(),
+      this.models.User.countDocuments(filter),
+    ]);
+    return { users: docs.map(toRecord), total };
+  }
+
+  async create(
+    data: { name: string; email: string; role: Role; password_hash: string },
+    events: (user: User) => DomainEvent[],
+  ): Promise<UserRecord> {
+    const now = new Date();
+    const id = await nextId(this.conn, 'users');
+    const doc: UserDoc = { id, ...data, created_at: now, updated_at: now };
+    const record = toRecord(doc);
+    try {
+      await this.models.User.collection.insertOne(docWithEvents({ ...doc }, events(toPublicUser(record))));
+    } catch (err) {
+      if (isDuplicateKeyError(err)) throw new EmailTakenError();
+      throw err;
+    }
+    return record;
+  }
+
+  /** Applies a change and its events in one write; returns the new state (null if gone). */
+  async update(
+    before: UserRecord,
+    set: Partial<Pick<UserDoc, 'name' | 'email' | 'role' | 'password_hash'>>,
+    events: (user: User) => DomainEvent[],
+  ): Promise<UserRecord | null> {
+    const updatedAt = new Date();
+    const next: UserRecord = { ...before, ...set, updated_at: updatedAt.toISOString() };
+    try {
+      const res = await this.models.User.collection.updateOne(
+        { ...NOT_DELETED, id: before.id },
+        withEvents({ $set: { ...set, updated_at: updatedAt } }, events(toPublicUser(next))),
+      );
+      return res.matchedCount === 1 ? next : null;
+    } catch (err) {
+      if (isDuplicateKeyError(err)) throw new EmailTakenError();
+      throw err;
+    }
+  }
+
+  /** Records a login (or logout) with its event; the profile itself is unchanged. */
+  async recordSessionEvent(id: number, events: DomainEvent[], loginAt?: Date): Promise<void> {
+    await this.models.User.collection.updateOne(
+      { ...NOT_DELETED, id },
+      withEvents(loginAt ? { $set: { last_login_at: loginAt } } : {}, events),
+    );
+  }
+
+  /** Deletes through a tombstone so the deletion event cannot be lost. */
+  async delete(id: number, events: DomainEvent[]): Promise<boolean> {
+    const res = await this.models.User.collection.updateOne(
+      { ...NOT_DELETED, id },
+      // the unique email is released at once: the tombstone keeps a placeholder
+      tombstoneUpdate(events, { email: `deleted:${id}:${Date.now()}` }),
+    );
+    return res.matchedCount === 1;
+  }
+}

@@ -1,0 +1,119 @@
+import { Events, type Actor, type User, type UserCreate, type UserUpdate, type UsersPage, type UsersQuery } from '@furniture/contracts';
+import { AppError, createEvent } from '@furniture/platform';
+import type { SessionsRepository } from '../data-access/sessions-repository';
+import { EmailTakenError, toPublicUser, type UserRecord, type UsersRepository } from '../data-access/users-repository';
+import type { PasswordHasher } from '../integrations/password-hasher';
+import { changesOf } from './changes';
+
+const snapshot = (u: User) => ({ id: u.id, name: u.name, email: u.email, role: u.role });
+
+/**
+ * Staff user management (admins only; the router enforces the role).
+ * Rules: an admin cannot delete themself; the last admin can be neither deleted nor demoted;
+ * a role or password change and a deletion end the user's sessions.
+ */
+export class UsersService {
+  constructor(
+    private readonly deps: {
+      users: UsersRepository;
+      sessions: SessionsRepository;
+      hasher: PasswordHasher;
+      onEvents: () => void;
+    },
+  ) {}
+
+  async list(q: UsersQuery): Promise<UsersPage> {
+    const { users, total } = await this.deps.users.list(q);
+    return { users: users.map(toPublicUser), total, page: q.page, limit: q.limit };
+  }
+
+  async get(id: number): Promise<User> {
+    return toPublicUser(await this.require(id));
+  }
+
+  async create(actor: Actor, input: UserCreate): Promise<User> {
+    try {
+      const created = await this.deps.users.create(
+        { name: input.name, email: input.email, role: input.role, password_hash: await this.deps.hasher.hash(input.password) },
+        (user) => [createEvent(Events.UserCreated, { user: snapshot(user) }, actor)],
+      );
+      this.deps.onEvents();
+      return toPublicUser(created);
+    } catch (err) {
+      if (err instanceof EmailTakenError) throw new AppError('EMAIL_TAKEN');
+      throw err;
+    }
+  }
+
+  async update(actor: Actor, id: number, input: UserUpdate): Promise<User> {
+    const before = await this.require(id);
+    const set: Partial<Pick<UserRecord, 'name' | 'email' | 'role' | 'password_hash'>> = {};
+    if (input.name !== undefined && input.name !== before.name) set.name = input.name;
+    if (input.email !== undefined && input.email !== before.email) set.email = input.email;
+    if (input.role !== undefined && input.role !== before.role) set.role = input.role;
+    if (input.password !== undefined) set.password_hash = await this.deps.hasher.hash(input.password);
+    if (Object.keys(set).length === 0) return toPublicUser(before);
+
+    const demotes = before.role === 'admin' && set.role !== undefined && set.role !== 'admin';
+    if (demotes && (await this.deps.users.countAdmins()) <= 1) throw new AppError('LAST_ADMIN');
+
+    let updated: UserRecord | null;
+    try {
+      updated = await this.deps.users.update(before, set, (next) => [
+        createEvent(Events.UserUpdated, { user: snapshot(next), changes: changesOf(before, set) }, actor),
+      ]);
+    } catch (err) {
+      if (err instanceof EmailTakenError) throw new AppError('EMAIL_TAKEN');
+      throw err;
+    }
+    if (!updated) throw new AppError('USER_NOT_FOUND');
+    // two admins demoting each other at the same moment: the later write is undone
+    if (demotes && (await this.deps.users.countAdmins()) === 0) {
+      await this.deps.users.update(updated, { role: 'admin' }, (next) => [
+        createEvent(Events.UserUpdated, { user: snapshot(next), changes: { role: { old: set.role, new: 'admin' } } }, actor),
+      ]);
+      this.deps.onEvents();
+      throw new AppError('LAST_ADMIN');
+    }
+    if (set.role !== undefined || set.password_hash !== undefined) {
+      await this.deps.sessions.revokeAllOfUser(id, set.role !== undefined ? 'role_change' : 'password_reset');
+    }
+    this.deps.onEvents();
+    return toPublicUser(updated);
+  }
+
+  async delete(actor: Actor, id: number): Promise<void> {
+    if (actor.id === id) throw new AppError('CANNOT_DELETE_SELF');
+    const target = await this.require(id);
+    if (target.role === 'admin' && (await this.deps.users.countAdmins()) <= 1) throw new AppError('LAST_ADMIN');
+    const deleted = await this.deps.users.delete(id, [
+      createEvent(Events.UserDeleted, { user: snapshot(toPublicUser(target)) }, actor),
+    ]);
+    if (!deleted) throw new AppError('USER_NOT_FOUND');
+    await this.deps.sessions.revokeAllOfUser(id, 'user_deleted');
+    this.deps.onEvents();
+  }
+
+  /** First start: an administrator from ADMIN_EMAIL / ADMIN_PASSWORD when there are no users. */
+  async seedAdmin(admin: { email?: string; password?: string; name: string }): Promise<'created' | 'exists' | 'not_configured'> {
+    if ((await this.deps.users.count()) > 0) return 'exists';
+    if (!admin.email || !admin.password) return 'not_configured';
+    try {
+      await this.deps.users.create(
+        { name: admin.name, email: admin.email.trim().toLowerCase(), role: 'admin', password_hash: await this.deps.hasher.hash(admin.password) },
+        (user) => [createEvent(Events.UserCreated, { user: snapshot(user) }, null)],
+      );
+    } catch (err) {
+      if (err instanceof EmailTakenError) return 'exists'; // another replica seeded first
+      throw err;
+    }
+    this.deps.onEvents();
+    return 'created';
+  }
+
+  private async require(id: number): Promise<UserRecord> {
+    const user = await this.deps.users.findById(id);
+    if (!user) throw new AppError('USER_NOT_FOUND');
+    return user;
+  }
+}

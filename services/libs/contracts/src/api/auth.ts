@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { Roles } from '../enums';
+import { Limits } from '../limits';
+import { emailSchema, optionalQueryString, pageQuerySchema } from './common';
+
+const passwordSchema = z
+  .string('password_required')
+  .min(1, 'password_required')
+  .min(Limits.passwordMin, 'password_too_short')
+  .max(Limits.passwordMax);
+
+const nameSchema = z.string('name_required').trim().min(1, 'name_required').max(Limits.nameMax);
+const roleSchema = z.enum(Roles, 'invalid_role');
+
+export const loginRequestSchema = z.object({
+  email: emailSchema,
+  // Login only checks presence: a stored password may predate a stricter rule.
+  password: z.string('password_required').min(1, 'password_required').max(Limits.passwordMax),
+});
+export type LoginRequest = z.infer<typeof loginRequestSchema>;
+
+export const userSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  email: z.string(),
+  role: roleSchema,
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type User = z.infer<typeof userSchema>;
+
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'bearer';
+  /** seconds until the token expires */
+  expires_in: number;
+  user: User;
+}
+
+export const profileUpdateSchema = z
+  .object({ name: nameSchema.optional(), email: emailSchema.optional() })
+  .strict();
+export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
+
+export const passwordChangeSchema = z.object({
+  current_password: z.string('password_required').min(1, 'password_required').max(Limits.passwordMax),
+  new_password: passwordSchema,
+});
+export type PasswordChange = z.infer<typeof passwordChangeSchema>;
+
+export const usersQuerySchema = pageQuerySchema.extend({
+  search: optionalQueryString,
+  role: z.enum(Roles, 'invalid_role').optional().or(z.literal('').transform(() => undefined)),
+});
+export type UsersQuery = z.infer<typeof usersQuerySchema>;
+
+export const userCreateSchema = z
+  .object({ name: nameSchema, email: emailSchema, role: roleSchema, password: passwordSchema })
+  .strict();
+export type UserCreate = z.infer<typeof userCreateSchema>;
+
+export const userUpdateSchema = z
+  .object({
+    name: nameSchema.optional(),
+    email: emailSchema.optional(),
+    role: roleSchema.optional(),
+    // An empty password on edit means "keep the current one" (back-office §5).
+    password: z.union([z.literal('').transform(() => undefined), passwordSchema]).optional(),
+  })
+  .strict();
+export type UserUpdate = z.infer<typeof userUpdateSchema>;
+
+export interface UsersPage {
+  users: User[];
+  total: number;
+  page: number;
+  limit: number;
+}

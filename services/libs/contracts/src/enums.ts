@@ -1,0 +1,108 @@
+/** Every enumerated value of the product, one name for one thing across API, events and UI. */
+
+export const Roles = ['admin', 'volunteer'] as const;
+export type Role = (typeof Roles)[number];
+
+/** `transferred` is known to the lot detail views; staff normally use `taken`. */
+export const LotStatuses = ['available', 'reserved', 'transferred', 'taken', 'archived'] as const;
+export type LotStatus = (typeof LotStatuses)[number];
+
+export const ApplicationStatuses = ['pending', 'approved', 'rejected', 'completed'] as const;
+export type ApplicationStatus = (typeof ApplicationStatuses)[number];
+
+/**
+ * The spec names two readings (active/fulfilled/cancelled and pending/reviewed/fulfilled/archived).
+ * We use the staff document's reading because it is the one with defined transitions.
+ */
+export const WishStatuses = ['active', 'fulfilled', 'cancelled'] as const;
+export type WishStatus = (typeof WishStatuses)[number];
+
+/** Allowed wish transitions (back-office §4): fulfilled is final. */
+export const WishTransitions: Record<WishStatus, readonly WishStatus[]> = {
+  active: ['fulfilled', 'cancelled'],
+  cancelled: ['active'],
+  fulfilled: [],
+};
+
+/**
+ * Staff actions on an application (back-office §4) and the status each one leads to.
+ * `cancel_reservation` and `reconsider` both lead back to pending.
+ */
+export const ApplicationActions = {
+  approve: { from: ['pending'], to: 'approved' },
+  reject: { from: ['pending'], to: 'rejected' },
+  complete: { from: ['approved'], to: 'completed' },
+  cancel_reservation: { from: ['approved'], to: 'pending' },
+  reconsider: { from: ['rejected'], to: 'pending' },
+} as const satisfies Record<string, { from: readonly ApplicationStatus[]; to: ApplicationStatus }>;
+export type ApplicationAction = keyof typeof ApplicationActions;
+
+/**
+ * Activity log action types. The spec shows both cases; we store and answer UPPER case everywhere
+ * (documented in docs/decisions.md) and accept either case on input.
+ */
+export const ActionTypes = [
+  'LOGIN',
+  'LOGOUT',
+  'PASSWORD_CHANGE',
+  'CREATE',
+  'UPDATE',
+  'DELETE',
+  'APPROVE',
+  'REJECT',
+  'STATUS_CHANGE',
+  'CONTACT',
+  'NOTE_ADD',
+  'COMPLETE',
+  'CANCEL_RESERVATION',
+  'RECONSIDER',
+  'PHOTO_UPLOAD',
+  'PHOTO_DELETE',
+  'EXPORT',
+  'IMPORT',
+] as const;
+export type ActionType = (typeof ActionTypes)[number];
+
+export const TargetTypes = ['category', 'lot', 'application', 'user', 'wish', 'system'] as const;
+export type TargetType = (typeof TargetTypes)[number];
+
+export const Languages = ['de', 'uk'] as const;
+export type Language = (typeof Languages)[number];
+export const DEFAULT_LANGUAGE: Language = 'de';
+
+/** The eight known categories (public-site §3): id → slug. */
+export const CategorySlugs = {
+  1: 'sofas-chairs',
+  2: 'beds-matresses',
+  3: 'tables-chairs',
+  4: 'wardrobes-chests',
+  5: 'kitchen-furniture',
+  6: 'children-furniture',
+  7: 'office-furniture',
+  8: 'decor-accessories',
+} as const;
+
+/** The 20 icon choices of the category form (back-office §3), emoji with a label key. */
+export const CategoryIcons = [
+  { icon: '🛋️', key: 'sofas' },
+  { icon: '🛏️', key: 'beds' },
+  { icon: '🪑', key: 'tables' },
+  { icon: '🗄️', key: 'cabinets' },
+  { icon: '🍳', key: 'kitchen' },
+  { icon: '🧸', key: 'children' },
+  { icon: '💼', key: 'office' },
+  { icon: '🖼️', key: 'decoration' },
+  { icon: '💡', key: 'lighting' },
+  { icon: '🪴', key: 'plants' },
+  { icon: '🍽️', key: 'tableware' },
+  { icon: '🪞', key: 'mirrors' },
+  { icon: '📺', key: 'electronics' },
+  { icon: '🛁', key: 'bathroom' },
+  { icon: '🔧', key: 'tools' },
+  { icon: '📚', key: 'books' },
+  { icon: '🧺', key: 'storage' },
+  { icon: '🎨', key: 'art' },
+  { icon: '🎲', key: 'toys' },
+  { icon: '📦', key: 'other' },
+] as const;
+export const DEFAULT_CATEGORY_ICON = '📦';

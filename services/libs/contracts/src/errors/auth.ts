@@ -1,0 +1,45 @@
+import type { ErrorDefinition } from './types';
+
+export const authErrors = {
+  INVALID_CREDENTIALS: {
+    status: 401,
+    de: 'E-Mail oder Passwort ist falsch.',
+    uk: 'Неправильна електронна пошта або пароль.',
+  },
+  LOGIN_THROTTLED: {
+    status: 429,
+    de: 'Zu viele fehlgeschlagene Anmeldeversuche. Bitte versuchen Sie es in {minutes} Minuten erneut.',
+    uk: 'Забагато невдалих спроб входу. Спробуйте ще раз через {minutes} хв.',
+  },
+  SESSION_EXPIRED: {
+    status: 401,
+    de: 'Session expired',
+    uk: 'Сесія закінчилася',
+  },
+  CURRENT_PASSWORD_WRONG: {
+    status: 400,
+    de: 'Das aktuelle Passwort ist falsch.',
+    uk: 'Поточний пароль неправильний.',
+  },
+  PASSWORD_UNCHANGED: {
+    status: 422,
+    de: 'Neues Passwort muss sich vom aktuellen unterscheiden',
+    uk: 'Новий пароль має відрізнятися від поточного',
+  },
+  EMAIL_TAKEN: {
+    status: 409,
+    de: 'Diese E-Mail-Adresse wird bereits verwendet.',
+    uk: 'Ця електронна адреса вже використовується.',
+  },
+  USER_NOT_FOUND: { status: 404, de: 'Benutzer nicht gefunden.', uk: 'Користувача не знайдено.' },
+  CANNOT_DELETE_SELF: {
+    status: 409,
+    de: 'Sie können Ihr eigenes Konto nicht löschen.',
+    uk: 'Ви не можете видалити власний обліковий запис.',
+  },
+  LAST_ADMIN: {
+    status: 409,
+    de: 'Der letzte Administrator kann nicht entfernt oder herabgestuft werden.',
+    uk: 'Останнього адміністратора не можна видалити або понизити.',
+  },
+} as const satisfies Record<string, ErrorDefinition>;

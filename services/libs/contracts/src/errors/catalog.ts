@@ -1,0 +1,31 @@
+import type { ErrorDefinition } from './types';
+
+/** Catalog errors (categories and lots). */
+export const catalogErrors = {
+  CATEGORY_NOT_FOUND: {
+    status: 404,
+    de: 'Kategorie nicht gefunden.',
+    uk: 'Категорію не знайдено.',
+  },
+  CATEGORY_INVALID_ID: {
+    status: 400,
+    de: 'Unbekannte Kategorie: {id}.',
+    uk: 'Невідома категорія: {id}.',
+  },
+  CATEGORY_DUPLICATE_NAME: {
+    status: 409,
+    de: 'Eine Kategorie mit diesem Namen existiert bereits.',
+    uk: 'Категорія з такою назвою вже існує.',
+  },
+  /** The back-office reads "n lots are associated" from this message (back-office §8). */
+  CATEGORY_HAS_LOTS: {
+    status: 409,
+    de: 'Cannot delete category: {count} lots are associated with it. Die Kategorie kann nicht gelöscht werden, {count} Lose sind ihr zugeordnet.',
+    uk: 'Cannot delete category: {count} lots are associated with it. Категорію не можна видалити: з нею пов’язано лотів: {count}.',
+  },
+  LOT_NOT_FOUND: {
+    status: 404,
+    de: 'Lot nicht gefunden',
+    uk: 'Лот не знайдено',
+  },
+} as const satisfies Record<string, ErrorDefinition>;

@@ -1,0 +1,211 @@
+import { z } from 'zod';
+import { ApplicationStatuses, Languages, LotStatuses, Roles, WishStatuses } from './enums';
+
+/**
+ * Integration events: past-tense facts, published on one durable topic exchange with the event
+ * name as routing key. Each name maps to one zod payload schema; payloads are validated on
+ * publish and on consume. Bump `EventVersions[name]` for an incompatible payload change.
+ */
+export const Events = {
+  // auth
+  UserLoggedIn: 'user.logged_in',
+  UserLoggedOut: 'user.logged_out',
+  UserPasswordChanged: 'user.password_changed',
+  UserCreated: 'user.created',
+  UserUpdated: 'user.updated',
+  UserDeleted: 'user.deleted',
+  // catalog
+  CategoryCreated: 'category.created',
+  CategoryUpdated: 'category.updated',
+  CategoryDeleted: 'category.deleted',
+  LotCreated: 'lot.created',
+  LotUpdated: 'lot.updated',
+  LotDeleted: 'lot.deleted',
+  LotStatusChanged: 'lot.status_changed',
+  LotReserved: 'lot.reserved',
+  LotReservationFailed: 'lot.reservation_failed',
+  // applications
+  ApplicationSubmitted: 'application.submitted',
+  ApplicationApproved: 'application.approved',
+  ApplicationRejected: 'application.rejected',
+  ApplicationCompleted: 'application.completed',
+  ApplicationReservationCancelled: 'application.reservation_cancelled',
+  ApplicationReconsidered: 'application.reconsidered',
+  ApplicationNoteAdded: 'application.note_added',
+  WishCreated: 'wish.created',
+  WishStatusChanged: 'wish.status_changed',
+  // media
+  PhotoUploaded: 'photo.uploaded',
+  PhotoDeleted: 'photo.deleted',
+  // activity log entries written by staff clients (POST /activity-logs) need no event
+} as const;
+export type EventName = (typeof Events)[keyof typeof Events];
+
+export const actorSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  email: z.string(),
+  role: z.enum(Roles),
+});
+export type Actor = z.infer<typeof actorSchema>;
+
+const localized = z.object({ de: z.string(), uk: z.string() });
+const userSnapshot = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  email: z.string(),
+  role: z.enum(Roles),
+});
+const categorySnapshot = z.object({
+  id: z.number().int(),
+  name: localized,
+  description: localized,
+  icon: z.string(),
+  version: z.number().int(),
+});
+/** What other services keep of a lot in their read models. */
+export const lotSnapshotSchema = z.object({
+  id: z.number().int(),
+  name: localized,
+  status: z.enum(LotStatuses),
+  category_id: z.number().int(),
+  photos: z.array(z.string()),
+  version: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type LotSnapshot = z.infer<typeof lotSnapshotSchema>;
+
+/** Old and new values of the fields an update changed. */
+const changes = z.record(z.string(), z.object({ old: z.unknown(), new: z.unknown() }));
+
+/** Why an application changed status without a staff decision on that very application. */
+export const ApplicationChangeReasons = [
+  'staff',
+  'competitor_approved',
+  'reservation_failed',
+  'lot_closed',
+  'lot_deleted',
+] as const;
+
+const applicationStatusChange = z.object({
+  application_id: z.number().int(),
+  lot_id: z.number().int(),
+  old_status: z.enum(ApplicationStatuses),
+  new_status: z.enum(ApplicationStatuses),
+  reason: z.enum(ApplicationChangeReasons),
+  note: z.string().nullable(),
+  applicant_name: z.string(),
+  /** null when the family gave no address: no mail is sent */
+  applicant_email: z.string().nullable(),
+  language: z.enum(Languages),
+  lot_name: localized,
+});
+export type ApplicationStatusChange = z.infer<typeof applicationStatusChange>;
+
+export const EventPayloads = {
+  [Events.UserLoggedIn]: z.object({ user: userSnapshot }),
+  [Events.UserLoggedOut]: z.object({ user: userSnapshot }),
+  [Events.UserPasswordChanged]: z.object({ user: userSnapshot }),
+  [Events.UserCreated]: z.object({ user: userSnapshot }),
+  [Events.UserUpdated]: z.object({ user: userSnapshot, changes }),
+  [Events.UserDeleted]: z.object({ user: userSnapshot }),
+
+  [Events.CategoryCreated]: z.object({ category: categorySnapshot }),
+  [Events.CategoryUpdated]: z.object({ category: categorySnapshot, changes }),
+  [Events.CategoryDeleted]: z.object({ category: categorySnapshot }),
+  [Events.LotCreated]: z.object({ lot: lotSnapshotSchema }),
+  [Events.LotUpdated]: z.object({ lot: lotSnapshotSchema, changes }),
+  [Events.LotDeleted]: z.object({ lot: lotSnapshotSchema }),
+  [Events.LotStatusChanged]: z.object({
+    lot: lotSnapshotSchema,
+    old_status: z.enum(LotStatuses),
+    new_status: z.enum(LotStatuses),
+    /** staff: set in the lot form; otherwise the application that caused it */
+    cause: z.enum(['staff', 'reservation', 'reservation_cancelled', 'completed']),
+    application_id: z.number().int().nullable(),
+  }),
+  [Events.LotReserved]: z.object({
+    lot: lotSnapshotSchema,
+    application_id: z.number().int(),
+  }),
+  [Events.LotReservationFailed]: z.object({
+    lot_id: z.number().int(),
+    application_id: z.number().int(),
+    lot_status: z.enum(LotStatuses).nullable(),
+    reason: z.enum(['not_available', 'not_found']),
+  }),
+
+  [Events.ApplicationSubmitted]: z.object({
+    application_id: z.number().int(),
+    lot_id: z.number().int(),
+    status: z.enum(ApplicationStatuses),
+    applicant_name: z.string(),
+    applicant_email: z.string().nullable(),
+    language: z.enum(Languages),
+    lot_name: localized,
+    queue_position: z.number().int(),
+  }),
+  [Events.ApplicationApproved]: applicationStatusChange,
+  [Events.ApplicationRejected]: applicationStatusChange,
+  [Events.ApplicationCompleted]: applicationStatusChange,
+  [Events.ApplicationReservationCancelled]: applicationStatusChange,
+  [Events.ApplicationReconsidered]: applicationStatusChange,
+  [Events.ApplicationNoteAdded]: z.object({
+    application_id: z.number().int(),
+    lot_id: z.number().int(),
+    note: z.string(),
+  }),
+  [Events.WishCreated]: z.object({
+    wish_id: z.number().int(),
+    applicant_name: z.string(),
+    furniture_category: z.number().int().nullable(),
+    status: z.enum(WishStatuses),
+  }),
+  [Events.WishStatusChanged]: z.object({
+    wish_id: z.number().int(),
+    old_status: z.enum(WishStatuses),
+    new_status: z.enum(WishStatuses),
+    admin_notes: z.string().nullable(),
+  }),
+
+  [Events.PhotoUploaded]: z.object({
+    photo_id: z.number().int(),
+    lot_id: z.number().int(),
+    urls: z.object({ thumbnail: z.string(), medium: z.string(), large: z.string() }),
+  }),
+  [Events.PhotoDeleted]: z.object({ photo_id: z.number().int(), lot_id: z.number().int() }),
+} as const satisfies Record<EventName, z.ZodType>;
+
+export type EventPayload<N extends EventName> = z.infer<(typeof EventPayloads)[N]>;
+
+export const EventVersions: Record<EventName, number> = Object.fromEntries(
+  Object.values(Events).map((name) => [name, 1]),
+) as Record<EventName, number>;
+
+/** The envelope every message carries. */
+export const eventEnvelopeSchema = z.object({
+  eventId: z.uuid(),
+  name: z.enum(Object.values(Events) as [EventName, ...EventName[]]),
+  version: z.number().int().positive(),
+  occurredAt: z.iso.datetime({ offset: true }),
+  /** the staff member who caused it; null for the system or an anonymous applicant */
+  actor: actorSchema.nullable(),
+  payload: z.unknown(),
+});
+
+export interface DomainEvent<N extends EventName = EventName> {
+  eventId: string;
+  name: N;
+  version: number;
+  occurredAt: string;
+  actor: Actor | null;
+  payload: EventPayload<N>;
+}
+
+/** Validates an envelope and its payload against the contract of its name. */
+export function parseEvent(raw: unknown): DomainEvent {
+  const envelope = eventEnvelopeSchema.parse(raw);
+  const payload = EventPayloads[envelope.name].parse(envelope.payload);
+  return { ...envelope, payload } as DomainEvent;
+}

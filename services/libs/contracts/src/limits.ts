@@ -1,0 +1,48 @@
+/** Business constants and limits of both spec documents (§9), shared by servers and the SPA. */
+export const Limits = {
+  categoryCacheMs: 5 * 60 * 1000,
+  tokenRefreshThresholdSeconds: 300,
+  accessTokenTtlSeconds: 15 * 60,
+  applySuccessReloadMs: 2000,
+  errorBannerMs: 5000,
+  toastMs: 5000,
+  profileSuccessMs: 3000,
+  userFormSuccessCloseMs: 1500,
+  searchDebounceMs: 500,
+  defaultPageSize: 20,
+  maxPageSize: 100,
+  activityPageSize: 50,
+  activityMaxPageSize: 500,
+  lotDateFilterFetchCap: 10000,
+  applicationCountFetchCap: 1000,
+  photosPerLot: 10,
+  photoMaxBytes: 10 * 1024 * 1024,
+  photoMinWidth: 300,
+  photoMinHeight: 300,
+  wishNameMin: 2,
+  wishNameMax: 100,
+  wishDescriptionMin: 10,
+  wishDescriptionMax: 500,
+  phoneMin: 7,
+  phoneMax: 20,
+  cityMax: 100,
+  addressMax: 200,
+  nameMax: 100,
+  emailMax: 254,
+  notesMax: 1000,
+  passwordMin: 8,
+  passwordMax: 256,
+  lotTextMax: 5000,
+  lotNameMax: 200,
+  lotShortTextMax: 200,
+  categoryNameMax: 100,
+  categoryDescriptionMax: 1000,
+  dataProtectionReplyDays: 30,
+  officeHours: 'Mo–Fr 9:00–18:00',
+} as const;
+
+export const PHOTO_EXTENSIONS = ['.jpg', '.jpeg', '.png', '.webp'] as const;
+export const PHOTO_MIME_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
+
+/** What a missing city or address is sent and stored as (public-site §3). */
+export const NOT_SPECIFIED = 'Не вказано';

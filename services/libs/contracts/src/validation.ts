@@ -1,0 +1,113 @@
+import type { LocalizedText } from './errors/types';
+import { formatMessage } from './errors';
+import type { Language } from './enums';
+
+/**
+ * Field-level validation messages. Schemas name one of these keys as their custom message
+ * (`z.string().min(1, 'required')`); everything else is translated from the zod issue code.
+ */
+export const ValidationMessages = {
+  required: { de: 'Dieses Feld ist erforderlich', uk: "Це поле обов'язкове" },
+  too_short: { de: 'Mindestens {count} Zeichen', uk: 'Щонайменше {count} символів' },
+  too_long: { de: 'Höchstens {count} Zeichen', uk: 'Не більше {count} символів' },
+  too_small_number: { de: 'Mindestens {count}', uk: 'Щонайменше {count}' },
+  too_big_number: { de: 'Höchstens {count}', uk: 'Не більше {count}' },
+  too_many_items: { de: 'Höchstens {count} Einträge', uk: 'Не більше {count} елементів' },
+  invalid_type: { de: 'Ungültiger Wert', uk: 'Неприпустиме значення' },
+  invalid_value: { de: 'Ungültiger Wert', uk: 'Неприпустиме значення' },
+  invalid_email: { de: 'Ungültige E-Mail-Adresse', uk: 'Неправильний формат електронної пошти' },
+  invalid_phone: { de: 'Ungültige Telefonnummer', uk: 'Неправильний формат номера телефону' },
+  invalid_whatsapp: { de: 'Ungültige WhatsApp-Nummer', uk: 'Неправильний формат номера WhatsApp' },
+  invalid_date: { de: 'Ungültiges Datum', uk: 'Неправильна дата' },
+  invalid_role: { de: 'Ungültige Rolle', uk: 'Неправильна роль' },
+  invalid_status: { de: 'Ungültiger Status', uk: 'Неправильний статус' },
+  unknown_field: { de: 'Unbekanntes Feld', uk: 'Невідоме поле' },
+  name_required: { de: 'Name ist erforderlich', uk: "Ім'я обов'язкове" },
+  email_required: { de: 'E-Mail ist erforderlich', uk: "Електронна пошта обов'язкова" },
+  password_required: { de: 'Passwort ist erforderlich', uk: "Пароль обов'язковий" },
+  password_too_short: {
+    de: 'Passwort muss mindestens 8 Zeichen haben',
+    uk: 'Пароль має містити щонайменше 8 символів',
+  },
+  note_empty: { de: 'Notiz darf nicht leer sein', uk: 'Нотатка не може бути порожньою' },
+  note_too_long: {
+    de: 'Notiz darf höchstens 1000 Zeichen haben',
+    uk: 'Нотатка може містити не більше 1000 символів',
+  },
+  note_required_for_rejection: {
+    de: 'Für eine Ablehnung ist eine Notiz erforderlich',
+    uk: "Для відхилення потрібна нотатка",
+  },
+  name_de_required: { de: 'Deutscher Name ist erforderlich', uk: "Німецька назва обов'язкова" },
+  name_uk_required: {
+    de: 'Ukrainischer Name ist erforderlich',
+    uk: "Українська назва обов'язкова",
+  },
+} as const satisfies Record<string, LocalizedText>;
+
+export type ValidationMessageKey = keyof typeof ValidationMessages;
+
+/** One field error as the spec's client reads it: `detail: [{loc, msg}]`. */
+export interface FieldError {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+}
+
+/** The subset of a zod v4 issue we translate (kept structural so the frontend needs no zod types). */
+export interface IssueLike {
+  code: string;
+  path: PropertyKey[];
+  message: string;
+  input?: unknown;
+  origin?: string;
+  minimum?: number | bigint;
+  maximum?: number | bigint;
+  format?: string;
+}
+
+function isKey(message: string): message is ValidationMessageKey {
+  return Object.prototype.hasOwnProperty.call(ValidationMessages, message);
+}
+
+/** Translates one issue into the message key and parameters a UI shows. */
+export function issueMessage(issue: IssueLike): { key: ValidationMessageKey; params: Record<string, number> } {
+  if (isKey(issue.message)) {
+    const count = issue.minimum ?? issue.maximum;
+    return { key: issue.message, params: count === undefined ? {} : { count: Number(count) } };
+  }
+  switch (issue.code) {
+    case 'invalid_type':
+      return { key: issue.input === undefined || issue.input === null ? 'required' : 'invalid_type', params: {} };
+    case 'too_small':
+      if (issue.origin === 'string') {
+        return Number(issue.minimum) <= 1
+          ? { key: 'required', params: {} }
+          : { key: 'too_short', params: { count: Number(issue.minimum) } };
+      }
+      return issue.origin === 'array'
+        ? { key: 'required', params: {} }
+        : { key: 'too_small_number', params: { count: Number(issue.minimum) } };
+    case 'too_big':
+      if (issue.origin === 'string') return { key: 'too_long', params: { count: Number(issue.maximum) } };
+      if (issue.origin === 'array') return { key: 'too_many_items', params: { count: Number(issue.maximum) } };
+      return { key: 'too_big_number', params: { count: Number(issue.maximum) } };
+    case 'invalid_format':
+      if (issue.format === 'email') return { key: 'invalid_email', params: {} };
+      if (issue.format === 'datetime' || issue.format === 'date') return { key: 'invalid_date', params: {} };
+      return { key: 'invalid_value', params: {} };
+    case 'unrecognized_keys':
+      return { key: 'unknown_field', params: {} };
+    default:
+      return { key: 'invalid_value', params: {} };
+  }
+}
+
+export function translateIssue(issue: IssueLike, lang: Language, prefix: string[] = ['body']): FieldError {
+  const { key, params } = issueMessage(issue);
+  return {
+    loc: [...prefix, ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))],
+    msg: formatMessage(ValidationMessages[key][lang], params),
+    type: key,
+  };
+}

@@ -1,0 +1,115 @@
+import type { RequestHandler } from 'express';
+import jwt from 'jsonwebtoken';
+import { Roles, type Actor, type Role } from '@furniture/contracts';
+import { AppError } from './errors';
+
+/** Claims of an access token issued by the auth service. */
+export interface AccessClaims {
+  sub: string;
+  sid: string;
+  name: string;
+  email: string;
+  role: Role;
+  iat: number;
+  exp: number;
+}
+
+export interface AuthenticatedActor extends Actor {
+  sessionId: string;
+  expiresAt: number;
+}
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** the staff member behind a valid bearer token, if any */
+    actor?: AuthenticatedActor;
+  }
+}
+
+export const TOKEN_ALGORITHM = 'RS256';
+
+/**
+ * Verifies access tokens with the auth service's public key only. Refuses forged signatures,
+ * alg=none and any other algorithm, wrong issuer or audience, and expired tokens.
+ */
+export class TokenVerifier {
+  constructor(
+    private readonly opts: {
+      publicKey: string;
+      issuer: string;
+      audience: string;
+      /** sessions revoked since their tokens were issued (fed by events) */
+      isRevoked?: (sessionId: string) => boolean;
+    },
+  ) {}
+
+  verify(token: string): AuthenticatedActor {
+    let claims: AccessClaims;
+    try {
+      claims = jwt.verify(token, this.opts.publicKey, {
+        algorithms: [TOKEN_ALGORITHM],
+        issuer: this.opts.issuer,
+        audience: this.opts.audience,
+      }) as AccessClaims;
+    } catch (err) {
+      if (err instanceof jwt.TokenExpiredError) throw new AppError('TOKEN_EXPIRED');
+      throw new AppError('TOKEN_INVALID');
+    }
+    const id = Number(claims.sub);
+    if (
+      !Number.isInteger(id) ||
+      typeof claims.sid !== 'string' ||
+      typeof claims.email !== 'string' ||
+      !(Roles as readonly string[]).includes(claims.role)
+    ) {
+      throw new AppError('TOKEN_INVALID');
+    }
+    if (this.opts.isRevoked?.(claims.sid)) throw new AppError('TOKEN_INVALID');
+    return {
+      id,
+      name: String(claims.name ?? ''),
+      email: claims.email,
+      role: claims.role,
+      sessionId: claims.sid,
+      expiresAt: claims.exp,
+    };
+  }
+}
+
+/** Reads "Authorization: Bearer …"; returns undefined when there is none. */
+export function bearerToken(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) throw new AppError('TOKEN_INVALID');
+  return match[1];
+}
+
+/**
+ * Sets `req.actor` from a valid bearer token. A present but invalid token is refused (401) even
+ * on public routes; no token leaves the request anonymous.
+ */
+export function authenticate(verifier: TokenVerifier): RequestHandler {
+  return (req, _res, next) => {
+    const token = bearerToken(req.headers.authorization);
+    if (token) req.actor = verifier.verify(token);
+    next();
+  };
+}
+
+/** 401 without a valid token. */
+export const requireAuth: RequestHandler = (req, _res, next) => {
+  next(req.actor ? undefined : new AppError('AUTH_REQUIRED'));
+};
+
+/** 401 without a token, 403 with a role not in the list. */
+export function requireRole(...roles: Role[]): RequestHandler {
+  return (req, _res, next) => {
+    if (!req.actor) return next(new AppError('AUTH_REQUIRED'));
+    if (!roles.includes(req.actor.role)) return next(new AppError('FORBIDDEN'));
+    next();
+  };
+}
+
+/** Staff = any logged-in role. */
+export const requireStaff = requireRole('admin', 'volunteer');
+export const requireAdmin = requireRole('admin');

@@ -1,0 +1,61 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+
+/**
+ * Config is parsed from the environment once, at start, and the process fails fast with every
+ * problem listed. Each service documents its keys in its own config.ts.
+ */
+export function loadConfig<S extends z.ZodRawShape>(
+  shape: S,
+  env: NodeJS.ProcessEnv = process.env,
+): z.infer<z.ZodObject<S>> {
+  const result = z.object(shape).safeParse(env);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return result.data;
+}
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** Keys every service reads. */
+export const baseConfigShape = {
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  /** pino level */
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** address to bind; services are reachable only through the gateway */
+  HOST: z.string().default('127.0.0.1'),
+  /** MongoDB (or FerretDB) URL without a database name */
+  MONGO_URL: z.string().default('mongodb://127.0.0.1:27018/'),
+  /** AMQP URL of RabbitMQ */
+  AMQP_URL: z.string().default('amqp://guest:guest@127.0.0.1:5672'),
+  /** name of the durable topic exchange for domain events */
+  AMQP_EXCHANGE: z.string().default('furniture.events'),
+  /** unacknowledged messages a consumer holds at once */
+  AMQP_PREFETCH: z.coerce.number().int().min(1).max(1000).default(20),
+  /** handler attempts before a message is dead-lettered */
+  AMQP_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(5),
+  /** first retry delay; doubles per attempt */
+  AMQP_RETRY_BASE_MS: z.coerce.number().int().min(1).default(1000),
+  /** PEM public key for verifying access tokens (or JWT_PUBLIC_KEY_FILE) */
+  JWT_PUBLIC_KEY: z.string().optional(),
+  JWT_PUBLIC_KEY_FILE: z.string().optional(),
+  JWT_ISSUER: z.string().default('furniture-auth'),
+  JWT_AUDIENCE: z.string().default('furniture-platform'),
+  /** time allowed for in-flight requests at shutdown */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000),
+  /** serve Prometheus metrics on /metrics */
+  METRICS_ENABLED: bool.default(true),
+};
+
+/** Reads a secret given inline or as a file path (Kubernetes secrets are mounted as files). */
+export function readSecret(inline: string | undefined, file: string | undefined, name: string): string {
+  if (inline && inline.trim() !== '') return inline.replace(/\\n/g, '\n');
+  if (file && file.trim() !== '') return readFileSync(file, 'utf8');
+  throw new Error(`Invalid configuration:\n  ${name}: set ${name} or ${name}_FILE`);
+}
+
+export { bool as envBool };

@@ -1,0 +1,120 @@
+import express, { type Express, type RequestHandler } from 'express';
+import client from 'prom-client';
+import { errorHandler, notFoundHandler } from './errors';
+import { httpLogger, type Logger } from './logger';
+
+export type HealthCheck = () => Promise<boolean> | boolean;
+
+export interface ServiceAppOptions {
+  name: string;
+  logger: Logger;
+  /** readiness checks: the service cannot serve without these (its database) */
+  checks?: Record<string, HealthCheck>;
+  /** reported on /ready but not required (the broker: events wait in the outbox meanwhile) */
+  info?: Record<string, HealthCheck>;
+  /** false while shutting down: readiness fails first so no new traffic arrives */
+  isAccepting?: () => boolean;
+  metrics?: boolean;
+  /** JSON body limit */
+  bodyLimit?: string;
+}
+
+const registries = new Map<string, client.Registry>();
+
+/** One metrics registry per service name (tests may start several services in one process). */
+export function metricsRegistry(name: string): client.Registry {
+  let registry = registries.get(name);
+  if (!registry) {
+    registry = new client.Registry();
+    registry.setDefaultLabels({ service: name });
+    if (registries.size === 0) client.collectDefaultMetrics({ register: registry });
+    registries.set(name, registry);
+  }
+  return registry;
+}
+
+function requestMetrics(registry: client.Registry): RequestHandler {
+  const histogram =
+    (registry.getSingleMetric('http_request_duration_seconds') as client.Histogram | undefined) ??
+    new client.Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP request duration by route and status',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    });
+  return (req, res, next) => {
+    const end = histogram.startTimer();
+    res.on('finish', () => {
+      const route = (req.route as { path?: string } | undefined)?.path;
+      end({
+        method: req.method,
+        route: route ? `${req.baseUrl}${route}` : 'unmatched',
+        status: String(res.statusCode),
+      });
+    });
+    next();
+  };
+}
+
+/**
+ * Liveness (/health: the process answers) and readiness (/ready: every dependency answers and the
+ * service is not shutting down).
+ */
+export function healthRoutes(opts: Pick<ServiceAppOptions, 'name' | 'checks' | 'info' | 'isAccepting'>) {
+  const router = express.Router();
+  router.get('/health', (_req, res) => {
+    res.json({ status: 'ok', service: opts.name });
+  });
+  router.get('/ready', async (_req, res) => {
+    const run = async (checks: Record<string, HealthCheck> = {}) => {
+      const results: Record<string, boolean> = {};
+      for (const [name, check] of Object.entries(checks)) {
+        try {
+          results[name] = await check();
+        } catch {
+          results[name] = false;
+        }
+      }
+      return results;
+    };
+    const [required, informative] = await Promise.all([run(opts.checks), run(opts.info)]);
+    const accepting = opts.isAccepting?.() ?? true;
+    const ready = accepting && Object.values(required).every(Boolean);
+    res.status(ready ? 200 : 503).json({
+      status: ready ? 'ready' : accepting ? 'not_ready' : 'shutting_down',
+      service: opts.name,
+      checks: { ...required, ...informative },
+    });
+  });
+  return router;
+}
+
+/**
+ * The express app every service starts from: request ids and logging, metrics, JSON bodies,
+ * health. The service mounts its routers and then calls `finishApp`.
+ */
+export function createServiceApp(opts: ServiceAppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  app.set('query parser', 'simple');
+  app.use(httpLogger(opts.logger));
+  if (opts.metrics !== false) {
+    const registry = metricsRegistry(opts.name);
+    app.use(requestMetrics(registry));
+    app.get('/metrics', async (_req, res) => {
+      res.type(registry.contentType).send(await registry.metrics());
+    });
+  }
+  app.use(healthRoutes(opts));
+  app.use(express.json({ limit: opts.bodyLimit ?? '100kb' }));
+  return app;
+}
+
+/** 404 for unknown routes and the one error middleware; call after mounting routers. */
+export function finishApp(app: Express, logger: Logger): Express {
+  app.use(notFoundHandler);
+  app.use(errorHandler(logger));
+  return app;
+}

@@ -1,0 +1,92 @@
+import type { Server } from 'node:http';
+import type { Express } from 'express';
+import type { Logger } from './logger';
+
+type Step = { name: string; run: () => Promise<unknown> | unknown };
+
+/**
+ * Graceful shutdown: readiness fails first, the HTTP server stops accepting and lets in-flight
+ * requests finish (up to a timeout), then consumers, relays and connections close in reverse
+ * order of their registration.
+ */
+export class Lifecycle {
+  private accepting = true;
+  private readonly steps: Step[] = [];
+  private shutdownPromise?: Promise<void>;
+
+  constructor(
+    private readonly logger: Logger,
+    private readonly timeoutMs = 10000,
+  ) {}
+
+  isAccepting = (): boolean => this.accepting;
+
+  /** Registers a step; steps run last-registered first. */
+  onShutdown(name: string, run: Step['run']): void {
+    this.steps.push({ name, run });
+  }
+
+  listen(app: Express, port: number, host: string): Promise<Server> {
+    return new Promise((resolve, reject) => {
+      const server = app.listen(port, host, (err?: Error) => {
+        if (err) return reject(err);
+        this.onShutdown('http server', () => closeServer(server, this.timeoutMs));
+        resolve(server);
+      });
+      server.keepAliveTimeout = 65000; // longer than the gateway's agent keeps idle sockets
+      server.headersTimeout = 66000;
+    });
+  }
+
+  handleSignals(): void {
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      process.once(signal, () => {
+        this.logger.info({ signal }, 'shutting down');
+        void this.shutdown().then(
+          () => process.exit(0),
+          (err) => {
+            this.logger.error({ err }, 'shutdown failed');
+            process.exit(1);
+          },
+        );
+      });
+    }
+  }
+
+  shutdown(): Promise<void> {
+    this.shutdownPromise ??= this.runShutdown();
+    return this.shutdownPromise;
+  }
+
+  private async runShutdown(): Promise<void> {
+    this.accepting = false;
+    for (const step of [...this.steps].reverse()) {
+      try {
+        await step.run();
+      } catch (err) {
+        this.logger.warn({ err, step: step.name }, 'shutdown step failed');
+      }
+    }
+  }
+}
+
+/** Stops accepting, lets in-flight requests end, and cuts what remains after the timeout. */
+export function closeServer(server: Server, timeoutMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => server.closeAllConnections(), timeoutMs);
+    timer.unref();
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+/** Runs a service's composition root; a failure at start ends the process with its reason. */
+export function runMain(name: string, main: () => Promise<unknown>): void {
+  main().catch((err: unknown) => {
+    console.error(`${name} failed to start:`, err instanceof Error ? err.message : err);
+    process.exit(1);
+  });
+}

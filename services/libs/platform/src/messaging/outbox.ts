@@ -1,0 +1,144 @@
+import type { DomainEvent } from '@furniture/contracts';
+import type { Collection, Document, UpdateFilter } from 'mongodb';
+import type { Logger } from '../logger';
+
+/** Fields a document carries while it has events waiting to be published. */
+export interface OutboxFields {
+  _outbox?: DomainEvent[];
+  _outbox_pending?: boolean;
+  /** delete the document once its events are out (deletions publish from a tombstone) */
+  _purge?: boolean;
+}
+
+/**
+ * Adds events to an update so that the state change and its events are one document write:
+ * a crash between "saved" and "published" loses nothing, the relay publishes them later.
+ */
+export function withEvents(update: Document, events: DomainEvent[]): UpdateFilter<Document> {
+  const u = update as Record<string, Record<string, unknown> | undefined>;
+  return {
+    ...update,
+    $set: { ...(u.$set ?? {}), _outbox_pending: true },
+    $push: { ...(u.$push ?? {}), _outbox: { $each: events } },
+  } as unknown as UpdateFilter<Document>;
+}
+
+/** For inserts: the new document with its events. */
+export function docWithEvents<D extends object>(doc: D, events: DomainEvent[]): D & OutboxFields {
+  return { ...doc, _outbox: events, _outbox_pending: true };
+}
+
+/** For deletions: turns the document into a tombstone that disappears once its events are out. */
+export function tombstoneUpdate(events: DomainEvent[], extraSet: Record<string, unknown> = {}): UpdateFilter<Document> {
+  return {
+    $set: { ...extraSet, _outbox_pending: true, _purge: true, deleted_at: new Date() },
+    $push: { _outbox: { $each: events } },
+  } as unknown as UpdateFilter<Document>;
+}
+
+export interface Publisher {
+  publish(event: DomainEvent): Promise<void>;
+}
+
+/**
+ * Publishes the events documents carry, in order per document, then removes them. Runs right
+ * after each write (`kick`) and on an interval to pick up what a crash left behind. Several
+ * replicas may publish the same event twice: consumers are idempotent.
+ */
+export class OutboxRelay {
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private again = false;
+  private stopped = false;
+
+  constructor(
+    private readonly opts: {
+      collections: Collection<Document>[];
+      publisher: Publisher;
+      logger: Logger;
+      intervalMs?: number;
+      batchSize?: number;
+    },
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => this.kick(), this.opts.intervalMs ?? 5000);
+    this.timer.unref();
+    this.kick();
+  }
+
+  /** Asks for a sweep now; sweeps never overlap. */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.loop().finally(() => {
+      this.running = undefined;
+    });
+  }
+
+  private async loop(): Promise<void> {
+    do {
+      this.again = false;
+      try {
+        await this.sweep();
+      } catch (err) {
+        this.opts.logger.warn({ err: (err as Error).message }, 'outbox sweep failed; will retry');
+        return;
+      }
+    } while (this.again && !this.stopped);
+  }
+
+  /** Publishes everything pending; resolves when done (tests await it). */
+  async sweep(): Promise<number> {
+    let published = 0;
+    for (const collection of this.opts.collections) {
+      const docs = await collection
+        .find({ _outbox_pending: true }, { projection: { _outbox: 1, _purge: 1 } })
+        .limit(this.opts.batchSize ?? 200)
+        .toArray();
+      for (const doc of docs) {
+        for (const event of (doc._outbox ?? []) as DomainEvent[]) {
+          await this.opts.publisher.publish(event);
+          await collection.updateOne({ _id: doc._id }, { $pull: { _outbox: { eventId: event.eventId } } } as Document);
+          published++;
+        }
+        if (doc._purge) {
+          await collection.deleteOne({ _id: doc._id, _outbox: { $size: 0 } });
+        } else {
+          await collection.updateOne(
+            { _id: doc._id, _outbox: { $size: 0 } },
+            { $set: { _outbox_pending: false } },
+          );
+        }
+      }
+    }
+    return published;
+  }
+
+  /** Waits for a running sweep and stops the interval. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+}
+
+/**
+ * mongoose plugin for collections that carry an outbox: declares the fields (strict schemas would
+ * strip them) and indexes the relay's query. Repositories exclude tombstones with `NOT_DELETED`.
+ */
+export function outboxPlugin(schema: import('mongoose').Schema): void {
+  schema.add({
+    _outbox: { type: [Object], default: undefined, select: false },
+    _outbox_pending: { type: Boolean, default: undefined, select: false },
+    _purge: { type: Boolean, default: undefined, select: false },
+    deleted_at: { type: Date, default: undefined, select: false },
+  });
+  schema.index({ _outbox_pending: 1 });
+}
+
+/** Filter for live documents (not tombstones waiting for their deletion event to go out). */
+export const NOT_DELETED = { deleted_at: null } as const;

@@ -1,0 +1,48 @@
+import type { DomainEvent, EventName } from '@furniture/contracts';
+import type { Connection } from 'mongoose';
+import { isDuplicateKeyError } from '../mongo';
+import type { EventHandler, EventHandlers } from './bus';
+
+interface ProcessedDoc {
+  _id: string;
+  name: string;
+  processed_at: Date;
+}
+
+/**
+ * Idempotent consumption: delivery is at least once, so a handled event's id is recorded and a
+ * redelivery is skipped. The record is written after the handler succeeded; a crash in between
+ * re-runs the handler, which is why handlers also guard their state transitions in the update.
+ */
+export class ProcessedEvents {
+  constructor(private readonly conn: Connection) {}
+
+  private get collection() {
+    return this.conn.collection<ProcessedDoc>('processed_events');
+  }
+
+  async seen(eventId: string): Promise<boolean> {
+    return (await this.collection.countDocuments({ _id: eventId }, { limit: 1 })) > 0;
+  }
+
+  async remember(event: DomainEvent): Promise<void> {
+    try {
+      await this.collection.insertOne({ _id: event.eventId, name: event.name, processed_at: new Date() });
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+    }
+  }
+
+  /** Wraps every handler so that each event id is handled once. */
+  wrap(handlers: EventHandlers): EventHandlers {
+    const wrapped: Record<string, EventHandler> = {};
+    for (const [name, handler] of Object.entries(handlers) as [EventName, EventHandler][]) {
+      wrapped[name] = async (event) => {
+        if (await this.seen(event.eventId)) return;
+        await handler(event);
+        await this.remember(event);
+      };
+    }
+    return wrapped as EventHandlers;
+  }
+}

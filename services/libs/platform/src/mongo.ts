@@ -1,0 +1,112 @@
+import mongoose, { type Connection } from 'mongoose';
+import type { Logger } from './logger';
+
+export type { Connection } from 'mongoose';
+
+/**
+ * Opens this service's own database, retrying with backoff until the server answers (at start
+ * the database may come up after the service). Works with MongoDB 7 and FerretDB 1.24.
+ */
+export async function connectMongo(opts: {
+  url: string;
+  dbName: string;
+  logger: Logger;
+  /** give up after this long; 0 = keep trying */
+  timeoutMs?: number;
+}): Promise<Connection> {
+  const started = Date.now();
+  let delay = 250;
+  for (let attempt = 1; ; attempt++) {
+    const conn = mongoose.createConnection(opts.url, {
+      dbName: opts.dbName,
+      serverSelectionTimeoutMS: 5000,
+      maxPoolSize: 20,
+      // indexes are created explicitly at start (ensureIndexes), never lazily per model
+      autoIndex: false,
+      autoCreate: false,
+    });
+    try {
+      await conn.asPromise();
+      if (attempt > 1) opts.logger.info({ attempt }, 'connected to MongoDB');
+      return conn;
+    } catch (err) {
+      await conn.close().catch(() => undefined);
+      const timeout = opts.timeoutMs ?? 0;
+      if (timeout > 0 && Date.now() - started > timeout) throw err;
+      opts.logger.warn({ err: (err as Error).message, attempt, retryInMs: delay }, 'MongoDB not reachable yet');
+      await new Promise((r) => setTimeout(r, delay));
+      delay = Math.min(delay * 2, 5000);
+    }
+  }
+}
+
+/** Creates the indexes of every model of a connection (once, at start). */
+export async function ensureIndexes(conn: Connection): Promise<void> {
+  for (const model of Object.values(conn.models)) {
+    await model.createCollection().catch((err: { code?: number }) => {
+      if (err.code !== 48) throw err; // 48 = NamespaceExists
+    });
+    await model.createIndexes();
+  }
+}
+
+/**
+ * A unique-index violation. MongoDB answers code 11000; FerretDB 1.24 on SQLite does so for
+ * inserts but answers an update that breaks a unique index with InternalError (code 1) and
+ * "UNIQUE constraint failed".
+ */
+export function isDuplicateKeyError(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const { code, message } = err as { code?: number; message?: string };
+  return code === 11000 || (code === 1 && /UNIQUE constraint failed/.test(message ?? ''));
+}
+
+interface CounterDoc {
+  _id: string;
+  seq: number;
+}
+
+/**
+ * Integer ids from a per-collection counter (ids are shown to users, so they are small integers).
+ * `_id` stays internal and never leaves a service.
+ */
+export async function nextId(conn: Connection, counter: string): Promise<number> {
+  const counters = conn.collection<CounterDoc>('counters');
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const doc = await counters.findOneAndUpdate(
+        { _id: counter },
+        { $inc: { seq: 1 } },
+        { upsert: true, returnDocument: 'after' },
+      );
+      if (!doc) throw new Error(`counter ${counter} did not return a value`);
+      return doc.seq;
+    } catch (err) {
+      // two first-ever upserts can race on the unique _id; the loser simply tries again
+      if (isDuplicateKeyError(err) && attempt < 5) continue;
+      throw err;
+    }
+  }
+}
+
+/** Makes sure the counter is at least `value` (after seeding fixed ids). */
+export async function raiseCounter(conn: Connection, counter: string, value: number): Promise<void> {
+  await conn
+    .collection<CounterDoc>('counters')
+    .updateOne({ _id: counter }, { $max: { seq: value } }, { upsert: true });
+}
+
+export async function pingMongo(conn: Connection): Promise<boolean> {
+  try {
+    if (!conn.db) return false;
+    await conn.db.admin().command({ ping: 1 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Escapes user input for use inside a regular expression (search boxes). */
+export function escapeRegex(input: string): string {
+  return input.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

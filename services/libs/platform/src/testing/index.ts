@@ -1,0 +1,241 @@
+/**
+ * Helpers for component tests: real servers come from the infra launcher (jest globalSetup sets
+ * MONGO_URL, AMQP_URL, S3_URL, SMTP_URL and MAIL_API_URL); each test file uses its own database
+ * and its own exchange so files can run in parallel.
+ */
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import type { Express } from 'express';
+import amqplib from 'amqplib';
+import jwt from 'jsonwebtoken';
+import mongoose from 'mongoose';
+import pino from 'pino';
+import { parseEvent, type DomainEvent, type EventName, type Role } from '@furniture/contracts';
+import { TOKEN_ALGORITHM } from '../auth';
+
+export interface TestUrls {
+  mongoUrl: string;
+  amqpUrl: string;
+  s3Url: string;
+  smtpUrl: string;
+  mailApiUrl: string;
+}
+
+export function testUrls(): TestUrls {
+  const need = (key: string): string => {
+    const value = process.env[key];
+    if (!value) throw new Error(`${key} is not set: run the tests through jest (infra globalSetup) or set it`);
+    return value;
+  };
+  return {
+    mongoUrl: need('MONGO_URL'),
+    amqpUrl: need('AMQP_URL'),
+    s3Url: process.env.S3_URL ?? '',
+    smtpUrl: process.env.SMTP_URL ?? '',
+    mailApiUrl: process.env.MAIL_API_URL ?? '',
+  };
+}
+
+let counter = 0;
+/** A name no other test file uses (databases, exchanges, buckets). */
+export function uniqueName(prefix: string): string {
+  counter += 1;
+  return `${prefix}_${process.pid}_${counter}_${randomBytes(3).toString('hex')}`.toLowerCase();
+}
+
+export const silentLogger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+
+let keys: { privateKey: string; publicKey: string } | undefined;
+/** One RSA key pair per test process. */
+export function testKeys(): { privateKey: string; publicKey: string } {
+  keys ??= generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
+  return keys;
+}
+
+export const TEST_ISSUER = 'furniture-auth';
+export const TEST_AUDIENCE = 'furniture-platform';
+
+/** Signs an access token the way the auth service does (for services other than auth). */
+export function signTestToken(
+  user: { id: number; role: Role; name?: string; email?: string; sid?: string },
+  opts: { expiresInSeconds?: number; privateKey?: string } = {},
+): string {
+  return jwt.sign(
+    {
+      sid: user.sid ?? `test-${user.id}`,
+      name: user.name ?? `Test ${user.role} ${user.id}`,
+      email: user.email ?? `${user.role}${user.id}@example.org`,
+      role: user.role,
+    },
+    opts.privateKey ?? testKeys().privateKey,
+    {
+      algorithm: TOKEN_ALGORITHM,
+      subject: String(user.id),
+      issuer: TEST_ISSUER,
+      audience: TEST_AUDIENCE,
+      expiresIn: opts.expiresInSeconds ?? 900,
+    },
+  );
+}
+
+/** Listens on a free port; `close` also ends keep-alive connections. */
+export async function listen(app: Express): Promise<{ url: string; server: Server; close(): Promise<void> }> {
+  const server = await new Promise<Server>((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** A small JSON client for tests: `api(url).post('/x', body, { token })`. */
+export function api(baseUrl: string) {
+  const call = async <T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    opts: { token?: string; headers?: Record<string, string> } = {},
+  ): Promise<ApiResponse<T>> => {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    let payload: string | undefined;
+    if (body !== undefined) {
+      headers['content-type'] ??= 'application/json';
+      payload = typeof body === 'string' ? body : JSON.stringify(body);
+    }
+    const res = await fetch(`${baseUrl}${path}`, { method, headers, body: payload });
+    const text = await res.text();
+    let parsed: unknown = text;
+    if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+    return { status: res.status, body: parsed as T, headers: res.headers };
+  };
+  type Opts = { token?: string; headers?: Record<string, string> };
+  return {
+    get: <T = any>(path: string, opts?: Opts) => call<T>('GET', path, undefined, opts),
+    delete: <T = any>(path: string, opts?: Opts) => call<T>('DELETE', path, undefined, opts),
+    post: <T = any>(path: string, body?: unknown, opts?: Opts) => call<T>('POST', path, body, opts),
+    put: <T = any>(path: string, body?: unknown, opts?: Opts) => call<T>('PUT', path, body, opts),
+    patch: <T = any>(path: string, body?: unknown, opts?: Opts) => call<T>('PATCH', path, body, opts),
+  };
+}
+
+export async function dropDatabase(mongoUrl: string, dbName: string): Promise<void> {
+  const conn = await mongoose.createConnection(mongoUrl, { dbName }).asPromise();
+  try {
+    await conn.dropDatabase();
+  } finally {
+    await conn.close();
+  }
+}
+
+/** Polls until `check` returns a value (not undefined/false) or the time is up. */
+export async function eventually<T>(
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  opts: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
+): Promise<T> {
+  const deadline = Date.now() + (opts.timeoutMs ?? 10000);
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value !== undefined && value !== false) return value;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out waiting for ${opts.what ?? 'condition'}${last ? `: ${String(last)}` : ''}`);
+    }
+    await new Promise((r) => setTimeout(r, opts.intervalMs ?? 50));
+  }
+}
+
+/**
+ * Records every event published on an exchange (its own exclusive queue bound to '#'), so a test
+ * can assert what a service emitted.
+ */
+export class EventRecorder {
+  readonly events: DomainEvent[] = [];
+  private conn?: amqplib.ChannelModel;
+
+  constructor(
+    private readonly url: string,
+    private readonly exchange: string,
+  ) {}
+
+  async start(): Promise<this> {
+    this.conn = await amqplib.connect(this.url);
+    const ch = await this.conn.createChannel();
+    await ch.assertExchange(this.exchange, 'topic', { durable: true });
+    const { queue } = await ch.assertQueue('', { exclusive: true, autoDelete: true });
+    await ch.bindQueue(queue, this.exchange, '#');
+    await ch.consume(
+      queue,
+      (msg) => {
+        if (msg) this.events.push(parseEvent(JSON.parse(msg.content.toString('utf8'))));
+      },
+      { noAck: true },
+    );
+    return this;
+  }
+
+  of<N extends EventName>(name: N): DomainEvent<N>[] {
+    return this.events.filter((e): e is DomainEvent<N> => e.name === name);
+  }
+
+  async waitFor<N extends EventName>(
+    name: N,
+    predicate: (e: DomainEvent<N>) => boolean = () => true,
+    timeoutMs = 10000,
+  ): Promise<DomainEvent<N>> {
+    return eventually(() => this.of(name).find(predicate), { timeoutMs, what: `event ${name}` });
+  }
+
+  async stop(): Promise<void> {
+    await this.conn?.close().catch(() => undefined);
+  }
+}
+
+/** Publishes a raw message to an exchange (for contract-breaking messages in tests). */
+export async function publishRaw(url: string, exchange: string, routingKey: string, content: unknown): Promise<void> {
+  const conn = await amqplib.connect(url);
+  try {
+    const ch = await conn.createConfirmChannel();
+    await ch.assertExchange(exchange, 'topic', { durable: true });
+    ch.publish(exchange, routingKey, Buffer.from(typeof content === 'string' ? content : JSON.stringify(content)), {
+      persistent: true,
+    });
+    await ch.waitForConfirms();
+  } finally {
+    await conn.close();
+  }
+}
+
+/** Deletes the queues and exchange a test created on the shared broker. */
+export async function deleteBrokerObjects(url: string, exchange: string, queues: string[]): Promise<void> {
+  const conn = await amqplib.connect(url);
+  try {
+    const ch = await conn.createChannel();
+    for (const q of queues) await ch.deleteQueue(q).catch(() => undefined);
+    await ch.deleteExchange(exchange).catch(() => undefined);
+  } finally {
+    await conn.close().catch(() => undefined);
+  }
+}
