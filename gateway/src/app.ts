@@ -1,0 +1,159 @@
+import http from 'node:http';
+import type { Express } from 'express';
+import express from 'express';
+import compression from 'compression';
+import helmet from 'helmet';
+import { createProxyMiddleware } from 'http-proxy-middleware';
+import {
+  AppError,
+  errorHandler,
+  healthRoutes,
+  httpLogger,
+  metricsRegistry,
+  requestId,
+  REQUEST_ID_HEADER,
+  TokenVerifier,
+  type Logger,
+} from '@furniture/platform';
+import type { GatewayConfig } from './config';
+import { servicesHealth } from './health';
+import { bodyLimit } from './middleware/body-limit';
+import { rateLimits } from './middleware/rate-limits';
+import { spa } from './middleware/spa';
+import { verifyToken } from './middleware/verify-token';
+import { isUploadPath, serviceFor, ServiceNames, type ServiceName } from './routes';
+
+type Config = Pick<
+  GatewayConfig,
+  | 'AUTH_URL'
+  | 'CATALOG_URL'
+  | 'APPLICATIONS_URL'
+  | 'MEDIA_URL'
+  | 'NOTIFICATION_URL'
+  | 'SPA_DIR'
+  | 'TRUST_PROXY'
+  | 'RATE_LIMIT_LOGIN'
+  | 'RATE_LIMIT_LOGIN_WINDOW_SECONDS'
+  | 'RATE_LIMIT_PUBLIC_WRITES'
+  | 'RATE_LIMIT_PUBLIC_WRITES_WINDOW_SECONDS'
+  | 'BODY_LIMIT_BYTES'
+  | 'UPLOAD_BODY_LIMIT_BYTES'
+  | 'PROXY_TIMEOUT_MS'
+  | 'UPLOAD_TIMEOUT_MS'
+  | 'jwtPublicKey'
+  | 'JWT_ISSUER'
+  | 'JWT_AUDIENCE'
+>;
+
+function trustProxy(value: string): boolean | number | string {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  return /^\d+$/.test(value) ? Number(value) : value;
+}
+
+export function createGatewayApp(opts: { config: Config; logger: Logger; isAccepting?: () => boolean }): Express {
+  const { config, logger } = opts;
+  const targets: Record<ServiceName, string> = {
+    auth: config.AUTH_URL,
+    catalog: config.CATALOG_URL,
+    applications: config.APPLICATIONS_URL,
+    media: config.MEDIA_URL,
+    notification: config.NOTIFICATION_URL,
+  };
+  const verifier = new TokenVerifier({
+    publicKey: config.jwtPublicKey,
+    issuer: config.JWT_ISSUER,
+    audience: config.JWT_AUDIENCE,
+  });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 512, keepAliveMsecs: 30000 });
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', trustProxy(config.TRUST_PROXY));
+  app.use((req, res, next) => {
+    // one request id for the whole chain: kept from the client if well-formed, else new
+    req.headers[REQUEST_ID_HEADER] = requestId(req, res);
+    next();
+  });
+  app.use(httpLogger(logger));
+  const registry = metricsRegistry('gateway');
+  app.get('/metrics', async (_req, res) => {
+    res.type(registry.contentType).send(await registry.metrics());
+  });
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          imgSrc: ["'self'", 'data:', 'blob:'],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          scriptSrc: ["'self'"],
+          connectSrc: ["'self'"],
+          fontSrc: ["'self'", 'data:'],
+          objectSrc: ["'none'"],
+          frameAncestors: ["'none'"],
+        },
+      },
+      crossOriginEmbedderPolicy: false,
+    }),
+  );
+  app.use(healthRoutes({ name: 'gateway', isAccepting: opts.isAccepting }));
+  app.get(['/api/v1/health', '/api/v1/ready'], async (_req, res) => {
+    const services = await servicesHealth(targets);
+    const ok = Object.values(services).every((s) => s.ready);
+    res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'degraded', gateway: 'up', services });
+  });
+
+  app.use(compression());
+  app.use(
+    ['/api/v1', '/media'],
+    bodyLimit((req) => (isUploadPath(req.originalUrl.split('?')[0] ?? '') ? config.UPLOAD_BODY_LIMIT_BYTES : config.BODY_LIMIT_BYTES)),
+  );
+  app.use(
+    rateLimits({
+      login: config.RATE_LIMIT_LOGIN,
+      loginWindowSeconds: config.RATE_LIMIT_LOGIN_WINDOW_SECONDS,
+      publicWrites: config.RATE_LIMIT_PUBLIC_WRITES,
+      publicWritesWindowSeconds: config.RATE_LIMIT_PUBLIC_WRITES_WINDOW_SECONDS,
+    }),
+  );
+  app.use(['/api/v1', '/media'], verifyToken(verifier));
+
+  const proxy = createProxyMiddleware<express.Request, express.Response>({
+    router: (req) => targets[serviceFor(req.originalUrl.split('?')[0] ?? '') as ServiceName],
+    changeOrigin: false,
+    xfwd: true,
+    agent,
+    proxyTimeout: config.PROXY_TIMEOUT_MS,
+    on: {
+      proxyReq: (proxyReq, req) => {
+        if (isUploadPath(req.path)) proxyReq.setTimeout(config.UPLOAD_TIMEOUT_MS);
+      },
+      error: (err, req, res) => {
+        logger.warn({ err: (err as Error).message, url: (req as express.Request).originalUrl }, 'service unreachable');
+        const response = res as express.Response;
+        if ('headersSent' in response && !response.headersSent) {
+          response.status(503).json({
+            success: false,
+            code: 'SERVICE_UNAVAILABLE',
+            message: new AppError('SERVICE_UNAVAILABLE').localizedMessage('de'),
+            detail: 'service unavailable',
+          });
+        } else if ('destroy' in response) {
+          response.destroy();
+        }
+      },
+    },
+  });
+  app.use((req, res, next) => {
+    if (!serviceFor(req.path)) return next();
+    return proxy(req, res, next);
+  });
+  // unknown API paths answer JSON, never the SPA
+  app.use(['/api', '/media'], (req, _res, next) => next(new AppError('ROUTE_NOT_FOUND', { extra: { path: req.originalUrl } })));
+  app.use(spa(config.SPA_DIR));
+  app.use(errorHandler(logger));
+  return app;
+}
+
+export { ServiceNames };

@@ -1,0 +1,37 @@
+import path from 'node:path';
+import { baseConfigShape, loadConfig, readSecret } from '@furniture/platform';
+import { z } from 'zod';
+
+/** Every key of the gateway; see README "Configuration". */
+export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
+  const c = loadConfig(
+    {
+      ...baseConfigShape,
+      PORT: z.coerce.number().int().default(8080),
+      AUTH_URL: z.url().default('http://127.0.0.1:4001'),
+      CATALOG_URL: z.url().default('http://127.0.0.1:4002'),
+      APPLICATIONS_URL: z.url().default('http://127.0.0.1:4003'),
+      MEDIA_URL: z.url().default('http://127.0.0.1:4004'),
+      NOTIFICATION_URL: z.url().default('http://127.0.0.1:4005'),
+      /** folder of the built SPA (index.html + assets) */
+      SPA_DIR: z.string().default(path.resolve(__dirname, '../../frontend/dist')),
+      /** express "trust proxy": which hops may set X-Forwarded-For (the ingress in k8s) */
+      TRUST_PROXY: z.string().default('loopback'),
+      /** login attempts per client IP per window */
+      RATE_LIMIT_LOGIN: z.coerce.number().int().min(1).default(20),
+      RATE_LIMIT_LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+      /** public POSTs of applications and wishes per client IP per window */
+      RATE_LIMIT_PUBLIC_WRITES: z.coerce.number().int().min(1).default(10),
+      RATE_LIMIT_PUBLIC_WRITES_WINDOW_SECONDS: z.coerce.number().int().min(1).default(600),
+      /** largest request body for API calls, and for photo uploads (10 MB + multipart framing) */
+      BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+      UPLOAD_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024 + 64 * 1024),
+      /** how long a service may take to answer */
+      PROXY_TIMEOUT_MS: z.coerce.number().int().min(100).default(30000),
+      UPLOAD_TIMEOUT_MS: z.coerce.number().int().min(100).default(120000),
+    },
+    env,
+  );
+  return { ...c, jwtPublicKey: readSecret(c.JWT_PUBLIC_KEY, c.JWT_PUBLIC_KEY_FILE, 'JWT_PUBLIC_KEY') };
+}
+export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;

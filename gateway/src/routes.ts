@@ -1,0 +1,22 @@
+/**
+ * The routing table of ARCHITECTURE.md: first match wins, so the specific lot sub-resources come
+ * before the catalog's /lots.
+ */
+export const ServiceNames = ['auth', 'catalog', 'applications', 'media', 'notification'] as const;
+export type ServiceName = (typeof ServiceNames)[number];
+
+export const routes: readonly { pattern: RegExp; service: ServiceName }[] = [
+  { pattern: /^\/api\/v1\/(auth|users)(\/|$)/, service: 'auth' },
+  { pattern: /^\/api\/v1\/lots\/[^/]+\/(applications-info|can-apply)\/?$/, service: 'applications' },
+  { pattern: /^\/api\/v1\/lots\/[^/]+\/photos(\/|$)/, service: 'media' },
+  { pattern: /^\/api\/v1\/(categories|lots)(\/|$)/, service: 'catalog' },
+  { pattern: /^\/api\/v1\/(applications|wishes)(\/|$)/, service: 'applications' },
+  { pattern: /^\/api\/v1\/activity-logs(\/|$)/, service: 'notification' },
+  { pattern: /^\/media\//, service: 'media' },
+];
+
+export function serviceFor(pathname: string): ServiceName | undefined {
+  return routes.find((r) => r.pattern.test(pathname))?.service;
+}
+
+export const isUploadPath = (pathname: string): boolean => /^\/api\/v1\/lots\/[^/]+\/photos\/?$/.test(pathname);

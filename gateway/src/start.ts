@@ -1,0 +1,13 @@
+import { Lifecycle, createLogger, runMain } from '@furniture/platform';
+import { createGatewayApp } from './app';
+import { loadGatewayConfig } from './config';
+
+runMain('gateway', async () => {
+  const config = loadGatewayConfig();
+  const logger = createLogger('gateway', config.LOG_LEVEL);
+  const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS);
+  lifecycle.handleSignals();
+  const app = createGatewayApp({ config, logger, isAccepting: lifecycle.isAccepting });
+  await lifecycle.listen(app, config.PORT, config.HOST);
+  logger.info({ port: config.PORT }, 'gateway listening');
+});

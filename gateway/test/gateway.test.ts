@@ -1,0 +1,191 @@
+import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import express from 'express';
+import { api, listen, signTestToken, silentLogger, TEST_AUDIENCE, TEST_ISSUER } from '@furniture/platform/testing';
+import { createGatewayApp } from '../src/app';
+import { loadGatewayConfig } from '../src/config';
+import { serviceFor } from '../src/routes';
+import { ADMIN, startAuth } from '../../services/auth/test/harness';
+
+/** A stand-in service that records what reaches it. */
+async function recordingService(name: string) {
+  const hits: { method: string; url: string; headers: Record<string, unknown> }[] = [];
+  const app = express();
+  app.get('/ready', (_req, res) => res.json({ status: 'ready', checks: { mongo: true } }));
+  app.use((req, res) => {
+    hits.push({ method: req.method, url: req.originalUrl, headers: req.headers });
+    res.json({ service: name, url: req.originalUrl });
+  });
+  const server = await listen(app);
+  return { ...server, hits };
+}
+
+describe('routing table', () => {
+  test.each([
+    ['/api/v1/auth/login', 'auth'],
+    ['/api/v1/users/3', 'auth'],
+    ['/api/v1/lots/7/applications-info', 'applications'],
+    ['/api/v1/lots/7/can-apply', 'applications'],
+    ['/api/v1/lots/7/photos', 'media'],
+    ['/api/v1/lots/7/photos/12', 'media'],
+    ['/api/v1/lots/7', 'catalog'],
+    ['/api/v1/lots/', 'catalog'],
+    ['/api/v1/lots/category/sofas-chairs', 'catalog'],
+    ['/api/v1/categories/', 'catalog'],
+    ['/api/v1/applications/public/check-status/+49176', 'applications'],
+    ['/api/v1/wishes/', 'applications'],
+    ['/api/v1/activity-logs/stats', 'notification'],
+    ['/media/lots/1/abc.webp', 'media'],
+  ])('when the path is %s, then it goes to %s', (p, service) => {
+    expect(serviceFor(p)).toBe(service);
+  });
+
+  test('when the path is not an API path, then no service takes it', () => {
+    expect(serviceFor('/categories/1')).toBeUndefined();
+    expect(serviceFor('/api/v1/lotsx')).toBeUndefined();
+  });
+});
+
+describe('gateway in front of the real auth service', () => {
+  let auth: Awaited<ReturnType<typeof startAuth>>;
+  let others: Awaited<ReturnType<typeof recordingService>>[];
+  let gateway: Awaited<ReturnType<typeof listen>>;
+  let http: ReturnType<typeof api>;
+  let spaDir: string;
+
+  beforeAll(async () => {
+    auth = await startAuth();
+    others = await Promise.all(['catalog', 'applications', 'media', 'notification'].map(recordingService));
+    spaDir = mkdtempSync(path.join(tmpdir(), 'spa-'));
+    mkdirSync(path.join(spaDir, 'assets'));
+    writeFileSync(path.join(spaDir, 'index.html'), '<!doctype html><title>Möbel</title>');
+    writeFileSync(path.join(spaDir, 'assets', 'app-abc123.js'), 'console.log(1)');
+    const config = loadGatewayConfig({
+      AUTH_URL: auth.url,
+      CATALOG_URL: others[0]!.url,
+      APPLICATIONS_URL: others[1]!.url,
+      MEDIA_URL: others[2]!.url,
+      NOTIFICATION_URL: others[3]!.url,
+      JWT_PUBLIC_KEY: auth.keys.publicKey,
+      JWT_ISSUER: TEST_ISSUER,
+      JWT_AUDIENCE: TEST_AUDIENCE,
+      SPA_DIR: spaDir,
+      RATE_LIMIT_LOGIN: '8',
+      RATE_LIMIT_PUBLIC_WRITES: '3',
+      BODY_LIMIT_BYTES: '2048',
+      UPLOAD_BODY_LIMIT_BYTES: '8192',
+    });
+    gateway = await listen(createGatewayApp({ config, logger: silentLogger }));
+    http = api(gateway.url);
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await Promise.all((others ?? []).map((o) => o.close()));
+    await auth?.stop();
+  });
+
+  test('when staff log in through the gateway, then the token works for /me and /users', async () => {
+    const login = await http.post('/api/v1/auth/login', ADMIN);
+    expect(login.status).toBe(200);
+    const token = login.body.access_token;
+    expect((await http.get('/api/v1/auth/me', { token })).body.email).toBe(ADMIN.email);
+    const users = await http.get('/api/v1/users?limit=5', { token });
+    expect(users.status).toBe(200);
+    expect(users.body.total).toBeGreaterThanOrEqual(1);
+  });
+
+  test('when a token is forged, alg=none or expired, then the gateway answers 401 and the service sees nothing', async () => {
+    const catalog = others[0]!;
+    const before = catalog.hits.length;
+    const { generateKeyPairSync } = await import('node:crypto');
+    const other = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+    });
+    const forged = signTestToken({ id: 1, role: 'admin' }, { privateKey: other.privateKey });
+    const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+    const now = Math.floor(Date.now() / 1000);
+    const none = `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sub: '1', sid: 's', role: 'admin', email: 'a@b.c', iss: TEST_ISSUER, aud: TEST_AUDIENCE, exp: now + 600 })}.`;
+    const expired = signTestToken({ id: 1, role: 'admin' }, { privateKey: auth.keys.privateKey, expiresInSeconds: -10 });
+    for (const token of [forged, none, expired, 'garbage']) {
+      const res = await http.get('/api/v1/categories/', { token });
+      expect(res.status).toBe(401);
+      expect(['TOKEN_INVALID', 'TOKEN_EXPIRED']).toContain(res.body.code);
+    }
+    expect((await http.get('/api/v1/users', { token: forged })).status).toBe(401);
+    expect(catalog.hits.length).toBe(before);
+  });
+
+  test('when a valid token or none is sent, then the request reaches the service unchanged with a request id', async () => {
+    const token = signTestToken({ id: 5, role: 'volunteer' }, { privateKey: auth.keys.privateKey });
+    const res = await http.get('/api/v1/lots/category/sofas-chairs?x=1', { token, headers: { 'x-request-id': 'trace-123' } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ service: 'catalog', url: '/api/v1/lots/category/sofas-chairs?x=1' });
+    expect(res.headers.get('x-request-id')).toBe('trace-123');
+    const hit = others[0]!.hits.at(-1)!;
+    expect(hit.headers['x-request-id']).toBe('trace-123');
+    expect(hit.headers.authorization).toBe(`Bearer ${token}`);
+    const anon = await http.get('/api/v1/lots/4/can-apply?phone=1');
+    expect(anon.body.service).toBe('applications');
+    expect(anon.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  test('when login is hammered from one IP, then the gateway answers 429 after its limit', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 9; i++) {
+      statuses.push((await http.post('/api/v1/auth/login', { email: `x${i}@example.org`, password: 'wrong-pass' })).status);
+    }
+    // 1 login in an earlier test + 7 here are allowed; the 9th here is over the limit of 8
+    expect(statuses.slice(0, 7).every((s) => s === 401)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+  });
+
+  test('when public writes exceed their limit, then 429 with the stable code; reads are unaffected', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await http.post('/api/v1/wishes/', { a: i })).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const limited = await http.post('/api/v1/applications/', {});
+    expect(limited.status).toBe(429);
+    expect(limited.body.code).toBe('RATE_LIMITED');
+    expect((await http.get('/api/v1/applications/public/check-status/123')).status).toBe(200);
+  });
+
+  test('when a body is larger than allowed, then 413; photo uploads have their own larger limit', async () => {
+    const big = await http.put('/api/v1/lots/1', { text: 'x'.repeat(4000) });
+    expect(big.status).toBe(413);
+    expect(big.body.code).toBe('PAYLOAD_TOO_LARGE');
+    const upload = await http.post('/api/v1/lots/1/photos', 'x'.repeat(4000), { headers: { 'content-type': 'application/octet-stream' } });
+    expect(upload.status).toBe(200);
+    expect(upload.body.service).toBe('media');
+  });
+
+  test('when an API path is unknown, then 404 JSON; other paths get the SPA with history fallback', async () => {
+    const unknown = await http.get('/api/v1/nothing-here');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.code).toBe('ROUTE_NOT_FOUND');
+    const page = await http.get('/categories/3');
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<title>Möbel</title>');
+    expect(page.headers.get('cache-control')).toBe('no-cache');
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+    const asset = await http.get('/assets/app-abc123.js');
+    expect(asset.headers.get('cache-control')).toContain('immutable');
+  });
+
+  test('when every service is ready, then /api/v1/health is 200 listing each; when one is down, 503', async () => {
+    const ok = await http.get('/api/v1/health');
+    expect(ok.status).toBe(200);
+    expect(Object.keys(ok.body.services).sort()).toEqual(['applications', 'auth', 'catalog', 'media', 'notification']);
+    expect(ok.body.services.auth).toMatchObject({ status: 'up', ready: true, checks: { mongo: true } });
+
+    await others[3]!.close();
+    const degraded = await http.get('/api/v1/health');
+    expect(degraded.status).toBe(503);
+    expect(degraded.body.services.notification.status).toBe('down');
+    const unreachable = await http.get('/api/v1/activity-logs');
+    expect(unreachable.status).toBe(503);
+    expect(unreachable.body.code).toBe('SERVICE_UNAVAILABLE');
+  });
+});
