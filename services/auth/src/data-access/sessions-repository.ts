@@ -1,3 +1,4 @@
+import { withDocLock } from '@furniture/platform';
 import type { Models, SessionDoc } from './models';
 
 export interface Session {
@@ -38,22 +39,29 @@ export class SessionsRepository {
     return doc ? toSession(doc) : null;
   }
 
+  /** Session writes are serialized per session (see platform locks.ts). */
+  private write<T>(sid: string, fn: () => Promise<T>): Promise<T> {
+    return withDocLock(this.models.Session.collection, sid, fn);
+  }
+
   async touch(sid: string): Promise<void> {
-    await this.models.Session.updateOne({ sid }, { $set: { refreshed_at: new Date() } });
+    await this.write(sid, () =>
+      this.models.Session.updateOne({ sid, revoked_at: null }, { $set: { refreshed_at: new Date() } }),
+    );
   }
 
   async revoke(sid: string, reason: string): Promise<void> {
-    await this.models.Session.updateOne(
-      { sid, revoked_at: null },
-      { $set: { revoked_at: new Date(), revoked_reason: reason } },
+    await this.write(sid, () =>
+      this.models.Session.updateOne(
+        { sid, revoked_at: null },
+        { $set: { revoked_at: new Date(), revoked_reason: reason } },
+      ),
     );
   }
 
   async revokeAllOfUser(userId: number, reason: string): Promise<void> {
-    await this.models.Session.updateMany(
-      { user_id: userId, revoked_at: null },
-      { $set: { revoked_at: new Date(), revoked_reason: reason } },
-    );
+    const open = await this.models.Session.find({ user_id: userId, revoked_at: null }, { sid: 1 }).lean<SessionDoc[]>();
+    await Promise.all(open.map((s) => this.revoke(s.sid, reason)));
   }
 
   /** Sessions past their absolute end are useless; keep the collection small. */

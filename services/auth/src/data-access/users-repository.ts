@@ -5,6 +5,7 @@ import {
   isDuplicateKeyError,
   nextId,
   tombstoneUpdate,
+  withDocLock,
   withEvents,
   NOT_DELETED,
   type Connection,
@@ -104,9 +105,11 @@ export class UsersRepository {
     const updatedAt = new Date();
     const next: UserRecord = { ...before, ...set, updated_at: updatedAt.toISOString() };
     try {
-      const res = await this.models.User.collection.updateOne(
-        { ...NOT_DELETED, id: before.id },
-        withEvents({ $set: { ...set, updated_at: updatedAt } }, events(toPublicUser(next))),
+      const res = await withDocLock(this.models.User.collection, before.id, () =>
+        this.models.User.collection.updateOne(
+          { ...NOT_DELETED, id: before.id },
+          withEvents({ $set: { ...set, updated_at: updatedAt } }, events(toPublicUser(next))),
+        ),
       );
       return res.matchedCount === 1 ? next : null;
     } catch (err) {
@@ -117,18 +120,22 @@ export class UsersRepository {
 
   /** Records a login (or logout) with its event; the profile itself is unchanged. */
   async recordSessionEvent(id: number, events: DomainEvent[], loginAt?: Date): Promise<void> {
-    await this.models.User.collection.updateOne(
-      { ...NOT_DELETED, id },
-      withEvents(loginAt ? { $set: { last_login_at: loginAt } } : {}, events),
+    await withDocLock(this.models.User.collection, id, () =>
+      this.models.User.collection.updateOne(
+        { ...NOT_DELETED, id },
+        withEvents(loginAt ? { $set: { last_login_at: loginAt } } : {}, events),
+      ),
     );
   }
 
   /** Deletes through a tombstone so the deletion event cannot be lost. */
   async delete(id: number, events: DomainEvent[]): Promise<boolean> {
-    const res = await this.models.User.collection.updateOne(
-      { ...NOT_DELETED, id },
-      // the unique email is released at once: the tombstone keeps a placeholder
-      tombstoneUpdate(events, { email: `deleted:${id}:${Date.now()}` }),
+    const res = await withDocLock(this.models.User.collection, id, () =>
+      this.models.User.collection.updateOne(
+        { ...NOT_DELETED, id },
+        // the unique email is released at once: the tombstone keeps a placeholder
+        tombstoneUpdate(events, { email: `deleted:${id}:${Date.now()}` }),
+      ),
     );
     return res.matchedCount === 1;
   }

@@ -2,6 +2,7 @@ export * from './config';
 export * from './logger';
 export * from './errors';
 export * from './mongo';
+export * from './locks';
 export * from './auth';
 export * from './http';
 export * from './lifecycle';

@@ -1,4 +1,5 @@
 import mongoose, { type Connection } from 'mongoose';
+import { withLock } from './locks';
 import type { Logger } from './logger';
 
 export type { Connection } from 'mongoose';
@@ -71,6 +72,10 @@ interface CounterDoc {
  * `_id` stays internal and never leaves a service.
  */
 export async function nextId(conn: Connection, counter: string): Promise<number> {
+  return withLock(`${conn.name}.counters:${counter}`, () => drawId(conn, counter));
+}
+
+async function drawId(conn: Connection, counter: string): Promise<number> {
   const counters = conn.collection<CounterDoc>('counters');
   for (let attempt = 0; ; attempt++) {
     try {
@@ -91,9 +96,9 @@ export async function nextId(conn: Connection, counter: string): Promise<number>
 
 /** Makes sure the counter is at least `value` (after seeding fixed ids). */
 export async function raiseCounter(conn: Connection, counter: string, value: number): Promise<void> {
-  await conn
-    .collection<CounterDoc>('counters')
-    .updateOne({ _id: counter }, { $max: { seq: value } }, { upsert: true });
+  await withLock(`${conn.name}.counters:${counter}`, () =>
+    conn.collection<CounterDoc>('counters').updateOne({ _id: counter }, { $max: { seq: value } }, { upsert: true }),
+  );
 }
 
 export async function pingMongo(conn: Connection): Promise<boolean> {

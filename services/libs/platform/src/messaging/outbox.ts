@@ -1,5 +1,6 @@
 import type { DomainEvent } from '@furniture/contracts';
-import type { Collection, Document, UpdateFilter } from 'mongodb';
+import type { Collection, Document, ObjectId, UpdateFilter } from 'mongodb';
+import { withDocLock } from '../locks';
 import type { Logger } from '../logger';
 
 /** Fields a document carries while it has events waiting to be published. */
@@ -96,24 +97,33 @@ export class OutboxRelay {
     let published = 0;
     for (const collection of this.opts.collections) {
       const docs = await collection
-        .find({ _outbox_pending: true }, { projection: { _outbox: 1, _purge: 1 } })
+        .find({ _outbox_pending: true }, { projection: { _id: 1, id: 1 } })
         .limit(this.opts.batchSize ?? 200)
         .toArray();
-      for (const doc of docs) {
-        for (const event of (doc._outbox ?? []) as DomainEvent[]) {
-          await this.opts.publisher.publish(event);
-          await collection.updateOne({ _id: doc._id }, { $pull: { _outbox: { eventId: event.eventId } } } as Document);
-          published++;
-        }
-        if (doc._purge) {
-          await collection.deleteOne({ _id: doc._id, _outbox: { $size: 0 } });
-        } else {
-          await collection.updateOne(
-            { _id: doc._id, _outbox: { $size: 0 } },
-            { $set: { _outbox_pending: false } },
-          );
-        }
+      for (const { _id, id } of docs) {
+        // the document's own lock: a concurrent state change must not be lost (see locks.ts)
+        published += await withDocLock(collection, (id as number | undefined) ?? String(_id), () =>
+          this.drain(collection, _id),
+        );
       }
+    }
+    return published;
+  }
+
+  private async drain(collection: Collection<Document>, _id: ObjectId): Promise<number> {
+    const doc = await collection.findOne({ _id }, { projection: { _outbox: 1, _purge: 1 } });
+    if (!doc) return 0;
+    let published = 0;
+    for (const event of (doc._outbox ?? []) as DomainEvent[]) {
+      await this.opts.publisher.publish(event);
+      // the whole element: FerretDB's $pull matches by equality, not as a query
+      await collection.updateOne({ _id }, { $pull: { _outbox: event } } as Document);
+      published++;
+    }
+    if (doc._purge) {
+      await collection.deleteOne({ _id, _outbox: { $size: 0 } });
+    } else {
+      await collection.updateOne({ _id, _outbox: { $size: 0 } }, { $set: { _outbox_pending: false } });
     }
     return published;
   }

@@ -1,0 +1,164 @@
+import { Events, type DomainEvent } from '@furniture/contracts';
+import {
+  EventBus,
+  OutboxRelay,
+  ProcessedEvents,
+  connectMongo,
+  createEvent,
+  docWithEvents,
+  heldLocks,
+  nextId,
+  raiseCounter,
+  tombstoneUpdate,
+  withDocLock,
+  withEvents,
+  type Connection,
+} from '../src';
+import { EventRecorder, deleteBrokerObjects, dropDatabase, silentLogger, testUrls, uniqueName } from '../src/testing';
+
+const { mongoUrl, amqpUrl } = testUrls();
+let conn: Connection;
+let dbName: string;
+
+beforeAll(async () => {
+  dbName = uniqueName('platform');
+  conn = await connectMongo({ url: mongoUrl, dbName, logger: silentLogger, timeoutMs: 20000 });
+});
+afterAll(async () => {
+  await dropDatabase(mongoUrl, dbName);
+  await conn.close();
+});
+
+const wish = (id: number) =>
+  createEvent(Events.WishCreated, { wish_id: id, applicant_name: 'Olena', furniture_category: 1, status: 'active' });
+
+describe('outbox relay', () => {
+  test('when documents carry events, then the relay publishes them in order and clears the outbox; tombstones vanish', async () => {
+    const exchange = uniqueName('ex');
+    const recorder = await new EventRecorder(amqpUrl, exchange).start();
+    const bus = new EventBus({ url: amqpUrl, exchange, service: uniqueName('svc'), logger: silentLogger });
+    await bus.start();
+    const col = conn.collection('things');
+    try {
+      // written while no relay runs: as if the process crashed right after saving
+      await col.insertOne(docWithEvents({ n: 1 }, [wish(1)]));
+      await col.updateOne({ n: 1 }, withEvents({ $set: { n: 1 } }, [wish(2), wish(3)]));
+      await col.insertOne(docWithEvents({ n: 2 }, [wish(4)]));
+      await col.updateOne({ n: 2 }, tombstoneUpdate([wish(5)]));
+
+      const relay = new OutboxRelay({ collections: [col], publisher: bus, logger: silentLogger });
+      expect(await relay.sweep()).toBe(5);
+      await recorder.waitFor(Events.WishCreated, (e) => e.payload.wish_id === 5);
+      const ids = recorder.of(Events.WishCreated).map((e) => e.payload.wish_id);
+      expect(ids.filter((i) => i <= 3)).toEqual([1, 2, 3]);
+      expect(await col.findOne({ n: 1 })).toMatchObject({ _outbox: [], _outbox_pending: false });
+      expect(await col.findOne({ n: 2 })).toBeNull();
+      expect(await relay.sweep()).toBe(0);
+      await relay.stop();
+    } finally {
+      await bus.stop();
+      await recorder.stop();
+      await deleteBrokerObjects(amqpUrl, exchange, []);
+    }
+  });
+
+  test('when publishing fails, then the events stay in the outbox and go out on a later sweep', async () => {
+    const col = conn.collection('flaky');
+    await col.insertOne(docWithEvents({ n: 1 }, [wish(10), wish(11)]));
+    const sent: DomainEvent[] = [];
+    let fail = true;
+    const relay = new OutboxRelay({
+      collections: [col],
+      publisher: {
+        publish: async (e) => {
+          if (fail && sent.length === 1) throw new Error('broker gone');
+          sent.push(e);
+        },
+      },
+      logger: silentLogger,
+    });
+    await expect(relay.sweep()).rejects.toThrow('broker gone');
+    expect((await col.findOne({ n: 1 }))?._outbox).toHaveLength(1);
+    fail = false;
+    expect(await relay.sweep()).toBe(1);
+    expect(sent.map((e) => (e.payload as { wish_id: number }).wish_id)).toEqual([10, 11]);
+  });
+});
+
+describe('processed events', () => {
+  test('when the same event is delivered twice, then the wrapped handler runs once', async () => {
+    const processed = new ProcessedEvents(conn);
+    let runs = 0;
+    const handlers = processed.wrap({ [Events.WishCreated]: async () => void runs++ });
+    const event = wish(20);
+    await handlers[Events.WishCreated]!(event);
+    await handlers[Events.WishCreated]!(event);
+    expect(runs).toBe(1);
+  });
+
+  test('when a handler fails, then the event is not remembered and a redelivery runs it again', async () => {
+    const processed = new ProcessedEvents(conn);
+    let runs = 0;
+    const handlers = processed.wrap({
+      [Events.WishCreated]: async () => {
+        runs++;
+        if (runs === 1) throw new Error('boom');
+      },
+    });
+    const event = wish(21);
+    await expect(handlers[Events.WishCreated]!(event)).rejects.toThrow('boom');
+    await handlers[Events.WishCreated]!(event);
+    expect(runs).toBe(2);
+  });
+});
+
+describe('integer ids', () => {
+  test('when many ids are drawn at once, then they are distinct and consecutive', async () => {
+    const ids = await Promise.all(Array.from({ length: 50 }, () => nextId(conn, 'parallel')));
+    expect(new Set(ids).size).toBe(50);
+    expect(Math.min(...ids)).toBe(1);
+    expect(Math.max(...ids)).toBe(50);
+  });
+
+  test('when a counter is raised past seeded ids, then the next id follows them', async () => {
+    await raiseCounter(conn, 'seeded', 8);
+    await raiseCounter(conn, 'seeded', 3);
+    expect(await nextId(conn, 'seeded')).toBe(9);
+  });
+});
+
+describe('document locks (FerretDB applies updates without isolation)', () => {
+  test('when 50 updates of one document run at once under its lock, then none is lost', async () => {
+    const col = conn.collection('locked');
+    await col.insertOne({ id: 1, n: 0, tags: [] });
+    await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        withDocLock(col, 1, () => col.updateOne({ id: 1 }, { $inc: { n: 1 }, $push: { tags: i } } as never)),
+      ),
+    );
+    const doc = await col.findOne({ id: 1 });
+    expect(doc?.n).toBe(50);
+    expect(doc?.tags).toHaveLength(50);
+    expect(heldLocks()).toBe(0);
+  });
+
+  test('when the relay drains a document while its state changes, then neither the change nor a new event is lost', async () => {
+    const col = conn.collection('racy');
+    await col.insertOne(docWithEvents({ id: 7, status: 'a' }, [wish(30)]));
+    const sent: number[] = [];
+    const relay = new OutboxRelay({
+      collections: [col],
+      publisher: { publish: async (e) => void sent.push((e.payload as { wish_id: number }).wish_id) },
+      logger: silentLogger,
+    });
+    await Promise.all([
+      relay.sweep(),
+      ...Array.from({ length: 10 }, (_, i) =>
+        withDocLock(col, 7, () => col.updateOne({ id: 7 }, withEvents({ $set: { status: `s${i}` } }, [wish(31 + i)]))),
+      ),
+    ]);
+    await relay.sweep();
+    expect((await col.findOne({ id: 7 }))?.status).toBe('s9');
+    expect(sent.sort((a, b) => a - b)).toEqual(Array.from({ length: 11 }, (_, i) => 30 + i));
+  });
+});
