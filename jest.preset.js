@@ -13,7 +13,11 @@ module.exports = function preset(dir, extra = {}) {
       '^.+\\.(t|j)sx?$': [
         '@swc/jest',
         {
-          jsc: { parser: { syntax: 'typescript', tsx: true }, target: 'es2022', transform: { react: { runtime: 'automatic' } } },
+          jsc: {
+            parser: { syntax: 'typescript', tsx: true },
+            target: 'es2022',
+            transform: { react: { runtime: 'automatic' } },
+          },
           module: { type: 'commonjs' },
         },
       ],
@@ -21,7 +25,10 @@ module.exports = function preset(dir, extra = {}) {
     moduleNameMapper: {
       '^@furniture/contracts$': path.join(root, 'services/libs/contracts/src/index.ts'),
       '^@furniture/platform$': path.join(root, 'services/libs/platform/src/index.ts'),
-      '^@furniture/platform/testing$': path.join(root, 'services/libs/platform/src/testing/index.ts'),
+      '^@furniture/platform/testing$': path.join(
+        root,
+        'services/libs/platform/src/testing/index.ts',
+      ),
       '^@furniture/infra$': path.join(root, 'infra/src/index.ts'),
     },
     testMatch: ['<rootDir>/**/*.test.ts', '<rootDir>/**/*.test.tsx'],

@@ -51,7 +51,11 @@ function trustProxy(value: string): boolean | number | string {
   return /^\d+$/.test(value) ? Number(value) : value;
 }
 
-export function createGatewayApp(opts: { config: Config; logger: Logger; isAccepting?: () => boolean }): Express {
+export function createGatewayApp(opts: {
+  config: Config;
+  logger: Logger;
+  isAccepting?: () => boolean;
+}): Express {
   const { config, logger } = opts;
   const targets: Record<ServiceName, string> = {
     auth: config.AUTH_URL,
@@ -107,7 +111,11 @@ export function createGatewayApp(opts: { config: Config; logger: Logger; isAccep
   app.use(compression());
   app.use(
     ['/api/v1', '/media'],
-    bodyLimit((req) => (isUploadPath(req.originalUrl.split('?')[0] ?? '') ? config.UPLOAD_BODY_LIMIT_BYTES : config.BODY_LIMIT_BYTES)),
+    bodyLimit((req) =>
+      isUploadPath(req.originalUrl.split('?')[0] ?? '')
+        ? config.UPLOAD_BODY_LIMIT_BYTES
+        : config.BODY_LIMIT_BYTES,
+    ),
   );
   app.use(
     rateLimits({
@@ -130,7 +138,10 @@ export function createGatewayApp(opts: { config: Config; logger: Logger; isAccep
         if (isUploadPath(req.path)) proxyReq.setTimeout(config.UPLOAD_TIMEOUT_MS);
       },
       error: (err, req, res) => {
-        logger.warn({ err: (err as Error).message, url: (req as express.Request).originalUrl }, 'service unreachable');
+        logger.warn(
+          { err: (err as Error).message, url: (req as express.Request).originalUrl },
+          'service unreachable',
+        );
         const response = res as express.Response;
         if ('headersSent' in response && !response.headersSent) {
           response.status(503).json({
@@ -150,7 +161,9 @@ export function createGatewayApp(opts: { config: Config; logger: Logger; isAccep
     return proxy(req, res, next);
   });
   // unknown API paths answer JSON, never the SPA
-  app.use(['/api', '/media'], (req, _res, next) => next(new AppError('ROUTE_NOT_FOUND', { extra: { path: req.originalUrl } })));
+  app.use(['/api', '/media'], (req, _res, next) =>
+    next(new AppError('ROUTE_NOT_FOUND', { extra: { path: req.originalUrl } })),
+  );
   app.use(spa(config.SPA_DIR));
   app.use(errorHandler(logger));
   return app;

@@ -24,14 +24,25 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
       RATE_LIMIT_PUBLIC_WRITES: z.coerce.number().int().min(1).default(10),
       RATE_LIMIT_PUBLIC_WRITES_WINDOW_SECONDS: z.coerce.number().int().min(1).default(600),
       /** largest request body for API calls, and for photo uploads (10 MB + multipart framing) */
-      BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
-      UPLOAD_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024 + 64 * 1024),
+      BODY_LIMIT_BYTES: z.coerce
+        .number()
+        .int()
+        .min(1024)
+        .default(1024 * 1024),
+      UPLOAD_BODY_LIMIT_BYTES: z.coerce
+        .number()
+        .int()
+        .min(1024)
+        .default(10 * 1024 * 1024 + 64 * 1024),
       /** how long a service may take to answer */
       PROXY_TIMEOUT_MS: z.coerce.number().int().min(100).default(30000),
       UPLOAD_TIMEOUT_MS: z.coerce.number().int().min(100).default(120000),
     },
     env,
   );
-  return { ...c, jwtPublicKey: readSecret(c.JWT_PUBLIC_KEY, c.JWT_PUBLIC_KEY_FILE, 'JWT_PUBLIC_KEY') };
+  return {
+    ...c,
+    jwtPublicKey: readSecret(c.JWT_PUBLIC_KEY, c.JWT_PUBLIC_KEY_FILE, 'JWT_PUBLIC_KEY'),
+  };
 }
 export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;

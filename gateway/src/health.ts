@@ -19,11 +19,19 @@ export async function servicesHealth(
       try {
         const res = await fetch(`${url}/ready`, { signal: AbortSignal.timeout(timeoutMs) });
         const body = (await res.json().catch(() => ({}))) as { checks?: Record<string, boolean> };
-        return [name, { status: 'up', ready: res.ok, checks: body.checks, latency_ms: Date.now() - started }] as const;
+        return [
+          name,
+          { status: 'up', ready: res.ok, checks: body.checks, latency_ms: Date.now() - started },
+        ] as const;
       } catch (err) {
         return [
           name,
-          { status: 'down', ready: false, latency_ms: Date.now() - started, error: (err as Error).message },
+          {
+            status: 'down',
+            ready: false,
+            latency_ms: Date.now() - started,
+            error: (err as Error).message,
+          },
         ] as const;
       }
     }),

@@ -7,7 +7,10 @@ export type ServiceName = (typeof ServiceNames)[number];
 
 export const routes: readonly { pattern: RegExp; service: ServiceName }[] = [
   { pattern: /^\/api\/v1\/(auth|users)(\/|$)/, service: 'auth' },
-  { pattern: /^\/api\/v1\/lots\/[^/]+\/(applications-info|can-apply)\/?$/, service: 'applications' },
+  {
+    pattern: /^\/api\/v1\/lots\/[^/]+\/(applications-info|can-apply)\/?$/,
+    service: 'applications',
+  },
   { pattern: /^\/api\/v1\/lots\/[^/]+\/photos(\/|$)/, service: 'media' },
   { pattern: /^\/api\/v1\/(categories|lots)(\/|$)/, service: 'catalog' },
   { pattern: /^\/api\/v1\/(applications|wishes)(\/|$)/, service: 'applications' },
@@ -19,4 +22,5 @@ export function serviceFor(pathname: string): ServiceName | undefined {
   return routes.find((r) => r.pattern.test(pathname))?.service;
 }
 
-export const isUploadPath = (pathname: string): boolean => /^\/api\/v1\/lots\/[^/]+\/photos\/?$/.test(pathname);
+export const isUploadPath = (pathname: string): boolean =>
+  /^\/api\/v1\/lots\/[^/]+\/photos\/?$/.test(pathname);

@@ -2,7 +2,14 @@ import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import express from 'express';
-import { api, listen, signTestToken, silentLogger, TEST_AUDIENCE, TEST_ISSUER } from '@furniture/platform/testing';
+import {
+  api,
+  listen,
+  signTestToken,
+  silentLogger,
+  TEST_AUDIENCE,
+  TEST_ISSUER,
+} from '@furniture/platform/testing';
 import { createGatewayApp } from '../src/app';
 import { loadGatewayConfig } from '../src/config';
 import { serviceFor } from '../src/routes';
@@ -56,7 +63,9 @@ describe('gateway in front of the real auth service', () => {
 
   beforeAll(async () => {
     auth = await startAuth();
-    others = await Promise.all(['catalog', 'applications', 'media', 'notification'].map(recordingService));
+    others = await Promise.all(
+      ['catalog', 'applications', 'media', 'notification'].map(recordingService),
+    );
     spaDir = mkdtempSync(path.join(tmpdir(), 'spa-'));
     mkdirSync(path.join(spaDir, 'assets'));
     writeFileSync(path.join(spaDir, 'index.html'), '<!doctype html><title>Möbel</title>');
@@ -108,7 +117,10 @@ describe('gateway in front of the real auth service', () => {
     const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
     const now = Math.floor(Date.now() / 1000);
     const none = `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sub: '1', sid: 's', role: 'admin', email: 'a@b.c', iss: TEST_ISSUER, aud: TEST_AUDIENCE, exp: now + 600 })}.`;
-    const expired = signTestToken({ id: 1, role: 'admin' }, { privateKey: auth.keys.privateKey, expiresInSeconds: -10 });
+    const expired = signTestToken(
+      { id: 1, role: 'admin' },
+      { privateKey: auth.keys.privateKey, expiresInSeconds: -10 },
+    );
     for (const token of [forged, none, expired, 'garbage']) {
       const res = await http.get('/api/v1/categories/', { token });
       expect(res.status).toBe(401);
@@ -120,7 +132,10 @@ describe('gateway in front of the real auth service', () => {
 
   test('when a valid token or none is sent, then the request reaches the service unchanged with a request id', async () => {
     const token = signTestToken({ id: 5, role: 'volunteer' }, { privateKey: auth.keys.privateKey });
-    const res = await http.get('/api/v1/lots/category/sofas-chairs?x=1', { token, headers: { 'x-request-id': 'trace-123' } });
+    const res = await http.get('/api/v1/lots/category/sofas-chairs?x=1', {
+      token,
+      headers: { 'x-request-id': 'trace-123' },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ service: 'catalog', url: '/api/v1/lots/category/sofas-chairs?x=1' });
     expect(res.headers.get('x-request-id')).toBe('trace-123');
@@ -135,7 +150,14 @@ describe('gateway in front of the real auth service', () => {
   test('when login is hammered from one IP, then the gateway answers 429 after its limit', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 9; i++) {
-      statuses.push((await http.post('/api/v1/auth/login', { email: `x${i}@example.org`, password: 'wrong-pass' })).status);
+      statuses.push(
+        (
+          await http.post('/api/v1/auth/login', {
+            email: `x${i}@example.org`,
+            password: 'wrong-pass',
+          })
+        ).status,
+      );
     }
     // 1 login in an earlier test + 7 here are allowed; the 9th here is over the limit of 8
     expect(statuses.slice(0, 7).every((s) => s === 401)).toBe(true);
@@ -144,7 +166,8 @@ describe('gateway in front of the real auth service', () => {
 
   test('when public writes exceed their limit, then 429 with the stable code; reads are unaffected', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 4; i++) statuses.push((await http.post('/api/v1/wishes/', { a: i })).status);
+    for (let i = 0; i < 4; i++)
+      statuses.push((await http.post('/api/v1/wishes/', { a: i })).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
     const limited = await http.post('/api/v1/applications/', {});
     expect(limited.status).toBe(429);
@@ -156,7 +179,9 @@ describe('gateway in front of the real auth service', () => {
     const big = await http.put('/api/v1/lots/1', { text: 'x'.repeat(4000) });
     expect(big.status).toBe(413);
     expect(big.body.code).toBe('PAYLOAD_TOO_LARGE');
-    const upload = await http.post('/api/v1/lots/1/photos', 'x'.repeat(4000), { headers: { 'content-type': 'application/octet-stream' } });
+    const upload = await http.post('/api/v1/lots/1/photos', 'x'.repeat(4000), {
+      headers: { 'content-type': 'application/octet-stream' },
+    });
     expect(upload.status).toBe(200);
     expect(upload.body.service).toBe('media');
   });
@@ -177,8 +202,18 @@ describe('gateway in front of the real auth service', () => {
   test('when every service is ready, then /api/v1/health is 200 listing each; when one is down, 503', async () => {
     const ok = await http.get('/api/v1/health');
     expect(ok.status).toBe(200);
-    expect(Object.keys(ok.body.services).sort()).toEqual(['applications', 'auth', 'catalog', 'media', 'notification']);
-    expect(ok.body.services.auth).toMatchObject({ status: 'up', ready: true, checks: { mongo: true } });
+    expect(Object.keys(ok.body.services).sort()).toEqual([
+      'applications',
+      'auth',
+      'catalog',
+      'media',
+      'notification',
+    ]);
+    expect(ok.body.services.auth).toMatchObject({
+      status: 'up',
+      ready: true,
+      checks: { mongo: true },
+    });
 
     await others[3]!.close();
     const degraded = await http.get('/api/v1/health');

@@ -24,7 +24,10 @@ export function spa(dir: string): Router {
   const fallback: RequestHandler = (req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     if (!existsSync(index)) {
-      res.status(503).type('text/plain').send('The web app is not built yet: run `npm run build -w frontend`.');
+      res
+        .status(503)
+        .type('text/plain')
+        .send('The web app is not built yet: run `npm run build -w frontend`.');
       return;
     }
     res.setHeader('cache-control', 'no-cache');

@@ -11,7 +11,11 @@ import {
 import type { Collection, Document } from 'mongodb';
 import { createApp } from './app';
 import type { AuthConfig } from './config';
-import { ensureThrottleIndexes, mongoLoginThrottle, purgeExpiredThrottleRows } from './data-access/login-throttle';
+import {
+  ensureThrottleIndexes,
+  mongoLoginThrottle,
+  purgeExpiredThrottleRows,
+} from './data-access/login-throttle';
 import { registerModels } from './data-access/models';
 import { SessionsRepository } from './data-access/sessions-repository';
 import { UsersRepository } from './data-access/users-repository';

@@ -13,7 +13,11 @@ export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env) {
       JWT_PRIVATE_KEY_FILE: z.string().optional(),
       ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).default(900),
       /** absolute session age: refreshing stops after this */
-      SESSION_MAX_AGE_SECONDS: z.coerce.number().int().min(60).default(12 * 3600),
+      SESSION_MAX_AGE_SECONDS: z.coerce
+        .number()
+        .int()
+        .min(60)
+        .default(12 * 3600),
       /** first administrator, created when there are no users at all */
       ADMIN_EMAIL: z.string().optional(),
       ADMIN_PASSWORD: z.string().optional(),

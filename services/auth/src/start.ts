@@ -36,7 +36,8 @@ runMain('auth', async () => {
     password: config.ADMIN_PASSWORD,
     name: config.ADMIN_NAME,
   });
-  if (seeded === 'created') logger.info({ email: config.ADMIN_EMAIL }, 'first administrator created');
+  if (seeded === 'created')
+    logger.info({ email: config.ADMIN_EMAIL }, 'first administrator created');
   if (seeded === 'not_configured') logger.warn('no users yet: set ADMIN_EMAIL and ADMIN_PASSWORD');
 
   await lifecycle.listen(service.app, config.PORT, config.HOST);

@@ -27,22 +27,39 @@ function base64url(data: string | Buffer): string {
 
 describe('login, me, refresh and logout', () => {
   test('when the credentials are right, then a 15-minute RS256 token and the user are returned', async () => {
-    const res = await http.post('/api/v1/auth/login', { email: 'ADMIN@example.org ', password: ADMIN.password });
+    const res = await http.post('/api/v1/auth/login', {
+      email: 'ADMIN@example.org ',
+      password: ADMIN.password,
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ token_type: 'bearer', expires_in: 900, user: { email: ADMIN.email, role: 'admin' } });
+    expect(res.body).toMatchObject({
+      token_type: 'bearer',
+      expires_in: 900,
+      user: { email: ADMIN.email, role: 'admin' },
+    });
     const decoded = jwt.decode(res.body.access_token, { complete: true }) as jwt.Jwt;
     expect(decoded.header.alg).toBe('RS256');
     const claims = decoded.payload as jwt.JwtPayload;
     expect(claims.exp! - claims.iat!).toBe(900);
     expect(res.body.user).not.toHaveProperty('password_hash');
-    const event = await svc.recorder.waitFor(Events.UserLoggedIn, (e) => e.payload.user.email === ADMIN.email);
+    const event = await svc.recorder.waitFor(
+      Events.UserLoggedIn,
+      (e) => e.payload.user.email === ADMIN.email,
+    );
     expect(event.actor).toMatchObject({ email: ADMIN.email, role: 'admin' });
   });
 
   test('when the password is wrong, then 401 with a message and a stable code', async () => {
-    const res = await http.post('/api/v1/auth/login', { email: ADMIN.email, password: 'wrong-password' }, { headers: { 'accept-language': 'uk' } });
+    const res = await http.post(
+      '/api/v1/auth/login',
+      { email: ADMIN.email, password: 'wrong-password' },
+      { headers: { 'accept-language': 'uk' } },
+    );
     expect(res.status).toBe(401);
-    expect(res.body).toMatchObject({ code: 'INVALID_CREDENTIALS', message: 'Неправильна електронна пошта або пароль.' });
+    expect(res.body).toMatchObject({
+      code: 'INVALID_CREDENTIALS',
+      message: 'Неправильна електронна пошта або пароль.',
+    });
   });
 
   test('when the body is invalid, then 422 lists each field with loc and msg', async () => {
@@ -58,7 +75,9 @@ describe('login, me, refresh and logout', () => {
   });
 
   test('when the body is not JSON, then 400 and not 500', async () => {
-    const res = await http.post('/api/v1/auth/login', '{"email":', { headers: { 'content-type': 'application/json' } });
+    const res = await http.post('/api/v1/auth/login', '{"email":', {
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('INVALID_JSON');
   });
@@ -93,7 +112,9 @@ describe('login, me, refresh and logout', () => {
   test('when the session is older than its absolute limit, then refresh is refused', async () => {
     const token = await login();
     const { sid } = jwt.decode(token) as jwt.JwtPayload;
-    await svc.conn.collection('sessions').updateOne({ sid }, { $set: { expires_at: new Date(Date.now() - 1000) } });
+    await svc.conn
+      .collection('sessions')
+      .updateOne({ sid }, { $set: { expires_at: new Date(Date.now() - 1000) } });
     const res = await http.post('/api/v1/auth/refresh', undefined, { token });
     expect(res.status).toBe(401);
     expect(res.body.code).toBe('SESSION_EXPIRED');
@@ -124,7 +145,16 @@ describe('tokens the service refuses', () => {
     const header = base64url(JSON.stringify({ alg: 'none', typ: 'JWT' }));
     const now = Math.floor(Date.now() / 1000);
     const payload = base64url(
-      JSON.stringify({ sub: '1', sid: 'x', role: 'admin', email: 'a@b.c', iss: TEST_ISSUER, aud: TEST_AUDIENCE, iat: now, exp: now + 600 }),
+      JSON.stringify({
+        sub: '1',
+        sid: 'x',
+        role: 'admin',
+        email: 'a@b.c',
+        iss: TEST_ISSUER,
+        aud: TEST_AUDIENCE,
+        iat: now,
+        exp: now + 600,
+      }),
     );
     const res = await http.get('/api/v1/users', { token: `${header}.${payload}.` });
     expect(res.status).toBe(401);
@@ -133,16 +163,43 @@ describe('tokens the service refuses', () => {
   test('when a token is HS256-signed with the public key as secret, then 401', async () => {
     const header = base64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
     const now = Math.floor(Date.now() / 1000);
-    const payload = base64url(JSON.stringify({ sub: '1', sid: 'x', role: 'admin', email: 'a@b.c', iss: TEST_ISSUER, aud: TEST_AUDIENCE, iat: now, exp: now + 600 }));
+    const payload = base64url(
+      JSON.stringify({
+        sub: '1',
+        sid: 'x',
+        role: 'admin',
+        email: 'a@b.c',
+        iss: TEST_ISSUER,
+        aud: TEST_AUDIENCE,
+        iat: now,
+        exp: now + 600,
+      }),
+    );
     const { createHmac } = await import('node:crypto');
-    const sig = createHmac('sha256', svc.keys.publicKey).update(`${header}.${payload}`).digest('base64url');
-    expect((await http.get('/api/v1/users', { token: `${header}.${payload}.${sig}` })).status).toBe(401);
+    const sig = createHmac('sha256', svc.keys.publicKey)
+      .update(`${header}.${payload}`)
+      .digest('base64url');
+    expect((await http.get('/api/v1/users', { token: `${header}.${payload}.${sig}` })).status).toBe(
+      401,
+    );
   });
 
   test('when a token has expired, then 401 TOKEN_EXPIRED', async () => {
     const header = base64url(JSON.stringify({ alg: 'RS256', typ: 'JWT' }));
     const now = Math.floor(Date.now() / 1000);
-    const payload = base64url(JSON.stringify({ sub: '1', sid: 'x', role: 'admin', email: 'a@b.c', name: 'A', iss: TEST_ISSUER, aud: TEST_AUDIENCE, iat: now - 1000, exp: now - 100 }));
+    const payload = base64url(
+      JSON.stringify({
+        sub: '1',
+        sid: 'x',
+        role: 'admin',
+        email: 'a@b.c',
+        name: 'A',
+        iss: TEST_ISSUER,
+        aud: TEST_AUDIENCE,
+        iat: now - 1000,
+        exp: now - 100,
+      }),
+    );
     const signer = createSign('RSA-SHA256');
     signer.update(`${header}.${payload}`);
     const token = `${header}.${payload}.${signer.sign(svc.keys.privateKey).toString('base64url')}`;
@@ -158,17 +215,28 @@ describe('profile and password', () => {
   beforeAll(async () => {
     const admin = await login();
     email = `profile-${Date.now()}@example.org`;
-    const created = await http.post('/api/v1/users', { name: 'Olena', email, role: 'volunteer', password: 'volunteer-pass-1' }, { token: admin });
+    const created = await http.post(
+      '/api/v1/users',
+      { name: 'Olena', email, role: 'volunteer', password: 'volunteer-pass-1' },
+      { token: admin },
+    );
     expect(created.status).toBe(201);
     token = await login(email, 'volunteer-pass-1');
   });
 
   test('when a volunteer edits name and e-mail, then both change and an event records old and new', async () => {
     const newEmail = email.replace('profile-', 'profile2-');
-    const res = await http.patch('/api/v1/auth/profile', { name: 'Olena K.', email: newEmail }, { token });
+    const res = await http.patch(
+      '/api/v1/auth/profile',
+      { name: 'Olena K.', email: newEmail },
+      { token },
+    );
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ name: 'Olena K.', email: newEmail, role: 'volunteer' });
-    const event = await svc.recorder.waitFor(Events.UserUpdated, (e) => e.payload.user.email === newEmail);
+    const event = await svc.recorder.waitFor(
+      Events.UserUpdated,
+      (e) => e.payload.user.email === newEmail,
+    );
     expect(event.payload.changes.name).toEqual({ old: 'Olena', new: 'Olena K.' });
     email = newEmail;
   });
@@ -186,26 +254,52 @@ describe('profile and password', () => {
   });
 
   test('when the password change breaks a rule, then it is refused with the spec messages', async () => {
-    const short = await http.patch('/api/v1/auth/password', { current_password: 'volunteer-pass-1', new_password: 'short' }, { token });
+    const short = await http.patch(
+      '/api/v1/auth/password',
+      { current_password: 'volunteer-pass-1', new_password: 'short' },
+      { token },
+    );
     expect(short.status).toBe(422);
-    expect(short.body.detail[0]).toMatchObject({ loc: ['body', 'new_password'], msg: 'Passwort muss mindestens 8 Zeichen haben' });
-    const same = await http.patch('/api/v1/auth/password', { current_password: 'volunteer-pass-1', new_password: 'volunteer-pass-1' }, { token });
+    expect(short.body.detail[0]).toMatchObject({
+      loc: ['body', 'new_password'],
+      msg: 'Passwort muss mindestens 8 Zeichen haben',
+    });
+    const same = await http.patch(
+      '/api/v1/auth/password',
+      { current_password: 'volunteer-pass-1', new_password: 'volunteer-pass-1' },
+      { token },
+    );
     expect(same.status).toBe(422);
-    expect(same.body.detail[0]).toMatchObject({ loc: ['body', 'new_password'], msg: 'Neues Passwort muss sich vom aktuellen unterscheiden' });
-    const wrong = await http.patch('/api/v1/auth/password', { current_password: 'not-the-password', new_password: 'another-pass-2' }, { token });
+    expect(same.body.detail[0]).toMatchObject({
+      loc: ['body', 'new_password'],
+      msg: 'Neues Passwort muss sich vom aktuellen unterscheiden',
+    });
+    const wrong = await http.patch(
+      '/api/v1/auth/password',
+      { current_password: 'not-the-password', new_password: 'another-pass-2' },
+      { token },
+    );
     expect(wrong.status).toBe(400);
     expect(wrong.body.code).toBe('CURRENT_PASSWORD_WRONG');
   });
 
   test('when the password changes, then old sessions end, a new token works, and only the new password logs in', async () => {
     const otherDevice = await login(email, 'volunteer-pass-1');
-    const res = await http.patch('/api/v1/auth/password', { current_password: 'volunteer-pass-1', new_password: 'brand-new-pass-3' }, { token });
+    const res = await http.patch(
+      '/api/v1/auth/password',
+      { current_password: 'volunteer-pass-1', new_password: 'brand-new-pass-3' },
+      { token },
+    );
     expect(res.status).toBe(200);
     expect(typeof res.body.access_token).toBe('string');
-    expect((await http.post('/api/v1/auth/refresh', undefined, { token: otherDevice })).status).toBe(401);
+    expect(
+      (await http.post('/api/v1/auth/refresh', undefined, { token: otherDevice })).status,
+    ).toBe(401);
     expect((await http.post('/api/v1/auth/refresh', undefined, { token })).status).toBe(401);
     expect((await http.get('/api/v1/auth/me', { token: res.body.access_token })).status).toBe(200);
-    expect((await http.post('/api/v1/auth/login', { email, password: 'volunteer-pass-1' })).status).toBe(401);
+    expect(
+      (await http.post('/api/v1/auth/login', { email, password: 'volunteer-pass-1' })).status,
+    ).toBe(401);
     await login(email, 'brand-new-pass-3');
     await svc.recorder.waitFor(Events.UserPasswordChanged, (e) => e.payload.user.email === email);
   });
@@ -225,7 +319,12 @@ describe('users (admins only)', () => {
     for (let i = 0; i < 5; i++) {
       const res = await http.post(
         '/api/v1/users',
-        { name: `Helfer ${stamp} ${i}`, email: `helfer${i}-${stamp}@example.org`, role: i === 0 ? 'admin' : 'volunteer', password: 'helper-pass-1' },
+        {
+          name: `Helfer ${stamp} ${i}`,
+          email: `helfer${i}-${stamp}@example.org`,
+          role: i === 0 ? 'admin' : 'volunteer',
+          password: 'helper-pass-1',
+        },
         { token: admin },
       );
       expect(res.status).toBe(201);
@@ -237,22 +336,39 @@ describe('users (admins only)', () => {
     expect(page1.body.users.map((u: { id: number }) => u.id)).toEqual(ids.slice(0, 2));
     const page3 = await http.get(`/api/v1/users?search=${stamp}&limit=2&page=3`, { token: admin });
     expect(page3.body.users.map((u: { id: number }) => u.id)).toEqual(ids.slice(4));
-    const volunteers = await http.get(`/api/v1/users?search=${stamp}&role=volunteer`, { token: admin });
+    const volunteers = await http.get(`/api/v1/users?search=${stamp}&role=volunteer`, {
+      token: admin,
+    });
     expect(volunteers.body.total).toBe(4);
     const byMail = await http.get(`/api/v1/users?search=HELFER2-${stamp}`, { token: admin });
     expect(byMail.body.users).toHaveLength(1);
-    const regexy = await http.get(`/api/v1/users?search=${encodeURIComponent('.*(')}`, { token: admin });
+    const regexy = await http.get(`/api/v1/users?search=${encodeURIComponent('.*(')}`, {
+      token: admin,
+    });
     expect(regexy.status).toBe(200);
     expect(regexy.body.total).toBe(0);
 
-    const edited = await http.patch(`/api/v1/users/${ids[1]}`, { name: 'Neu', role: 'admin', password: '' }, { token: admin });
+    const edited = await http.patch(
+      `/api/v1/users/${ids[1]}`,
+      { name: 'Neu', role: 'admin', password: '' },
+      { token: admin },
+    );
     expect(edited.status).toBe(200);
     expect(edited.body).toMatchObject({ name: 'Neu', role: 'admin' });
     const ev = await svc.recorder.waitFor(Events.UserUpdated, (e) => e.payload.user.id === ids[1]);
     expect(ev.payload.changes.role).toEqual({ old: 'volunteer', new: 'admin' });
     expect(ev.actor?.id).toBe(adminId);
 
-    const dup = await http.post('/api/v1/users', { name: 'X', email: `helfer3-${stamp}@example.org`, role: 'volunteer', password: 'helper-pass-1' }, { token: admin });
+    const dup = await http.post(
+      '/api/v1/users',
+      {
+        name: 'X',
+        email: `helfer3-${stamp}@example.org`,
+        role: 'volunteer',
+        password: 'helper-pass-1',
+      },
+      { token: admin },
+    );
     expect(dup.status).toBe(409);
 
     const del = await http.delete(`/api/v1/users/${ids[4]}`, { token: admin });
@@ -260,14 +376,29 @@ describe('users (admins only)', () => {
     expect((await http.get(`/api/v1/users/${ids[4]}`, { token: admin })).status).toBe(404);
     await svc.recorder.waitFor(Events.UserDeleted, (e) => e.payload.user.id === ids[4]);
     // the e-mail of a deleted user is free again
-    const again = await http.post('/api/v1/users', { name: 'Wieder', email: `helfer4-${stamp}@example.org`, role: 'volunteer', password: 'helper-pass-1' }, { token: admin });
+    const again = await http.post(
+      '/api/v1/users',
+      {
+        name: 'Wieder',
+        email: `helfer4-${stamp}@example.org`,
+        role: 'volunteer',
+        password: 'helper-pass-1',
+      },
+      { token: admin },
+    );
     expect(again.status).toBe(201);
   });
 
   test('when the user form breaks its rules, then 422 names the fields', async () => {
-    const res = await http.post('/api/v1/users', { name: '', email: 'x', role: 'boss', password: '1234' }, { token: admin });
+    const res = await http.post(
+      '/api/v1/users',
+      { name: '', email: 'x', role: 'boss', password: '1234' },
+      { token: admin },
+    );
     expect(res.status).toBe(422);
-    const byField = Object.fromEntries(res.body.detail.map((d: { loc: string[]; msg: string }) => [d.loc[1], d.msg]));
+    const byField = Object.fromEntries(
+      res.body.detail.map((d: { loc: string[]; msg: string }) => [d.loc[1], d.msg]),
+    );
     expect(byField).toEqual({
       name: 'Name ist erforderlich',
       email: 'Ungültige E-Mail-Adresse',
@@ -286,9 +417,17 @@ describe('users (admins only)', () => {
     // demote every other admin first, then try the last one
     const admins = await http.get('/api/v1/users?role=admin&limit=100', { token: admin });
     for (const u of admins.body.users as { id: number }[]) {
-      if (u.id !== adminId) expect((await http.patch(`/api/v1/users/${u.id}`, { role: 'volunteer' }, { token: admin })).status).toBe(200);
+      if (u.id !== adminId)
+        expect(
+          (await http.patch(`/api/v1/users/${u.id}`, { role: 'volunteer' }, { token: admin }))
+            .status,
+        ).toBe(200);
     }
-    const res = await http.patch(`/api/v1/users/${adminId}`, { role: 'volunteer' }, { token: admin });
+    const res = await http.patch(
+      `/api/v1/users/${adminId}`,
+      { role: 'volunteer' },
+      { token: admin },
+    );
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('LAST_ADMIN');
     expect((await http.get(`/api/v1/users/${adminId}`, { token: admin })).body.role).toBe('admin');
@@ -296,17 +435,33 @@ describe('users (admins only)', () => {
 
   test('when a volunteer calls /users, then 403; without a token 401', async () => {
     const email = `vol-${Date.now()}@example.org`;
-    await http.post('/api/v1/users', { name: 'Vol', email, role: 'volunteer', password: 'volunteer-pass-1' }, { token: admin });
+    await http.post(
+      '/api/v1/users',
+      { name: 'Vol', email, role: 'volunteer', password: 'volunteer-pass-1' },
+      { token: admin },
+    );
     const vol = await login(email, 'volunteer-pass-1');
     expect((await http.get('/api/v1/users', { token: vol })).status).toBe(403);
-    expect((await http.post('/api/v1/users', { name: 'x', email: 'y@z.de', role: 'admin', password: '12345678' }, { token: vol })).status).toBe(403);
+    expect(
+      (
+        await http.post(
+          '/api/v1/users',
+          { name: 'x', email: 'y@z.de', role: 'admin', password: '12345678' },
+          { token: vol },
+        )
+      ).status,
+    ).toBe(403);
     expect((await http.delete(`/api/v1/users/${adminId}`, { token: vol })).status).toBe(403);
     expect((await http.get('/api/v1/users')).status).toBe(401);
   });
 
   test('when a role changes, then that user must log in again', async () => {
     const email = `role-${Date.now()}@example.org`;
-    const created = await http.post('/api/v1/users', { name: 'R', email, role: 'volunteer', password: 'volunteer-pass-1' }, { token: admin });
+    const created = await http.post(
+      '/api/v1/users',
+      { name: 'R', email, role: 'volunteer', password: 'volunteer-pass-1' },
+      { token: admin },
+    );
     const token = await login(email, 'volunteer-pass-1');
     await http.patch(`/api/v1/users/${created.body.id}`, { role: 'admin' }, { token: admin });
     expect((await http.post('/api/v1/auth/refresh', undefined, { token })).status).toBe(401);
@@ -317,9 +472,15 @@ describe('login throttling', () => {
   test('when an account fails too often, then even the right password is refused with 429 until the window ends', async () => {
     const email = `throttle-${Date.now()}@example.org`;
     const admin = await login();
-    await http.post('/api/v1/users', { name: 'T', email, role: 'volunteer', password: 'right-password-1' }, { token: admin });
+    await http.post(
+      '/api/v1/users',
+      { name: 'T', email, role: 'volunteer', password: 'right-password-1' },
+      { token: admin },
+    );
     for (let i = 0; i < 3; i++) {
-      expect((await http.post('/api/v1/auth/login', { email, password: 'wrong-password' })).status).toBe(401);
+      expect(
+        (await http.post('/api/v1/auth/login', { email, password: 'wrong-password' })).status,
+      ).toBe(401);
     }
     const locked = await http.post('/api/v1/auth/login', { email, password: 'right-password-1' });
     expect(locked.status).toBe(429);
@@ -330,13 +491,26 @@ describe('login throttling', () => {
   });
 
   test('when an IP fails too often across accounts, then it is refused', async () => {
-    const svc2 = await startAuth({ LOGIN_MAX_FAILURES_PER_IP: '4', LOGIN_MAX_FAILURES_PER_ACCOUNT: '100' });
+    const svc2 = await startAuth({
+      LOGIN_MAX_FAILURES_PER_IP: '4',
+      LOGIN_MAX_FAILURES_PER_ACCOUNT: '100',
+    });
     try {
       const h = api(svc2.url);
       for (let i = 0; i < 4; i++) {
-        expect((await h.post('/api/v1/auth/login', { email: `nobody${i}@example.org`, password: 'whatever-pass' })).status).toBe(401);
+        expect(
+          (
+            await h.post('/api/v1/auth/login', {
+              email: `nobody${i}@example.org`,
+              password: 'whatever-pass',
+            })
+          ).status,
+        ).toBe(401);
       }
-      expect((await h.post('/api/v1/auth/login', { email: ADMIN.email, password: ADMIN.password })).status).toBe(429);
+      expect(
+        (await h.post('/api/v1/auth/login', { email: ADMIN.email, password: ADMIN.password }))
+          .status,
+      ).toBe(429);
     } finally {
       await svc2.stop();
     }

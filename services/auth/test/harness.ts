@@ -14,7 +14,11 @@ import {
 import { loadAuthConfig } from '../src/config';
 import { composeAuth } from '../src/compose';
 
-export const ADMIN = { email: 'admin@example.org', password: 'admin-password-1', name: 'Erste Admin' };
+export const ADMIN = {
+  email: 'admin@example.org',
+  password: 'admin-password-1',
+  name: 'Erste Admin',
+};
 
 /** Starts the real auth service against the test servers, on its own database and exchange. */
 export async function startAuth(env: Record<string, string> = {}) {
@@ -32,11 +36,22 @@ export async function startAuth(env: Record<string, string> = {}) {
     JWT_AUDIENCE: TEST_AUDIENCE,
     ...env,
   });
-  const conn: Connection = await connectMongo({ url: urls.mongoUrl, dbName, logger: silentLogger, timeoutMs: 20000 });
+  const conn: Connection = await connectMongo({
+    url: urls.mongoUrl,
+    dbName,
+    logger: silentLogger,
+    timeoutMs: 20000,
+  });
   const recorder = await new EventRecorder(urls.amqpUrl, exchange).start();
   const bus = new EventBus({ url: urls.amqpUrl, exchange, service, logger: silentLogger });
   await bus.start();
-  const auth = await composeAuth({ config, logger: silentLogger, conn, publisher: bus, relayIntervalMs: 200 });
+  const auth = await composeAuth({
+    config,
+    logger: silentLogger,
+    conn,
+    publisher: bus,
+    relayIntervalMs: 200,
+  });
   auth.relay.start();
   await auth.users.seedAdmin(ADMIN);
   const server = await listen(auth.app);

@@ -24,8 +24,16 @@ export function mongoLoginThrottle(
     // TTL indexes are created in ensureThrottleIndexes (FerretDB lacks them; rows are then purged)
     disableIndexesCreation: true,
   };
-  const byAccount = new RateLimiterMongo({ ...common, tableName: 'login_failures_account', points: opts.perAccount });
-  const byIp = new RateLimiterMongo({ ...common, tableName: 'login_failures_ip', points: opts.perIp });
+  const byAccount = new RateLimiterMongo({
+    ...common,
+    tableName: 'login_failures_account',
+    points: opts.perAccount,
+  });
+  const byIp = new RateLimiterMongo({
+    ...common,
+    tableName: 'login_failures_ip',
+    points: opts.perIp,
+  });
 
   const remaining = async (limiter: RateLimiterMongo, key: string, budget: number) => {
     const res = await limiter.get(key);
@@ -66,9 +74,11 @@ export async function ensureThrottleIndexes(conn: Connection): Promise<void> {
   for (const table of THROTTLE_TABLES) {
     const collection = conn.collection(table);
     await collection.createIndex({ key: 1 }, { unique: true });
-    await collection.createIndex({ expire: 1 }, { expireAfterSeconds: 0 }).catch((err: { code?: number }) => {
-      if (err.code !== 238) throw err; // 238 = NotImplemented (FerretDB)
-    });
+    await collection
+      .createIndex({ expire: 1 }, { expireAfterSeconds: 0 })
+      .catch((err: { code?: number }) => {
+        if (err.code !== 238) throw err; // 238 = NotImplemented (FerretDB)
+      });
   }
 }
 

@@ -46,7 +46,10 @@ export class SessionsRepository {
 
   async touch(sid: string): Promise<void> {
     await this.write(sid, () =>
-      this.models.Session.updateOne({ sid, revoked_at: null }, { $set: { refreshed_at: new Date() } }),
+      this.models.Session.updateOne(
+        { sid, revoked_at: null },
+        { $set: { refreshed_at: new Date() } },
+      ),
     );
   }
 
@@ -60,7 +63,10 @@ export class SessionsRepository {
   }
 
   async revokeAllOfUser(userId: number, reason: string): Promise<void> {
-    const open = await this.models.Session.find({ user_id: userId, revoked_at: null }, { sid: 1 }).lean<SessionDoc[]>();
+    const open = await this.models.Session.find(
+      { user_id: userId, revoked_at: null },
+      { sid: 1 },
+    ).lean<SessionDoc[]>();
     await Promise.all(open.map((s) => this.revoke(s.sid, reason)));
   }
 

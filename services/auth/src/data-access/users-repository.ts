@@ -61,7 +61,12 @@ export class UsersRepository {
     return doc ? toRecord(doc) : null;
   }
 
-  async list(q: { page: number; limit: number; search?: string; role?: Role }): Promise<{ users: UserRecord[]; total: number }> {
+  async list(q: {
+    page: number;
+    limit: number;
+    search?: string;
+    role?: Role;
+  }): Promise<{ users: UserRecord[]; total: number }> {
     const filter: QueryFilter<UserDoc> = { ...NOT_DELETED };
     if (q.role) filter.role = q.role;
     if (q.search) {
@@ -88,7 +93,9 @@ export class UsersRepository {
     const doc: UserDoc = { id, ...data, created_at: now, updated_at: now };
     const record = toRecord(doc);
     try {
-      await this.models.User.collection.insertOne(docWithEvents({ ...doc }, events(toPublicUser(record))));
+      await this.models.User.collection.insertOne(
+        docWithEvents({ ...doc }, events(toPublicUser(record))),
+      );
     } catch (err) {
       if (isDuplicateKeyError(err)) throw new EmailTakenError();
       throw err;

@@ -1,9 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { Events, type Actor, type TokenResponse, type User, type PasswordChange, type ProfileUpdate } from '@furniture/contracts';
+import {
+  Events,
+  type Actor,
+  type TokenResponse,
+  type User,
+  type PasswordChange,
+  type ProfileUpdate,
+} from '@furniture/contracts';
 import { AppError, createEvent, type AuthenticatedActor } from '@furniture/platform';
 import type { LoginThrottle } from '../data-access/login-throttle';
 import type { SessionsRepository } from '../data-access/sessions-repository';
-import { EmailTakenError, toPublicUser, type UserRecord, type UsersRepository } from '../data-access/users-repository';
+import {
+  EmailTakenError,
+  toPublicUser,
+  type UserRecord,
+  type UsersRepository,
+} from '../data-access/users-repository';
 import type { PasswordHasher } from '../integrations/password-hasher';
 import type { TokenSigner } from '../integrations/token-signer';
 import { changesOf } from './changes';
@@ -79,7 +91,12 @@ export class AuthService {
   /** The live user behind a token whose session is still open (401 otherwise). */
   async current(actor: AuthenticatedActor): Promise<UserRecord> {
     const session = await this.deps.sessions.find(actor.sessionId);
-    if (!session || session.revokedAt || session.userId !== actor.id || session.expiresAt <= new Date()) {
+    if (
+      !session ||
+      session.revokedAt ||
+      session.userId !== actor.id ||
+      session.expiresAt <= new Date()
+    ) {
       throw new AppError('SESSION_EXPIRED');
     }
     const user = await this.deps.users.findById(actor.id);
@@ -115,7 +132,11 @@ export class AuthService {
     if (Object.keys(set).length === 0) return toPublicUser(user);
     try {
       const updated = await this.deps.users.update(user, set, (next) => [
-        createEvent(Events.UserUpdated, { user: snapshot(next), changes: changesOf(user, set) }, actorOf(next)),
+        createEvent(
+          Events.UserUpdated,
+          { user: snapshot(next), changes: changesOf(user, set) },
+          actorOf(next),
+        ),
       ]);
       if (!updated) throw new AppError('SESSION_EXPIRED');
       this.deps.onEvents();

@@ -1,7 +1,20 @@
-import { Events, type Actor, type User, type UserCreate, type UserUpdate, type UsersPage, type UsersQuery } from '@furniture/contracts';
+import {
+  Events,
+  type Actor,
+  type User,
+  type UserCreate,
+  type UserUpdate,
+  type UsersPage,
+  type UsersQuery,
+} from '@furniture/contracts';
 import { AppError, createEvent } from '@furniture/platform';
 import type { SessionsRepository } from '../data-access/sessions-repository';
-import { EmailTakenError, toPublicUser, type UserRecord, type UsersRepository } from '../data-access/users-repository';
+import {
+  EmailTakenError,
+  toPublicUser,
+  type UserRecord,
+  type UsersRepository,
+} from '../data-access/users-repository';
 import type { PasswordHasher } from '../integrations/password-hasher';
 import { changesOf } from './changes';
 
@@ -34,7 +47,12 @@ export class UsersService {
   async create(actor: Actor, input: UserCreate): Promise<User> {
     try {
       const created = await this.deps.users.create(
-        { name: input.name, email: input.email, role: input.role, password_hash: await this.deps.hasher.hash(input.password) },
+        {
+          name: input.name,
+          email: input.email,
+          role: input.role,
+          password_hash: await this.deps.hasher.hash(input.password),
+        },
         (user) => [createEvent(Events.UserCreated, { user: snapshot(user) }, actor)],
       );
       this.deps.onEvents();
@@ -51,7 +69,8 @@ export class UsersService {
     if (input.name !== undefined && input.name !== before.name) set.name = input.name;
     if (input.email !== undefined && input.email !== before.email) set.email = input.email;
     if (input.role !== undefined && input.role !== before.role) set.role = input.role;
-    if (input.password !== undefined) set.password_hash = await this.deps.hasher.hash(input.password);
+    if (input.password !== undefined)
+      set.password_hash = await this.deps.hasher.hash(input.password);
     if (Object.keys(set).length === 0) return toPublicUser(before);
 
     const demotes = before.role === 'admin' && set.role !== undefined && set.role !== 'admin';
@@ -60,7 +79,11 @@ export class UsersService {
     let updated: UserRecord | null;
     try {
       updated = await this.deps.users.update(before, set, (next) => [
-        createEvent(Events.UserUpdated, { user: snapshot(next), changes: changesOf(before, set) }, actor),
+        createEvent(
+          Events.UserUpdated,
+          { user: snapshot(next), changes: changesOf(before, set) },
+          actor,
+        ),
       ]);
     } catch (err) {
       if (err instanceof EmailTakenError) throw new AppError('EMAIL_TAKEN');
@@ -70,13 +93,20 @@ export class UsersService {
     // two admins demoting each other at the same moment: the later write is undone
     if (demotes && (await this.deps.users.countAdmins()) === 0) {
       await this.deps.users.update(updated, { role: 'admin' }, (next) => [
-        createEvent(Events.UserUpdated, { user: snapshot(next), changes: { role: { old: set.role, new: 'admin' } } }, actor),
+        createEvent(
+          Events.UserUpdated,
+          { user: snapshot(next), changes: { role: { old: set.role, new: 'admin' } } },
+          actor,
+        ),
       ]);
       this.deps.onEvents();
       throw new AppError('LAST_ADMIN');
     }
     if (set.role !== undefined || set.password_hash !== undefined) {
-      await this.deps.sessions.revokeAllOfUser(id, set.role !== undefined ? 'role_change' : 'password_reset');
+      await this.deps.sessions.revokeAllOfUser(
+        id,
+        set.role !== undefined ? 'role_change' : 'password_reset',
+      );
     }
     this.deps.onEvents();
     return toPublicUser(updated);
@@ -85,7 +115,8 @@ export class UsersService {
   async delete(actor: Actor, id: number): Promise<void> {
     if (actor.id === id) throw new AppError('CANNOT_DELETE_SELF');
     const target = await this.require(id);
-    if (target.role === 'admin' && (await this.deps.users.countAdmins()) <= 1) throw new AppError('LAST_ADMIN');
+    if (target.role === 'admin' && (await this.deps.users.countAdmins()) <= 1)
+      throw new AppError('LAST_ADMIN');
     const deleted = await this.deps.users.delete(id, [
       createEvent(Events.UserDeleted, { user: snapshot(toPublicUser(target)) }, actor),
     ]);
@@ -95,12 +126,21 @@ export class UsersService {
   }
 
   /** First start: an administrator from ADMIN_EMAIL / ADMIN_PASSWORD when there are no users. */
-  async seedAdmin(admin: { email?: string; password?: string; name: string }): Promise<'created' | 'exists' | 'not_configured'> {
+  async seedAdmin(admin: {
+    email?: string;
+    password?: string;
+    name: string;
+  }): Promise<'created' | 'exists' | 'not_configured'> {
     if ((await this.deps.users.count()) > 0) return 'exists';
     if (!admin.email || !admin.password) return 'not_configured';
     try {
       await this.deps.users.create(
-        { name: admin.name, email: admin.email.trim().toLowerCase(), role: 'admin', password_hash: await this.deps.hasher.hash(admin.password) },
+        {
+          name: admin.name,
+          email: admin.email.trim().toLowerCase(),
+          role: 'admin',
+          password_hash: await this.deps.hasher.hash(admin.password),
+        },
         (user) => [createEvent(Events.UserCreated, { user: snapshot(user) }, null)],
       );
     } catch (err) {

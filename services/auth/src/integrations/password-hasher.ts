@@ -7,7 +7,11 @@ export interface PasswordHasher {
 }
 
 /** argon2id with configurable cost (OWASP: m=19 MiB, t=2, p=1 at least). */
-export function argon2Hasher(params: { memoryCost: number; timeCost: number; parallelism: number }): PasswordHasher {
+export function argon2Hasher(params: {
+  memoryCost: number;
+  timeCost: number;
+  parallelism: number;
+}): PasswordHasher {
   const options = { type: argon2.argon2id as 2, ...params };
   return {
     hash: (password) => argon2.hash(password, options),

@@ -11,7 +11,12 @@ export interface SignedToken {
 /** Signs RS256 access tokens; the other services and the gateway hold only the public key. */
 export class TokenSigner {
   constructor(
-    private readonly opts: { privateKey: string; issuer: string; audience: string; ttlSeconds: number },
+    private readonly opts: {
+      privateKey: string;
+      issuer: string;
+      audience: string;
+      ttlSeconds: number;
+    },
   ) {}
 
   /** A token for `user` in session `sid`, never outliving the session's absolute end. */

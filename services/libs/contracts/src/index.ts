@@ -6,3 +6,7 @@ export * from './phone';
 export * from './events';
 export * from './api/common';
 export * from './api/auth';
+export * from './api/catalog';
+export * from './api/applications';
+export * from './api/media';
+export * from './api/activity';

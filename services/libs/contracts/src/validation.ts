@@ -36,7 +36,7 @@ export const ValidationMessages = {
   },
   note_required_for_rejection: {
     de: 'Für eine Ablehnung ist eine Notiz erforderlich',
-    uk: "Для відхилення потрібна нотатка",
+    uk: 'Для відхилення потрібна нотатка',
   },
   name_de_required: { de: 'Deutscher Name ist erforderlich', uk: "Німецька назва обов'язкова" },
   name_uk_required: {
@@ -71,14 +71,20 @@ function isKey(message: string): message is ValidationMessageKey {
 }
 
 /** Translates one issue into the message key and parameters a UI shows. */
-export function issueMessage(issue: IssueLike): { key: ValidationMessageKey; params: Record<string, number> } {
+export function issueMessage(issue: IssueLike): {
+  key: ValidationMessageKey;
+  params: Record<string, number>;
+} {
   if (isKey(issue.message)) {
     const count = issue.minimum ?? issue.maximum;
     return { key: issue.message, params: count === undefined ? {} : { count: Number(count) } };
   }
   switch (issue.code) {
     case 'invalid_type':
-      return { key: issue.input === undefined || issue.input === null ? 'required' : 'invalid_type', params: {} };
+      return {
+        key: issue.input === undefined || issue.input === null ? 'required' : 'invalid_type',
+        params: {},
+      };
     case 'too_small':
       if (issue.origin === 'string') {
         return Number(issue.minimum) <= 1
@@ -89,12 +95,15 @@ export function issueMessage(issue: IssueLike): { key: ValidationMessageKey; par
         ? { key: 'required', params: {} }
         : { key: 'too_small_number', params: { count: Number(issue.minimum) } };
     case 'too_big':
-      if (issue.origin === 'string') return { key: 'too_long', params: { count: Number(issue.maximum) } };
-      if (issue.origin === 'array') return { key: 'too_many_items', params: { count: Number(issue.maximum) } };
+      if (issue.origin === 'string')
+        return { key: 'too_long', params: { count: Number(issue.maximum) } };
+      if (issue.origin === 'array')
+        return { key: 'too_many_items', params: { count: Number(issue.maximum) } };
       return { key: 'too_big_number', params: { count: Number(issue.maximum) } };
     case 'invalid_format':
       if (issue.format === 'email') return { key: 'invalid_email', params: {} };
-      if (issue.format === 'datetime' || issue.format === 'date') return { key: 'invalid_date', params: {} };
+      if (issue.format === 'datetime' || issue.format === 'date')
+        return { key: 'invalid_date', params: {} };
       return { key: 'invalid_value', params: {} };
     case 'unrecognized_keys':
       return { key: 'unknown_field', params: {} };
@@ -103,7 +112,11 @@ export function issueMessage(issue: IssueLike): { key: ValidationMessageKey; par
   }
 }
 
-export function translateIssue(issue: IssueLike, lang: Language, prefix: string[] = ['body']): FieldError {
+export function translateIssue(
+  issue: IssueLike,
+  lang: Language,
+  prefix: string[] = ['body'],
+): FieldError {
   const { key, params } = issueMessage(issue);
   return {
     loc: [...prefix, ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))],

@@ -52,7 +52,11 @@ export const baseConfigShape = {
 };
 
 /** Reads a secret given inline or as a file path (Kubernetes secrets are mounted as files). */
-export function readSecret(inline: string | undefined, file: string | undefined, name: string): string {
+export function readSecret(
+  inline: string | undefined,
+  file: string | undefined,
+  name: string,
+): string {
   if (inline && inline.trim() !== '') return inline.replace(/\\n/g, '\n');
   if (file && file.trim() !== '') return readFileSync(file, 'utf8');
   throw new Error(`Invalid configuration:\n  ${name}: set ${name} or ${name}_FILE`);

@@ -91,12 +91,18 @@ export const notFoundHandler: RequestHandler = (req, _res, next) => {
 };
 
 /** Errors that body-parser and friends raise for bad client input. */
-function fromClientError(err: { type?: string; status?: number; statusCode?: number }): AppError | undefined {
+function fromClientError(err: {
+  type?: string;
+  status?: number;
+  statusCode?: number;
+}): AppError | undefined {
   const status = err.status ?? err.statusCode;
   if (err.type === 'entity.parse.failed') return new AppError('INVALID_JSON');
   if (err.type === 'entity.too.large' || status === 413) return new AppError('PAYLOAD_TOO_LARGE');
-  if (err.type === 'encoding.unsupported' || status === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE');
-  if (typeof status === 'number' && status >= 400 && status < 500) return new AppError('BAD_REQUEST', { status });
+  if (err.type === 'encoding.unsupported' || status === 415)
+    return new AppError('UNSUPPORTED_MEDIA_TYPE');
+  if (typeof status === 'number' && status >= 400 && status < 500)
+    return new AppError('BAD_REQUEST', { status });
   return undefined;
 }
 

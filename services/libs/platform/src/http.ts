@@ -61,7 +61,9 @@ function requestMetrics(registry: client.Registry): RequestHandler {
  * Liveness (/health: the process answers) and readiness (/ready: every dependency answers and the
  * service is not shutting down).
  */
-export function healthRoutes(opts: Pick<ServiceAppOptions, 'name' | 'checks' | 'info' | 'isAccepting'>) {
+export function healthRoutes(
+  opts: Pick<ServiceAppOptions, 'name' | 'checks' | 'info' | 'isAccepting'>,
+) {
   const router = express.Router();
   router.get('/health', (_req, res) => {
     res.json({ status: 'ok', service: opts.name });

@@ -41,7 +41,11 @@ export function namespaceOf(collection: CollectionLike): string {
 }
 
 /** Lock of one document, keyed by its integer `id` (or another unique key). */
-export function withDocLock<T>(collection: CollectionLike, id: number | string, fn: () => Promise<T>): Promise<T> {
+export function withDocLock<T>(
+  collection: CollectionLike,
+  id: number | string,
+  fn: () => Promise<T>,
+): Promise<T> {
   return withLock(`${namespaceOf(collection)}:${id}`, fn);
 }
 

@@ -34,7 +34,10 @@ export async function connectMongo(opts: {
       await conn.close().catch(() => undefined);
       const timeout = opts.timeoutMs ?? 0;
       if (timeout > 0 && Date.now() - started > timeout) throw err;
-      opts.logger.warn({ err: (err as Error).message, attempt, retryInMs: delay }, 'MongoDB not reachable yet');
+      opts.logger.warn(
+        { err: (err as Error).message, attempt, retryInMs: delay },
+        'MongoDB not reachable yet',
+      );
       await new Promise((r) => setTimeout(r, delay));
       delay = Math.min(delay * 2, 5000);
     }
@@ -95,9 +98,15 @@ async function drawId(conn: Connection, counter: string): Promise<number> {
 }
 
 /** Makes sure the counter is at least `value` (after seeding fixed ids). */
-export async function raiseCounter(conn: Connection, counter: string, value: number): Promise<void> {
+export async function raiseCounter(
+  conn: Connection,
+  counter: string,
+  value: number,
+): Promise<void> {
   await withLock(`${conn.name}.counters:${counter}`, () =>
-    conn.collection<CounterDoc>('counters').updateOne({ _id: counter }, { $max: { seq: value } }, { upsert: true }),
+    conn
+      .collection<CounterDoc>('counters')
+      .updateOne({ _id: counter }, { $max: { seq: value } }, { upsert: true }),
   );
 }
 

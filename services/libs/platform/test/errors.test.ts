@@ -13,7 +13,11 @@ describe('error middleware', () => {
     router.post('/items', (req, res) => {
       const body = input.body(
         req,
-        z.object({ name: z.string().min(2), phone: z.string().regex(/^\d+$/, 'invalid_phone'), count: z.number().max(10) }),
+        z.object({
+          name: z.string().min(2),
+          phone: z.string().regex(/^\d+$/, 'invalid_phone'),
+          count: z.number().max(10),
+        }),
       );
       res.json(body);
     });
@@ -42,14 +46,22 @@ describe('error middleware', () => {
       { loc: ['body', 'count'], msg: 'Höchstens 10', type: 'too_big_number' },
     ]);
     const uk = await http.post('/items', {}, { headers: { 'accept-language': 'uk-UA,uk;q=0.9' } });
-    expect(uk.body.detail[0]).toEqual({ loc: ['body', 'name'], msg: "Це поле обов'язкове", type: 'required' });
+    expect(uk.body.detail[0]).toEqual({
+      loc: ['body', 'name'],
+      msg: "Це поле обов'язкове",
+      type: 'required',
+    });
     expect(uk.body.message).toBe('Будь ласка, перевірте введені дані та спробуйте ще раз.');
   });
 
   test('when a known error is thrown, then its status, code and message answer', async () => {
     const res = await http.get('/missing');
     expect(res.status).toBe(404);
-    expect(res.body).toMatchObject({ code: 'LOT_NOT_FOUND', message: 'Lot nicht gefunden', detail: 'Lot nicht gefunden' });
+    expect(res.body).toMatchObject({
+      code: 'LOT_NOT_FOUND',
+      message: 'Lot nicht gefunden',
+      detail: 'Lot nicht gefunden',
+    });
   });
 
   test('when an unexpected error is thrown, sync or async, then 500 without internals', async () => {

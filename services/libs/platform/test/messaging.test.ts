@@ -1,7 +1,14 @@
 import amqplib from 'amqplib';
 import { Events, type DomainEvent } from '@furniture/contracts';
 import { EventBus, createEvent } from '../src';
-import { deleteBrokerObjects, eventually, publishRaw, silentLogger, testUrls, uniqueName } from '../src/testing';
+import {
+  deleteBrokerObjects,
+  eventually,
+  publishRaw,
+  silentLogger,
+  testUrls,
+  uniqueName,
+} from '../src/testing';
 
 const lotSnapshot = (id: number) => ({
   id,
@@ -58,7 +65,15 @@ describe('EventBus on the real broker', () => {
   });
 
   function bus(service: string, extra: Partial<ConstructorParameters<typeof EventBus>[0]> = {}) {
-    const b = new EventBus({ url: amqpUrl, exchange, service, logger: silentLogger, retryBaseMs: 50, maxAttempts: 3, ...extra });
+    const b = new EventBus({
+      url: amqpUrl,
+      exchange,
+      service,
+      logger: silentLogger,
+      retryBaseMs: 50,
+      maxAttempts: 3,
+      ...extra,
+    });
     buses.push(b);
     return b;
   }
@@ -70,7 +85,11 @@ describe('EventBus on the real broker', () => {
     await consumer.start();
     const received: DomainEvent[] = [];
     await consumer.subscribe({ [Events.LotCreated]: async (e) => void received.push(e) });
-    const event = createEvent(Events.LotCreated, { lot: lotSnapshot(1) }, { id: 7, name: 'A', email: 'a@b.c', role: 'admin' });
+    const event = createEvent(
+      Events.LotCreated,
+      { lot: lotSnapshot(1) },
+      { id: 7, name: 'A', email: 'a@b.c', role: 'admin' },
+    );
     await producer.publish(event);
     await eventually(() => received.length === 1, { what: 'delivery' });
     expect(received[0]).toEqual(event);
@@ -89,11 +108,20 @@ describe('EventBus on the real broker', () => {
     await consumer.start();
     let calls = 0;
     await consumer.subscribe({ [Events.LotCreated]: async () => void calls++ });
-    await publishRaw(amqpUrl, exchange, Events.LotCreated, { eventId: 'not-a-uuid', name: 'lot.created', payload: {} });
+    await publishRaw(amqpUrl, exchange, Events.LotCreated, {
+      eventId: 'not-a-uuid',
+      name: 'lot.created',
+      payload: {},
+    });
     await publishRaw(amqpUrl, exchange, Events.LotCreated, 'not even json');
-    await eventually(async () => (await queueDepth(amqpUrl, consumer.deadLetterQueue)) === 2, { what: 'dead letters' });
+    await eventually(async () => (await queueDepth(amqpUrl, consumer.deadLetterQueue)) === 2, {
+      what: 'dead letters',
+    });
     const dead = await readQueue(amqpUrl, consumer.deadLetterQueue);
-    expect(dead.map((m) => m.properties.headers?.['x-death']?.[0]?.reason)).toEqual(['rejected', 'rejected']);
+    expect(dead.map((m) => m.properties.headers?.['x-death']?.[0]?.reason)).toEqual([
+      'rejected',
+      'rejected',
+    ]);
     expect(calls).toBe(0);
     expect(await queueDepth(amqpUrl, consumer.queue)).toBe(0);
   });
@@ -111,7 +139,9 @@ describe('EventBus on the real broker', () => {
       },
     });
     await producer.publish(createEvent(Events.LotCreated, { lot: lotSnapshot(2) }));
-    await eventually(async () => (await queueDepth(amqpUrl, consumer.deadLetterQueue)) === 1, { what: 'dead letter' });
+    await eventually(async () => (await queueDepth(amqpUrl, consumer.deadLetterQueue)) === 1, {
+      what: 'dead letter',
+    });
     expect(attempts).toHaveLength(3);
     // 50 ms then 100 ms between attempts
     expect(attempts[1]! - attempts[0]!).toBeGreaterThanOrEqual(45);

@@ -14,7 +14,14 @@ import {
   withEvents,
   type Connection,
 } from '../src';
-import { EventRecorder, deleteBrokerObjects, dropDatabase, silentLogger, testUrls, uniqueName } from '../src/testing';
+import {
+  EventRecorder,
+  deleteBrokerObjects,
+  dropDatabase,
+  silentLogger,
+  testUrls,
+  uniqueName,
+} from '../src/testing';
 
 const { mongoUrl, amqpUrl } = testUrls();
 let conn: Connection;
@@ -30,13 +37,23 @@ afterAll(async () => {
 });
 
 const wish = (id: number) =>
-  createEvent(Events.WishCreated, { wish_id: id, applicant_name: 'Olena', furniture_category: 1, status: 'active' });
+  createEvent(Events.WishCreated, {
+    wish_id: id,
+    applicant_name: 'Olena',
+    furniture_category: 1,
+    status: 'active',
+  });
 
 describe('outbox relay', () => {
   test('when documents carry events, then the relay publishes them in order and clears the outbox; tombstones vanish', async () => {
     const exchange = uniqueName('ex');
     const recorder = await new EventRecorder(amqpUrl, exchange).start();
-    const bus = new EventBus({ url: amqpUrl, exchange, service: uniqueName('svc'), logger: silentLogger });
+    const bus = new EventBus({
+      url: amqpUrl,
+      exchange,
+      service: uniqueName('svc'),
+      logger: silentLogger,
+    });
     await bus.start();
     const col = conn.collection('things');
     try {
@@ -133,7 +150,9 @@ describe('document locks (FerretDB applies updates without isolation)', () => {
     await col.insertOne({ id: 1, n: 0, tags: [] });
     await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        withDocLock(col, 1, () => col.updateOne({ id: 1 }, { $inc: { n: 1 }, $push: { tags: i } } as never)),
+        withDocLock(col, 1, () =>
+          col.updateOne({ id: 1 }, { $inc: { n: 1 }, $push: { tags: i } } as never),
+        ),
       ),
     );
     const doc = await col.findOne({ id: 1 });
@@ -148,13 +167,17 @@ describe('document locks (FerretDB applies updates without isolation)', () => {
     const sent: number[] = [];
     const relay = new OutboxRelay({
       collections: [col],
-      publisher: { publish: async (e) => void sent.push((e.payload as { wish_id: number }).wish_id) },
+      publisher: {
+        publish: async (e) => void sent.push((e.payload as { wish_id: number }).wish_id),
+      },
       logger: silentLogger,
     });
     await Promise.all([
       relay.sweep(),
       ...Array.from({ length: 10 }, (_, i) =>
-        withDocLock(col, 7, () => col.updateOne({ id: 7 }, withEvents({ $set: { status: `s${i}` } }, [wish(31 + i)]))),
+        withDocLock(col, 7, () =>
+          col.updateOne({ id: 7 }, withEvents({ $set: { status: `s${i}` } }, [wish(31 + i)])),
+        ),
       ),
     ]);
     await relay.sweep();

@@ -1,5 +1,9 @@
 import { Router } from 'express';
-import { loginRequestSchema, passwordChangeSchema, profileUpdateSchema } from '@furniture/contracts';
+import {
+  loginRequestSchema,
+  passwordChangeSchema,
+  profileUpdateSchema,
+} from '@furniture/contracts';
 import { input, requireAuth } from '@furniture/platform';
 import type { AuthService } from '../../domain/auth-service';
 import { toPublicUser } from '../../data-access/users-repository';
@@ -30,7 +34,10 @@ export function authRouter(auth: AuthService): Router {
   });
 
   r.patch('/password', requireAuth, async (req, res) => {
-    res.json({ success: true, ...(await auth.changePassword(req.actor!, input.body(req, passwordChangeSchema))) });
+    res.json({
+      success: true,
+      ...(await auth.changePassword(req.actor!, input.body(req, passwordChangeSchema))),
+    });
   });
 
   return r;

@@ -1,5 +1,10 @@
 import { Router } from 'express';
-import { idParamSchema, userCreateSchema, userUpdateSchema, usersQuerySchema } from '@furniture/contracts';
+import {
+  idParamSchema,
+  userCreateSchema,
+  userUpdateSchema,
+  usersQuerySchema,
+} from '@furniture/contracts';
 import { input, requireAdmin } from '@furniture/platform';
 import type { UsersService } from '../../domain/users-service';
 

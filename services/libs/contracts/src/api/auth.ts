@@ -43,14 +43,20 @@ export const profileUpdateSchema = z
 export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
 
 export const passwordChangeSchema = z.object({
-  current_password: z.string('password_required').min(1, 'password_required').max(Limits.passwordMax),
+  current_password: z
+    .string('password_required')
+    .min(1, 'password_required')
+    .max(Limits.passwordMax),
   new_password: passwordSchema,
 });
 export type PasswordChange = z.infer<typeof passwordChangeSchema>;
 
 export const usersQuerySchema = pageQuerySchema.extend({
   search: optionalQueryString,
-  role: z.enum(Roles, 'invalid_role').optional().or(z.literal('').transform(() => undefined)),
+  role: z
+    .enum(Roles, 'invalid_role')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
 });
 export type UsersQuery = z.infer<typeof usersQuerySchema>;
 

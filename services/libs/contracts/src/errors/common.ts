@@ -45,7 +45,11 @@ export const commonErrors = {
     uk: 'Такої адреси не існує.',
   },
   METHOD_NOT_ALLOWED: { status: 405, de: 'Methode nicht erlaubt.', uk: 'Метод не дозволено.' },
-  CONFLICT: { status: 409, de: 'Konflikt mit dem aktuellen Zustand.', uk: 'Конфлікт із поточним станом.' },
+  CONFLICT: {
+    status: 409,
+    de: 'Konflikt mit dem aktuellen Zustand.',
+    uk: 'Конфлікт із поточним станом.',
+  },
   STALE_VERSION: {
     status: 409,
     de: 'Dieser Eintrag wurde inzwischen von jemand anderem geändert. Bitte laden Sie ihn neu und übernehmen Sie Ihre Änderungen erneut.',

@@ -24,7 +24,10 @@ export const Errors = {
 export type ErrorCode = keyof typeof Errors;
 
 /** Fills {name} placeholders. */
-export function formatMessage(template: string, params: Record<string, string | number> = {}): string {
+export function formatMessage(
+  template: string,
+  params: Record<string, string | number> = {},
+): string {
   return template.replace(/\{(\w+)\}/g, (whole, key: string) =>
     key in params ? String(params[key]) : whole,
   );

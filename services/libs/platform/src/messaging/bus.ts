@@ -1,12 +1,11 @@
-import amqp, {
-  type AmqpConnectionManager,
-  type ChannelWrapper,
-} from 'amqp-connection-manager';
+import amqp, { type AmqpConnectionManager, type ChannelWrapper } from 'amqp-connection-manager';
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import { parseEvent, type DomainEvent, type EventName } from '@furniture/contracts';
 import type { Logger } from '../logger';
 
-export type EventHandler<N extends EventName = EventName> = (event: DomainEvent<N>) => Promise<void>;
+export type EventHandler<N extends EventName = EventName> = (
+  event: DomainEvent<N>,
+) => Promise<void>;
 export type EventHandlers = { [N in EventName]?: EventHandler<N> };
 
 export interface EventBusOptions {
@@ -100,7 +99,9 @@ export class EventBus {
         await ch.assertExchange(exchange, 'topic', { durable: true });
       },
     });
-    this.publisher.on('error', (err) => logger.warn({ err: err.message }, 'publisher channel error'));
+    this.publisher.on('error', (err) =>
+      logger.warn({ err: err.message }, 'publisher channel error'),
+    );
     const connected = await waitUntil(this.publisher.waitForConnect(), waitMs);
     if (!connected) logger.warn({ waitMs }, 'RabbitMQ not reachable yet; continuing and retrying');
   }
@@ -112,14 +113,19 @@ export class EventBus {
   async publish(event: DomainEvent): Promise<void> {
     if (!this.publisher) throw new Error('EventBus.publish before start');
     const checked = parseEvent(event);
-    await this.publisher.publish(this.opts.exchange, checked.name, Buffer.from(JSON.stringify(checked)), {
-      persistent: true,
-      contentType: 'application/json',
-      messageId: checked.eventId,
-      type: checked.name,
-      timestamp: Math.floor(Date.parse(checked.occurredAt) / 1000),
-      appId: this.opts.service,
-    });
+    await this.publisher.publish(
+      this.opts.exchange,
+      checked.name,
+      Buffer.from(JSON.stringify(checked)),
+      {
+        persistent: true,
+        contentType: 'application/json',
+        messageId: checked.eventId,
+        type: checked.name,
+        timestamp: Math.floor(Date.parse(checked.occurredAt) / 1000),
+        appId: this.opts.service,
+      },
+    );
   }
 
   /** Registers the handlers and starts consuming this service's queue. */
@@ -140,7 +146,10 @@ export class EventBus {
         });
         await ch.assertQueue(this.queue, {
           durable: true,
-          arguments: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': this.deadLetterQueue },
+          arguments: {
+            'x-dead-letter-exchange': '',
+            'x-dead-letter-routing-key': this.deadLetterQueue,
+          },
         });
         for (const name of names) await ch.bindQueue(this.queue, exchange, name);
         await ch.prefetch(prefetch);
@@ -169,7 +178,11 @@ export class EventBus {
       event = parseEvent(JSON.parse(msg.content.toString('utf8')));
     } catch (err) {
       logger.error(
-        { err: (err as Error).message, routingKey: msg.fields.routingKey, messageId: msg.properties.messageId },
+        {
+          err: (err as Error).message,
+          routingKey: msg.fields.routingKey,
+          messageId: msg.properties.messageId,
+        },
         'message breaks its contract; dead-lettering it',
       );
       settle(() => ch.nack(msg, false, false));

@@ -1,5 +1,6 @@
 import type { DomainEvent } from '@furniture/contracts';
 import type { Collection, Document, ObjectId, UpdateFilter } from 'mongodb';
+import type { Schema } from 'mongoose';
 import { withDocLock } from '../locks';
 import type { Logger } from '../logger';
 
@@ -30,7 +31,10 @@ export function docWithEvents<D extends object>(doc: D, events: DomainEvent[]): 
 }
 
 /** For deletions: turns the document into a tombstone that disappears once its events are out. */
-export function tombstoneUpdate(events: DomainEvent[], extraSet: Record<string, unknown> = {}): UpdateFilter<Document> {
+export function tombstoneUpdate(
+  events: DomainEvent[],
+  extraSet: Record<string, unknown> = {},
+): UpdateFilter<Document> {
   return {
     $set: { ...extraSet, _outbox_pending: true, _purge: true, deleted_at: new Date() },
     $push: { _outbox: { $each: events } },
@@ -123,7 +127,10 @@ export class OutboxRelay {
     if (doc._purge) {
       await collection.deleteOne({ _id, _outbox: { $size: 0 } });
     } else {
-      await collection.updateOne({ _id, _outbox: { $size: 0 } }, { $set: { _outbox_pending: false } });
+      await collection.updateOne(
+        { _id, _outbox: { $size: 0 } },
+        { $set: { _outbox_pending: false } },
+      );
     }
     return published;
   }
@@ -140,7 +147,7 @@ export class OutboxRelay {
  * mongoose plugin for collections that carry an outbox: declares the fields (strict schemas would
  * strip them) and indexes the relay's query. Repositories exclude tombstones with `NOT_DELETED`.
  */
-export function outboxPlugin(schema: import('mongoose').Schema): void {
+export function outboxPlugin(schema: Schema): void {
   schema.add({
     _outbox: { type: [Object], default: undefined, select: false },
     _outbox_pending: { type: Boolean, default: undefined, select: false },

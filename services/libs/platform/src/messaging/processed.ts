@@ -27,7 +27,11 @@ export class ProcessedEvents {
 
   async remember(event: DomainEvent): Promise<void> {
     try {
-      await this.collection.insertOne({ _id: event.eventId, name: event.name, processed_at: new Date() });
+      await this.collection.insertOne({
+        _id: event.eventId,
+        name: event.name,
+        processed_at: new Date(),
+      });
     } catch (err) {
       if (!isDuplicateKeyError(err)) throw err;
     }

@@ -25,7 +25,10 @@ export interface TestUrls {
 export function testUrls(): TestUrls {
   const need = (key: string): string => {
     const value = process.env[key];
-    if (!value) throw new Error(`${key} is not set: run the tests through jest (infra globalSetup) or set it`);
+    if (!value)
+      throw new Error(
+        `${key} is not set: run the tests through jest (infra globalSetup) or set it`,
+      );
     return value;
   };
   return {
@@ -84,7 +87,9 @@ export function signTestToken(
 }
 
 /** Listens on a free port; `close` also ends keep-alive connections. */
-export async function listen(app: Express): Promise<{ url: string; server: Server; close(): Promise<void> }> {
+export async function listen(
+  app: Express,
+): Promise<{ url: string; server: Server; close(): Promise<void> }> {
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -100,6 +105,7 @@ export async function listen(app: Express): Promise<{ url: string; server: Serve
   };
 }
 
+/* eslint-disable @typescript-eslint/no-explicit-any -- test bodies are checked by assertions, not types */
 export interface ApiResponse<T = any> {
   status: number;
   body: T;
@@ -133,9 +139,12 @@ export function api(baseUrl: string) {
     delete: <T = any>(path: string, opts?: Opts) => call<T>('DELETE', path, undefined, opts),
     post: <T = any>(path: string, body?: unknown, opts?: Opts) => call<T>('POST', path, body, opts),
     put: <T = any>(path: string, body?: unknown, opts?: Opts) => call<T>('PUT', path, body, opts),
-    patch: <T = any>(path: string, body?: unknown, opts?: Opts) => call<T>('PATCH', path, body, opts),
+    patch: <T = any>(path: string, body?: unknown, opts?: Opts) =>
+      call<T>('PATCH', path, body, opts),
   };
 }
+
+/* eslint-enable @typescript-eslint/no-explicit-any */
 
 export async function dropDatabase(mongoUrl: string, dbName: string): Promise<void> {
   const conn = await mongoose.createConnection(mongoUrl, { dbName }).asPromise();
@@ -161,7 +170,9 @@ export async function eventually<T>(
       last = err;
     }
     if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${opts.what ?? 'condition'}${last ? `: ${String(last)}` : ''}`);
+      throw new Error(
+        `timed out waiting for ${opts.what ?? 'condition'}${last ? `: ${String(last)}` : ''}`,
+      );
     }
     await new Promise((r) => setTimeout(r, opts.intervalMs ?? 50));
   }
@@ -214,14 +225,24 @@ export class EventRecorder {
 }
 
 /** Publishes a raw message to an exchange (for contract-breaking messages in tests). */
-export async function publishRaw(url: string, exchange: string, routingKey: string, content: unknown): Promise<void> {
+export async function publishRaw(
+  url: string,
+  exchange: string,
+  routingKey: string,
+  content: unknown,
+): Promise<void> {
   const conn = await amqplib.connect(url);
   try {
     const ch = await conn.createConfirmChannel();
     await ch.assertExchange(exchange, 'topic', { durable: true });
-    ch.publish(exchange, routingKey, Buffer.from(typeof content === 'string' ? content : JSON.stringify(content)), {
-      persistent: true,
-    });
+    ch.publish(
+      exchange,
+      routingKey,
+      Buffer.from(typeof content === 'string' ? content : JSON.stringify(content)),
+      {
+        persistent: true,
+      },
+    );
     await ch.waitForConfirms();
   } finally {
     await conn.close();
@@ -229,7 +250,11 @@ export async function publishRaw(url: string, exchange: string, routingKey: stri
 }
 
 /** Deletes the queues and exchange a test created on the shared broker. */
-export async function deleteBrokerObjects(url: string, exchange: string, queues: string[]): Promise<void> {
+export async function deleteBrokerObjects(
+  url: string,
+  exchange: string,
+  queues: string[],
+): Promise<void> {
   const conn = await amqplib.connect(url);
   try {
     const ch = await conn.createChannel();

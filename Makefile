@@ -1,0 +1,53 @@
+# The two commands that matter: `make run` and `make test` (see README.md).
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+NPM_STAMP := node_modules/.install-stamp
+
+.PHONY: help install tools build run test test-unit lint typecheck e2e up down bench-gateway clean
+
+help:
+	@echo "make run    - everything on this machine at http://localhost:8080 (data kept in .data/run)"
+	@echo "make test   - every test against real servers (FerretDB, RabbitMQ, MinIO, SMTP catcher)"
+	@echo "make up     - the same stack with docker compose (MongoDB, RabbitMQ, MinIO, Mailpit)"
+
+# npm ci only when the lock file changed since the last install
+$(NPM_STAMP): package-lock.json package.json
+	npm ci --no-audit --no-fund
+	@touch $(NPM_STAMP)
+
+install: $(NPM_STAMP)
+
+# FerretDB and MinIO, built from their Go modules into .tools/bin on first use
+tools: install
+	npx tsx infra/src/cli/install-tools.ts
+
+build: install
+	npm run build
+
+run: tools build
+	npx tsx infra/src/cli/run.ts
+
+lint: install
+	npx eslint . --max-warnings=0
+
+typecheck: install
+	npx tsc -p tsconfig.json
+
+test: tools build lint typecheck
+	npx jest --ci
+
+e2e: tools build
+	npx jest --ci --selectProjects e2e
+
+up:
+	docker compose up -d --build
+
+down:
+	docker compose down
+
+bench-gateway: tools build
+	npm run bench:gateway
+
+clean:
+	rm -rf node_modules */node_modules services/*/node_modules services/libs/*/node_modules \
+	  services/*/dist services/libs/*/dist gateway/dist infra/dist frontend/dist

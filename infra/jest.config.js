@@ -1,0 +1,5 @@
+// Tests of the infra launcher itself; they start real FerretDB / MinIO / RabbitMQ processes.
+module.exports = require('../jest.preset.js')(__dirname, {
+  testTimeout: 120000,
+  globalSetup: '<rootDir>/test/ensure-tools.ts',
+});

@@ -1,0 +1,21 @@
+// @furniture/infra: local infrastructure for `make run` and the integration tests: a
+// MongoDB-compatible server (FerretDB on SQLite), RabbitMQ, S3 (MinIO) and an SMTP catcher.
+export { startInfra, type Infra, type InfraOptions, type InfraPorts } from './start-infra';
+export { ensureTools, ensureTool, type ToolName } from './tools';
+export { startMailCatcher, type MailCatcher, type MailCatcherOptions } from './mail-catcher';
+export type { MailAddress, MessageSummary, StoredMessage } from './mail-catcher';
+export {
+  startPrivateRabbit,
+  type PrivateRabbit,
+  type PrivateRabbitOptions,
+} from './private-rabbit';
+export {
+  formatS3Url,
+  parseS3Url,
+  DEFAULT_MINIO_USER,
+  DEFAULT_MINIO_PASSWORD,
+  type S3Settings,
+} from './minio';
+export { DEFAULT_AMQP_URL } from './rabbit';
+export { runInfraForeground, DEFAULT_PORTS } from './foreground';
+export { REPO_ROOT, RUN_DATA_DIR, TEST_DATA_DIR } from './paths';

@@ -1,0 +1,29 @@
+// Where things live on disk. This file sits in infra/src (or infra/dist once compiled),
+// so the repository root is two levels up in both cases.
+import path from 'node:path';
+
+export const INFRA_DIR = path.resolve(__dirname, '..');
+export const REPO_ROOT = path.resolve(INFRA_DIR, '..');
+
+/** Built Go tools (FerretDB, MinIO), their version stamps, the build lock and build logs. */
+export function toolsDir(): string {
+  return process.env.FURNITURE_TOOLS_DIR
+    ? path.resolve(process.env.FURNITURE_TOOLS_DIR)
+    : path.join(REPO_ROOT, '.tools');
+}
+
+/** Data folder of `make run` (kept between runs). */
+export const RUN_DATA_DIR = path.join(REPO_ROOT, '.data', 'run');
+/**
+ * Data folder of the jest integration tests (wiped at the start of every test run).
+ * TEST_INFRA_DIR lets two test runs on one machine use separate folders.
+ */
+export const TEST_DATA_DIR = process.env.TEST_INFRA_DIR
+  ? path.resolve(process.env.TEST_INFRA_DIR)
+  : path.join(REPO_ROOT, '.data', 'test-infra');
+
+/** Path relative to the repository root when it is inside it (shorter error messages). */
+export function displayPath(p: string): string {
+  const rel = path.relative(REPO_ROOT, p);
+  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : p;
+}

@@ -1,0 +1,176 @@
+// startInfra: every component whose URL is set in the environment (MONGO_URL, AMQP_URL, S3_URL,
+// SMTP_URL + MAIL_API_URL) is used as is; the others are started here and stopped by stop().
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startFerret } from './ferretdb';
+import { startMailCatcher } from './mail-catcher';
+import { formatS3Url, parseS3Url, startMinio, type S3Settings } from './minio';
+import { killStaleProcess } from './process';
+import { REPO_ROOT } from './paths';
+import { ensureSharedRabbit } from './rabbit';
+import { ensureTool } from './tools';
+import { errorMessage, noLog, type Log } from './util';
+
+export interface InfraPorts {
+  mongo: number;
+  s3: number;
+  s3Console: number;
+  smtp: number;
+  mailHttp: number;
+}
+
+export interface InfraOptions {
+  /** Absolute, e.g. <repo>/.data/run or <repo>/.data/test-infra. */
+  dataDir: string;
+  /** Wipe dataDir first (tests). */
+  fresh?: boolean;
+  /** 0 or absent = a free port (tests); `make run` passes fixed defaults. */
+  ports?: Partial<InfraPorts>;
+  log?: (line: string) => void;
+}
+
+export interface Infra {
+  /** mongodb://127.0.0.1:PORT/ (no database name: every service picks its own). */
+  mongoUrl: string;
+  /** amqp://guest:guest@127.0.0.1:5672 */
+  amqpUrl: string;
+  s3: S3Settings;
+  /** smtp://127.0.0.1:PORT */
+  smtpUrl: string;
+  /** http://127.0.0.1:PORT (Mailpit-compatible API); '' when SMTP_URL is external and MAIL_API_URL unset. */
+  mailApiUrl: string;
+  /** The same URLs as environment variables (MONGO_URL, AMQP_URL, S3_URL, SMTP_URL, MAIL_API_URL). */
+  env: Record<'MONGO_URL' | 'AMQP_URL' | 'S3_URL' | 'SMTP_URL' | 'MAIL_API_URL', string>;
+  /** Stops what this call started (never external servers, never the machine's RabbitMQ). */
+  stop(): Promise<void>;
+}
+
+function envUrl(name: string): string | undefined {
+  const v = process.env[name]?.trim();
+  return v ? v : undefined;
+}
+
+/** Refuses to wipe folders that are obviously not a data folder. */
+function wipe(dataDir: string, log: Log): void {
+  const forbidden = new Set([path.parse(dataDir).root, REPO_ROOT, os.homedir(), os.tmpdir()]);
+  if (forbidden.has(dataDir)) throw new Error(`refusing to wipe ${dataDir}: not a data folder`);
+  if (fs.existsSync(dataDir)) log(`wiping ${dataDir}`);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+interface Part<T> {
+  value: T;
+  stop?: () => Promise<void>;
+}
+
+export async function startInfra(opts: InfraOptions): Promise<Infra> {
+  const log = opts.log ?? noLog;
+  if (!path.isAbsolute(opts.dataDir))
+    throw new Error(`InfraOptions.dataDir must be absolute, got ${opts.dataDir}`);
+  const dataDir = path.normalize(opts.dataDir);
+  const ports = opts.ports ?? {};
+  const external = {
+    mongo: envUrl('MONGO_URL'),
+    amqp: envUrl('AMQP_URL'),
+    s3: envUrl('S3_URL'),
+    smtp: envUrl('SMTP_URL'),
+    mailApi: envUrl('MAIL_API_URL'),
+  };
+  if (external.mailApi && !external.smtp) {
+    log(
+      'MAIL_API_URL is set but SMTP_URL is not: starting the local mail catcher and ignoring MAIL_API_URL',
+    );
+  }
+
+  // Build missing tools first (one at a time: each build uses every CPU).
+  const ferretBin = external.mongo ? undefined : await ensureTool('ferretdb', log);
+  const minioBin = external.s3 ? undefined : await ensureTool('minio', log);
+
+  if (opts.fresh) {
+    // A test run killed hard may have left its servers running on the folder we are about to wipe.
+    if (ferretBin)
+      await killStaleProcess(path.join(dataDir, 'pids', 'ferretdb.pid'), ferretBin, log);
+    if (minioBin) await killStaleProcess(path.join(dataDir, 'pids', 'minio.pid'), minioBin, log);
+    wipe(dataDir, log);
+  }
+  fs.mkdirSync(path.join(dataDir, 'logs'), { recursive: true });
+
+  const mongo = async (): Promise<Part<string>> => {
+    if (external.mongo) return { value: external.mongo };
+    const f = await startFerret({ binary: ferretBin ?? '', dataDir, port: ports.mongo, log });
+    return { value: f.url, stop: f.stop };
+  };
+  const amqp = async (): Promise<Part<string>> => ({
+    value: external.amqp ?? (await ensureSharedRabbit(log)),
+  });
+  const s3 = async (): Promise<Part<S3Settings>> => {
+    if (external.s3) return { value: parseS3Url(external.s3) };
+    const m = await startMinio({
+      binary: minioBin ?? '',
+      dataDir,
+      port: ports.s3,
+      consolePort: ports.s3Console,
+      log,
+    });
+    return { value: m.s3, stop: m.stop };
+  };
+  const mail = async (): Promise<Part<{ smtpUrl: string; apiUrl: string }>> => {
+    if (external.smtp) return { value: { smtpUrl: external.smtp, apiUrl: external.mailApi ?? '' } };
+    const c = await startMailCatcher({
+      smtpPort: ports.smtp,
+      httpPort: ports.mailHttp,
+      dir: path.join(dataDir, 'mail'),
+      log,
+    }).catch((err: unknown) => {
+      const hint =
+        'set SMTP_PORT / MAIL_HTTP_PORT, or SMTP_URL and MAIL_API_URL to use another server';
+      throw new Error(`${errorMessage(err)} (${hint})`);
+    });
+    log(`mail catcher ready: SMTP ${c.smtpUrl}, captured mail at ${c.apiUrl}`);
+    return { value: { smtpUrl: c.smtpUrl, apiUrl: c.apiUrl }, stop: c.stop };
+  };
+
+  const results = await Promise.allSettled([mongo(), amqp(), s3(), mail()] as const);
+  const stoppers = results.flatMap((r) =>
+    r.status === 'fulfilled' && r.value.stop ? [r.value.stop] : [],
+  );
+  const stopAll = async (): Promise<void> => {
+    const outcomes = await Promise.allSettled(stoppers.splice(0).map((stop) => stop()));
+    const failed = outcomes.flatMap((o) =>
+      o.status === 'rejected' ? [errorMessage(o.reason)] : [],
+    );
+    if (failed.length)
+      throw new Error(`stopping local infrastructure failed: ${failed.join('; ')}`);
+  };
+  const [m, a, s, e] = results;
+  if (
+    m.status === 'rejected' ||
+    a.status === 'rejected' ||
+    s.status === 'rejected' ||
+    e.status === 'rejected'
+  ) {
+    await stopAll().catch((err: unknown) => log(errorMessage(err)));
+    const reasons = results.flatMap((r) =>
+      r.status === 'rejected' ? [errorMessage(r.reason)] : [],
+    );
+    throw new Error(`local infrastructure did not start:\n- ${reasons.join('\n- ')}`);
+  }
+
+  const infra: Infra = {
+    mongoUrl: m.value.value,
+    amqpUrl: a.value.value,
+    s3: s.value.value,
+    smtpUrl: e.value.value.smtpUrl,
+    mailApiUrl: e.value.value.apiUrl,
+    env: {
+      MONGO_URL: m.value.value,
+      AMQP_URL: a.value.value,
+      S3_URL: external.s3 ?? formatS3Url(s.value.value),
+      SMTP_URL: e.value.value.smtpUrl,
+      MAIL_API_URL: e.value.value.apiUrl,
+    },
+    stop: stopAll,
+  };
+  return infra;
+}

@@ -1,0 +1,36 @@
+// jest globalSetup: starts the local infrastructure once per test run (fresh data under
+// .data/test-infra, free ports) and exports its URLs as environment variables, which the jest
+// workers (forked afterwards) inherit. URLs already set in the environment are used as they are.
+// USE_TESTCONTAINERS=1 uses Docker containers instead (see containers.ts).
+import fs from 'node:fs';
+import path from 'node:path';
+import { TEST_DATA_DIR } from '../paths';
+import { startInfra, type Infra } from '../start-infra';
+import { ensureTool } from '../tools';
+import { startContainers } from './containers';
+import { INFRA_ENV_KEYS, setTestInfra } from './state';
+
+const log = (line: string): void => {
+  process.stderr.write(`[infra] ${line}\n`);
+};
+
+export default async function globalSetup(): Promise<void> {
+  const started = Date.now();
+  let infra: Infra;
+  if (process.env.USE_TESTCONTAINERS === '1') {
+    infra = await startContainers(log);
+  } else {
+    // Build missing tools first, with progress on stderr (a cold MinIO build takes minutes).
+    if (!process.env.MONGO_URL) await ensureTool('ferretdb', log);
+    if (!process.env.S3_URL) await ensureTool('minio', log);
+    infra = await startInfra({ dataDir: TEST_DATA_DIR, fresh: true, log });
+  }
+  setTestInfra(infra);
+  for (const key of INFRA_ENV_KEYS) {
+    if (!process.env[key]) process.env[key] = infra.env[key];
+  }
+  const env = Object.fromEntries(INFRA_ENV_KEYS.map((key) => [key, process.env[key] ?? '']));
+  fs.mkdirSync(TEST_DATA_DIR, { recursive: true });
+  fs.writeFileSync(path.join(TEST_DATA_DIR, 'env.json'), `${JSON.stringify(env, null, 2)}\n`);
+  log(`test infrastructure ready in ${Date.now() - started} ms`);
+}

@@ -1,0 +1,137 @@
+// Small helpers shared by the launchers: free ports, polling with a deadline, log tails.
+import fs from 'node:fs';
+import net from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export type Log = (line: string) => void;
+
+export const noLog: Log = () => undefined;
+
+/** Asks the kernel for a currently free TCP port on `host`. */
+export function freePort(host = '127.0.0.1'): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, host, () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() =>
+        port ? resolve(port) : reject(new Error('could not determine a free port')),
+      );
+    });
+  });
+}
+
+/** True when nothing listens on host:port (we can bind it ourselves). */
+export function isPortFree(port: number, host = '127.0.0.1'): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.unref();
+    server.once('error', () => resolve(false));
+    server.listen(port, host, () => server.close(() => resolve(true)));
+  });
+}
+
+/** `wanted` when given (non-zero) and free, a fresh free port when 0/absent; throws when a fixed port is taken. */
+export async function choosePort(
+  wanted: number | undefined,
+  what: string,
+  hint: string,
+  host = '127.0.0.1',
+): Promise<number> {
+  if (!wanted) return freePort(host);
+  if (!(await isPortFree(wanted, host))) {
+    throw new Error(`${what}: port ${host}:${wanted} is already in use (${hint})`);
+  }
+  return wanted;
+}
+
+export interface WaitOptions {
+  /** Used in the timeout error: "<what> did not answer within Ns". */
+  what: string;
+  timeoutMs: number;
+  intervalMs?: number;
+  /** Extra text appended to the timeout error (e.g. "see .data/run/logs/x.log" plus its tail). */
+  hint?: () => string;
+  /** Rejects early, e.g. when the process we are waiting for has exited. */
+  abort?: Promise<never>;
+}
+
+/**
+ * Calls `probe` until it resolves (its value is returned) or the deadline passes.
+ * Each failed probe's error is remembered and reported in the timeout error.
+ */
+export async function waitUntil<T>(probe: () => Promise<T>, opts: WaitOptions): Promise<T> {
+  const deadline = Date.now() + opts.timeoutMs;
+  const interval = opts.intervalMs ?? 250;
+  let lastError: unknown;
+  let aborted: unknown;
+  let abortedSet = false;
+  opts.abort?.catch((err: unknown) => {
+    aborted = err;
+    abortedSet = true;
+  });
+  for (;;) {
+    if (abortedSet) throw aborted;
+    try {
+      return await probe();
+    } catch (err) {
+      lastError = err;
+    }
+    if (abortedSet) throw aborted;
+    if (Date.now() >= deadline) {
+      const last = lastError instanceof Error ? lastError.message : String(lastError);
+      const hint = opts.hint ? `; ${opts.hint()}` : '';
+      throw new Error(
+        `${opts.what} did not answer within ${Math.round(opts.timeoutMs / 1000)}s (last error: ${last})${hint}`,
+      );
+    }
+    await sleep(interval);
+  }
+}
+
+/** Last `lines` lines of a text file ('' when missing), for error messages. */
+export function tailFile(file: string, lines = 20): string {
+  try {
+    const size = fs.statSync(file).size;
+    const fd = fs.openSync(file, 'r');
+    try {
+      const length = Math.min(size, 16 * 1024);
+      const buf = Buffer.alloc(length);
+      fs.readSync(fd, buf, 0, length, size - length);
+      return buf
+        .toString('utf8')
+        .split('\n')
+        .slice(-lines - 1)
+        .join('\n')
+        .trimEnd();
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return '';
+  }
+}
+
+export const TIMED_OUT = Symbol('timed out');
+
+/** `promise`'s value, or TIMED_OUT after `ms` (the timer is cleared either way). */
+export async function raceTimeout<T>(
+  promise: Promise<T>,
+  ms: number,
+): Promise<T | typeof TIMED_OUT> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

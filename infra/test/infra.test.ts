@@ -1,0 +1,209 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import amqp from 'amqplib';
+import { Client } from 'minio';
+import { MongoClient } from 'mongodb';
+import { parseS3Url, startInfra, type Infra } from '../src';
+import { REPO_ROOT } from '../src/paths';
+import { freePort } from '../src/util';
+import { canConnect, childProcesses, clearInfraEnv, freshDir } from './helpers';
+
+const selftestDir = path.join(REPO_ROOT, '.data', 'infra-selftest');
+const ourServers = (): string[] =>
+  childProcesses(selftestDir)
+    .map(([, comm]) => comm)
+    .filter((c) => c === 'ferretdb' || c === 'minio');
+
+describe('startInfra', () => {
+  let restoreEnv: () => void;
+  let dataDir: string;
+  let infra: Infra | undefined;
+  const lines: string[] = [];
+  const log = (line: string): void => {
+    lines.push(line);
+  };
+
+  beforeAll(() => {
+    restoreEnv = clearInfraEnv();
+    dataDir = freshDir('start-infra');
+    fs.writeFileSync(path.join(dataDir, 'leftover.txt'), 'from an earlier run');
+  });
+  afterAll(async () => {
+    await infra?.stop();
+    restoreEnv();
+  });
+
+  it('starts FerretDB, MinIO, the mail catcher and finds RabbitMQ, on free ports and fresh data', async () => {
+    const t = Date.now();
+    infra = await startInfra({ dataDir, fresh: true, log });
+    console.log(`startInfra took ${Date.now() - t} ms:\n${lines.join('\n')}`);
+    expect(fs.existsSync(path.join(dataDir, 'leftover.txt'))).toBe(false);
+    expect(infra.mongoUrl).toMatch(/^mongodb:\/\/127\.0\.0\.1:\d+\/$/);
+    expect(infra.amqpUrl).toBe('amqp://guest:guest@127.0.0.1:5672');
+    expect(infra.smtpUrl).toMatch(/^smtp:\/\/127\.0\.0\.1:\d+$/);
+    expect(infra.mailApiUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(infra.s3).toMatchObject({
+      endPoint: '127.0.0.1',
+      useSSL: false,
+      accessKey: 'furniture',
+      secretKey: 'furniture-local-secret',
+    });
+    expect(parseS3Url(infra.env.S3_URL)).toEqual(infra.s3);
+    expect(ourServers().sort()).toEqual(['ferretdb', 'minio']);
+  });
+
+  it('FerretDB answers ping, insert and find', async () => {
+    const client = new MongoClient(infra?.mongoUrl ?? '');
+    try {
+      await client.connect();
+      expect(await client.db('admin').command({ ping: 1 })).toMatchObject({ ok: 1 });
+      const col = client
+        .db('infra_selftest')
+        .collection<{ _id: string; name: string; sizes: number[] }>('items');
+      await col.insertOne({ _id: 'sofa-1', name: 'Sofa', sizes: [200, 90] });
+      expect(await col.findOne({ name: 'Sofa' })).toEqual({
+        _id: 'sofa-1',
+        name: 'Sofa',
+        sizes: [200, 90],
+      });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('MinIO stores and returns objects', async () => {
+    const s3 = infra?.s3;
+    if (!s3) throw new Error('infra not started');
+    const client = new Client({
+      endPoint: s3.endPoint,
+      port: s3.port,
+      useSSL: s3.useSSL,
+      accessKey: s3.accessKey,
+      secretKey: s3.secretKey,
+    });
+    await client.makeBucket('selftest');
+    await client.putObject('selftest', 'photos/a.txt', Buffer.from('Привіт, Möbel'), undefined, {
+      'Content-Type': 'text/plain',
+    });
+    const stream = await client.getObject('selftest', 'photos/a.txt');
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream as AsyncIterable<Buffer>) chunks.push(chunk);
+    expect(Buffer.concat(chunks).toString('utf8')).toBe('Привіт, Möbel');
+  });
+
+  it('RabbitMQ accepts connections', async () => {
+    const conn = await amqp.connect(infra?.amqpUrl ?? '');
+    const ch = await conn.createChannel();
+    const q = await ch.assertQueue('', { exclusive: true });
+    expect(q.queue).toBeTruthy();
+    await conn.close();
+  });
+
+  it('the mail catcher answers', async () => {
+    expect((await fetch(`${infra?.mailApiUrl ?? ''}/api/v1/messages`)).status).toBe(200);
+  });
+
+  it('stop() ends every process it started and frees the ports', async () => {
+    const current = infra;
+    if (!current) throw new Error('infra not started');
+    const ports = [
+      new URL(current.mongoUrl).port,
+      String(current.s3.port),
+      new URL(current.smtpUrl).port,
+      new URL(current.mailApiUrl).port,
+    ];
+    const t = Date.now();
+    await current.stop();
+    console.log(`stop took ${Date.now() - t} ms`);
+    infra = undefined;
+    expect(ourServers()).toEqual([]);
+    for (const port of ports) expect(await canConnect(Number(port))).toBe(false);
+    expect(fs.existsSync(path.join(dataDir, 'pids', 'ferretdb.pid'))).toBe(false);
+    await current.stop(); // idempotent
+  });
+
+  it('keeps data between runs without `fresh`, on fixed ports', async () => {
+    const ports = {
+      mongo: await freePort(),
+      s3: await freePort(),
+      s3Console: await freePort(),
+      smtp: await freePort(),
+      mailHttp: await freePort(),
+    };
+    infra = await startInfra({ dataDir, ports, log });
+    expect(infra.mongoUrl).toBe(`mongodb://127.0.0.1:${ports.mongo}/`);
+    expect(infra.s3.port).toBe(ports.s3);
+    expect(infra.smtpUrl).toBe(`smtp://127.0.0.1:${ports.smtp}`);
+    expect(infra.mailApiUrl).toBe(`http://127.0.0.1:${ports.mailHttp}`);
+    expect(await canConnect(ports.s3Console)).toBe(true); // console enabled with a fixed port
+    const client = new MongoClient(infra.mongoUrl);
+    try {
+      expect(await client.db('infra_selftest').collection('items').countDocuments()).toBe(1);
+    } finally {
+      await client.close();
+    }
+    const s3 = infra.s3;
+    const minio = new Client({
+      endPoint: s3.endPoint,
+      port: s3.port,
+      useSSL: false,
+      accessKey: s3.accessKey,
+      secretKey: s3.secretKey,
+    });
+    expect(await minio.bucketExists('selftest')).toBe(true);
+    await infra.stop();
+    infra = undefined;
+  });
+
+  it('uses URLs from the environment instead of starting servers', async () => {
+    const first = await startInfra({ dataDir, log });
+    try {
+      process.env.MONGO_URL = first.mongoUrl;
+      process.env.S3_URL = first.env.S3_URL;
+      process.env.SMTP_URL = first.smtpUrl;
+      process.env.MAIL_API_URL = first.mailApiUrl;
+      process.env.AMQP_URL = 'amqp://guest:guest@127.0.0.1:5672';
+      const before = childProcesses(selftestDir).length;
+      const second = await startInfra({ dataDir: path.join(dataDir, 'unused'), log });
+      expect(childProcesses(selftestDir).length).toBe(before);
+      expect(second.env).toEqual(first.env);
+      await second.stop();
+    } finally {
+      clearInfraEnv();
+      await first.stop();
+    }
+  });
+
+  it('refuses a data folder whose servers belong to a running process', async () => {
+    const first = await startInfra({ dataDir, log });
+    try {
+      await expect(startInfra({ dataDir, fresh: true, log })).rejects.toThrow(
+        /ferretdb\.pid: process \d+ .* belongs to running process \d+ \(this one\)/,
+      );
+      const client = new MongoClient(first.mongoUrl); // the first instance was not harmed
+      try {
+        expect(await client.db('infra_selftest').collection('items').countDocuments()).toBe(1);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await first.stop();
+    }
+  });
+
+  it('fails clearly when a fixed port is taken, leaving nothing running', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const address = blocker.address();
+    const taken = typeof address === 'object' && address ? address.port : 0;
+    try {
+      await expect(startInfra({ dataDir, ports: { mongo: taken }, log })).rejects.toThrow(
+        new RegExp(`FerretDB: port 127\\.0\\.0\\.1:${taken} is already in use`),
+      );
+      expect(ourServers()).toEqual([]);
+    } finally {
+      blocker.close();
+    }
+  });
+});

@@ -1,0 +1,2 @@
+// API bodies, queries and answers of the applications calls (filled in with the applications service).
+export {};
