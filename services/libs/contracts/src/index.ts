@@ -10,3 +10,4 @@ export * from './api/catalog';
 export * from './api/applications';
 export * from './api/media';
 export * from './api/activity';
+export * from './api/internal';
