@@ -1,0 +1,103 @@
+import path from 'node:path';
+import { Events, type DomainEvent } from '@furniture/contracts';
+import { startPrivateRabbit, type PrivateRabbit } from '@furniture/infra';
+import { EventBus, createEvent } from '../src';
+import { eventually, silentLogger, uniqueName } from '../src/testing';
+
+/**
+ * A broker restart while a service publishes: every message the broker confirmed before, during
+ * or after the restart is delivered, and both sides reconnect by themselves. Runs on a private
+ * RabbitMQ node so the shared broker of the other tests is not disturbed.
+ */
+describe('RabbitMQ restart while publishing', () => {
+  let rabbit: PrivateRabbit;
+  const buses: EventBus[] = [];
+
+  beforeAll(async () => {
+    rabbit = await startPrivateRabbit({
+      dataDir: path.join(
+        process.env.TEST_INFRA_DIR ?? path.resolve(__dirname, '../../../../.data/test-infra'),
+        'chaos-rabbit',
+      ),
+    });
+  });
+  afterAll(async () => {
+    for (const bus of buses) await bus.stop();
+    await rabbit?.stop();
+  });
+
+  test('when the broker restarts mid-stream, then no confirmed message is lost and both sides reconnect', async () => {
+    const exchange = uniqueName('chaos');
+    const producer = new EventBus({
+      url: rabbit.url,
+      exchange,
+      service: 'producer',
+      logger: silentLogger,
+      maxReconnectSeconds: 2,
+    });
+    const consumer = new EventBus({
+      url: rabbit.url,
+      exchange,
+      service: 'consumer',
+      logger: silentLogger,
+      maxReconnectSeconds: 2,
+    });
+    buses.push(producer, consumer);
+    await producer.start();
+    await consumer.start();
+    const received = new Set<number>();
+    await consumer.subscribe({
+      [Events.WishCreated]: async (e: DomainEvent<typeof Events.WishCreated>) =>
+        void received.add(e.payload.wish_id),
+    });
+
+    const total = 1500;
+    const confirmed = new Set<number>();
+    const failed: number[] = [];
+    let restarted: Promise<void> | undefined;
+    const inFlight = new Set<Promise<void>>();
+    for (let i = 1; i <= total; i++) {
+      const event = createEvent(Events.WishCreated, {
+        wish_id: i,
+        applicant_name: 'X',
+        furniture_category: null,
+        status: 'active',
+      });
+      const p = producer.publish(event).then(
+        () => void confirmed.add(i),
+        () => void failed.push(i),
+      );
+      inFlight.add(p);
+      void p.finally(() => inFlight.delete(p));
+      if (inFlight.size >= 50) await Promise.race(inFlight);
+      if (i === 300) {
+        await eventually(() => confirmed.size >= 250, { what: 'first confirms' });
+        restarted = rabbit.restart(); // every connection drops now, durable data survives
+      }
+    }
+    await restarted;
+    await Promise.all(inFlight);
+
+    expect(failed).toEqual([]);
+    expect(confirmed.size).toBe(total);
+    await eventually(() => received.size === total, {
+      timeoutMs: 60000,
+      what: `all ${total} deliveries`,
+    });
+    for (const id of confirmed) expect(received.has(id)).toBe(true);
+    await eventually(() => producer.isConnected() && consumer.isConnected(), {
+      timeoutMs: 30000,
+      what: 'reconnection',
+    });
+    // and the reconnected pair still works
+    await producer.publish(
+      createEvent(Events.WishCreated, {
+        wish_id: total + 1,
+        applicant_name: 'X',
+        furniture_category: null,
+        status: 'active',
+      }),
+    );
+    await eventually(() => received.has(total + 1), { what: 'delivery after reconnecting' });
+  });
+});
