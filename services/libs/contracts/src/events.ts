@@ -174,7 +174,12 @@ export const EventPayloads = {
     lot_id: z.number().int(),
     urls: z.object({ thumbnail: z.string(), medium: z.string(), large: z.string() }),
   }),
-  [Events.PhotoDeleted]: z.object({ photo_id: z.number().int(), lot_id: z.number().int() }),
+  [Events.PhotoDeleted]: z.object({
+    photo_id: z.number().int(),
+    lot_id: z.number().int(),
+    /** the deleted photo's URLs, so consumers can drop them from the lot without a lookup */
+    urls: z.object({ thumbnail: z.string(), medium: z.string(), large: z.string() }).optional(),
+  }),
 } as const satisfies Record<EventName, z.ZodType>;
 
 export type EventPayload<N extends EventName> = z.infer<(typeof EventPayloads)[N]>;
