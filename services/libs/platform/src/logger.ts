@@ -45,7 +45,8 @@ export function httpLogger(logger: Logger) {
     customLogLevel: (_req, res, err) =>
       err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
     autoLogging: {
-      ignore: (req) => req.url === '/health' || req.url === '/ready' || req.url === '/metrics',
+      // probes and scrapes would drown everything else
+      ignore: (req) => /\/(health|ready|metrics)$/.test((req.url ?? '').split('?')[0] ?? ''),
     },
     serializers: {
       req: (req: { id: string; method: string; url: string }) => ({

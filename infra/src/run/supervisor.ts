@@ -1,0 +1,80 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+import { formatLogLine } from './log-format';
+
+export interface ServiceSpec {
+  name: string;
+  /** file run with node */
+  entry: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * Runs the services as separate node processes, prints their logs in one readable stream (and
+ * keeps them in <logDir>/<name>.log), restarts one that crashes with growing delays, and stops
+ * them all on request.
+ */
+export class Supervisor {
+  private readonly children = new Map<string, ChildProcess>();
+  private stopping = false;
+
+  constructor(
+    private readonly opts: { logDir: string; print: (line: string) => void; cwd: string },
+  ) {
+    fs.mkdirSync(opts.logDir, { recursive: true });
+  }
+
+  start(spec: ServiceSpec, restarts = 0): void {
+    const logFile = fs.createWriteStream(path.join(this.opts.logDir, `${spec.name}.log`), {
+      flags: 'a',
+    });
+    const child = spawn(process.execPath, [spec.entry], {
+      cwd: this.opts.cwd,
+      env: spec.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.children.set(spec.name, child);
+    const startedAt = Date.now();
+    for (const stream of [child.stdout, child.stderr]) {
+      readline.createInterface({ input: stream }).on('line', (line) => {
+        logFile.write(`${line}\n`);
+        this.opts.print(formatLogLine(spec.name, line));
+      });
+    }
+    child.once('exit', (code, signal) => {
+      logFile.end();
+      this.children.delete(spec.name);
+      if (this.stopping) return;
+      // a service that ran for a while starts over with a short delay
+      const attempt = Date.now() - startedAt > 60_000 ? 0 : restarts + 1;
+      const delay = Math.min(1000 * 2 ** attempt, 30_000);
+      this.opts.print(
+        `${spec.name.padEnd(12)} exited (${signal ?? `code ${String(code)}`}); restarting in ${delay / 1000}s — see .data/run/logs/${spec.name}.log`,
+      );
+      setTimeout(() => {
+        if (!this.stopping) this.start(spec, attempt);
+      }, delay).unref();
+    });
+  }
+
+  /** SIGTERM to every service (they shut down gracefully), SIGKILL after the grace time. */
+  async stop(graceMs = 15_000): Promise<void> {
+    this.stopping = true;
+    await Promise.all(
+      [...this.children.values()].map(
+        (child) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
+            const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+            child.once('exit', () => {
+              clearTimeout(timer);
+              resolve();
+            });
+            child.kill('SIGTERM');
+          }),
+      ),
+    );
+  }
+}
