@@ -10,9 +10,10 @@ help:
 	@echo "make test   - every test against real servers (FerretDB, RabbitMQ, MinIO, SMTP catcher)"
 	@echo "make up     - the same stack with docker compose (MongoDB, RabbitMQ, MinIO, Mailpit)"
 
-# npm ci only when the lock file changed since the last install
+# Install when the lock file changed since the last install. `npm install` (not `npm ci`): with
+# npm 11 here the lock file leaves out other platforms' optional binaries and `npm ci` refuses it.
 $(NPM_STAMP): package-lock.json package.json
-	npm ci --no-audit --no-fund
+	npm install --no-audit --no-fund
 	@touch $(NPM_STAMP)
 
 install: $(NPM_STAMP)
