@@ -44,19 +44,20 @@ function percentile(sorted: number[], p: number): number {
 
 async function measure(url: string, token: string, seconds: number): Promise<Result> {
   const latencies: number[] = [];
-  const instance = autocannon({
-    url,
-    connections: CONNECTIONS,
-    duration: seconds,
-    headers: { authorization: `Bearer ${token}` },
-  });
-  instance.on(
-    'response',
-    (_client: unknown, _status: number, _bytes: number, responseTime: number) => {
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url,
+        connections: CONNECTIONS,
+        duration: seconds,
+        headers: { authorization: `Bearer ${token}` },
+      },
+      (err, res) => (err ? reject(err) : resolve(res)),
+    );
+    instance.on('response', (_client, _status, _bytes, responseTime) => {
       latencies.push(responseTime);
-    },
-  );
-  const result = await instance;
+    });
+  });
   latencies.sort((a, b) => a - b);
   return {
     rps: result.requests.average,
