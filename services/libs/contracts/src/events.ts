@@ -167,6 +167,8 @@ export const EventPayloads = {
     old_status: z.enum(WishStatuses),
     new_status: z.enum(WishStatuses),
     admin_notes: z.string().nullable(),
+    /** the notes before the change (a change may touch only the notes) */
+    old_admin_notes: z.string().nullable().optional(),
   }),
 
   [Events.PhotoUploaded]: z.object({

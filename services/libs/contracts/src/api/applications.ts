@@ -1,2 +1,418 @@
-// API bodies, queries and answers of the applications calls (filled in with the applications service).
-export {};
+import { z } from 'zod';
+import {
+  ApplicationStatuses,
+  CategorySlugs,
+  Languages,
+  WishStatuses,
+  type ApplicationStatus,
+  type Language,
+  type LotStatus,
+  type WishStatus,
+} from '../enums';
+import { Limits, NOT_SPECIFIED } from '../limits';
+import { isPhoneShaped } from '../phone';
+import type { LocalizedTextValue } from './common';
+import { limitSkipQuerySchema, optionalQueryString } from './common';
+
+/*
+ * API bodies, queries and answers of the applications service: applications (public submit,
+ * eligibility, queue info, status check; staff list, stats, status changes, notes) and wishes.
+ */
+
+/** A required text: a missing or empty value is "required", a short one "too_short". */
+const requiredText = (min: number, max: number) =>
+  z.string().trim().min(1, { message: 'required', abort: true }).min(min).max(max);
+
+/** zod does not report the input with its issues; this tells "missing" from "wrong". */
+const missingOr =
+  (key: 'invalid_type' | 'invalid_value') =>
+  (issue: { input?: unknown }): string =>
+    issue.input === undefined || issue.input === null || issue.input === '' ? 'required' : key;
+
+/** A positive integer; numeric strings are accepted (forms and query strings). */
+const positiveInt = z.preprocess(
+  (v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
+  z
+    .number({ error: missingOr('invalid_type') })
+    .int()
+    .positive(),
+);
+
+/** A required phone in the spec's shape (public-site §5); E.164 is derived on the server. */
+const phoneSchema = (message: 'invalid_phone' | 'invalid_whatsapp') =>
+  z
+    .string()
+    .trim()
+    .min(1, { message: 'required', abort: true })
+    .refine((v) => isPhoneShaped(v), message);
+
+const optionalEmailSchema = z
+  .string()
+  .trim()
+  .max(Limits.emailMax)
+  .toLowerCase()
+  .nullish()
+  .transform((v) => (v ? v : null))
+  .pipe(z.email('invalid_email').nullable());
+
+/** City or address: optional; missing or empty is stored as "Не вказано" (public-site §3). */
+const notSpecifiedDefault = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .nullish()
+    .transform((v) => (v ? v : NOT_SPECIFIED));
+
+/**
+ * The hidden honeypot field of the public forms. The SPA renders it invisibly and leaves it
+ * empty; a filled one marks a bot, which gets an answer like a success while nothing is stored.
+ */
+export const HONEYPOT_FIELD = 'website';
+const honeypot = z.unknown().optional();
+
+/** POST /applications/ (public). Unknown fields are ignored. */
+export const applicationCreateSchema = z.object({
+  applicant_name: requiredText(Limits.wishNameMin, Limits.nameMax),
+  applicant_phone: phoneSchema('invalid_phone'),
+  /** the form marks it required; the payload allows null (public-site §3), so the server does too */
+  applicant_whatsapp: z
+    .string()
+    .trim()
+    .nullish()
+    .transform((v) => (v ? v : null))
+    .refine((v) => v === null || isPhoneShaped(v), 'invalid_whatsapp'),
+  applicant_email: optionalEmailSchema,
+  applicant_city: notSpecifiedDefault(Limits.cityMax),
+  applicant_address: notSpecifiedDefault(Limits.addressMax),
+  needs_delivery_help: z.boolean('invalid_type').default(false),
+  lot_id: positiveInt,
+  /** language of the page the family applied on; mails go out in it (default: the request's) */
+  language: z.enum(Languages).optional(),
+  [HONEYPOT_FIELD]: honeypot,
+});
+export type ApplicationCreate = z.infer<typeof applicationCreateSchema>;
+
+/** Answer of POST /applications/ (201). */
+export interface ApplicationCreated {
+  id: number;
+  status: 'pending';
+  created_at: string;
+  /** position among the lot's open applications, oldest first (1 = next in line) */
+  queue_position: number;
+}
+
+/** ?phone of the eligibility and queue calls; optional (without it only the lot is judged). */
+export const lotPhoneQuerySchema = z.object({
+  phone: optionalQueryString.refine((v) => v === undefined || isPhoneShaped(v), 'invalid_phone'),
+});
+
+/** Why a family cannot apply (stable key; `reason` carries the text in the request's language). */
+export const CannotApplyReasons = [
+  'lot_not_available',
+  'already_applied',
+  'too_many_open_applications',
+] as const;
+export type CannotApplyReason = (typeof CannotApplyReasons)[number];
+
+/** GET /lots/{id}/can-apply?phone → `{success: true, data}`. */
+export interface EligibilityCheck {
+  can_apply: boolean;
+  /** null when the family can apply */
+  reason: string | null;
+  reason_code: CannotApplyReason | null;
+  /** open (pending or approved) applications this phone holds across all lots; 0 without phone */
+  total_applications: number;
+  /** how many open applications one phone may hold */
+  max_open_applications: number;
+}
+
+/** GET /lots/{id}/applications-info?phone → `{success: true, data}`. */
+export interface QueueInfo {
+  /** open (pending or approved) applications of the lot */
+  applications_count: number;
+  lot_status: LotStatus;
+  /** this phone has an application for the lot (any status) */
+  user_has_application: boolean;
+  can_apply: boolean;
+  /** the phone's place among the lot's open applications, oldest first; null if none is open */
+  queue_position: number | null;
+  /** the phone's application status for this lot, if any */
+  user_application_status: ApplicationStatus | null;
+}
+
+/** Path of GET /applications/public/check-status/{phone} and /applications/by-phone/{phone}. */
+export const phoneParamSchema = z.object({ phone: phoneSchema('invalid_phone') });
+
+/** One item of the public status check (nothing about the family beyond what they typed in). */
+export interface ApplicationStatusItem {
+  id: number;
+  status: ApplicationStatus;
+  lot_id: number;
+  created_at: string;
+  lot_name: LocalizedTextValue;
+}
+
+export interface ApplicationStatusCheck {
+  applications: ApplicationStatusItem[];
+}
+
+/** One parsed line of an application's internal notes. */
+export interface ApplicationNote {
+  /** "DD.MM.YYYY HH:mm", Europe/Berlin */
+  timestamp: string;
+  role: string;
+  email: string;
+  action: string;
+  comment: string;
+  /** the line as stored: "[timestamp] role: email | action | comment" */
+  line: string;
+}
+
+/** The lot an application is for, from the service's read model (null if unknown). */
+export interface ApplicationLot {
+  id: number;
+  name: LocalizedTextValue;
+  photo: string | null;
+  status: LotStatus;
+  deleted: boolean;
+}
+
+/** An application as staff see it. */
+export interface Application {
+  id: number;
+  lot_id: number;
+  status: ApplicationStatus;
+  applicant_name: string;
+  /** E.164 */
+  applicant_phone: string;
+  /** the number as the family typed it */
+  applicant_phone_raw: string;
+  applicant_whatsapp: string | null;
+  applicant_email: string | null;
+  applicant_city: string;
+  applicant_address: string;
+  needs_delivery_help: boolean;
+  language: Language;
+  created_at: string;
+  updated_at: string;
+  /** one line per entry, oldest first: "[DD.MM.YYYY HH:mm] role: email | action | comment" */
+  internal_notes: string;
+  notes: ApplicationNote[];
+  /** place among the lot's open applications, oldest first; null unless pending or approved */
+  queue_position: number | null;
+  lot: ApplicationLot | null;
+}
+
+/** GET /applications (staff). */
+export const applicationsQuerySchema = limitSkipQuerySchema.extend({
+  status: z
+    .enum(ApplicationStatuses, 'invalid_status')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  lot_id: z.coerce.number().int().positive().optional(),
+});
+export type ApplicationsQuery = z.infer<typeof applicationsQuerySchema>;
+
+export interface ApplicationsPage {
+  applications: Application[];
+  total: number;
+}
+
+/** GET /applications/stats?lot_ids=1,2,3 (staff): the stat cards and the lots table's counts. */
+export const applicationStatsQuerySchema = z.object({
+  lot_ids: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v, ctx) => {
+      if (!v) return [] as number[];
+      const ids = v.split(',').map((s) => Number(s.trim()));
+      if (ids.some((n) => !Number.isInteger(n) || n <= 0)) {
+        ctx.addIssue({ code: 'custom', message: 'invalid_value' });
+        return z.NEVER;
+      }
+      return [...new Set(ids)];
+    })
+    .pipe(z.array(z.number()).max(Limits.applicationCountFetchCap)),
+});
+export type ApplicationStatsQuery = z.infer<typeof applicationStatsQuerySchema>;
+
+export interface ApplicationStats {
+  total: number;
+  pending: number;
+  approved: number;
+  rejected: number;
+  completed: number;
+  /** one entry per requested lot id (zeros for lots without applications) */
+  lots: { lot_id: number; total: number; pending: number; approved: number }[];
+}
+
+/** "[DD.MM.YYYY HH:mm] role: email | action | comment" (back-office §7). */
+const NOTE_LINE = /^\[([^\]]*)\]\s*([^:|]*):\s*([^|]*?)\s*\|\s*([^|]*?)\s*\|\s?([\s\S]*)$/;
+
+/** Splits one stored note line into its parts (a line of another shape is all comment). */
+export function parseNoteLine(line: string): Omit<ApplicationNote, 'line'> {
+  const m = NOTE_LINE.exec(line);
+  if (!m) return { timestamp: '', role: '', email: '', action: '', comment: line };
+  return {
+    timestamp: m[1]!.trim(),
+    role: m[2]!.trim(),
+    email: m[3]!.trim(),
+    action: m[4]!.trim(),
+    comment: m[5]!.trim(),
+  };
+}
+
+/** Note actions a client may name; everything else is written as NOTE_ADD. */
+export const NoteActions = ['NOTE_ADD', 'CONTACT'] as const;
+export type NoteAction = (typeof NoteActions)[number];
+
+/** A note's comment: one line (line breaks become spaces), not empty, at most 1000 characters. */
+function checkComment(raw: string, ctx: z.RefinementCtx, path: string): string | typeof z.NEVER {
+  const comment = raw.replace(/\s*[\r\n]+\s*/g, ' ').trim();
+  if (comment === '') {
+    ctx.addIssue({ code: 'custom', message: 'note_empty', path: [path] });
+    return z.NEVER;
+  }
+  if (comment.length > Limits.notesMax) {
+    ctx.addIssue({
+      code: 'too_big',
+      origin: 'string',
+      maximum: Limits.notesMax,
+      inclusive: true,
+      message: 'note_too_long',
+      path: [path],
+    });
+    return z.NEVER;
+  }
+  return comment;
+}
+
+/**
+ * PATCH /applications/{id}/status (staff): the target status; the server derives the action
+ * (approved→pending is "cancel reservation", rejected→pending is "reconsider"). A note is
+ * optional except for a rejection.
+ */
+export const applicationStatusUpdateSchema = z
+  .object({
+    status: z.enum(ApplicationStatuses, 'invalid_status'),
+    note: z.string().nullish(),
+  })
+  .transform((v, ctx) => {
+    if (v.note === null || v.note === undefined || v.note.trim() === '') {
+      return { status: v.status, note: null };
+    }
+    const note = checkComment(v.note, ctx, 'note');
+    return { status: v.status, note: note as string | null };
+  });
+export type ApplicationStatusUpdate = z.infer<typeof applicationStatusUpdateSchema>;
+
+/**
+ * PATCH /applications/{id}/notes (staff). The spec's client sends `internal_notes` as a whole
+ * line "[date time] role: email | action | comment"; the server keeps only its comment (and an
+ * action of NoteActions) and writes time, role and e-mail itself. `note` is the plain comment.
+ */
+export const applicationNoteSchema = z
+  .object({
+    internal_notes: z.string().optional(),
+    note: z.string().optional(),
+    action: z.string().optional(),
+  })
+  .transform((v, ctx) => {
+    const field = v.note !== undefined ? 'note' : 'internal_notes';
+    const raw = v.note ?? v.internal_notes ?? '';
+    const parsed = v.note !== undefined ? undefined : NOTE_LINE.exec(raw.trim());
+    const comment = checkComment(parsed ? parsed[5]! : raw, ctx, field);
+    const named = (v.action ?? parsed?.[4] ?? '').trim().toUpperCase();
+    const action: NoteAction = (NoteActions as readonly string[]).includes(named)
+      ? (named as NoteAction)
+      : 'NOTE_ADD';
+    return { comment: comment as string, action };
+  });
+export type ApplicationNoteInput = z.infer<typeof applicationNoteSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Wishes
+
+/** A category id, a numeric string, or one of the known slugs (public-site §7). */
+const categoryRef = z.preprocess(
+  (v) => {
+    if (typeof v !== 'string') return v;
+    const t = v.trim();
+    if (/^\d+$/.test(t)) return Number(t);
+    const found = Object.entries(CategorySlugs).find(([, slug]) => slug === t);
+    return found ? Number(found[0]) : t === '' ? undefined : t;
+  },
+  z
+    .number({ error: missingOr('invalid_value') })
+    .int()
+    .positive(),
+);
+
+/** POST /wishes/ (public), validation of public-site §5. Unknown fields are ignored. */
+export const wishCreateSchema = z.object({
+  applicant_name: requiredText(Limits.wishNameMin, Limits.wishNameMax),
+  applicant_whatsapp: phoneSchema('invalid_whatsapp'),
+  applicant_email: optionalEmailSchema,
+  furniture_category: categoryRef,
+  furniture_description: requiredText(Limits.wishDescriptionMin, Limits.wishDescriptionMax),
+  language: z.enum(Languages).optional(),
+  [HONEYPOT_FIELD]: honeypot,
+});
+export type WishCreate = z.infer<typeof wishCreateSchema>;
+
+export interface WishCreated {
+  id: number;
+  status: 'active';
+  created_at: string;
+}
+
+export interface Wish {
+  id: number;
+  status: WishStatus;
+  admin_notes: string | null;
+  applicant_name: string;
+  /** E.164 */
+  applicant_whatsapp: string;
+  applicant_whatsapp_raw: string;
+  applicant_email: string | null;
+  /** category id */
+  furniture_category: number;
+  furniture_description: string;
+  language: Language;
+  created_at: string;
+  updated_at: string;
+}
+
+/** GET /wishes (staff). `category` is a category id (or slug); search covers name, contact and text. */
+export const wishesQuerySchema = limitSkipQuerySchema.extend({
+  status: z
+    .enum(WishStatuses, 'invalid_status')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  category: z.union([z.literal('').transform(() => undefined), categoryRef]).optional(),
+  search: optionalQueryString,
+});
+export type WishesQuery = z.infer<typeof wishesQuerySchema>;
+
+export interface WishesPage {
+  wishes: Wish[];
+  total: number;
+}
+
+/** PATCH /wishes/{id}/status?status=… (staff); the status may also come in the body. */
+export const wishStatusQuerySchema = z.object({
+  status: z.enum(WishStatuses, 'invalid_status').optional(),
+});
+
+/**
+ * Body of PATCH /wishes/{id}/status: `admin_notes` (or `notes`) replaces the wish's notes; an
+ * empty text clears them; absent leaves them as they are.
+ */
+export const wishStatusBodySchema = z.object({
+  status: z.enum(WishStatuses, 'invalid_status').optional(),
+  admin_notes: z.string().trim().max(Limits.notesMax).nullish(),
+  notes: z.string().trim().max(Limits.notesMax).nullish(),
+});
+export type WishStatusBody = z.infer<typeof wishStatusBodySchema>;

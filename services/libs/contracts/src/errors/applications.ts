@@ -1,6 +1,11 @@
 import type { ErrorDefinition } from './types';
 
-/** Applications and wishes errors. */
+/**
+ * Applications and wishes errors.
+ *
+ * Only ALREADY_APPLIED may contain "bereits eine Bewerbung" / "вже подали заявку": the public
+ * client opens its duplicate dialog for any message holding one of these phrases.
+ */
 export const applicationErrors = {
   /** The public client opens its duplicate dialog when the message holds one of these phrases. */
   ALREADY_APPLIED: {
@@ -13,5 +18,49 @@ export const applicationErrors = {
     de: 'Bewerbung nicht gefunden.',
     uk: 'Заявку не знайдено.',
   },
+  /** The lot is reserved, taken, archived or deleted: no new applications, no approval. */
+  LOT_NOT_AVAILABLE: {
+    status: 409,
+    de: 'Dieses Lot ist derzeit nicht verfügbar.',
+    uk: 'Цей лот наразі недоступний.',
+  },
+  TOO_MANY_OPEN_APPLICATIONS: {
+    status: 409,
+    de: 'Mit dieser Telefonnummer sind schon {count} offene Bewerbungen vorhanden. Bitte warten Sie auf eine Entscheidung, bevor Sie sich um weitere Lose bewerben.',
+    uk: 'На цей номер телефону вже є відкриті заявки ({count}). Будь ласка, дочекайтеся рішення, перш ніж подавати заявки на інші лоти.',
+  },
+  /** Approve while another application of the same lot holds the reservation. */
+  LOT_ALREADY_RESERVED: {
+    status: 409,
+    de: 'Für dieses Lot ist schon eine andere Bewerbung genehmigt. Heben Sie zuerst deren Reservierung auf.',
+    uk: 'Для цього лота вже схвалено іншу заявку. Спочатку скасуйте її резервування.',
+  },
+  APPLICATION_TRANSITION_NOT_ALLOWED: {
+    status: 409,
+    de: 'Der Status einer Bewerbung kann nicht von „{from}“ zu „{to}“ geändert werden.',
+    uk: 'Статус заявки не можна змінити з «{from}» на «{to}».',
+  },
+  APPLICATION_COMPLETED: {
+    status: 409,
+    de: 'Abgeschlossene Bewerbungen können nicht mehr geändert werden.',
+    uk: 'Завершені заявки більше не можна змінювати.',
+  },
+  /** Someone else changed the application between loading and saving. */
+  APPLICATION_CHANGED: {
+    status: 409,
+    de: 'Die Bewerbung wurde inzwischen geändert (Status jetzt: „{status}“). Bitte laden Sie die Seite neu.',
+    uk: 'Заявку тим часом змінено (поточний статус: «{status}»). Будь ласка, оновіть сторінку.',
+  },
   WISH_NOT_FOUND: { status: 404, de: 'Wunsch nicht gefunden', uk: 'Побажання не знайдено' },
+  /** back-office §4: fulfilled is final. */
+  WISH_FULFILLED: {
+    status: 409,
+    de: 'Erfüllte Wünsche können nicht mehr geändert werden.',
+    uk: 'Виконані побажання більше не можна змінювати.',
+  },
+  WISH_TRANSITION_NOT_ALLOWED: {
+    status: 409,
+    de: 'Der Status eines Wunsches kann nicht von „{from}“ zu „{to}“ geändert werden.',
+    uk: 'Статус побажання не можна змінити з «{from}» на «{to}».',
+  },
 } as const satisfies Record<string, ErrorDefinition>;

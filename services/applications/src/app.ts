@@ -1,0 +1,76 @@
+import type { ErrorRequestHandler, Express } from 'express';
+import { Errors } from '@furniture/contracts';
+import {
+  AppError,
+  authenticate,
+  createServiceApp,
+  finishApp,
+  type HealthCheck,
+  type Logger,
+  type TokenVerifier,
+} from '@furniture/platform';
+import type { Moderation } from './domain/moderation';
+import type { PublicApplications } from './domain/public-applications';
+import type { WishesService } from './domain/wishes-service';
+import { applicationsRouter } from './entry-points/http/applications-router';
+import { lotsRouter } from './entry-points/http/lots-router';
+import { wishesRouter } from './entry-points/http/wishes-router';
+
+export interface ApplicationsAppDeps {
+  logger: Logger;
+  verifier: TokenVerifier;
+  publicApplications: PublicApplications;
+  moderation: Moderation;
+  wishes: WishesService;
+  checks?: Record<string, HealthCheck>;
+  info?: Record<string, HealthCheck>;
+  isAccepting?: () => boolean;
+}
+
+/**
+ * The public client recognizes a duplicate application by "already applied" as well as by the
+ * German and Ukrainian phrases; a client asking in English gets that wording for this one error
+ * (all other messages exist in German and Ukrainian only).
+ */
+const englishDuplicate: ErrorRequestHandler = (err, req, res, next) => {
+  const first = String(req.headers['accept-language'] ?? '').split(',')[0] ?? '';
+  if (
+    err instanceof AppError &&
+    err.code === 'ALREADY_APPLIED' &&
+    req.query.lang === undefined &&
+    /^en\b/i.test(first.trim())
+  ) {
+    const message = 'You have already applied for this lot.';
+    res.status(Errors.ALREADY_APPLIED.status).json({
+      success: false,
+      code: err.code,
+      message,
+      detail: message,
+    });
+    return;
+  }
+  next(err);
+};
+
+/** The applications service's HTTP app (no listen: start.ts and tests do that). */
+export function createApp(deps: ApplicationsAppDeps): Express {
+  const app = createServiceApp({
+    name: 'applications',
+    logger: deps.logger,
+    checks: deps.checks,
+    info: deps.info,
+    isAccepting: deps.isAccepting,
+  });
+  app.use('/api/v1', authenticate(deps.verifier));
+  app.use(
+    '/api/v1/applications',
+    applicationsRouter({
+      publicApplications: deps.publicApplications,
+      moderation: deps.moderation,
+    }),
+  );
+  app.use('/api/v1/lots', lotsRouter(deps.publicApplications));
+  app.use('/api/v1/wishes', wishesRouter(deps.wishes));
+  app.use(englishDuplicate);
+  return finishApp(app, deps.logger);
+}

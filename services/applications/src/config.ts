@@ -1,0 +1,34 @@
+import { baseConfigShape, loadConfig, readSecret } from '@furniture/platform';
+import { z } from 'zod';
+
+/** Every key of the applications service; see README "Configuration". */
+export function loadApplicationsConfig(env: NodeJS.ProcessEnv = process.env) {
+  const c = loadConfig(
+    {
+      ...baseConfigShape,
+      PORT: z.coerce.number().int().default(4003),
+      MONGO_DB: z.string().default('furniture_applications'),
+      /** the catalog service, for its internal lot snapshot (read model rebuild) */
+      CATALOG_URL: z.url().default('http://127.0.0.1:4002'),
+      /** open (pending or approved) applications one phone number may hold across all lots */
+      MAX_OPEN_APPLICATIONS_PER_PHONE: z.coerce.number().int().min(1).default(5),
+      /** when to load the lot read model from the catalog's snapshot at start */
+      LOT_SNAPSHOT_SYNC: z.enum(['empty', 'always', 'never']).default('empty'),
+      /** lots per snapshot page */
+      LOT_SNAPSHOT_PAGE_SIZE: z.coerce.number().int().min(1).max(1000).default(500),
+      /**
+       * a reservation slot whose application never became approved (a crash between claiming the
+       * slot and saving the approval) is given up after this many seconds
+       */
+      RESERVATION_CLAIM_STALE_SECONDS: z.coerce.number().int().min(1).default(60),
+      /** most applications the public status check answers for one phone */
+      STATUS_CHECK_MAX_RESULTS: z.coerce.number().int().min(1).max(1000).default(100),
+    },
+    env,
+  );
+  return {
+    ...c,
+    jwtPublicKey: readSecret(c.JWT_PUBLIC_KEY, c.JWT_PUBLIC_KEY_FILE, 'JWT_PUBLIC_KEY'),
+  };
+}
+export type ApplicationsConfig = ReturnType<typeof loadApplicationsConfig>;

@@ -1,0 +1,260 @@
+import type { ApplicationStatus, DomainEvent, Language } from '@furniture/contracts';
+import {
+  docWithEvents,
+  isDuplicateKeyError,
+  nextId,
+  withDocLock,
+  withEvents,
+  NOT_DELETED,
+  type Connection,
+} from '@furniture/platform';
+import type { QueryFilter } from 'mongoose';
+import type { ApplicationDoc, Models } from './models';
+
+/** Statuses that hold a place in a lot's queue. */
+export const OPEN_STATUSES: readonly ApplicationStatus[] = ['pending', 'approved'];
+
+/** An application as the domain sees it (plain object, ISO dates). */
+export interface ApplicationRecord {
+  id: number;
+  lot_id: number;
+  status: ApplicationStatus;
+  applicant_name: string;
+  applicant_phone: string;
+  applicant_phone_raw: string;
+  applicant_whatsapp: string | null;
+  applicant_email: string | null;
+  applicant_city: string;
+  applicant_address: string;
+  needs_delivery_help: boolean;
+  language: Language;
+  lot_name: { de: string; uk: string };
+  notes: string[];
+  created_at: string;
+  updated_at: string;
+}
+
+export type NewApplication = Omit<ApplicationRecord, 'id' | 'created_at' | 'updated_at'>;
+
+export class DuplicateApplicationError extends Error {}
+
+function toRecord(doc: ApplicationDoc): ApplicationRecord {
+  return {
+    id: doc.id,
+    lot_id: doc.lot_id,
+    status: doc.status,
+    applicant_name: doc.applicant_name,
+    applicant_phone: doc.applicant_phone,
+    applicant_phone_raw: doc.applicant_phone_raw,
+    applicant_whatsapp: doc.applicant_whatsapp ?? null,
+    applicant_email: doc.applicant_email ?? null,
+    applicant_city: doc.applicant_city,
+    applicant_address: doc.applicant_address,
+    needs_delivery_help: doc.needs_delivery_help,
+    language: doc.language,
+    lot_name: { de: doc.lot_name?.de ?? '', uk: doc.lot_name?.uk ?? '' },
+    notes: doc.notes ?? [],
+    created_at: doc.created_at.toISOString(),
+    updated_at: doc.updated_at.toISOString(),
+  };
+}
+
+const LIVE = NOT_DELETED as QueryFilter<ApplicationDoc>;
+const OPEN = { $in: [...OPEN_STATUSES] };
+
+export class ApplicationsRepository {
+  constructor(
+    private readonly conn: Connection,
+    private readonly models: Models,
+  ) {}
+
+  private get collection() {
+    return this.models.Application.collection;
+  }
+
+  /** An id for an answer that must look like a stored application (the honeypot). */
+  drawId(): Promise<number> {
+    return nextId(this.conn, 'applications');
+  }
+
+  /** Stores a new application with its events; one per phone and lot (unique index). */
+  async insert(
+    data: NewApplication,
+    events: (app: ApplicationRecord) => DomainEvent[],
+  ): Promise<ApplicationRecord> {
+    const now = new Date();
+    const id = await this.drawId();
+    const doc: ApplicationDoc = { ...data, id, created_at: now, updated_at: now };
+    const record = toRecord(doc);
+    try {
+      await this.collection.insertOne(docWithEvents({ ...doc }, events(record)));
+    } catch (err) {
+      if (isDuplicateKeyError(err)) throw new DuplicateApplicationError();
+      throw err;
+    }
+    return record;
+  }
+
+  async findById(id: number): Promise<ApplicationRecord | null> {
+    const doc = await this.models.Application.findOne({ ...LIVE, id }).lean<ApplicationDoc>();
+    return doc ? toRecord(doc) : null;
+  }
+
+  async findByLotAndPhone(lotId: number, phone: string): Promise<ApplicationRecord | null> {
+    const doc = await this.models.Application.findOne({
+      ...LIVE,
+      lot_id: lotId,
+      applicant_phone: phone,
+    }).lean<ApplicationDoc>();
+    return doc ? toRecord(doc) : null;
+  }
+
+  countOpenByPhone(phone: string): Promise<number> {
+    return this.models.Application.countDocuments({
+      ...LIVE,
+      applicant_phone: phone,
+      status: OPEN,
+    });
+  }
+
+  countOpenOfLot(lotId: number): Promise<number> {
+    return this.models.Application.countDocuments({ ...LIVE, lot_id: lotId, status: OPEN });
+  }
+
+  countByLotAndStatus(lotId: number, status: ApplicationStatus): Promise<number> {
+    return this.models.Application.countDocuments({ ...LIVE, lot_id: lotId, status });
+  }
+
+  /** 1-based place among the lot's open applications, oldest (smallest id) first. */
+  queuePosition(lotId: number, id: number): Promise<number> {
+    return this.models.Application.countDocuments({
+      ...LIVE,
+      lot_id: lotId,
+      status: OPEN,
+      id: { $lte: id },
+    });
+  }
+
+  /** The open applications' ids of several lots, oldest first (queue positions for a page). */
+  async openIdsByLot(lotIds: number[]): Promise<Map<number, number[]>> {
+    const out = new Map<number, number[]>();
+    if (lotIds.length === 0) return out;
+    const docs = await this.models.Application.find(
+      { ...LIVE, lot_id: { $in: lotIds }, status: OPEN },
+      { _id: 0, id: 1, lot_id: 1 },
+    )
+      .sort({ id: 1 })
+      .lean<Pick<ApplicationDoc, 'id' | 'lot_id'>[]>();
+    for (const d of docs) {
+      const ids = out.get(d.lot_id) ?? [];
+      ids.push(d.id);
+      out.set(d.lot_id, ids);
+    }
+    return out;
+  }
+
+  /** Applications of a lot in some statuses, oldest first. */
+  async ofLot(lotId: number, statuses: readonly ApplicationStatus[]): Promise<ApplicationRecord[]> {
+    const docs = await this.models.Application.find({
+      ...LIVE,
+      lot_id: lotId,
+      status: { $in: [...statuses] },
+    })
+      .sort({ id: 1 })
+      .lean<ApplicationDoc[]>();
+    return docs.map(toRecord);
+  }
+
+  async list(q: {
+    status?: ApplicationStatus;
+    lot_id?: number;
+    phone?: string;
+    limit: number;
+    skip: number;
+  }): Promise<{ applications: ApplicationRecord[]; total: number }> {
+    const filter: QueryFilter<ApplicationDoc> = { ...LIVE };
+    if (q.status) filter.status = q.status;
+    if (q.lot_id !== undefined) filter.lot_id = q.lot_id;
+    if (q.phone) filter.applicant_phone = q.phone;
+    const [docs, total] = await Promise.all([
+      this.models.Application.find(filter)
+        .sort({ id: -1 })
+        .skip(q.skip)
+        .limit(q.limit)
+        .lean<ApplicationDoc[]>(),
+      this.models.Application.countDocuments(filter),
+    ]);
+    return { applications: docs.map(toRecord), total };
+  }
+
+  async countsByStatus(): Promise<Record<ApplicationStatus, number>> {
+    const [pending, approved, rejected, completed] = await Promise.all(
+      (['pending', 'approved', 'rejected', 'completed'] as const).map((status) =>
+        this.models.Application.countDocuments({ ...LIVE, status }),
+      ),
+    );
+    return { pending: pending!, approved: approved!, rejected: rejected!, completed: completed! };
+  }
+
+  /** Per lot and status: how many applications (lots without any are absent). */
+  async countsByLot(
+    lotIds: number[],
+  ): Promise<Map<number, Partial<Record<ApplicationStatus, number>>>> {
+    const out = new Map<number, Partial<Record<ApplicationStatus, number>>>();
+    if (lotIds.length === 0) return out;
+    const rows = await this.models.Application.aggregate<{
+      _id: { lot_id: number; status: ApplicationStatus };
+      n: number;
+    }>([
+      { $match: { ...LIVE, lot_id: { $in: lotIds } } },
+      { $group: { _id: { lot_id: '$lot_id', status: '$status' }, n: { $sum: 1 } } },
+    ]);
+    for (const row of rows) {
+      const counts = out.get(row._id.lot_id) ?? {};
+      counts[row._id.status] = row.n;
+      out.set(row._id.lot_id, counts);
+    }
+    return out;
+  }
+
+  /**
+   * Moves an application from `from` to `to` with a note line and its events, in one guarded
+   * write under the document's lock. Returns the new state, or null when the application was no
+   * longer in `from` (someone else changed it first).
+   */
+  async transition(
+    id: number,
+    from: ApplicationStatus,
+    to: ApplicationStatus,
+    noteLine: string,
+    events: DomainEvent[],
+  ): Promise<ApplicationRecord | null> {
+    const res = await withDocLock(this.collection, id, () =>
+      this.collection.updateOne(
+        { ...NOT_DELETED, id, status: from },
+        withEvents(
+          { $set: { status: to, updated_at: new Date() }, $push: { notes: noteLine } },
+          events,
+        ),
+      ),
+    );
+    if (res.matchedCount !== 1) return null;
+    return this.findById(id);
+  }
+
+  /** Appends one note line with its event; null when the application does not exist. */
+  async addNote(
+    id: number,
+    noteLine: string,
+    events: DomainEvent[],
+  ): Promise<ApplicationRecord | null> {
+    const res = await withDocLock(this.collection, id, () =>
+      this.collection.updateOne(
+        { ...NOT_DELETED, id },
+        withEvents({ $set: { updated_at: new Date() }, $push: { notes: noteLine } }, events),
+      ),
+    );
+    if (res.matchedCount !== 1) return null;
+    return this.findById(id);
+  }
+}

@@ -1,0 +1,108 @@
+import type { DomainEvent, Wish, WishStatus } from '@furniture/contracts';
+import {
+  docWithEvents,
+  escapeRegex,
+  nextId,
+  withDocLock,
+  withEvents,
+  NOT_DELETED,
+  type Connection,
+} from '@furniture/platform';
+import type { QueryFilter } from 'mongoose';
+import type { Models, WishDoc } from './models';
+
+export type NewWish = Omit<Wish, 'id' | 'created_at' | 'updated_at'>;
+
+function toWish(doc: WishDoc): Wish {
+  return {
+    id: doc.id,
+    status: doc.status,
+    admin_notes: doc.admin_notes ?? null,
+    applicant_name: doc.applicant_name,
+    applicant_whatsapp: doc.applicant_whatsapp,
+    applicant_whatsapp_raw: doc.applicant_whatsapp_raw,
+    applicant_email: doc.applicant_email ?? null,
+    furniture_category: doc.furniture_category,
+    furniture_description: doc.furniture_description,
+    language: doc.language,
+    created_at: doc.created_at.toISOString(),
+    updated_at: doc.updated_at.toISOString(),
+  };
+}
+
+const LIVE = NOT_DELETED as QueryFilter<WishDoc>;
+
+export class WishesRepository {
+  constructor(
+    private readonly conn: Connection,
+    private readonly models: Models,
+  ) {}
+
+  private get collection() {
+    return this.models.Wish.collection;
+  }
+
+  drawId(): Promise<number> {
+    return nextId(this.conn, 'wishes');
+  }
+
+  async insert(data: NewWish, events: (wish: Wish) => DomainEvent[]): Promise<Wish> {
+    const now = new Date();
+    const doc: WishDoc = { ...data, id: await this.drawId(), created_at: now, updated_at: now };
+    const wish = toWish(doc);
+    await this.collection.insertOne(docWithEvents({ ...doc }, events(wish)));
+    return wish;
+  }
+
+  async findById(id: number): Promise<Wish | null> {
+    const doc = await this.models.Wish.findOne({ ...LIVE, id }).lean<WishDoc>();
+    return doc ? toWish(doc) : null;
+  }
+
+  async list(q: {
+    status?: WishStatus;
+    category?: number;
+    search?: string;
+    limit: number;
+    skip: number;
+  }): Promise<{ wishes: Wish[]; total: number }> {
+    const filter: QueryFilter<WishDoc> = { ...LIVE };
+    if (q.status) filter.status = q.status;
+    if (q.category !== undefined) filter.furniture_category = q.category;
+    if (q.search) {
+      const re = new RegExp(escapeRegex(q.search), 'i');
+      filter.$or = [
+        { applicant_name: re },
+        { furniture_description: re },
+        { applicant_whatsapp: re },
+        { applicant_whatsapp_raw: re },
+        { admin_notes: re },
+      ];
+    }
+    const [docs, total] = await Promise.all([
+      this.models.Wish.find(filter).sort({ id: -1 }).skip(q.skip).limit(q.limit).lean<WishDoc[]>(),
+      this.models.Wish.countDocuments(filter),
+    ]);
+    return { wishes: docs.map(toWish), total };
+  }
+
+  /**
+   * Sets status and notes in one write guarded by the status the change was decided on; null
+   * when the wish is gone or its status changed meanwhile.
+   */
+  async update(
+    id: number,
+    expectedStatus: WishStatus,
+    set: { status: WishStatus; admin_notes: string | null },
+    events: DomainEvent[],
+  ): Promise<Wish | null> {
+    const res = await withDocLock(this.collection, id, () =>
+      this.collection.updateOne(
+        { ...NOT_DELETED, id, status: expectedStatus },
+        withEvents({ $set: { ...set, updated_at: new Date() } }, events),
+      ),
+    );
+    if (res.matchedCount !== 1) return null;
+    return this.findById(id);
+  }
+}

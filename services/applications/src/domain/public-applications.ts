@@ -1,0 +1,224 @@
+import {
+  Events,
+  type ApplicationCreated,
+  type ApplicationStatusItem,
+  type CannotApplyReason,
+  type Language,
+  type QueueInfo,
+} from '@furniture/contracts';
+import { AppError, createEvent, withLock } from '@furniture/platform';
+import {
+  DuplicateApplicationError,
+  type ApplicationsRepository,
+} from '../data-access/applications-repository';
+import type { LotView, LotsRepository } from '../data-access/lots-repository';
+import type { ReservationsRepository } from '../data-access/reservations-repository';
+import { lotName } from './status-changes';
+
+export interface PublicApplicationsDeps {
+  applications: ApplicationsRepository;
+  lots: LotsRepository;
+  reservations: ReservationsRepository;
+  /** open applications one phone may hold across all lots */
+  maxOpenPerPhone: number;
+  statusCheckMax: number;
+  /** called after every write that carries events */
+  onEvents: () => void;
+}
+
+/** A phone as E.164 (the applicant's key) and as typed. */
+export interface PhoneValue {
+  e164: string;
+  raw: string;
+}
+
+export interface Submission {
+  lot_id: number;
+  applicant_name: string;
+  phone: PhoneValue;
+  /** E.164 */
+  applicant_whatsapp: string | null;
+  applicant_email: string | null;
+  applicant_city: string;
+  applicant_address: string;
+  needs_delivery_help: boolean;
+  language: Language;
+  /** the hidden honeypot field was filled: a bot */
+  honeypot: boolean;
+}
+
+export interface Eligibility {
+  can_apply: boolean;
+  reason_code: CannotApplyReason | null;
+  /** the reason's parameters (the open-applications count) */
+  reason_params: Record<string, number>;
+  total_applications: number;
+  max_open_applications: number;
+}
+
+const isOpenForApplications = (lot: LotView) => !lot.deleted && lot.status === 'available';
+
+/**
+ * What families do without an account: apply for a lot, check whether they can, see their place
+ * in the lot's queue, and look up their applications by phone number.
+ *
+ * The queue is first come, first served: an application's place is its rank among the lot's open
+ * (pending or approved) applications by id, and ids are drawn in arrival order.
+ */
+export class PublicApplications {
+  constructor(private readonly deps: PublicApplicationsDeps) {}
+
+  async submit(input: Submission): Promise<ApplicationCreated> {
+    const { applications, reservations } = this.deps;
+    const lot = await this.requireLot(input.lot_id);
+    if (input.honeypot) return this.decoy(lot);
+    if (!isOpenForApplications(lot) || (await reservations.find(lot.id))) {
+      throw new AppError('LOT_NOT_AVAILABLE');
+    }
+    // one phone at a time (duplicate and limit checks see each other's results), then one lot
+    // at a time (ids are drawn and stored in order, so queue places are exact); the unique index
+    // on lot and phone still decides between processes
+    return withLock(`applications.submit.phone:${input.phone.e164}`, async () => {
+      if (await applications.findByLotAndPhone(lot.id, input.phone.e164)) {
+        throw new AppError('ALREADY_APPLIED');
+      }
+      const open = await applications.countOpenByPhone(input.phone.e164);
+      if (open >= this.deps.maxOpenPerPhone) {
+        throw new AppError('TOO_MANY_OPEN_APPLICATIONS', { params: { count: open } });
+      }
+      return withLock(`applications.submit.lot:${lot.id}`, async () => {
+        const position = (await applications.countOpenOfLot(lot.id)) + 1;
+        let created;
+        try {
+          created = await applications.insert(
+            {
+              lot_id: lot.id,
+              status: 'pending',
+              applicant_name: input.applicant_name,
+              applicant_phone: input.phone.e164,
+              applicant_phone_raw: input.phone.raw,
+              applicant_whatsapp: input.applicant_whatsapp,
+              applicant_email: input.applicant_email,
+              applicant_city: input.applicant_city,
+              applicant_address: input.applicant_address,
+              needs_delivery_help: input.needs_delivery_help,
+              language: input.language,
+              lot_name: lot.name,
+              notes: [],
+            },
+            (app) => [
+              createEvent(Events.ApplicationSubmitted, {
+                application_id: app.id,
+                lot_id: app.lot_id,
+                status: 'pending',
+                applicant_name: app.applicant_name,
+                applicant_email: app.applicant_email,
+                language: app.language,
+                lot_name: lot.name,
+                queue_position: position,
+              }),
+            ],
+          );
+        } catch (err) {
+          if (err instanceof DuplicateApplicationError) throw new AppError('ALREADY_APPLIED');
+          throw err;
+        }
+        this.deps.onEvents();
+        return {
+          id: created.id,
+          status: 'pending' as const,
+          created_at: created.created_at,
+          queue_position: position,
+        };
+      });
+    });
+  }
+
+  /** GET /lots/{id}/can-apply: the lot first, then this phone's application and its limit. */
+  async eligibility(lotId: number, phone?: string): Promise<Eligibility> {
+    const lot = await this.requireLot(lotId);
+    return this.judge(lot, phone);
+  }
+
+  /** GET /lots/{id}/applications-info: the lot's queue as this phone sees it. */
+  async queueInfo(lotId: number, phone?: string): Promise<QueueInfo> {
+    const { applications } = this.deps;
+    const lot = await this.requireLot(lotId);
+    const [count, mine, eligibility] = await Promise.all([
+      applications.countOpenOfLot(lot.id),
+      phone ? applications.findByLotAndPhone(lot.id, phone) : Promise.resolve(null),
+      this.judge(lot, phone),
+    ]);
+    const open = mine && (mine.status === 'pending' || mine.status === 'approved');
+    return {
+      applications_count: count,
+      lot_status: lot.status,
+      user_has_application: mine !== null,
+      can_apply: eligibility.can_apply,
+      queue_position: open ? await applications.queuePosition(lot.id, mine.id) : null,
+      user_application_status: mine?.status ?? null,
+    };
+  }
+
+  /** GET /applications/public/check-status/{phone}: this phone's applications, newest first. */
+  async statusCheck(phone: string): Promise<{ applications: ApplicationStatusItem[] }> {
+    const { applications } = await this.deps.applications.list({
+      phone,
+      limit: this.deps.statusCheckMax,
+      skip: 0,
+    });
+    const lots = await this.deps.lots.getMany([...new Set(applications.map((a) => a.lot_id))]);
+    return {
+      applications: applications.map((a) => ({
+        id: a.id,
+        status: a.status,
+        lot_id: a.lot_id,
+        created_at: a.created_at,
+        lot_name: lotName(lots.get(a.lot_id) ?? null, a),
+      })),
+    };
+  }
+
+  private async judge(lot: LotView, phone?: string): Promise<Eligibility> {
+    const { applications, maxOpenPerPhone } = this.deps;
+    const [open, mine, reserved] = await Promise.all([
+      phone ? applications.countOpenByPhone(phone) : Promise.resolve(0),
+      phone ? applications.findByLotAndPhone(lot.id, phone) : Promise.resolve(null),
+      this.deps.reservations.find(lot.id),
+    ]);
+    const result = (reason: CannotApplyReason | null, params: Record<string, number> = {}) => ({
+      can_apply: reason === null,
+      reason_code: reason,
+      reason_params: params,
+      total_applications: open,
+      max_open_applications: maxOpenPerPhone,
+    });
+    if (!isOpenForApplications(lot) || reserved) return result('lot_not_available');
+    if (mine) return result('already_applied');
+    if (open >= maxOpenPerPhone) return result('too_many_open_applications', { count: open });
+    return result(null);
+  }
+
+  private async requireLot(lotId: number): Promise<LotView> {
+    const lot = await this.deps.lots.get(lotId);
+    if (!lot || lot.deleted) throw new AppError('LOT_NOT_FOUND');
+    return lot;
+  }
+
+  /**
+   * The answer a bot gets for a filled honeypot: shaped like a success, with a real id from the
+   * counter so that it looks like any other, but nothing is stored and no event goes out.
+   */
+  private async decoy(lot: LotView): Promise<ApplicationCreated> {
+    const [id, open] = await Promise.all([
+      this.deps.applications.drawId(),
+      this.deps.applications.countOpenOfLot(lot.id),
+    ]);
+    return {
+      id,
+      status: 'pending',
+      created_at: new Date().toISOString(),
+      queue_position: open + 1,
+    };
+  }
+}

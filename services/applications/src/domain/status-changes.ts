@@ -1,0 +1,110 @@
+import {
+  Events,
+  type Actor,
+  type ApplicationChangeReasons,
+  type ApplicationStatus,
+  type DomainEvent,
+} from '@furniture/contracts';
+import { createEvent } from '@furniture/platform';
+import type {
+  ApplicationRecord,
+  ApplicationsRepository,
+} from '../data-access/applications-repository';
+import type { LotsRepository } from '../data-access/lots-repository';
+import type { ReservationsRepository } from '../data-access/reservations-repository';
+import { noteLine, statusLabelDe, type NoteAuthor } from './notes';
+
+export type ChangeReason = (typeof ApplicationChangeReasons)[number];
+
+/** The staff action behind each allowed transition (back-office §4) and its note/log action. */
+export const Transitions = [
+  { from: 'pending', to: 'approved', action: 'APPROVE', event: Events.ApplicationApproved },
+  { from: 'pending', to: 'rejected', action: 'REJECT', event: Events.ApplicationRejected },
+  { from: 'approved', to: 'completed', action: 'COMPLETE', event: Events.ApplicationCompleted },
+  {
+    from: 'approved',
+    to: 'pending',
+    action: 'CANCEL_RESERVATION',
+    event: Events.ApplicationReservationCancelled,
+  },
+  { from: 'rejected', to: 'pending', action: 'RECONSIDER', event: Events.ApplicationReconsidered },
+  // only automatically, when the lot is archived or deleted while an application is approved
+  { from: 'approved', to: 'rejected', action: 'REJECT', event: Events.ApplicationRejected },
+] as const;
+export type Transition = (typeof Transitions)[number];
+
+/** The transitions staff may choose in PATCH /applications/{id}/status. */
+export function staffTransition(from: ApplicationStatus, to: ApplicationStatus) {
+  if (from === 'approved' && to === 'rejected') return undefined;
+  return Transitions.find((t) => t.from === from && t.to === to);
+}
+
+function transitionOf(from: ApplicationStatus, to: ApplicationStatus): Transition {
+  const t = Transitions.find((x) => x.from === from && x.to === to);
+  if (!t) throw new Error(`no transition ${from} → ${to}`);
+  return t;
+}
+
+/** The lot's current name from the read model, else the name it had when the family applied. */
+export function lotName(
+  lot: { name: { de: string; uk: string } } | null,
+  app: Pick<ApplicationRecord, 'lot_name'>,
+): { de: string; uk: string } {
+  return lot && (lot.name.de || lot.name.uk) ? lot.name : app.lot_name;
+}
+
+export interface StatusChangeDeps {
+  applications: ApplicationsRepository;
+  lots: LotsRepository;
+  reservations: ReservationsRepository;
+}
+
+/**
+ * Moves one application to a new status with its note line and its event (old and new status,
+ * reason, note, who acted, and what notification needs for the family's mail), in one guarded
+ * write. Leaving "approved" frees the lot's reservation slot. null when the application was no
+ * longer in the status the change was decided on.
+ */
+export async function changeStatus(
+  deps: StatusChangeDeps,
+  app: ApplicationRecord,
+  to: ApplicationStatus,
+  opts: {
+    reason: ChangeReason;
+    /** the staff member's note, or the automatic explanation */
+    note: string | null;
+    author: NoteAuthor;
+    actor: Actor | null;
+  },
+): Promise<ApplicationRecord | null> {
+  const t = transitionOf(app.status, to);
+  const lot = await deps.lots.get(app.lot_id);
+  const comment = opts.note ?? `Status: ${statusLabelDe[app.status]} → ${statusLabelDe[to]}`;
+  const event: DomainEvent = createEvent(
+    t.event,
+    {
+      application_id: app.id,
+      lot_id: app.lot_id,
+      old_status: app.status,
+      new_status: to,
+      reason: opts.reason,
+      note: opts.note,
+      applicant_name: app.applicant_name,
+      applicant_email: app.applicant_email,
+      language: app.language,
+      lot_name: lotName(lot, app),
+    },
+    opts.actor,
+  );
+  const updated = await deps.applications.transition(
+    app.id,
+    app.status,
+    to,
+    noteLine(opts.author, t.action, comment),
+    [event],
+  );
+  if (updated && app.status === 'approved') {
+    await deps.reservations.release(app.lot_id, app.id);
+  }
+  return updated;
+}

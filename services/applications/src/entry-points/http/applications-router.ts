@@ -1,0 +1,88 @@
+import { Router } from 'express';
+import {
+  applicationCreateSchema,
+  applicationNoteSchema,
+  applicationStatsQuerySchema,
+  applicationStatusUpdateSchema,
+  applicationsQuerySchema,
+  idParamSchema,
+  limitSkipQuerySchema,
+  phoneParamSchema,
+} from '@furniture/contracts';
+import { input, requestLanguage, requireStaff } from '@furniture/platform';
+import type { Moderation } from '../../domain/moderation';
+import type { PublicApplications } from '../../domain/public-applications';
+import { honeypotFilled, phoneFields } from './input-helpers';
+
+/** /api/v1/applications: the public submit and status check, and the staff calls. */
+export function applicationsRouter(deps: {
+  publicApplications: PublicApplications;
+  moderation: Moderation;
+}): Router {
+  const { publicApplications, moderation } = deps;
+  const r = Router();
+
+  // ---- public --------------------------------------------------------------------------------
+
+  r.post('/', async (req, res) => {
+    const body = input.body(req, applicationCreateSchema);
+    const phones = phoneFields(req, 'body', {
+      applicant_phone: { value: body.applicant_phone, key: 'invalid_phone' },
+      applicant_whatsapp: { value: body.applicant_whatsapp, key: 'invalid_whatsapp' },
+    });
+    const created = await publicApplications.submit({
+      lot_id: body.lot_id,
+      applicant_name: body.applicant_name,
+      phone: phones.applicant_phone!,
+      applicant_whatsapp: phones.applicant_whatsapp?.e164 ?? null,
+      applicant_email: body.applicant_email,
+      applicant_city: body.applicant_city,
+      applicant_address: body.applicant_address,
+      needs_delivery_help: body.needs_delivery_help,
+      language: body.language ?? requestLanguage(req),
+      honeypot: honeypotFilled(body.website),
+    });
+    res.status(201).json(created);
+  });
+
+  r.get('/public/check-status/:phone', async (req, res) => {
+    const { phone } = input.params(req, phoneParamSchema);
+    const e164 = phoneFields(req, 'path', { phone: { value: phone, key: 'invalid_phone' } }).phone!;
+    res.json(await publicApplications.statusCheck(e164.e164));
+  });
+
+  // ---- staff ---------------------------------------------------------------------------------
+
+  r.get('/', requireStaff, async (req, res) => {
+    res.json(await moderation.list(input.query(req, applicationsQuerySchema)));
+  });
+
+  r.get('/stats', requireStaff, async (req, res) => {
+    const { lot_ids } = input.query(req, applicationStatsQuerySchema);
+    res.json(await moderation.stats(lot_ids));
+  });
+
+  r.get('/by-phone/:phone', requireStaff, async (req, res) => {
+    const { phone } = input.params(req, phoneParamSchema);
+    const { limit, skip } = input.query(req, limitSkipQuerySchema);
+    const e164 = phoneFields(req, 'path', { phone: { value: phone, key: 'invalid_phone' } }).phone!;
+    res.json(await moderation.byPhone(e164.e164, limit, skip));
+  });
+
+  r.get('/:id', requireStaff, async (req, res) => {
+    res.json(await moderation.get(input.params(req, idParamSchema).id));
+  });
+
+  r.patch('/:id/status', requireStaff, async (req, res) => {
+    const { id } = input.params(req, idParamSchema);
+    const body = input.body(req, applicationStatusUpdateSchema);
+    res.json(await moderation.changeStatus(req.actor!, id, body));
+  });
+
+  r.patch('/:id/notes', requireStaff, async (req, res) => {
+    const { id } = input.params(req, idParamSchema);
+    res.json(await moderation.addNote(req.actor!, id, input.body(req, applicationNoteSchema)));
+  });
+
+  return r;
+}

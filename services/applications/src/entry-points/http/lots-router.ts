@@ -1,0 +1,41 @@
+import { Router } from 'express';
+import { idParamSchema, lotPhoneQuerySchema, type EligibilityCheck } from '@furniture/contracts';
+import { input } from '@furniture/platform';
+import type { PublicApplications } from '../../domain/public-applications';
+import { localized, phoneFields } from './input-helpers';
+
+const reasonCodes = {
+  lot_not_available: 'LOT_NOT_AVAILABLE',
+  already_applied: 'ALREADY_APPLIED',
+  too_many_open_applications: 'TOO_MANY_OPEN_APPLICATIONS',
+} as const;
+
+/** The lot page's queue panel and eligibility check (public). */
+export function lotsRouter(publicApplications: PublicApplications): Router {
+  const r = Router();
+
+  const phoneOf = (req: Parameters<typeof input.query>[0]) => {
+    const { phone } = input.query(req, lotPhoneQuerySchema);
+    return phoneFields(req, 'query', { phone: { value: phone, key: 'invalid_phone' } }).phone?.e164;
+  };
+
+  r.get('/:id/can-apply', async (req, res) => {
+    const { id } = input.params(req, idParamSchema);
+    const e = await publicApplications.eligibility(id, phoneOf(req));
+    const data: EligibilityCheck = {
+      can_apply: e.can_apply,
+      reason: e.reason_code ? localized(req, reasonCodes[e.reason_code], e.reason_params) : null,
+      reason_code: e.reason_code,
+      total_applications: e.total_applications,
+      max_open_applications: e.max_open_applications,
+    };
+    res.json({ success: true, data });
+  });
+
+  r.get('/:id/applications-info', async (req, res) => {
+    const { id } = input.params(req, idParamSchema);
+    res.json({ success: true, data: await publicApplications.queueInfo(id, phoneOf(req)) });
+  });
+
+  return r;
+}

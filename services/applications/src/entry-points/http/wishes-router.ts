@@ -1,0 +1,58 @@
+import { Router } from 'express';
+import {
+  idParamSchema,
+  wishCreateSchema,
+  wishStatusBodySchema,
+  wishStatusQuerySchema,
+  wishesQuerySchema,
+} from '@furniture/contracts';
+import { AppError, input, requestLanguage, requireStaff } from '@furniture/platform';
+import type { WishesService } from '../../domain/wishes-service';
+import { honeypotFilled, localizedField, phoneFields } from './input-helpers';
+
+/** /api/v1/wishes: anyone sends a wish; staff list, read and change them. */
+export function wishesRouter(wishes: WishesService): Router {
+  const r = Router();
+
+  r.post('/', async (req, res) => {
+    const body = input.body(req, wishCreateSchema);
+    const { applicant_whatsapp } = phoneFields(req, 'body', {
+      applicant_whatsapp: { value: body.applicant_whatsapp, key: 'invalid_whatsapp' },
+    });
+    const created = await wishes.create({
+      applicant_name: body.applicant_name,
+      whatsapp: applicant_whatsapp!,
+      applicant_email: body.applicant_email,
+      furniture_category: body.furniture_category,
+      furniture_description: body.furniture_description,
+      language: body.language ?? requestLanguage(req),
+      honeypot: honeypotFilled(body.website),
+    });
+    res.status(201).json(created);
+  });
+
+  r.get('/', requireStaff, async (req, res) => {
+    res.json(await wishes.list(input.query(req, wishesQuerySchema)));
+  });
+
+  r.get('/:id', requireStaff, async (req, res) => {
+    res.json(await wishes.get(input.params(req, idParamSchema).id));
+  });
+
+  // the spec sends the status as ?status=; the notes travel in the body
+  r.patch('/:id/status', requireStaff, async (req, res) => {
+    const { id } = input.params(req, idParamSchema);
+    const query = input.query(req, wishStatusQuerySchema);
+    const body = input.body(req, wishStatusBodySchema);
+    const status = query.status ?? body.status;
+    if (!status) {
+      throw new AppError('VALIDATION_FAILED', {
+        fieldErrors: [localizedField(req, ['query', 'status'], 'required')],
+      });
+    }
+    const notes = body.admin_notes !== undefined ? body.admin_notes : body.notes;
+    res.json(await wishes.changeStatus(req.actor!, id, { status, admin_notes: notes }));
+  });
+
+  return r;
+}

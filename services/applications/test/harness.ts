@@ -1,0 +1,188 @@
+import type { Actor, DomainEvent, LotSnapshot, LotStatus } from '@furniture/contracts';
+import { Events } from '@furniture/contracts';
+import { EventBus, connectMongo, createEvent, type Connection } from '@furniture/platform';
+import {
+  EventRecorder,
+  api,
+  deleteBrokerObjects,
+  dropDatabase,
+  eventually,
+  listen,
+  signTestToken,
+  silentLogger,
+  testKeys,
+  testUrls,
+  uniqueName,
+  TEST_AUDIENCE,
+  TEST_ISSUER,
+} from '@furniture/platform/testing';
+import { composeApplications } from '../src/compose';
+import { loadApplicationsConfig } from '../src/config';
+import type { LotSnapshotSource } from '../src/domain/lot-sync';
+
+export const ADMIN: Actor = { id: 1, name: 'Anna Admin', email: 'anna@example.org', role: 'admin' };
+export const VOLUNTEER: Actor = {
+  id: 2,
+  name: 'Viktor Volunteer',
+  email: 'viktor@example.org',
+  role: 'volunteer',
+};
+export const adminToken = () => signTestToken(ADMIN);
+export const volunteerToken = () => signTestToken(VOLUNTEER);
+
+/**
+ * Starts the real applications service against the test servers, on its own database, consuming
+ * its events from `exchange` (a new one unless given) like in production.
+ */
+export async function startApplications(
+  opts: { env?: Record<string, string>; exchange?: string; lotSource?: LotSnapshotSource } = {},
+) {
+  const urls = testUrls();
+  const dbName = uniqueName('applications');
+  const exchange = opts.exchange ?? uniqueName('events');
+  const serviceName = uniqueName('applications');
+  const keys = testKeys();
+  const config = loadApplicationsConfig({
+    MONGO_URL: urls.mongoUrl,
+    AMQP_URL: urls.amqpUrl,
+    JWT_PUBLIC_KEY: keys.publicKey,
+    JWT_ISSUER: TEST_ISSUER,
+    JWT_AUDIENCE: TEST_AUDIENCE,
+    METRICS_ENABLED: 'false',
+    LOT_SNAPSHOT_SYNC: 'never',
+    ...opts.env,
+  });
+  const conn: Connection = await connectMongo({
+    url: urls.mongoUrl,
+    dbName,
+    logger: silentLogger,
+    timeoutMs: 20000,
+  });
+  const recorder = await new EventRecorder(urls.amqpUrl, exchange).start();
+  const bus = new EventBus({
+    url: urls.amqpUrl,
+    exchange,
+    service: serviceName,
+    logger: silentLogger,
+    retryBaseMs: 100,
+  });
+  await bus.start();
+  const service = await composeApplications({
+    config,
+    logger: silentLogger,
+    conn,
+    publisher: bus,
+    lotSource: opts.lotSource,
+    relayIntervalMs: 200,
+  });
+  service.relay.start();
+  await bus.subscribe(service.handlers);
+  const server = await listen(service.app);
+  return {
+    url: server.url,
+    http: api(server.url),
+    service,
+    conn,
+    recorder,
+    config,
+    exchange,
+    /** publishes an event on the service's exchange, as the catalog would */
+    publish: (event: DomainEvent) => bus.publish(event),
+    async stop() {
+      await server.close();
+      await bus.stop();
+      await service.stop();
+      await recorder.stop();
+      await deleteBrokerObjects(urls.amqpUrl, opts.exchange ? '' : exchange, [
+        bus.queue,
+        bus.retryQueue,
+        bus.deadLetterQueue,
+      ]);
+      await dropDatabase(urls.mongoUrl, dbName).catch(() => undefined);
+      await conn.close();
+    },
+  };
+}
+export type ApplicationsHarness = Awaited<ReturnType<typeof startApplications>>;
+
+let lotIds = 1000;
+/** A lot as the catalog's events carry it; override what a test is about. */
+export function lotSnapshot(overrides: Partial<LotSnapshot> = {}): LotSnapshot {
+  const now = new Date().toISOString();
+  return {
+    id: ++lotIds,
+    name: { de: 'Kleiderschrank weiß', uk: 'Шафа біла' },
+    status: 'available',
+    category_id: 4,
+    photos: ['/media/lots/1/a-medium.webp'],
+    version: 1,
+    created_at: now,
+    updated_at: now,
+    ...overrides,
+  };
+}
+
+/**
+ * Makes a lot known to the service the way the catalog does (lot.created) and waits until the
+ * service's read model has it.
+ */
+export async function publishLot(
+  h: ApplicationsHarness,
+  overrides: Partial<LotSnapshot> = {},
+): Promise<LotSnapshot> {
+  const lot = lotSnapshot(overrides);
+  await h.publish(createEvent(Events.LotCreated, { lot }, ADMIN));
+  await waitForLot(h.url, lot.id, lot.status);
+  return lot;
+}
+
+/** Waits until the service answers the lot's queue info with the given lot status. */
+export async function waitForLot(url: string, lotId: number, status?: LotStatus): Promise<void> {
+  const http = api(url);
+  await eventually(
+    async () => {
+      const res = await http.get(`/api/v1/lots/${lotId}/applications-info`);
+      return res.status === 200 && (!status || res.body.data.lot_status === status);
+    },
+    { what: `lot ${lotId}${status ? ` ${status}` : ''} in the read model` },
+  );
+}
+
+let phoneSeq = 1000000;
+/** A German mobile number no other test uses (national form). */
+export function newPhone(): string {
+  phoneSeq += 1;
+  return `0176 ${String(phoneSeq).padStart(8, '0')}`;
+}
+
+/** A valid application body; override what a test is about. */
+export function applicationBody(lotId: number, overrides: Record<string, unknown> = {}) {
+  return {
+    applicant_name: 'Olena Kovalenko',
+    applicant_phone: newPhone(),
+    applicant_whatsapp: '+380 67 123 4567',
+    applicant_email: 'olena@example.org',
+    applicant_city: 'Berlin',
+    applicant_address: 'Sonnenallee 1',
+    needs_delivery_help: false,
+    lot_id: lotId,
+    ...overrides,
+  };
+}
+
+export function wishBody(overrides: Record<string, unknown> = {}) {
+  return {
+    applicant_name: 'Iryna Shevchenko',
+    applicant_whatsapp: '+380 50 765 4321',
+    furniture_category: 2,
+    furniture_description: 'Ein Kinderbett mit Matratze für zwei Kinder',
+    ...overrides,
+  };
+}
+
+/** "+49176…" as E.164 from newPhone()'s national form. */
+export function e164(national: string): string {
+  return `+49${national.replace(/\D/g, '').replace(/^0/, '')}`;
+}
+
+export { createEvent, eventually };
