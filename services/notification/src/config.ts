@@ -1,0 +1,71 @@
+import { baseConfigShape, loadConfig, readSecret } from '@furniture/platform';
+import { z } from 'zod';
+
+const urlString = z.string().trim().pipe(z.url());
+
+/** Every key of the notification service; see README "Configuration". */
+export function loadNotificationConfig(env: NodeJS.ProcessEnv = process.env) {
+  const c = loadConfig(
+    {
+      ...baseConfigShape,
+      PORT: z.coerce.number().int().default(4005),
+      MONGO_DB: z.string().default('furniture_notification'),
+
+      /** SMTP server: smtp://user:pass@host:587 (STARTTLS when offered) or smtps://host:465 */
+      SMTP_URL: urlString.default('smtp://127.0.0.1:1025'),
+      /** connect, greeting and idle-socket timeout of one SMTP conversation */
+      SMTP_TIMEOUT_MS: z.coerce.number().int().min(100).default(10000),
+      /** sender of every mail, "Name <address>" */
+      MAIL_FROM: z.string().trim().min(3).default('"Möbelbrücke" <noreply@moebelbruecke.local>'),
+      /** where replies go; the office address when empty */
+      MAIL_REPLY_TO: z.string().trim().default(''),
+      /** signature and greeting of the mails */
+      SITE_NAME: z.string().trim().min(1).default('Möbelbrücke'),
+      /** public site, for the check-status and lot links in the mails */
+      PUBLIC_BASE_URL: urlString.default('http://localhost:8080'),
+
+      /** office contact written into the mails (public-site §2 Terms page: contact) */
+      OFFICE_EMAIL: z.string().trim().default('kontakt@moebelbruecke.local'),
+      /** omitted from the mails when empty */
+      OFFICE_PHONE: z.string().trim().default(''),
+      /** pick-up address; omitted from the mails when empty */
+      OFFICE_ADDRESS: z.string().trim().default(''),
+      OFFICE_HOURS_DE: z.string().trim().default('Montag bis Freitag, 9:00–18:00 Uhr'),
+      OFFICE_HOURS_UK: z.string().trim().default('з понеділка по пʼятницю, 9:00–18:00'),
+
+      /** sending attempts of one mail before it is marked failed */
+      MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(12),
+      /** delay after the first failed attempt; doubles per attempt up to MAIL_RETRY_MAX_MS */
+      MAIL_RETRY_BASE_MS: z.coerce.number().int().min(1).default(30_000),
+      MAIL_RETRY_MAX_MS: z.coerce.number().int().min(1).default(3_600_000),
+      /**
+       * An approval mail waits this long before it goes out, so that an approval undone at once
+       * (the lot could not be reserved, or staff cancelled the reservation) never reaches the family.
+       */
+      MAIL_APPROVAL_HOLD_MS: z.coerce.number().int().min(0).default(30_000),
+      /** mails sent at the same time */
+      MAIL_CONCURRENCY: z.coerce.number().int().min(1).max(50).default(4),
+      /** a mail left "sending" this long (a crash mid-send) is tried again */
+      MAIL_LEASE_MS: z.coerce.number().int().min(1000).default(300_000),
+      /** longest sleep of the sender between two looks at its own queue */
+      MAIL_WAKE_MAX_MS: z.coerce.number().int().min(100).default(60_000),
+
+      /** time zone of calendar-day filters (date_from=2025-03-01) and of the CSV's local times */
+      TIMEZONE: z.string().default('Europe/Berlin'),
+      /** CSV field separator; ';' is what spreadsheet programs expect in German locales */
+      CSV_DELIMITER: z.enum([';', ',', '\t']).default(';'),
+    },
+    env,
+  );
+  try {
+    new Intl.DateTimeFormat('de-DE', { timeZone: c.TIMEZONE });
+  } catch {
+    throw new Error(`Invalid configuration:\n  TIMEZONE: unknown time zone ${c.TIMEZONE}`);
+  }
+  return {
+    ...c,
+    PUBLIC_BASE_URL: c.PUBLIC_BASE_URL.replace(/\/+$/, ''),
+    jwtPublicKey: readSecret(c.JWT_PUBLIC_KEY, c.JWT_PUBLIC_KEY_FILE, 'JWT_PUBLIC_KEY'),
+  };
+}
+export type NotificationConfig = ReturnType<typeof loadNotificationConfig>;

@@ -1,0 +1,214 @@
+import type {
+  ActionType,
+  ActivityLogEntry,
+  ActivityUser,
+  Actor,
+  TargetType,
+} from '@furniture/contracts';
+import {
+  escapeRegex,
+  isDuplicateKeyError,
+  nextId,
+  withDocLock,
+  type Connection,
+} from '@furniture/platform';
+import type { QueryFilter } from 'mongoose';
+import type { ActivityDoc, LogUserDoc, Models } from './models';
+
+/** Filters in the form the database takes (days already turned into instants). */
+export interface ActivityQuery {
+  user_id?: number;
+  action_type?: ActionType;
+  target_type?: TargetType;
+  target_id?: number;
+  from?: Date;
+  /** exclusive */
+  until?: Date;
+  search?: string;
+}
+
+export interface ActivityInsert {
+  event_id: string;
+  event_name: string | null;
+  source: 'server' | 'client';
+  user: Actor | null;
+  action_type: ActionType;
+  target_type: TargetType;
+  target_id: number | null;
+  details: Record<string, unknown> | string | null;
+  search_text: string;
+  created_at: Date;
+}
+
+export function toEntry(doc: ActivityDoc): ActivityLogEntry {
+  let details: ActivityLogEntry['details'] = null;
+  if (doc.details_json !== null) {
+    try {
+      details = JSON.parse(doc.details_json) as ActivityLogEntry['details'];
+    } catch {
+      details = doc.details_json;
+    }
+  }
+  return {
+    id: doc.id,
+    user_id: doc.user_id,
+    user_name: doc.user_name,
+    user_email: doc.user_email,
+    user_role: doc.user_role,
+    action_type: doc.action_type,
+    target_type: doc.target_type,
+    target_id: doc.target_id,
+    details,
+    source: doc.source,
+    created_at: doc.created_at.toISOString(),
+  };
+}
+
+const PROJECTION = { _id: 0, search_text: 0, event_id: 0, event_name: 0 } as const;
+const NEWEST_FIRST = { created_at: -1, id: -1 } as const;
+
+export class ActivityRepository {
+  constructor(
+    private readonly conn: Connection,
+    private readonly models: Models,
+  ) {}
+
+  /** Writes one entry; null when this event already has its entry (a redelivery). */
+  async insert(entry: ActivityInsert): Promise<ActivityLogEntry | null> {
+    if (await this.models.Activity.exists({ event_id: entry.event_id })) return null;
+    const doc: ActivityDoc = {
+      id: await nextId(this.conn, 'activity_logs'),
+      event_id: entry.event_id,
+      event_name: entry.event_name,
+      source: entry.source,
+      user_id: entry.user?.id ?? null,
+      user_name: entry.user?.name ?? null,
+      user_email: entry.user?.email ?? null,
+      user_role: entry.user?.role ?? null,
+      action_type: entry.action_type,
+      target_type: entry.target_type,
+      target_id: entry.target_id,
+      details_json: entry.details === null ? null : JSON.stringify(entry.details),
+      search_text: entry.search_text,
+      created_at: entry.created_at,
+    };
+    try {
+      await this.models.Activity.collection.insertOne({ ...doc });
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return null;
+      throw err;
+    }
+    return toEntry(doc);
+  }
+
+  private filter(q: ActivityQuery): QueryFilter<ActivityDoc> {
+    const f: QueryFilter<ActivityDoc> = {};
+    if (q.user_id !== undefined) f.user_id = q.user_id;
+    if (q.action_type) f.action_type = q.action_type;
+    if (q.target_type) f.target_type = q.target_type;
+    if (q.target_id !== undefined) f.target_id = q.target_id;
+    if (q.from || q.until) {
+      f.created_at = {
+        ...(q.from ? { $gte: q.from } : {}),
+        ...(q.until ? { $lt: q.until } : {}),
+      };
+    }
+    if (q.search) {
+      const text = { search_text: new RegExp(escapeRegex(q.search.toLowerCase())) };
+      f.$or = /^\d+$/.test(q.search) ? [text, { target_id: Number(q.search) }] : [text];
+    }
+    return f;
+  }
+
+  async list(
+    q: ActivityQuery,
+    page: number,
+    limit: number,
+  ): Promise<{ entries: ActivityLogEntry[]; total: number }> {
+    const filter = this.filter(q);
+    const [docs, total] = await Promise.all([
+      this.models.Activity.find(filter, PROJECTION)
+        .sort(NEWEST_FIRST)
+        .skip((page - 1) * limit)
+        .limit(limit)
+        .lean<ActivityDoc[]>(),
+      this.models.Activity.countDocuments(filter),
+    ]);
+    return { entries: docs.map(toEntry), total };
+  }
+
+  /** Every matching entry, newest first, read in batches (for the CSV export). */
+  async *stream(q: ActivityQuery): AsyncGenerator<ActivityLogEntry> {
+    const cursor = this.models.Activity.find(this.filter(q), PROJECTION)
+      .sort(NEWEST_FIRST)
+      .lean<ActivityDoc[]>()
+      .cursor({ batchSize: 500 });
+    try {
+      for await (const doc of cursor) yield toEntry(doc as ActivityDoc);
+    } finally {
+      await cursor.close();
+    }
+  }
+
+  private async countBy(q: ActivityQuery, field: keyof ActivityDoc) {
+    return this.models.Activity.aggregate<{ _id: unknown; count: number }>([
+      { $match: this.filter(q) },
+      { $group: { _id: `$${field}`, count: { $sum: 1 } } },
+    ]);
+  }
+
+  async counts(q: ActivityQuery) {
+    const [total, byAction, byTarget, byUser] = await Promise.all([
+      this.models.Activity.countDocuments(this.filter(q)),
+      this.countBy(q, 'action_type'),
+      this.countBy(q, 'target_type'),
+      this.countBy(q, 'user_id'),
+    ]);
+    return {
+      total,
+      byAction: byAction as { _id: ActionType; count: number }[],
+      byTarget: byTarget as { _id: TargetType; count: number }[],
+      byUser: byUser.map((r) => ({ user_id: (r._id as number | null) ?? null, count: r.count })),
+    };
+  }
+
+  /** Remembers a staff member's newest name and e-mail; an older event never overwrites them. */
+  async touchUser(user: Actor, at: Date): Promise<void> {
+    const LogUser = this.models.LogUser;
+    await withDocLock(LogUser.collection, user.id, async () => {
+      const set = { name: user.name, email: user.email, role: user.role, last_activity_at: at };
+      const res = await LogUser.collection.updateOne(
+        { user_id: user.id, last_activity_at: { $lte: at } },
+        { $set: set },
+      );
+      if (res.matchedCount === 1) return;
+      if (await LogUser.exists({ user_id: user.id })) return; // a newer event was there first
+      try {
+        await LogUser.collection.insertOne({ user_id: user.id, ...set });
+      } catch (err) {
+        if (!isDuplicateKeyError(err)) throw err;
+      }
+    });
+  }
+
+  async users(): Promise<ActivityUser[]> {
+    const docs = await this.models.LogUser.find({}, { _id: 0 })
+      .sort({ name: 1, user_id: 1 })
+      .lean<LogUserDoc[]>();
+    return docs.map((d) => ({
+      id: d.user_id,
+      name: d.name,
+      email: d.email,
+      role: d.role,
+      last_activity_at: d.last_activity_at.toISOString(),
+    }));
+  }
+
+  async usersById(ids: number[]): Promise<Map<number, LogUserDoc>> {
+    if (ids.length === 0) return new Map();
+    const docs = await this.models.LogUser.find({ user_id: { $in: ids } }, { _id: 0 }).lean<
+      LogUserDoc[]
+    >();
+    return new Map(docs.map((d) => [d.user_id, d]));
+  }
+}

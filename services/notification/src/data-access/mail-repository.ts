@@ -1,0 +1,184 @@
+import { isDuplicateKeyError, nextId, withDocLock, type Connection } from '@furniture/platform';
+import type { MailDoc, Models } from './models';
+
+export type MailRecord = MailDoc;
+export type NewMail = Omit<
+  MailDoc,
+  | 'id'
+  | 'state'
+  | 'attempts'
+  | 'lease_until'
+  | 'last_error'
+  | 'withdrawn_reason'
+  | 'smtp_response'
+  | 'created_at'
+  | 'updated_at'
+  | 'sent_at'
+>;
+
+/**
+ * Mail records. Every state change is guarded in its filter by the state and attempt number it
+ * starts from, and runs under the record's lock (FerretDB does not isolate updates).
+ */
+export class MailRepository {
+  constructor(
+    private readonly conn: Connection,
+    private readonly models: Models,
+  ) {}
+
+  private get collection() {
+    return this.models.Mail.collection;
+  }
+
+  /** Queues a mail; false when this event already has one (a redelivery). */
+  async insert(mail: NewMail): Promise<boolean> {
+    if (await this.models.Mail.exists({ event_id: mail.event_id })) return false;
+    const now = new Date();
+    const doc: MailDoc = {
+      ...mail,
+      id: await nextId(this.conn, 'mails'),
+      state: 'queued',
+      attempts: 0,
+      lease_until: null,
+      last_error: null,
+      withdrawn_reason: null,
+      smtp_response: null,
+      created_at: now,
+      updated_at: now,
+      sent_at: null,
+    };
+    try {
+      await this.collection.insertOne({ ...doc });
+      return true;
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return false;
+      throw err;
+    }
+  }
+
+  /** Queued mails that are due, and mails whose sending attempt was lost (oldest first). */
+  async due(now: Date, limit: number): Promise<MailRecord[]> {
+    const [queued, lost] = await Promise.all([
+      this.models.Mail.find({ state: 'queued', next_attempt_at: { $lte: now } })
+        .sort({ next_attempt_at: 1, id: 1 })
+        .limit(limit)
+        .lean<MailRecord[]>(),
+      this.models.Mail.find({ state: 'sending', lease_until: { $lte: now } })
+        .sort({ lease_until: 1 })
+        .limit(limit)
+        .lean<MailRecord[]>(),
+    ]);
+    return [...lost, ...queued].slice(0, limit);
+  }
+
+  /** When the sender has to look again: the earliest due time of a queued or sending mail. */
+  async nextWakeAt(): Promise<Date | null> {
+    const [queued, sending] = await Promise.all([
+      this.models.Mail.findOne({ state: 'queued' })
+        .sort({ next_attempt_at: 1 })
+        .select({ next_attempt_at: 1 })
+        .lean<Pick<MailRecord, 'next_attempt_at'>>(),
+      this.models.Mail.findOne({ state: 'sending' })
+        .sort({ lease_until: 1 })
+        .select({ lease_until: 1 })
+        .lean<Pick<MailRecord, 'lease_until'>>(),
+    ]);
+    const times = [queued?.next_attempt_at, sending?.lease_until]
+      .filter((d): d is Date => d instanceof Date)
+      .map((d) => d.getTime());
+    return times.length > 0 ? new Date(Math.min(...times)) : null;
+  }
+
+  async findById(id: number): Promise<MailRecord | null> {
+    return this.models.Mail.findOne({ id }).lean<MailRecord>();
+  }
+
+  async findByEvent(eventId: string): Promise<MailRecord | null> {
+    return this.models.Mail.findOne({ event_id: eventId }).lean<MailRecord>();
+  }
+
+  /** Every mail of one application, oldest event first. */
+  async forApplication(applicationId: number): Promise<MailRecord[]> {
+    return this.models.Mail.find({ application_id: applicationId })
+      .sort({ occurred_at: 1, id: 1 })
+      .lean<MailRecord[]>();
+  }
+
+  /** Takes a due mail for one attempt; null when someone else took it or it changed meanwhile. */
+  async claim(mail: MailRecord, now: Date, leaseMs: number): Promise<MailRecord | null> {
+    const attempts = mail.attempts + 1;
+    const set = {
+      state: 'sending' as const,
+      attempts,
+      lease_until: new Date(now.getTime() + leaseMs),
+      updated_at: now,
+    };
+    const res = await withDocLock(this.collection, mail.id, () =>
+      this.collection.updateOne(
+        { id: mail.id, state: mail.state, attempts: mail.attempts },
+        { $set: set },
+      ),
+    );
+    return res.matchedCount === 1 ? { ...mail, ...set } : null;
+  }
+
+  private async finish(
+    mail: MailRecord,
+    set: Partial<MailDoc>,
+    from: MailRecord['state'] = 'sending',
+  ): Promise<boolean> {
+    const res = await withDocLock(this.collection, mail.id, () =>
+      this.collection.updateOne(
+        { id: mail.id, state: from, attempts: mail.attempts },
+        { $set: { ...set, updated_at: new Date() } },
+      ),
+    );
+    return res.matchedCount === 1;
+  }
+
+  markSent(mail: MailRecord, response: string): Promise<boolean> {
+    return this.finish(mail, {
+      state: 'sent',
+      sent_at: new Date(),
+      lease_until: null,
+      next_attempt_at: null,
+      smtp_response: response.slice(0, 500),
+    });
+  }
+
+  markRetry(mail: MailRecord, nextAttemptAt: Date, error: string): Promise<boolean> {
+    return this.finish(mail, {
+      state: 'queued',
+      next_attempt_at: nextAttemptAt,
+      lease_until: null,
+      last_error: error.slice(0, 1000),
+    });
+  }
+
+  markFailed(mail: MailRecord, error: string): Promise<boolean> {
+    return this.finish(mail, {
+      state: 'failed',
+      next_attempt_at: null,
+      lease_until: null,
+      last_error: error.slice(0, 1000),
+    });
+  }
+
+  /** A queued mail that must not go out any more. */
+  withdraw(mail: MailRecord, reason: string): Promise<boolean> {
+    return this.finish(
+      mail,
+      { state: 'withdrawn', next_attempt_at: null, lease_until: null, withdrawn_reason: reason },
+      mail.state,
+    );
+  }
+
+  /** Puts a mail back in the queue without using an attempt (waiting for another mail's outcome). */
+  postpone(mail: MailRecord, until: Date): Promise<boolean> {
+    return this.finish(
+      mail,
+      { state: 'queued', next_attempt_at: until, lease_until: null },
+      mail.state,
+    );
+  }
+}

@@ -1,0 +1,146 @@
+import { Schema, type Connection } from 'mongoose';
+import { ActionTypes, Languages, Roles, TargetTypes } from '@furniture/contracts';
+import type { ActionType, Language, Role, TargetType } from '@furniture/contracts';
+import { MailKinds, MailStates, type MailKind, type MailState } from '../domain/mail-types';
+
+/** One activity log entry; `event_id` is unique so a redelivered event writes no second entry. */
+export interface ActivityDoc {
+  id: number;
+  /** the domain event's id, or `client:<uuid>` for entries posted by staff clients */
+  event_id: string;
+  event_name: string | null;
+  source: 'server' | 'client';
+  user_id: number | null;
+  user_name: string | null;
+  user_email: string | null;
+  user_role: Role | null;
+  action_type: ActionType;
+  target_type: TargetType;
+  target_id: number | null;
+  /** JSON text: client details may hold any keys (dots, dollars) a document field could not */
+  details_json: string | null;
+  /** lower-case words the search box matches (names, e-mails, target names, notes) */
+  search_text: string;
+  created_at: Date;
+}
+
+/** The staff members who appear in the log (the user filter), newest name and e-mail. */
+export interface LogUserDoc {
+  user_id: number;
+  name: string;
+  email: string;
+  role: Role;
+  last_activity_at: Date;
+}
+
+/** One mail per event (unique `event_id`), with its sending state. */
+export interface MailDoc {
+  id: number;
+  event_id: string;
+  event_name: string;
+  kind: MailKind;
+  /** why the application changed (contracts ApplicationChangeReasons); null for a submission */
+  reason: string | null;
+  application_id: number;
+  lot_id: number;
+  to: string;
+  language: Language;
+  subject: string;
+  text: string;
+  html: string;
+  state: MailState;
+  attempts: number;
+  /** when a queued mail is due */
+  next_attempt_at: Date | null;
+  /** while sending: after this the attempt counts as lost and the mail is tried again */
+  lease_until: Date | null;
+  last_error: string | null;
+  /** why a mail was withdrawn without sending */
+  withdrawn_reason: string | null;
+  /** Message-ID header (the same on every attempt, so a repeated delivery is recognisable) */
+  message_id: string;
+  smtp_response: string | null;
+  occurred_at: Date;
+  created_at: Date;
+  updated_at: Date;
+  sent_at: Date | null;
+}
+
+const activitySchema = new Schema<ActivityDoc>(
+  {
+    id: { type: Number, required: true, unique: true },
+    event_id: { type: String, required: true, unique: true },
+    event_name: { type: String, default: null },
+    source: { type: String, enum: ['server', 'client'], required: true },
+    user_id: { type: Number, default: null },
+    user_name: { type: String, default: null },
+    user_email: { type: String, default: null },
+    user_role: { type: String, enum: [...Roles, null], default: null },
+    action_type: { type: String, enum: ActionTypes, required: true },
+    target_type: { type: String, enum: TargetTypes, required: true },
+    target_id: { type: Number, default: null },
+    details_json: { type: String, default: null },
+    search_text: { type: String, default: '' },
+    created_at: { type: Date, required: true },
+  },
+  { collection: 'activity_logs', versionKey: false },
+);
+// newest first, for every filter the list offers
+activitySchema.index({ created_at: -1, id: -1 });
+activitySchema.index({ user_id: 1, created_at: -1 });
+activitySchema.index({ action_type: 1, created_at: -1 });
+activitySchema.index({ target_type: 1, target_id: 1, created_at: -1 });
+activitySchema.index({ target_id: 1, created_at: -1 });
+
+const logUserSchema = new Schema<LogUserDoc>(
+  {
+    user_id: { type: Number, required: true, unique: true },
+    name: { type: String, required: true },
+    email: { type: String, required: true },
+    role: { type: String, enum: Roles, required: true },
+    last_activity_at: { type: Date, required: true },
+  },
+  { collection: 'log_users', versionKey: false },
+);
+
+const mailSchema = new Schema<MailDoc>(
+  {
+    id: { type: Number, required: true, unique: true },
+    event_id: { type: String, required: true, unique: true },
+    event_name: { type: String, required: true },
+    kind: { type: String, enum: MailKinds, required: true },
+    reason: { type: String, default: null },
+    application_id: { type: Number, required: true },
+    lot_id: { type: Number, required: true },
+    to: { type: String, required: true },
+    language: { type: String, enum: Languages, required: true },
+    subject: { type: String, required: true },
+    text: { type: String, required: true },
+    html: { type: String, required: true },
+    state: { type: String, enum: MailStates, required: true },
+    attempts: { type: Number, required: true },
+    next_attempt_at: { type: Date, default: null },
+    lease_until: { type: Date, default: null },
+    last_error: { type: String, default: null },
+    withdrawn_reason: { type: String, default: null },
+    message_id: { type: String, required: true },
+    smtp_response: { type: String, default: null },
+    occurred_at: { type: Date, required: true },
+    created_at: { type: Date, required: true },
+    updated_at: { type: Date, required: true },
+    sent_at: { type: Date, default: null },
+  },
+  { collection: 'mails', versionKey: false },
+);
+mailSchema.index({ state: 1, next_attempt_at: 1 });
+mailSchema.index({ state: 1, lease_until: 1 });
+mailSchema.index({ application_id: 1, kind: 1 });
+
+export function registerModels(conn: Connection) {
+  return {
+    Activity: conn.model<ActivityDoc>('Activity', activitySchema),
+    LogUser: conn.model<LogUserDoc>('LogUser', logUserSchema),
+    Mail: conn.model<MailDoc>('Mail', mailSchema),
+  };
+}
+export type Models = ReturnType<typeof registerModels>;

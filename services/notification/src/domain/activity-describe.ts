@@ -1,0 +1,113 @@
+import type { ActionType, ActivityLogEntry, Role, TargetType } from '@furniture/contracts';
+
+/** German words of the CSV export (the back-office is German; the spec's display labels). */
+export const ActionLabelsDe: Record<ActionType, string> = {
+  LOGIN: 'Anmeldung',
+  LOGOUT: 'Abmeldung',
+  PASSWORD_CHANGE: 'Passwort geändert',
+  CREATE: 'Erstellt',
+  UPDATE: 'Geändert',
+  DELETE: 'Gelöscht',
+  APPROVE: 'Genehmigt',
+  REJECT: 'Abgelehnt',
+  STATUS_CHANGE: 'Status geändert',
+  CONTACT: 'Kontaktiert',
+  NOTE_ADD: 'Notiz hinzugefügt',
+  COMPLETE: 'Abgeschlossen',
+  CANCEL_RESERVATION: 'Reservierung aufgehoben',
+  RECONSIDER: 'Erneut geprüft',
+  PHOTO_UPLOAD: 'Foto hochgeladen',
+  PHOTO_DELETE: 'Foto gelöscht',
+  EXPORT: 'Export',
+  IMPORT: 'Import',
+};
+
+export const TargetLabelsDe: Record<TargetType, string> = {
+  category: 'Kategorie',
+  lot: 'Los',
+  application: 'Bewerbung',
+  user: 'Benutzer',
+  wish: 'Wunsch',
+  system: 'System',
+};
+
+export const RoleLabelsDe: Record<Role, string> = {
+  admin: 'Administrator',
+  volunteer: 'Freiwilliger',
+};
+
+const StatusLabelsDe: Record<string, string> = {
+  // applications
+  pending: 'Ausstehend',
+  approved: 'Genehmigt',
+  rejected: 'Abgelehnt',
+  completed: 'Abgeschlossen',
+  // lots
+  available: 'Verfügbar',
+  reserved: 'Reserviert',
+  transferred: 'Übertragen',
+  taken: 'Übernommen',
+  archived: 'Archiviert',
+  // wishes
+  active: 'Aktiv',
+  fulfilled: 'Erfüllt',
+  cancelled: 'Storniert',
+};
+
+const ReasonLabelsDe: Record<string, string> = {
+  competitor_approved: 'andere Bewerbung genehmigt',
+  reservation_failed: 'Los konnte nicht reserviert werden',
+  lot_closed: 'Los nicht mehr verfügbar',
+  lot_deleted: 'Los gelöscht',
+};
+
+const status = (s: unknown) => (typeof s === 'string' ? (StatusLabelsDe[s] ?? s) : '');
+
+function nameOf(d: Record<string, unknown>): string | undefined {
+  for (const key of ['name', 'lot_name']) {
+    const v = d[key];
+    if (typeof v === 'string' && v) return v;
+    if (v && typeof v === 'object') {
+      const de = (v as Record<string, unknown>).de;
+      const uk = (v as Record<string, unknown>).uk;
+      if (typeof de === 'string' && de) return de;
+      if (typeof uk === 'string' && uk) return uk;
+    }
+  }
+  return undefined;
+}
+
+function short(value: unknown): string {
+  const s = typeof value === 'string' ? value : JSON.stringify(value);
+  return s.length > 60 ? `${s.slice(0, 57)}…` : s;
+}
+
+/** One German sentence of what happened, as the back-office's log shows it. */
+export function describeDe(e: ActivityLogEntry): string {
+  const target = `${TargetLabelsDe[e.target_type]}${e.target_id !== null ? ` #${e.target_id}` : ''}`;
+  const parts = [`${ActionLabelsDe[e.action_type]}: ${target}`];
+  if (typeof e.details === 'string') return `${parts[0]} – ${e.details}`;
+  const d = e.details ?? {};
+  const name = nameOf(d);
+  if (name) parts.push(`„${name}“`);
+  if (typeof d.applicant_name === 'string') parts.push(`Antragsteller: ${d.applicant_name}`);
+  if (typeof d.user_name === 'string' && e.target_type === 'user') parts.push(d.user_name);
+  if (d.old_status !== undefined && d.new_status !== undefined)
+    parts.push(`${status(d.old_status)} → ${status(d.new_status)}`);
+  else if (d.new_status !== undefined) parts.push(`Status: ${status(d.new_status)}`);
+  if (typeof d.reason === 'string' && ReasonLabelsDe[d.reason])
+    parts.push(`Grund: ${ReasonLabelsDe[d.reason]}`);
+  if (d.old_value && d.new_value && typeof d.new_value === 'object') {
+    const old = d.old_value as Record<string, unknown>;
+    const changes = Object.entries(d.new_value as Record<string, unknown>).map(
+      ([field, value]) => `${field}: ${short(old[field])} → ${short(value)}`,
+    );
+    if (changes.length > 0) parts.push(`Änderungen: ${changes.join('; ')}`);
+  }
+  if (typeof d.queue_position === 'number')
+    parts.push(`Platz in der Warteschlange: ${d.queue_position}`);
+  if (typeof d.photo_id === 'number') parts.push(`Foto #${d.photo_id}`);
+  if (typeof d.note === 'string' && d.note) parts.push(`Notiz: ${d.note}`);
+  if (typeof d.rows === 'number') parts.push(`${d.rows} Zeilen`);
+  return parts.join(', ');
+}

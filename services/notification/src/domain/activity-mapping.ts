@@ -1,0 +1,306 @@
+import {
+  Events,
+  type ActionType,
+  type Actor,
+  type DomainEvent,
+  type EventName,
+  type TargetType,
+} from '@furniture/contracts';
+
+/** Every event as a union discriminated by `name`, so a switch narrows the payload. */
+export type AnyEvent = { [N in EventName]: DomainEvent<N> }[EventName];
+
+/** An entry to write, before it gets its id. */
+export interface NewActivity {
+  event_id: string;
+  event_name: string | null;
+  source: 'server' | 'client';
+  user: Actor | null;
+  action_type: ActionType;
+  target_type: TargetType;
+  target_id: number | null;
+  details: Record<string, unknown> | string | null;
+  /** texts the search box finds the entry by */
+  search_terms: string[];
+  created_at: Date;
+}
+
+/**
+ * Events the log deliberately leaves out: each is the echo of a change that already has its
+ * entry (a reservation is the lot's STATUS_CHANGE; a failed reservation is the application's
+ * CANCEL_RESERVATION with reason reservation_failed).
+ */
+export const UnloggedEvents: readonly EventName[] = [
+  Events.LotReserved,
+  Events.LotReservationFailed,
+];
+
+type Changes = Record<string, { old: unknown; new: unknown }>;
+
+/** Changes as the spec's old_value / new_value pair (field → value). */
+function oldNew(changes: Changes): {
+  old_value: Record<string, unknown>;
+  new_value: Record<string, unknown>;
+} {
+  const old_value: Record<string, unknown> = {};
+  const new_value: Record<string, unknown> = {};
+  for (const [field, change] of Object.entries(changes)) {
+    old_value[field] = change.old;
+    new_value[field] = change.new;
+  }
+  return { old_value, new_value };
+}
+
+function textsOf(value: unknown, out: string[] = []): string[] {
+  if (typeof value === 'string') out.push(value);
+  else if (typeof value === 'number') out.push(String(value));
+  else if (Array.isArray(value)) value.forEach((v) => textsOf(v, out));
+  else if (value && typeof value === 'object') Object.values(value).forEach((v) => textsOf(v, out));
+  return out;
+}
+
+interface Mapped {
+  action: ActionType;
+  target: TargetType;
+  targetId: number | null;
+  details: Record<string, unknown>;
+  /** who did it when the event names no actor (a staff member's own login) */
+  self?: Actor;
+}
+
+function map(event: AnyEvent): Mapped | null {
+  switch (event.name) {
+    case Events.UserLoggedIn:
+    case Events.UserLoggedOut:
+    case Events.UserPasswordChanged:
+    case Events.UserCreated:
+    case Events.UserDeleted: {
+      const { user } = event.payload;
+      const action: Record<typeof event.name, ActionType> = {
+        [Events.UserLoggedIn]: 'LOGIN',
+        [Events.UserLoggedOut]: 'LOGOUT',
+        [Events.UserPasswordChanged]: 'PASSWORD_CHANGE',
+        [Events.UserCreated]: 'CREATE',
+        [Events.UserDeleted]: 'DELETE',
+      };
+      const own =
+        event.name === Events.UserLoggedIn ||
+        event.name === Events.UserLoggedOut ||
+        event.name === Events.UserPasswordChanged;
+      return {
+        action: action[event.name],
+        target: 'user',
+        targetId: user.id,
+        details: { user_name: user.name, user_email: user.email, role: user.role },
+        self: own ? user : undefined,
+      };
+    }
+    case Events.UserUpdated: {
+      const { user, changes } = event.payload;
+      return {
+        action: 'UPDATE',
+        target: 'user',
+        targetId: user.id,
+        details: { user_name: user.name, user_email: user.email, ...oldNew(changes) },
+      };
+    }
+    case Events.CategoryCreated:
+    case Events.CategoryDeleted: {
+      const { category } = event.payload;
+      return {
+        action: event.name === Events.CategoryCreated ? 'CREATE' : 'DELETE',
+        target: 'category',
+        targetId: category.id,
+        details: { name: category.name, icon: category.icon },
+      };
+    }
+    case Events.CategoryUpdated: {
+      const { category, changes } = event.payload;
+      return {
+        action: 'UPDATE',
+        target: 'category',
+        targetId: category.id,
+        details: { name: category.name, ...oldNew(changes) },
+      };
+    }
+    case Events.LotCreated:
+    case Events.LotDeleted: {
+      const { lot } = event.payload;
+      return {
+        action: event.name === Events.LotCreated ? 'CREATE' : 'DELETE',
+        target: 'lot',
+        targetId: lot.id,
+        details: { name: lot.name, status: lot.status, category_id: lot.category_id },
+      };
+    }
+    case Events.LotUpdated: {
+      const { lot, changes } = event.payload;
+      return {
+        action: 'UPDATE',
+        target: 'lot',
+        targetId: lot.id,
+        details: { name: lot.name, ...oldNew(changes) },
+      };
+    }
+    case Events.LotStatusChanged: {
+      const p = event.payload;
+      return {
+        action: 'STATUS_CHANGE',
+        target: 'lot',
+        targetId: p.lot.id,
+        details: {
+          name: p.lot.name,
+          old_status: p.old_status,
+          new_status: p.new_status,
+          cause: p.cause,
+          application_id: p.application_id,
+        },
+      };
+    }
+    case Events.LotReserved:
+    case Events.LotReservationFailed:
+      return null;
+    case Events.ApplicationSubmitted: {
+      const p = event.payload;
+      return {
+        action: 'CREATE',
+        target: 'application',
+        targetId: p.application_id,
+        details: {
+          applicant_name: p.applicant_name,
+          lot_id: p.lot_id,
+          lot_name: p.lot_name,
+          new_status: p.status,
+          queue_position: p.queue_position,
+        },
+      };
+    }
+    case Events.ApplicationApproved:
+    case Events.ApplicationRejected:
+    case Events.ApplicationCompleted:
+    case Events.ApplicationReservationCancelled:
+    case Events.ApplicationReconsidered: {
+      const p = event.payload;
+      const action: Record<typeof event.name, ActionType> = {
+        [Events.ApplicationApproved]: 'APPROVE',
+        [Events.ApplicationRejected]: 'REJECT',
+        [Events.ApplicationCompleted]: 'COMPLETE',
+        [Events.ApplicationReservationCancelled]: 'CANCEL_RESERVATION',
+        [Events.ApplicationReconsidered]: 'RECONSIDER',
+      };
+      return {
+        action: action[event.name],
+        target: 'application',
+        targetId: p.application_id,
+        details: {
+          applicant_name: p.applicant_name,
+          lot_id: p.lot_id,
+          lot_name: p.lot_name,
+          old_status: p.old_status,
+          new_status: p.new_status,
+          reason: p.reason,
+          note: p.note,
+        },
+      };
+    }
+    case Events.ApplicationNoteAdded: {
+      const p = event.payload;
+      return {
+        action: 'NOTE_ADD',
+        target: 'application',
+        targetId: p.application_id,
+        details: { lot_id: p.lot_id, note: p.note },
+      };
+    }
+    case Events.WishCreated: {
+      const p = event.payload;
+      return {
+        action: 'CREATE',
+        target: 'wish',
+        targetId: p.wish_id,
+        details: {
+          applicant_name: p.applicant_name,
+          furniture_category: p.furniture_category,
+          new_status: p.status,
+        },
+      };
+    }
+    case Events.WishStatusChanged: {
+      const p = event.payload;
+      // a later contract version tells the notes before the change (a notes-only change)
+      const oldNotes = (p as { old_admin_notes?: string | null }).old_admin_notes;
+      if (p.old_status === p.new_status) {
+        return {
+          action: 'UPDATE',
+          target: 'wish',
+          targetId: p.wish_id,
+          details: {
+            status: p.new_status,
+            old_value: { admin_notes: oldNotes ?? null },
+            new_value: { admin_notes: p.admin_notes },
+          },
+        };
+      }
+      return {
+        action: 'STATUS_CHANGE',
+        target: 'wish',
+        targetId: p.wish_id,
+        details: { old_status: p.old_status, new_status: p.new_status, note: p.admin_notes },
+      };
+    }
+    case Events.PhotoUploaded: {
+      const p = event.payload;
+      return {
+        action: 'PHOTO_UPLOAD',
+        target: 'lot',
+        targetId: p.lot_id,
+        details: { photo_id: p.photo_id, url: p.urls.thumbnail },
+      };
+    }
+    case Events.PhotoDeleted: {
+      const p = event.payload;
+      return {
+        action: 'PHOTO_DELETE',
+        target: 'lot',
+        targetId: p.lot_id,
+        details: { photo_id: p.photo_id },
+      };
+    }
+  }
+}
+
+/**
+ * The log entry of a domain event, or null for the events the log leaves out. Without an actor
+ * (an applicant's submission or wish, or a change the system made) the user fields stay null and
+ * `details.actor` says who it was.
+ */
+export function activityFromEvent(event: DomainEvent): NewActivity | null {
+  const e = event as AnyEvent;
+  const mapped = map(e);
+  if (!mapped) return null;
+  const user = event.actor ?? mapped.self ?? null;
+  const details: Record<string, unknown> = { ...mapped.details };
+  if (!user) {
+    details.actor =
+      event.name === Events.ApplicationSubmitted || event.name === Events.WishCreated
+        ? 'applicant'
+        : 'system';
+  }
+  return {
+    event_id: event.eventId,
+    event_name: event.name,
+    source: 'server',
+    user,
+    action_type: mapped.action,
+    target_type: mapped.target,
+    target_id: mapped.targetId,
+    details,
+    search_terms: [
+      ...(user ? [user.name, user.email] : []),
+      ...textsOf(mapped.details).filter((t) => !/^https?:/.test(t)),
+    ],
+    created_at: new Date(event.occurredAt),
+  };
+}
+
+export { textsOf };

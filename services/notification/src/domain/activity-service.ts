@@ -1,0 +1,174 @@
+import { randomUUID } from 'node:crypto';
+import {
+  ACTIVITY_DETAILS_MAX_CHARS,
+  TargetTypes,
+  type ActivityFilter,
+  type ActivityLogCreate,
+  type ActivityLogEntry,
+  type ActivityLogPage,
+  type ActivityLogQuery,
+  type ActivityStats,
+  type ActivityUsers,
+  type Actor,
+  type DomainEvent,
+  type TargetType,
+} from '@furniture/contracts';
+import { AppError } from '@furniture/platform';
+import type { ActivityQuery, ActivityRepository } from '../data-access/activity-repository';
+import { activityFromEvent, textsOf, type NewActivity } from './activity-mapping';
+import { rangeEnd, rangeStart } from './dates';
+
+/**
+ * The activity log: one entry per domain event (written by the event handlers) and per staff
+ * client's POST; reads are for administrators (the router enforces the role).
+ */
+export class ActivityService {
+  constructor(
+    private readonly deps: {
+      activity: ActivityRepository;
+      /** calendar-day filters are days of this zone */
+      timeZone: string;
+    },
+  ) {}
+
+  /** Writes the event's entry once; a redelivered event finds its entry and writes nothing. */
+  async recordEvent(event: DomainEvent): Promise<ActivityLogEntry | null> {
+    const entry = activityFromEvent(event);
+    return entry ? this.write(entry) : null;
+  }
+
+  private async write(entry: NewActivity): Promise<ActivityLogEntry | null> {
+    const written = await this.deps.activity.insert({
+      ...entry,
+      search_text: entry.search_terms
+        .map((t) => t.trim().toLowerCase())
+        .filter(Boolean)
+        .join(' | '),
+    });
+    if (written && entry.user) await this.deps.activity.touchUser(entry.user, entry.created_at);
+    return written;
+  }
+
+  /** POST /activity-logs: an entry a staff client writes for an action of its user. */
+  async create(actor: Actor, input: ActivityLogCreate): Promise<ActivityLogEntry> {
+    const details = input.details ?? null;
+    const size = details === null ? 0 : JSON.stringify(details).length;
+    if (size > ACTIVITY_DETAILS_MAX_CHARS)
+      throw new AppError('ACTIVITY_DETAILS_TOO_LARGE', {
+        params: { max: ACTIVITY_DETAILS_MAX_CHARS },
+      });
+    const fromDetails =
+      details && typeof details === 'object' && typeof details.target_type === 'string'
+        ? details.target_type.toLowerCase()
+        : undefined;
+    const targetType: TargetType =
+      input.target_type ??
+      (TargetTypes.find((t) => t === fromDetails) as TargetType | undefined) ??
+      'system';
+    const written = await this.write({
+      event_id: `client:${randomUUID()}`,
+      event_name: null,
+      source: 'client',
+      user: { id: actor.id, name: actor.name, email: actor.email, role: actor.role },
+      action_type: input.action_type,
+      target_type: targetType,
+      target_id: input.target_id ?? null,
+      details,
+      search_terms: [actor.name, actor.email, ...textsOf(details)],
+      created_at: new Date(),
+    });
+    if (!written) throw new Error('a fresh client entry id collided'); // a uuid: cannot happen
+    return written;
+  }
+
+  /** Turns the API's filters into database terms; refuses a range that ends before it starts. */
+  toQuery(f: ActivityFilter): ActivityQuery {
+    const from = f.date_from ? rangeStart(f.date_from, this.deps.timeZone) : undefined;
+    const until = f.date_to ? rangeEnd(f.date_to, this.deps.timeZone) : undefined;
+    if (from && until && from.getTime() >= until.getTime())
+      throw new AppError('ACTIVITY_DATE_RANGE_INVALID');
+    return {
+      user_id: f.user_id,
+      action_type: f.action_type,
+      target_type: f.target_type,
+      target_id: f.target_id,
+      from,
+      until,
+      search: f.search,
+    };
+  }
+
+  async list(q: ActivityLogQuery): Promise<ActivityLogPage> {
+    const { entries, total } = await this.deps.activity.list(this.toQuery(q), q.page, q.limit);
+    const totalPages = Math.ceil(total / q.limit);
+    return {
+      data: entries,
+      page: q.page,
+      per_page: q.limit,
+      total,
+      total_pages: totalPages,
+      has_next: q.page < totalPages,
+    };
+  }
+
+  async stats(f: ActivityFilter): Promise<ActivityStats> {
+    const { total, byAction, byTarget, byUser } = await this.deps.activity.counts(this.toQuery(f));
+    const users = await this.deps.activity.usersById(
+      byUser.map((u) => u.user_id).filter((id): id is number => id !== null),
+    );
+    const byCount = <T extends { count: number }>(a: T, b: T) => b.count - a.count;
+    return {
+      date_from: f.date_from ?? null,
+      date_to: f.date_to ?? null,
+      total,
+      by_action_type: byAction
+        .map((r) => ({ action_type: r._id, count: r.count }))
+        .sort((a, b) => byCount(a, b) || a.action_type.localeCompare(b.action_type)),
+      by_target_type: byTarget
+        .map((r) => ({ target_type: r._id, count: r.count }))
+        .sort((a, b) => byCount(a, b) || a.target_type.localeCompare(b.target_type)),
+      by_user: byUser
+        .map((r) => {
+          const u = r.user_id === null ? undefined : users.get(r.user_id);
+          return {
+            user_id: r.user_id,
+            user_name: u?.name ?? null,
+            user_email: u?.email ?? null,
+            count: r.count,
+          };
+        })
+        .sort((a, b) => byCount(a, b) || (a.user_id ?? 0) - (b.user_id ?? 0)),
+    };
+  }
+
+  async users(): Promise<ActivityUsers> {
+    return { data: await this.deps.activity.users() };
+  }
+
+  /** The entries of an export, newest first. */
+  exportEntries(f: ActivityFilter): AsyncGenerator<ActivityLogEntry> {
+    return this.deps.activity.stream(this.toQuery(f));
+  }
+
+  /** Exports hold personal data: each one is itself logged, with its filters and row count. */
+  async recordExport(
+    actor: Actor,
+    f: ActivityFilter,
+    rows: number,
+    completed: boolean,
+  ): Promise<void> {
+    const filters = Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined));
+    await this.write({
+      event_id: `export:${randomUUID()}`,
+      event_name: null,
+      source: 'server',
+      user: { id: actor.id, name: actor.name, email: actor.email, role: actor.role },
+      action_type: 'EXPORT',
+      target_type: 'system',
+      target_id: null,
+      details: { format: 'csv', filters, rows, completed },
+      search_terms: [actor.name, actor.email, 'export', 'csv'],
+      created_at: new Date(),
+    });
+  }
+}

@@ -1,0 +1,84 @@
+import { Events, type DomainEvent, type EventName } from '@furniture/contracts';
+import type { Logger } from '@furniture/platform';
+import type { MailRepository } from '../data-access/mail-repository';
+import type { AnyEvent } from './activity-mapping';
+import { renderMail, type MailContext, type MailFacts } from './mail-templates';
+import type { MailKind } from './mail-types';
+
+/** The application events that mail the family (public-site §1), and which mail each is. */
+export const MailedEvents = {
+  [Events.ApplicationSubmitted]: 'submitted',
+  [Events.ApplicationApproved]: 'approved',
+  [Events.ApplicationRejected]: 'rejected',
+  [Events.ApplicationCompleted]: 'completed',
+  [Events.ApplicationReservationCancelled]: 'reservation_cancelled',
+} as const satisfies Partial<Record<EventName, MailKind>>;
+type MailedEvent = keyof typeof MailedEvents;
+
+export function isMailedEvent(name: EventName): name is MailedEvent {
+  return name in MailedEvents;
+}
+
+export type QueueResult = 'queued' | 'duplicate' | 'no_address' | 'not_mailed';
+
+/**
+ * Turns application events into mail records (rendered at once, in the family's language) and
+ * wakes the sender. One record per event: a redelivered event finds its record and queues nothing.
+ */
+export class MailService {
+  constructor(
+    private readonly deps: {
+      mails: MailRepository;
+      context: MailContext;
+      /** how long an approval mail waits before it is due (see README "Approval mails") */
+      approvalHoldMs: number;
+      /** domain part of the Message-ID header */
+      messageIdDomain: string;
+      onQueued: () => void;
+      logger: Logger;
+    },
+  ) {}
+
+  async onEvent(event: DomainEvent): Promise<QueueResult> {
+    const e = event as AnyEvent;
+    if (!isMailedEvent(e.name)) return 'not_mailed';
+    const p = (e as DomainEvent<MailedEvent>).payload;
+    const to = p.applicant_email?.trim();
+    if (!to) return 'no_address';
+
+    const kind = MailedEvents[e.name];
+    const facts: MailFacts = {
+      kind,
+      reason: 'reason' in p ? p.reason : null,
+      language: p.language,
+      applicantName: p.applicant_name,
+      applicationId: p.application_id,
+      lotId: p.lot_id,
+      lotName: p.lot_name,
+      queuePosition: 'queue_position' in p ? p.queue_position : undefined,
+    };
+    const rendered = renderMail(facts, this.deps.context);
+    const now = Date.now();
+    const queued = await this.deps.mails.insert({
+      event_id: event.eventId,
+      event_name: event.name,
+      kind,
+      reason: facts.reason,
+      application_id: p.application_id,
+      lot_id: p.lot_id,
+      to,
+      language: p.language,
+      ...rendered,
+      next_attempt_at: new Date(kind === 'approved' ? now + this.deps.approvalHoldMs : now),
+      message_id: `<${event.eventId}@${this.deps.messageIdDomain}>`,
+      occurred_at: new Date(event.occurredAt),
+    });
+    if (!queued) return 'duplicate';
+    this.deps.logger.info(
+      { event: event.name, eventId: event.eventId, applicationId: p.application_id, kind },
+      'mail queued',
+    );
+    this.deps.onQueued();
+    return 'queued';
+  }
+}

@@ -1,0 +1,398 @@
+import type { Language, LocalizedText } from '@furniture/contracts';
+import type { MailKind } from './mail-types';
+
+/** What the mails say about the organisation (from config). */
+export interface MailContext {
+  siteName: string;
+  publicBaseUrl: string;
+  office: { email: string; phone: string; address: string; hours: LocalizedText };
+}
+
+/** What one mail is about (from the application event). */
+export interface MailFacts {
+  kind: MailKind;
+  /** contracts ApplicationChangeReasons; null for a submission */
+  reason: string | null;
+  language: Language;
+  applicantName: string;
+  applicationId: number;
+  lotId: number;
+  lotName: LocalizedText;
+  queuePosition?: number;
+}
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** A mail is a list of blocks, rendered once as plain text and once as HTML. */
+type Block =
+  | { type: 'p'; text: string }
+  | { type: 'steps'; items: string[] }
+  | { type: 'link'; text: string; url: string }
+  | { type: 'contact'; title: string; lines: [label: string, value: string, href?: string][] };
+
+interface Phrases {
+  quote(s: string): string;
+  greeting(name: string): string;
+  signature(site: string): string[];
+  automatic: string;
+  contactTitle: string;
+  email: string;
+  phone: string;
+  address: string;
+  hours: string;
+  checkStatus: string;
+  browse: string;
+}
+
+const phrases: Record<Language, Phrases> = {
+  de: {
+    quote: (s) => `„${s}“`,
+    greeting: (name) => `Guten Tag ${name},`,
+    signature: (site) => ['Viele Grüße', `Ihr Team von ${site}`],
+    automatic:
+      'Diese E-Mail wurde automatisch versendet. Bei Fragen antworten Sie einfach auf diese E-Mail oder melden Sie sich bei uns.',
+    contactTitle: 'So erreichen Sie uns',
+    email: 'E-Mail',
+    phone: 'Telefon',
+    address: 'Adresse',
+    hours: 'Bürozeiten',
+    checkStatus: 'Den Stand Ihrer Bewerbung können Sie jederzeit mit Ihrer Telefonnummer prüfen:',
+    browse: 'Aktuelle Möbelangebote:',
+  },
+  uk: {
+    quote: (s) => `«${s}»`,
+    greeting: (name) => `Доброго дня, ${name}!`,
+    signature: (site) => ['З найкращими побажаннями,', `команда ${site}`],
+    automatic:
+      'Цей лист надіслано автоматично. Якщо у Вас є запитання, просто дайте відповідь на цей лист або зверніться до нас.',
+    contactTitle: 'Як з нами зв’язатися',
+    email: 'Ел. пошта',
+    phone: 'Телефон',
+    address: 'Адреса',
+    hours: 'Години роботи',
+    checkStatus: 'Перевірити статус заявки за номером телефону можна будь-коли:',
+    browse: 'Актуальні пропозиції меблів:',
+  },
+};
+
+/** The lot's name in the mail's language; the other language when that one was left empty. */
+export function lotNameIn(name: LocalizedText, lang: Language, lotId: number): string {
+  const other: Language = lang === 'de' ? 'uk' : 'de';
+  return name[lang].trim() || name[other].trim() || `#${lotId}`;
+}
+
+interface Body {
+  subject: string;
+  blocks: Block[];
+}
+
+function body(f: MailFacts, ctx: MailContext, lot: string): Body {
+  const p = phrases[f.language];
+  const q = p.quote(lot);
+  const id = f.applicationId;
+  const statusLink: Block = {
+    type: 'link',
+    text: p.checkStatus,
+    url: `${ctx.publicBaseUrl}/check-status`,
+  };
+  const browseLink: Block = {
+    type: 'link',
+    text: p.browse,
+    url: `${ctx.publicBaseUrl}/categories`,
+  };
+  const de = f.language === 'de';
+  switch (f.kind) {
+    case 'submitted':
+      return de
+        ? {
+            subject: `Bewerbung Nr. ${id} eingegangen: ${lot}`,
+            blocks: [
+              {
+                type: 'p',
+                text: `vielen Dank für Ihre Bewerbung für ${q} (Los-Nr. ${f.lotId}). Ihre Bewerbungsnummer ist ${id}.`,
+              },
+              {
+                type: 'p',
+                text: `Ihr Platz in der Warteschlange: ${f.queuePosition ?? '–'}. Bewerbungen werden in der Reihenfolge ihres Eingangs bearbeitet und von unserem Team einzeln geprüft. Sobald über Ihre Bewerbung entschieden ist, bekommen Sie eine weitere E-Mail.`,
+              },
+              { type: 'p', text: 'Alle Möbel werden kostenlos abgegeben.' },
+              statusLink,
+            ],
+          }
+        : {
+            subject: `Заявку № ${id} отримано: ${lot}`,
+            blocks: [
+              {
+                type: 'p',
+                text: `дякуємо за Вашу заявку на ${q} (лот № ${f.lotId}). Номер Вашої заявки: ${id}.`,
+              },
+              {
+                type: 'p',
+                text: `Ваше місце в черзі: ${f.queuePosition ?? '–'}. Заявки розглядаються в порядку надходження, кожну з них перевіряє наша команда. Щойно буде ухвалено рішення, Ви отримаєте ще один лист.`,
+              },
+              { type: 'p', text: 'Усі меблі передаються безкоштовно.' },
+              statusLink,
+            ],
+          };
+    case 'approved':
+      return de
+        ? {
+            subject: `Gute Nachricht: ${q} ist für Sie reserviert`,
+            blocks: [
+              {
+                type: 'p',
+                text: `Ihre Bewerbung Nr. ${id} wurde angenommen. ${q} (Los-Nr. ${f.lotId}) ist jetzt für Sie reserviert.`,
+              },
+              { type: 'p', text: 'So geht es weiter:' },
+              {
+                type: 'steps',
+                items: [
+                  'Wir melden uns in den nächsten Tagen telefonisch oder per WhatsApp bei Ihnen und vereinbaren mit Ihnen einen Termin für die Abholung oder die Lieferung.',
+                  `Bitte nennen Sie bei der Übergabe Ihre Bewerbungsnummer ${id}.`,
+                  'Wenn Sie das Möbelstück nicht mehr brauchen, sagen Sie uns bitte kurz Bescheid, damit eine andere Familie es bekommen kann.',
+                ],
+              },
+              {
+                type: 'p',
+                text: `Sie erreichen uns ${ctx.office.hours.de}.`,
+              },
+            ],
+          }
+        : {
+            subject: `Гарна новина: ${q} зарезервовано для Вас`,
+            blocks: [
+              {
+                type: 'p',
+                text: `Вашу заявку № ${id} схвалено. ${q} (лот № ${f.lotId}) тепер зарезервовано для Вас.`,
+              },
+              { type: 'p', text: 'Що далі:' },
+              {
+                type: 'steps',
+                items: [
+                  'Найближчими днями ми зв’яжемося з Вами телефоном або через WhatsApp і домовимося про час самовивозу чи доставки.',
+                  `Під час отримання, будь ласка, назвіть номер Вашої заявки: ${id}.`,
+                  'Якщо меблі Вам більше не потрібні, будь ласка, повідомте нас, щоб їх могла отримати інша родина.',
+                ],
+              },
+              {
+                type: 'p',
+                text: `Ми на зв’язку ${ctx.office.hours.uk}.`,
+              },
+            ],
+          };
+    case 'rejected': {
+      const why = f.reason ?? 'staff';
+      const first = de
+        ? why === 'competitor_approved'
+          ? `${q} wurde inzwischen einer anderen Familie zugesagt. Deshalb können wir Ihre Bewerbung Nr. ${id} leider nicht berücksichtigen.`
+          : why === 'lot_closed' || why === 'lot_deleted'
+            ? `${q} ist leider nicht mehr verfügbar. Deshalb können wir Ihre Bewerbung Nr. ${id} nicht berücksichtigen.`
+            : `leider können wir Ihre Bewerbung Nr. ${id} für ${q} nicht berücksichtigen.`
+        : why === 'competitor_approved'
+          ? `${q} вже закріплено за іншою родиною. Тому, на жаль, ми не можемо задовольнити Вашу заявку № ${id}.`
+          : why === 'lot_closed' || why === 'lot_deleted'
+            ? `на жаль, ${q} більше не доступний. Тому ми не можемо задовольнити Вашу заявку № ${id}.`
+            : `на жаль, ми не можемо задовольнити Вашу заявку № ${id} на ${q}.`;
+      return de
+        ? {
+            subject: `Ihre Bewerbung Nr. ${id}: leider keine Zusage`,
+            blocks: [
+              { type: 'p', text: first },
+              {
+                type: 'p',
+                text: 'Bitte lassen Sie sich nicht entmutigen: Es kommen regelmäßig neue Möbel hinzu. Sie können sich gern wieder bewerben oder uns einen Wunsch schicken, welche Möbel Sie brauchen.',
+              },
+              browseLink,
+            ],
+          }
+        : {
+            subject: `Ваша заявка № ${id}: на жаль, не схвалено`,
+            blocks: [
+              { type: 'p', text: first },
+              {
+                type: 'p',
+                text: 'Будь ласка, не засмучуйтеся: нові меблі з’являються регулярно. Ви можете подати нову заявку або надіслати нам побажання, які меблі Вам потрібні.',
+              },
+              browseLink,
+            ],
+          };
+    }
+    case 'completed':
+      return de
+        ? {
+            subject: `Übergabe abgeschlossen: ${lot}`,
+            blocks: [
+              {
+                type: 'p',
+                text: `die Übergabe von ${q} (Bewerbung Nr. ${id}) ist abgeschlossen. Wir hoffen, dass Ihnen die Möbel gute Dienste leisten, und wünschen Ihnen und Ihrer Familie alles Gute!`,
+              },
+              {
+                type: 'p',
+                text: 'Wenn Sie weitere Möbel brauchen, finden Sie neue Angebote auf unserer Seite.',
+              },
+              browseLink,
+            ],
+          }
+        : {
+            subject: `Передачу завершено: ${lot}`,
+            blocks: [
+              {
+                type: 'p',
+                text: `передачу ${q} (заявка № ${id}) завершено. Сподіваємося, що меблі добре Вам послужать, і бажаємо Вам та Вашій родині всього найкращого!`,
+              },
+              {
+                type: 'p',
+                text: 'Якщо Вам потрібні ще меблі, нові пропозиції Ви знайдете на нашому сайті.',
+              },
+              browseLink,
+            ],
+          };
+    case 'reservation_cancelled': {
+      const failed = f.reason === 'reservation_failed';
+      return de
+        ? {
+            subject: `Reservierung aufgehoben: ${lot}`,
+            blocks: [
+              {
+                type: 'p',
+                text: failed
+                  ? `leider ist ${q} doch nicht mehr verfügbar. Die Zusage zu Ihrer Bewerbung Nr. ${id} müssen wir deshalb zurücknehmen. Bitte entschuldigen Sie das Versehen.`
+                  : `die Reservierung von ${q} für Ihre Bewerbung Nr. ${id} wurde aufgehoben.`,
+              },
+              {
+                type: 'p',
+                text: 'Ihre Bewerbung ist wieder offen und wartet in der Warteschlange. Wir melden uns, sobald es Neuigkeiten gibt. Wenn Sie Fragen haben, sprechen Sie uns gern an.',
+              },
+              statusLink,
+            ],
+          }
+        : {
+            subject: `Бронювання скасовано: ${lot}`,
+            blocks: [
+              {
+                type: 'p',
+                text: failed
+                  ? `на жаль, ${q} все ж таки більше не доступний. Тому ми змушені скасувати схвалення Вашої заявки № ${id}. Просимо вибачення за незручності.`
+                  : `бронювання ${q} за Вашою заявкою № ${id} скасовано.`,
+              },
+              {
+                type: 'p',
+                text: 'Ваша заявка знову відкрита й очікує в черзі. Ми повідомимо Вас, щойно будуть новини. Якщо у Вас є запитання, будь ласка, зверніться до нас.',
+              },
+              statusLink,
+            ],
+          };
+    }
+  }
+}
+
+function contactBlock(ctx: MailContext, lang: Language): Block {
+  const p = phrases[lang];
+  const lines: [string, string, string?][] = [];
+  if (ctx.office.email) lines.push([p.email, ctx.office.email, `mailto:${ctx.office.email}`]);
+  if (ctx.office.phone)
+    lines.push([p.phone, ctx.office.phone, `tel:${ctx.office.phone.replace(/[^\d+]/g, '')}`]);
+  if (ctx.office.address) lines.push([p.address, ctx.office.address]);
+  lines.push([p.hours, ctx.office.hours[lang]]);
+  return { type: 'contact', title: p.contactTitle, lines };
+}
+
+/** Keeps a subject on one line, whatever a lot's name holds. */
+function oneLine(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+/** Renders one mail in the family's language, as plain text and as HTML. */
+export function renderMail(facts: MailFacts, ctx: MailContext): RenderedMail {
+  const lang = facts.language;
+  const p = phrases[lang];
+  const lot = oneLine(lotNameIn(facts.lotName, lang, facts.lotId));
+  const { subject, blocks } = body(facts, ctx, lot);
+  const all: Block[] = [
+    { type: 'p', text: p.greeting(oneLine(facts.applicantName)) },
+    ...blocks,
+    contactBlock(ctx, lang),
+  ];
+  const signature = p.signature(ctx.siteName);
+  return {
+    subject: oneLine(`${subject} – ${ctx.siteName}`),
+    text: renderText(all, signature, p.automatic),
+    html: renderHtml(all, signature, p.automatic, lang, oneLine(subject)),
+  };
+}
+
+function renderText(blocks: Block[], signature: string[], automatic: string): string {
+  const parts = blocks.map((b) => {
+    switch (b.type) {
+      case 'p':
+        return b.text;
+      case 'steps':
+        return b.items.map((item, i) => `${i + 1}. ${item}`).join('\n');
+      case 'link':
+        return `${b.text}\n${b.url}`;
+      case 'contact':
+        return [`${b.title}:`, ...b.lines.map(([label, value]) => `${label}: ${value}`)].join('\n');
+    }
+  });
+  return `${[...parts, signature.join('\n'), '--', automatic].join('\n\n')}\n`;
+}
+
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/** Names and lot titles are typed by people: everything goes into the HTML escaped. */
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+}
+
+function renderHtml(
+  blocks: Block[],
+  signature: string[],
+  automatic: string,
+  lang: Language,
+  title: string,
+): string {
+  const text = 'margin:0 0 16px;line-height:1.5';
+  const parts = blocks.map((b) => {
+    switch (b.type) {
+      case 'p':
+        return `<p style="${text}">${escapeHtml(b.text)}</p>`;
+      case 'steps':
+        return `<ol style="${text};padding-left:20px">${b.items
+          .map((item) => `<li style="margin-bottom:8px">${escapeHtml(item)}</li>`)
+          .join('')}</ol>`;
+      case 'link':
+        return `<p style="${text}">${escapeHtml(b.text)}<br><a href="${escapeHtml(b.url)}" style="color:#1d4ed8">${escapeHtml(b.url)}</a></p>`;
+      case 'contact':
+        return `<div style="margin:24px 0 16px;padding:12px 16px;background:#f3f4f6;border-radius:8px"><p style="margin:0 0 8px;font-weight:bold">${escapeHtml(b.title)}</p>${b.lines
+          .map(
+            ([label, value, href]) =>
+              `<p style="margin:0 0 4px">${escapeHtml(label)}: ${
+                href
+                  ? `<a href="${escapeHtml(href)}" style="color:#1d4ed8">${escapeHtml(value)}</a>`
+                  : escapeHtml(value)
+              }</p>`,
+          )
+          .join('')}</div>`;
+    }
+  });
+  return [
+    '<!DOCTYPE html>',
+    `<html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head>`,
+    '<body style="margin:0;padding:0;background:#ffffff">',
+    '<div style="max-width:600px;margin:0 auto;padding:24px 16px;font-family:Arial,Helvetica,sans-serif;font-size:16px;color:#111827">',
+    ...parts,
+    `<p style="${text}">${signature.map(escapeHtml).join('<br>')}</p>`,
+    `<p style="margin:24px 0 0;font-size:13px;color:#6b7280">${escapeHtml(automatic)}</p>`,
+    '</div></body></html>',
+  ].join('\n');
+}

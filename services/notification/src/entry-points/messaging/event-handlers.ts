@@ -1,0 +1,27 @@
+import { Events, type EventName } from '@furniture/contracts';
+import type { EventHandler, EventHandlers } from '@furniture/platform';
+import { UnloggedEvents } from '../../domain/activity-mapping';
+import type { ActivityService } from '../../domain/activity-service';
+import { isMailedEvent, type MailService } from '../../domain/mail-service';
+
+/**
+ * Every domain event writes its activity-log entry; application status events also queue the
+ * family's mail. Both writes are idempotent on their own (unique event id), so a redelivery or a
+ * retry after a half-done attempt writes nothing twice.
+ */
+export function eventHandlers(deps: {
+  activity: ActivityService;
+  mail: MailService;
+}): EventHandlers {
+  const handlers: Record<string, EventHandler> = {};
+  for (const name of Object.values(Events) as EventName[]) {
+    const logs = !UnloggedEvents.includes(name);
+    const mails = isMailedEvent(name);
+    if (!logs && !mails) continue;
+    handlers[name] = async (event) => {
+      if (mails) await deps.mail.onEvent(event);
+      if (logs) await deps.activity.recordEvent(event);
+    };
+  }
+  return handlers as EventHandlers;
+}

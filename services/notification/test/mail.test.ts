@@ -1,0 +1,250 @@
+import { Events } from '@furniture/contracts';
+import { eventually, testUrls } from '@furniture/platform/testing';
+import { at, family, statusChange, submitted } from './events';
+import { startNotification, type NotificationUnderTest } from './harness';
+import { mailbox } from './mailbox';
+
+// An approval mail waits this long; long enough that an approval undone at once is withdrawn.
+const HOLD_MS = 1500;
+
+let svc: NotificationUnderTest;
+let box: ReturnType<typeof mailbox>;
+
+beforeAll(async () => {
+  svc = await startNotification({ MAIL_APPROVAL_HOLD_MS: String(HOLD_MS) });
+  box = mailbox(testUrls().mailApiUrl);
+});
+afterAll(async () => {
+  await svc?.stop();
+});
+
+/** The mail records of an application (the service's own collection). */
+async function recordsOf(applicationId: number) {
+  return svc.conn
+    .collection('mails')
+    .find({ application_id: applicationId })
+    .sort({ occurred_at: 1 })
+    .toArray();
+}
+
+/** Waits until every queued mail of an application has reached a final state. */
+async function settled(applicationId: number, count: number) {
+  return eventually(
+    async () => {
+      const records = await recordsOf(applicationId);
+      return records.length === count &&
+        records.every((r) => ['sent', 'failed', 'withdrawn'].includes(r.state as string))
+        ? records
+        : undefined;
+    },
+    { timeoutMs: 15000, what: `${count} settled mail record(s)` },
+  );
+}
+
+describe('mail on every status change', () => {
+  test('when a German family applies, is approved and receives the lot, then exactly one German mail per change reaches their address', async () => {
+    const f = family({ language: 'de' });
+    await svc.publish(submitted(f, 3));
+    const [confirmation] = await box.waitFor(f.email!, 1);
+    expect(confirmation!.Subject).toBe(
+      `Bewerbung Nr. ${f.applicationId} eingegangen: Ecksofa grau – Möbelbrücke`,
+    );
+    expect(confirmation!.Text).toContain('Guten Tag Olena Kovalenko,');
+    expect(confirmation!.Text).toContain('„Ecksofa grau“');
+    expect(confirmation!.Text).toContain('Ihr Platz in der Warteschlange: 3.');
+    expect(confirmation!.Text).toContain('https://moebel.example/check-status');
+    expect(confirmation!.HTML).toContain('Ihr Platz in der Warteschlange: 3.');
+    expect(confirmation!.From.Address).toBe('noreply@moebelbruecke.local');
+    expect(confirmation!.ReplyTo[0]!.Address).toBe('buero@moebelbruecke.example');
+    expect(confirmation!.Headers['Auto-Submitted']).toEqual(['auto-generated']);
+
+    await svc.publish(statusChange(Events.ApplicationApproved, f));
+    const afterApproval = await box.waitFor(f.email!, 2);
+    const approval = afterApproval.find((m) => m.Subject.startsWith('Gute Nachricht'))!;
+    expect(approval.Subject).toBe(
+      'Gute Nachricht: „Ecksofa grau“ ist für Sie reserviert – Möbelbrücke',
+    );
+    // what happens next, the office contact and the office hours (Mo–Fr 9:00–18:00)
+    expect(approval.Text).toContain('So geht es weiter:');
+    expect(approval.Text).toContain('Montag bis Freitag, 9:00–18:00 Uhr');
+    expect(approval.Text).toContain('Telefon: +49 30 5550100');
+    expect(approval.Text).toContain('E-Mail: buero@moebelbruecke.example');
+    expect(approval.Text).toContain('Adresse: Musterstraße 1, 10115 Berlin');
+    expect(approval.HTML).toContain('href="tel:+49305550100"');
+
+    await svc.publish(statusChange(Events.ApplicationCompleted, f));
+    await box.waitFor(f.email!, 3);
+    const records = await settled(f.applicationId, 3);
+    expect(records.map((r) => [r.kind, r.state, r.attempts])).toEqual([
+      ['submitted', 'sent', 1],
+      ['approved', 'sent', 1],
+      ['completed', 'sent', 1],
+    ]);
+    const mails = await box.to(f.email!);
+    expect(mails.map((m) => m.Subject).sort()).toEqual(
+      [
+        `Bewerbung Nr. ${f.applicationId} eingegangen: Ecksofa grau – Möbelbrücke`,
+        'Gute Nachricht: „Ecksofa grau“ ist für Sie reserviert – Möbelbrücke',
+        'Übergabe abgeschlossen: Ecksofa grau – Möbelbrücke',
+      ].sort(),
+    );
+    // one Message-ID per event: a repeated delivery would be recognisable as the same mail
+    expect(new Set(mails.map((m) => m.MessageID)).size).toBe(3);
+  });
+
+  test('when a Ukrainian family applies and is rejected, then both mails are Ukrainian and name the lot in Ukrainian', async () => {
+    const f = family({ language: 'uk', name: 'Олена Коваленко' });
+    await svc.publish(submitted(f, 2));
+    await box.waitFor(f.email!, 1);
+    await svc.publish(
+      statusChange(Events.ApplicationRejected, f, { reason: 'competitor_approved', actor: null }),
+    );
+    const mails = await box.waitFor(f.email!, 2);
+    const confirmation = mails.find((m) => m.Subject.startsWith('Заявку'))!;
+    const rejection = mails.find((m) => m.Subject.startsWith('Ваша заявка'))!;
+    expect(confirmation.Subject).toBe(
+      `Заявку № ${f.applicationId} отримано: Кутовий диван сірий – Möbelbrücke`,
+    );
+    expect(confirmation.Text).toContain('Доброго дня, Олена Коваленко!');
+    expect(confirmation.Text).toContain('Ваше місце в черзі: 2.');
+    expect(confirmation.Text).toContain('Години роботи: з понеділка по пʼятницю, 9:00–18:00');
+    expect(confirmation.Headers['Content-Language']).toEqual(['uk']);
+    expect(rejection.Subject).toBe(
+      `Ваша заявка № ${f.applicationId}: на жаль, не схвалено – Möbelbrücke`,
+    );
+    expect(rejection.Text).toContain('«Кутовий диван сірий» вже закріплено за іншою родиною');
+    expect(rejection.Text).not.toContain('Ecksofa');
+    await settled(f.applicationId, 2);
+  });
+
+  test('when the lot has no Ukrainian name, then the Ukrainian mail names it in German', async () => {
+    const f = family({ language: 'uk', lotName: { de: 'Kinderbett', uk: '' } });
+    await svc.publish(submitted(f));
+    const [mail] = await box.waitFor(f.email!, 1);
+    expect(mail!.Subject).toBe(`Заявку № ${f.applicationId} отримано: Kinderbett – Möbelbrücke`);
+  });
+
+  test('when staff cancel a reservation the family was told about, then the family gets the cancellation mail', async () => {
+    const f = family();
+    await svc.publish(statusChange(Events.ApplicationApproved, f));
+    await box.waitFor(f.email!, 1);
+    await settled(f.applicationId, 1);
+    await svc.publish(statusChange(Events.ApplicationReservationCancelled, f));
+    const mails = await box.waitFor(f.email!, 2);
+    const cancellation = mails.find((m) => m.Subject.startsWith('Reservierung aufgehoben'))!;
+    expect(cancellation.Subject).toBe('Reservierung aufgehoben: Ecksofa grau – Möbelbrücke');
+    expect(cancellation.Text).toContain('Ihre Bewerbung ist wieder offen');
+    const records = await settled(f.applicationId, 2);
+    expect(records.map((r) => [r.kind, r.state])).toEqual([
+      ['approved', 'sent'],
+      ['reservation_cancelled', 'sent'],
+    ]);
+  });
+
+  test('when the family gave no e-mail address, then no mail is queued or sent but the change is logged', async () => {
+    const f = family({ email: null });
+    const event = submitted(f);
+    await svc.publish(event);
+    const approved = statusChange(Events.ApplicationApproved, f);
+    await svc.publish(approved);
+    await svc.entryOf(event);
+    await svc.entryOf(approved);
+    expect(await recordsOf(f.applicationId)).toEqual([]);
+  });
+
+  test('when a lot name holds markup, then the HTML mail shows it as text', async () => {
+    const f = family({ lotName: { de: 'Regal <b>"Billy"</b> & Co', uk: '' } });
+    await svc.publish(submitted(f));
+    const [mail] = await box.waitFor(f.email!, 1);
+    expect(mail!.HTML).toContain('Regal &lt;b&gt;&quot;Billy&quot;&lt;/b&gt; &amp; Co');
+    expect(mail!.HTML).not.toContain('<b>"Billy"</b>');
+    expect(mail!.Text).toContain('Regal <b>"Billy"</b> & Co');
+  });
+});
+
+describe('redelivered events', () => {
+  test('when an event is delivered again, even after its processed record was lost, then there is no second mail and no second log entry', async () => {
+    const f = family();
+    const event = submitted(f);
+    await svc.publish(event);
+    await box.waitFor(f.email!, 1);
+    await settled(f.applicationId, 1);
+
+    // the broker redelivers it (the processed-event record still exists) …
+    await svc.publish(event);
+    // … and once more as after a crash between handling and recording it as processed
+    const processed = svc.conn.collection<{ _id: string }>('processed_events');
+    await eventually(() => processed.findOne({ _id: event.eventId }));
+    await processed.deleteOne({ _id: event.eventId });
+    await svc.publish(event);
+    await eventually(() => processed.findOne({ _id: event.eventId }), {
+      what: 'the redelivered event handled again',
+    });
+    await svc.service.sender.idle();
+
+    expect(await recordsOf(f.applicationId)).toHaveLength(1);
+    expect(
+      await svc.conn.collection('activity_logs').countDocuments({ event_id: event.eventId }),
+    ).toBe(1);
+    expect(await box.to(f.email!)).toHaveLength(1);
+  });
+});
+
+describe('approvals undone before their mail went out', () => {
+  test('when the lot cannot be reserved right after the approval, then the family gets neither the approval nor the cancellation', async () => {
+    const f = family();
+    await svc.publish(submitted(f));
+    await box.waitFor(f.email!, 1);
+    const approved = statusChange(Events.ApplicationApproved, f);
+    const undone = statusChange(Events.ApplicationReservationCancelled, f, {
+      reason: 'reservation_failed',
+      actor: null,
+    });
+    await svc.publish(approved);
+    await svc.publish(undone);
+    const records = await settled(f.applicationId, 3);
+    expect(records.map((r) => [r.kind, r.state])).toEqual([
+      ['submitted', 'sent'],
+      ['approved', 'withdrawn'],
+      ['reservation_cancelled', 'withdrawn'],
+    ]);
+    expect((await box.to(f.email!)).map((m) => m.Subject)).toEqual([
+      `Bewerbung Nr. ${f.applicationId} eingegangen: Ecksofa grau – Möbelbrücke`,
+    ]);
+  });
+
+  test('when the cancellation arrives before its approval, then neither is mailed', async () => {
+    const f = family();
+    const approved = statusChange(Events.ApplicationApproved, f);
+    const undone = at(
+      statusChange(Events.ApplicationReservationCancelled, f, { reason: 'reservation_failed' }),
+      new Date(Date.parse(approved.occurredAt) + 10).toISOString(),
+    );
+    await svc.publish(undone);
+    await eventually(async () => (await recordsOf(f.applicationId)).length === 1);
+    await svc.publish(approved);
+    const records = await settled(f.applicationId, 2);
+    expect(records.map((r) => [r.kind, r.state])).toEqual([
+      ['approved', 'withdrawn'],
+      ['reservation_cancelled', 'withdrawn'],
+    ]);
+    expect(await box.to(f.email!)).toEqual([]);
+  });
+
+  test('when the reservation fails after the approval mail went out, then the family is told it was withdrawn', async () => {
+    const f = family({ language: 'uk' });
+    await svc.publish(statusChange(Events.ApplicationApproved, f));
+    await box.waitFor(f.email!, 1);
+    await settled(f.applicationId, 1);
+    await svc.publish(
+      statusChange(Events.ApplicationReservationCancelled, f, {
+        reason: 'reservation_failed',
+        actor: null,
+      }),
+    );
+    const mails = await box.waitFor(f.email!, 2);
+    const correction = mails.find((m) => m.Subject.startsWith('Бронювання скасовано'))!;
+    expect(correction.Text).toContain('все ж таки більше не доступний');
+    expect(correction.Text).toContain('Просимо вибачення');
+  });
+});

@@ -1,0 +1,97 @@
+import { startMailCatcher, type MailCatcher } from '@furniture/infra';
+import { eventually } from '@furniture/platform/testing';
+import { family, submitted } from './events';
+import { startNotification, type NotificationUnderTest } from './harness';
+import { mailbox } from './mailbox';
+
+// A catcher of this file's own, so that stopping its SMTP side disturbs no other test.
+let catcher: MailCatcher;
+let box: ReturnType<typeof mailbox>;
+const started: NotificationUnderTest[] = [];
+
+beforeAll(async () => {
+  catcher = await startMailCatcher();
+  box = mailbox(catcher.apiUrl);
+});
+afterAll(async () => {
+  for (const svc of started) await svc.stop();
+  await catcher?.stop();
+});
+
+async function start(env: Record<string, string>) {
+  const svc = await startNotification({
+    SMTP_URL: catcher.smtpUrl,
+    SMTP_TIMEOUT_MS: '2000',
+    ...env,
+  });
+  started.push(svc);
+  return svc;
+}
+
+function mailOf(svc: NotificationUnderTest, applicationId: number) {
+  return svc.conn.collection('mails').findOne({ application_id: applicationId });
+}
+
+test('when the SMTP server is down, then the mail waits, is retried with backoff and goes out once the server is back', async () => {
+  const svc = await start({
+    MAIL_RETRY_BASE_MS: '100',
+    MAIL_RETRY_MAX_MS: '400',
+    MAIL_MAX_ATTEMPTS: '100',
+  });
+  await catcher.stopSmtp();
+  try {
+    const f = family();
+    await svc.publish(submitted(f));
+    const waiting = await eventually(
+      async () => {
+        const mail = await mailOf(svc, f.applicationId);
+        return mail && mail.state === 'queued' && (mail.attempts as number) >= 3 ? mail : undefined;
+      },
+      { timeoutMs: 15000, what: 'three failed attempts' },
+    );
+    expect(waiting.last_error).toEqual(expect.any(String));
+    expect(waiting.sent_at).toBeNull();
+    const ready = await svc.http.get('/ready');
+    expect(ready.body.checks.smtp).toBe(false);
+    expect(await box.to(f.email!)).toEqual([]);
+
+    await catcher.startSmtp();
+    const [mail] = await box.waitFor(f.email!, 1);
+    expect(mail!.Subject).toContain(`Bewerbung Nr. ${f.applicationId}`);
+    const sent = await eventually(async () => {
+      const record = await mailOf(svc, f.applicationId);
+      return record?.state === 'sent' ? record : undefined;
+    });
+    expect(sent.attempts as number).toBeGreaterThanOrEqual(4);
+    expect(sent.sent_at).toBeInstanceOf(Date);
+    expect((await svc.http.get('/ready')).body.checks.smtp).toBe(true);
+    expect(await box.to(f.email!)).toHaveLength(1);
+  } finally {
+    await catcher.startSmtp();
+  }
+});
+
+test('when every attempt fails, then the mail is marked failed after the last one and not sent later', async () => {
+  const svc = await start({ MAIL_RETRY_BASE_MS: '50', MAIL_MAX_ATTEMPTS: '3' });
+  await catcher.stopSmtp();
+  const f = family();
+  try {
+    await svc.publish(submitted(f));
+    const failed = await eventually(
+      async () => {
+        const mail = await mailOf(svc, f.applicationId);
+        return mail?.state === 'failed' ? mail : undefined;
+      },
+      { timeoutMs: 15000, what: 'the mail marked failed' },
+    );
+    expect(failed.attempts).toBe(3);
+    expect(failed.next_attempt_at).toBeNull();
+    expect(failed.last_error).toEqual(expect.any(String));
+  } finally {
+    await catcher.startSmtp();
+  }
+  svc.service.sender.kick();
+  await svc.service.sender.idle();
+  expect((await mailOf(svc, f.applicationId))?.state).toBe('failed');
+  expect(await box.to(f.email!)).toEqual([]);
+});
