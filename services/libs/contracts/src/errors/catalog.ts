@@ -28,4 +28,16 @@ export const catalogErrors = {
     de: 'Lot nicht gefunden',
     uk: 'Лот не знайдено',
   },
+  /** the lot form names a category that does not exist (answered as a field error) */
+  LOT_CATEGORY_NOT_FOUND: {
+    status: 422,
+    de: 'Die gewählte Kategorie existiert nicht.',
+    uk: 'Обраної категорії не існує.',
+  },
+  /** PATCH that changes more than the photos without the version the form was loaded with */
+  LOT_VERSION_REQUIRED: {
+    status: 422,
+    de: 'Die Version des Lots fehlt. Bitte laden Sie das Lot neu.',
+    uk: 'Бракує версії лоту. Будь ласка, перезавантажте лот.',
+  },
 } as const satisfies Record<string, ErrorDefinition>;

@@ -1,0 +1,200 @@
+import type { DomainEvent, LotStatus } from '@furniture/contracts';
+import {
+  docWithEvents,
+  escapeRegex,
+  nextId,
+  tombstoneUpdate,
+  withDocLock,
+  withEvents,
+  NOT_DELETED,
+  type Connection,
+} from '@furniture/platform';
+import type { Document, UpdateFilter } from 'mongodb';
+import type { QueryFilter } from 'mongoose';
+import type { LotChange, LotData } from '../domain/records';
+import type { Models } from './models';
+
+/** What a lot list may be narrowed by (built by the domain, translated to a query here). */
+export interface LotFilter {
+  categoryId?: number;
+  status?: LotStatus;
+  /** only these statuses (anonymous callers never see archived lots) */
+  visibleStatuses?: readonly LotStatus[];
+  /** names and short descriptions in both languages, case-insensitive; a number also matches the id */
+  search?: string;
+  createdFrom?: Date;
+  createdBefore?: Date;
+}
+
+export interface MutateResult {
+  before: LotData;
+  after: LotData;
+  changed: boolean;
+}
+
+/** Attempts of a compare-and-set write before giving up (only several replicas ever need a second). */
+const MAX_ATTEMPTS = 5;
+
+function toData(doc: LotData): LotData {
+  return {
+    id: doc.id,
+    name: { de: doc.name?.de ?? '', uk: doc.name?.uk ?? '' },
+    description: { de: doc.description?.de ?? '', uk: doc.description?.uk ?? '' },
+    detailed_description: {
+      de: doc.detailed_description?.de ?? '',
+      uk: doc.detailed_description?.uk ?? '',
+    },
+    status: doc.status,
+    category_id: doc.category_id,
+    photos: doc.photos ?? [],
+    gallery_photos: doc.gallery_photos ?? [],
+    dimensions: doc.dimensions ?? '',
+    condition: doc.condition ?? '',
+    donor: doc.donor ?? '',
+    location: doc.location ?? '',
+    created_at: doc.created_at,
+    updated_at: doc.updated_at,
+    status_changed_at: doc.status_changed_at ?? doc.created_at,
+    created_by_user_id: doc.created_by_user_id ?? null,
+    version: doc.version,
+    rev: doc.rev ?? 0,
+    reserved_application_id: doc.reserved_application_id ?? null,
+    photo_refs: (doc.photo_refs ?? []).map((r) => ({
+      photo_id: r.photo_id,
+      medium: r.medium,
+      large: r.large,
+    })),
+    deleted_photo_ids: doc.deleted_photo_ids ?? [],
+  };
+}
+
+export class LotsRepository {
+  constructor(
+    private readonly conn: Connection,
+    private readonly models: Models,
+    /** after every write: drop cached answers, publish the events */
+    private readonly onWrite: () => void,
+  ) {}
+
+  private query(f: LotFilter): QueryFilter<LotData> {
+    const q: QueryFilter<LotData> = { ...NOT_DELETED };
+    if (f.categoryId !== undefined) q.category_id = f.categoryId;
+    if (f.status !== undefined) {
+      q.status =
+        f.visibleStatuses && !f.visibleStatuses.includes(f.status)
+          ? { $in: [] as LotStatus[] }
+          : f.status;
+    } else if (f.visibleStatuses) {
+      q.status = { $in: [...f.visibleStatuses] };
+    }
+    if (f.search) {
+      const re = new RegExp(escapeRegex(f.search), 'i');
+      const or: QueryFilter<LotData>[] = [
+        { 'name.de': re },
+        { 'name.uk': re },
+        { 'description.de': re },
+        { 'description.uk': re },
+      ];
+      const asId = /^#?(\d{1,12})$/.exec(f.search);
+      if (asId) or.push({ id: Number(asId[1]) });
+      q.$or = or;
+    }
+    if (f.createdFrom || f.createdBefore) {
+      q.created_at = {
+        ...(f.createdFrom ? { $gte: f.createdFrom } : {}),
+        ...(f.createdBefore ? { $lt: f.createdBefore } : {}),
+      };
+    }
+    return q;
+  }
+
+  async findById(id: number): Promise<LotData | null> {
+    const doc = await this.models.Lot.findOne({ ...NOT_DELETED, id }).lean<LotData>();
+    return doc ? toData(doc) : null;
+  }
+
+  /** Newest first. */
+  async list(filter: LotFilter, page: { skip: number; limit: number }): Promise<LotData[]> {
+    const docs = await this.models.Lot.find(this.query(filter))
+      .sort({ id: -1 })
+      .skip(page.skip)
+      .limit(page.limit)
+      .lean<LotData[]>();
+    return docs.map(toData);
+  }
+
+  async count(filter: LotFilter): Promise<number> {
+    return this.models.Lot.countDocuments(this.query(filter));
+  }
+
+  /** Lots per category, counting only the given statuses (one pass over the lots). */
+  async countsByCategory(statuses: readonly LotStatus[]): Promise<Map<number, number>> {
+    const rows = await this.models.Lot.aggregate<{ _id: number; n: number }>([
+      { $match: { ...NOT_DELETED, status: { $in: [...statuses] } } },
+      { $group: { _id: '$category_id', n: { $sum: 1 } } },
+    ]);
+    return new Map(rows.map((r) => [r._id, r.n]));
+  }
+
+  /** Every lot of a category, archived ones included (they still hold it). */
+  async countInCategory(categoryId: number): Promise<number> {
+    return this.models.Lot.countDocuments({ ...NOT_DELETED, category_id: categoryId });
+  }
+
+  async insert(
+    data: Omit<LotData, 'id' | 'rev'>,
+    events: (lot: LotData) => DomainEvent[],
+  ): Promise<LotData> {
+    const id = await nextId(this.conn, 'lots');
+    const lot: LotData = { ...data, id, rev: 1 };
+    await this.models.Lot.collection.insertOne(docWithEvents({ ...lot }, events(lot)));
+    this.onWrite();
+    return lot;
+  }
+
+  /**
+   * Reads the lot, lets `decide` choose a change (or none) and writes it with its events in one
+   * compare-and-set on `rev`, under the lot's lock (FerretDB does not isolate updates; several
+   * MongoDB replicas are kept apart by the rev guard and a re-read). null: there is no such lot.
+   * Whatever `decide` throws (a stale version, say) ends the call unchanged.
+   */
+  async mutate(
+    id: number,
+    decide: (current: LotData) => LotChange | null | Promise<LotChange | null>,
+  ): Promise<MutateResult | null> {
+    const collection = this.models.Lot.collection;
+    return withDocLock(collection, id, async () => {
+      for (let attempt = 1; ; attempt++) {
+        const before = await this.findById(id);
+        if (!before) return null;
+        const change = await decide(before);
+        if (!change) return { before, after: before, changed: false };
+        const rev = before.rev + 1;
+        let after: LotData;
+        let update: UpdateFilter<Document>;
+        if ('remove' in change) {
+          after = { ...before, rev };
+          update = tombstoneUpdate(change.events, { rev });
+        } else {
+          after = { ...before, ...change.set, rev };
+          update = withEvents({ $set: { ...change.set, rev } }, change.events(after));
+        }
+        const res = await collection.updateOne({ ...NOT_DELETED, id, rev: before.rev }, update);
+        if (res.matchedCount === 1) {
+          this.onWrite();
+          return { before, after, changed: true };
+        }
+        if (attempt >= MAX_ATTEMPTS) throw new Error(`lot ${id}: concurrent writes did not settle`);
+      }
+    });
+  }
+
+  /** Lots with id > afterId in id order, archived included (read models of other services). */
+  async snapshotPage(afterId: number, limit: number): Promise<LotData[]> {
+    const docs = await this.models.Lot.find({ ...NOT_DELETED, id: { $gt: afterId } })
+      .sort({ id: 1 })
+      .limit(limit)
+      .lean<LotData[]>();
+    return docs.map(toData);
+  }
+}

@@ -1,0 +1,301 @@
+import {
+  Events,
+  Limits,
+  LotStatuses,
+  resolveCategoryRef,
+  type Actor,
+  type DomainEvent,
+  type LocalizedTextValue,
+  type Lot,
+  type LotCreate,
+  type LotPatch,
+  type LotSearchPage,
+  type LotSearchQuery,
+  type LotSnapshotPage,
+  type LotsQuery,
+  type LotUpdate,
+} from '@furniture/contracts';
+import { AppError, createEvent } from '@furniture/platform';
+import type { CategoriesRepository } from '../data-access/categories-repository';
+import type { LotFilter, LotsRepository } from '../data-access/lots-repository';
+import type { ReadCache } from '../data-access/read-cache';
+import { dateRange } from './dates';
+import { changesOf, lotSnapshot } from './events';
+import { toLot, type LotData, type LotSet } from './records';
+
+/** Anonymous callers never see archived lots (public-site §4). */
+const PUBLIC_STATUSES = LotStatuses.filter((s) => s !== 'archived');
+
+/** Fields of the lot form whose change bumps the edit version. */
+const EDIT_FIELDS = [
+  'name',
+  'description',
+  'detailed_description',
+  'category_id',
+  'dimensions',
+  'condition',
+  'donor',
+  'location',
+] as const;
+const PHOTO_FIELDS = ['photos', 'gallery_photos'] as const;
+
+const LANGS = ['de', 'uk'] as const;
+
+function categoryMissing(): AppError {
+  return new AppError('LOT_CATEGORY_NOT_FOUND', {
+    fieldErrors: [{ loc: ['body', 'category_id'], msg: '', type: 'unknown_category' }],
+  });
+}
+
+/**
+ * Detailed descriptions default to the short ones (back-office §5). One that was a copy of the
+ * short text and is left as it was follows a changed short text, so that the lot detail does not
+ * show the old short text as "more details".
+ */
+function detailedOf(
+  current: Pick<LotData, 'description' | 'detailed_description'> | null,
+  description: LocalizedTextValue,
+  sent: Partial<LocalizedTextValue> | undefined,
+): LocalizedTextValue {
+  const out = { de: '', uk: '' };
+  for (const lang of LANGS) {
+    const given = sent?.[lang];
+    let text: string;
+    if (!current) text = given ?? '';
+    else if (given === undefined || given === current.detailed_description[lang]) {
+      const wasCopy = current.detailed_description[lang] === current.description[lang];
+      text = wasCopy ? description[lang] : current.detailed_description[lang];
+    } else text = given;
+    out[lang] = text === '' ? description[lang] : text;
+  }
+  return out;
+}
+
+/**
+ * Lots: public browsing and search, the staff's lot list and form (back-office §2, §5, §8), and
+ * the snapshot other services rebuild their read models from.
+ */
+export class LotsService {
+  constructor(
+    private readonly deps: {
+      lots: LotsRepository;
+      categories: CategoriesRepository;
+      cache: ReadCache;
+    },
+  ) {}
+
+  private visibility(actor: Actor | undefined): Pick<LotFilter, 'visibleStatuses'> {
+    return actor ? {} : { visibleStatuses: PUBLIC_STATUSES };
+  }
+
+  private filterOf(actor: Actor | undefined, q: LotsQuery): LotFilter {
+    return {
+      ...this.visibility(actor),
+      categoryId: q.category_id,
+      status: q.status,
+      search: q.search,
+      ...dateRange(q.date_from, q.date_to),
+    };
+  }
+
+  async list(actor: Actor | undefined, q: LotsQuery): Promise<Lot[]> {
+    const lots = await this.deps.lots.list(this.filterOf(actor, q), {
+      skip: q.skip,
+      limit: q.limit,
+    });
+    return lots.map(toLot);
+  }
+
+  count(actor: Actor | undefined, q: LotsQuery): Promise<number> {
+    return this.deps.lots.count(this.filterOf(actor, q));
+  }
+
+  async search(actor: Actor | undefined, q: LotSearchQuery): Promise<LotSearchPage> {
+    const filter: LotFilter = {
+      ...this.visibility(actor),
+      categoryId: q.category_id,
+      status: q.status,
+      search: q.search,
+    };
+    const [lots, total] = await Promise.all([
+      this.deps.lots.list(filter, { skip: (q.page - 1) * q.limit, limit: q.limit }),
+      this.deps.lots.count(filter),
+    ]);
+    return { lots: lots.map(toLot), total, page: q.page, limit: q.limit };
+  }
+
+  /** The lots of a category by id, numeric string or slug, newest first (cached). */
+  byCategory(actor: Actor | undefined, ref: string): Promise<Lot[]> {
+    const id = resolveCategoryRef(ref);
+    if (id === undefined) {
+      return Promise.reject(new AppError('CATEGORY_INVALID_ID', { params: { id: ref } }));
+    }
+    const key = `lots-of-category:${id}:${actor ? 'staff' : 'public'}`;
+    return this.deps.cache.get(key, async () => {
+      if (!(await this.deps.categories.findById(id))) throw new AppError('CATEGORY_NOT_FOUND');
+      const lots = await this.deps.lots.list(
+        { categoryId: id, ...this.visibility(actor) },
+        { skip: 0, limit: Limits.lotDateFilterFetchCap },
+      );
+      return lots.map(toLot);
+    });
+  }
+
+  async get(actor: Actor | undefined, id: number): Promise<Lot> {
+    const lot = await this.deps.lots.findById(id);
+    if (!lot || (!actor && lot.status === 'archived')) throw new AppError('LOT_NOT_FOUND');
+    return toLot(lot);
+  }
+
+  async create(actor: Actor, input: LotCreate): Promise<Lot> {
+    const description = { de: input.description.de, uk: input.description.uk ?? '' };
+    return this.deps.categories.withMembersLock(input.category_id, async () => {
+      if (!(await this.deps.categories.findById(input.category_id))) throw categoryMissing();
+      const now = new Date();
+      const created = await this.deps.lots.insert(
+        {
+          name: { de: input.name.de, uk: input.name.uk ?? '' },
+          description,
+          detailed_description: detailedOf(null, description, input.detailed_description),
+          status: input.status,
+          category_id: input.category_id,
+          photos: input.photos ?? [],
+          gallery_photos: input.gallery_photos ?? [],
+          dimensions: input.dimensions ?? '',
+          condition: input.condition ?? '',
+          donor: input.donor ?? '',
+          location: input.location ?? '',
+          created_at: now,
+          updated_at: now,
+          status_changed_at: now,
+          created_by_user_id: actor.id,
+          version: 1,
+          reserved_application_id: null,
+          photo_refs: [],
+          deleted_photo_ids: [],
+        },
+        (lot) => [createEvent(Events.LotCreated, { lot: lotSnapshot(lot) }, actor)],
+      );
+      return toLot(created);
+    });
+  }
+
+  /**
+   * PUT and PATCH. Fields left out keep their value. A change of any form field needs the
+   * version the form was loaded with and bumps it; photos alone (set main photo) need none and
+   * keep it. A status change by staff releases a reservation record (the applications service
+   * follows lot.status_changed).
+   */
+  async update(actor: Actor, id: number, input: LotUpdate | LotPatch): Promise<Lot> {
+    const touchesForm = Object.entries(input).some(
+      ([key, value]) =>
+        value !== undefined &&
+        key !== 'version' &&
+        !(PHOTO_FIELDS as readonly string[]).includes(key),
+    );
+    if (touchesForm && input.version === undefined) {
+      throw new AppError('LOT_VERSION_REQUIRED', {
+        fieldErrors: [{ loc: ['body', 'version'], msg: '', type: 'required' }],
+      });
+    }
+    const write = () =>
+      this.deps.lots.mutate(id, async (current) => {
+        if (input.version !== undefined && input.version !== current.version) {
+          throw new AppError('STALE_VERSION', { extra: { current_version: current.version } });
+        }
+        if (
+          input.category_id !== undefined &&
+          input.category_id !== current.category_id &&
+          !(await this.deps.categories.findById(input.category_id))
+        ) {
+          throw categoryMissing();
+        }
+        return this.change(actor, current, input);
+      });
+    const result =
+      input.category_id !== undefined
+        ? await this.deps.categories.withMembersLock(input.category_id, write)
+        : await write();
+    if (!result) throw new AppError('LOT_NOT_FOUND');
+    return toLot(result.after);
+  }
+
+  private change(actor: Actor, current: LotData, input: LotUpdate | LotPatch) {
+    const description = {
+      de: input.description?.de ?? current.description.de,
+      uk: input.description?.uk ?? current.description.uk,
+    };
+    const next = {
+      name: { de: input.name?.de ?? current.name.de, uk: input.name?.uk ?? current.name.uk },
+      description,
+      detailed_description: detailedOf(current, description, input.detailed_description),
+      category_id: input.category_id ?? current.category_id,
+      dimensions: input.dimensions ?? current.dimensions,
+      condition: input.condition ?? current.condition,
+      donor: input.donor ?? current.donor,
+      location: input.location ?? current.location,
+      photos: input.photos ?? current.photos,
+      gallery_photos: input.gallery_photos ?? current.gallery_photos,
+    };
+    const status = input.status ?? current.status;
+    const formChanges = changesOf(current, next, EDIT_FIELDS);
+    const photoChanges = changesOf(current, next, PHOTO_FIELDS);
+    const statusChanged = status !== current.status;
+    const formChanged = Object.keys(formChanges).length > 0;
+    if (!formChanged && !statusChanged && Object.keys(photoChanges).length === 0) return null;
+
+    const now = new Date();
+    const set: LotSet = { ...next, updated_at: now };
+    if (formChanged || statusChanged) set.version = current.version + 1;
+    if (statusChanged) {
+      set.status = status;
+      set.status_changed_at = now;
+      set.reserved_application_id = null;
+    }
+    const changes = { ...formChanges, ...photoChanges };
+    return {
+      set,
+      events: (after: LotData) => {
+        const events: DomainEvent[] = [];
+        if (Object.keys(changes).length > 0) {
+          events.push(createEvent(Events.LotUpdated, { lot: lotSnapshot(after), changes }, actor));
+        }
+        if (statusChanged) {
+          events.push(
+            createEvent(
+              Events.LotStatusChanged,
+              {
+                lot: lotSnapshot(after),
+                old_status: current.status,
+                new_status: status,
+                cause: 'staff',
+                application_id: null,
+              },
+              actor,
+            ),
+          );
+        }
+        return events;
+      },
+    };
+  }
+
+  async delete(actor: Actor, id: number): Promise<void> {
+    const result = await this.deps.lots.mutate(id, (current) => ({
+      remove: true,
+      events: [createEvent(Events.LotDeleted, { lot: lotSnapshot(current) }, actor)],
+    }));
+    if (!result) throw new AppError('LOT_NOT_FOUND');
+  }
+
+  /** One page of the snapshot other services rebuild their read model of lots from. */
+  async snapshot(afterId: number, limit: number): Promise<LotSnapshotPage> {
+    const page = await this.deps.lots.snapshotPage(afterId, limit + 1);
+    const lots = page.slice(0, limit);
+    const last = lots[lots.length - 1];
+    return {
+      lots: lots.map(lotSnapshot),
+      next_after_id: page.length > limit && last ? last.id : null,
+    };
+  }
+}

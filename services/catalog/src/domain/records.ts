@@ -1,0 +1,109 @@
+import {
+  categorySlug,
+  type Category,
+  type DomainEvent,
+  type LocalizedTextValue,
+  type Lot,
+  type LotStatus,
+} from '@furniture/contracts';
+
+/** A photo the media service reported for a lot (photo.uploaded), to undo it on photo.deleted. */
+export interface PhotoRef {
+  photo_id: number;
+  medium: string;
+  large: string;
+}
+
+/** Everything the catalog keeps of a lot (what the repository reads and writes). */
+export interface LotData {
+  id: number;
+  name: LocalizedTextValue;
+  description: LocalizedTextValue;
+  detailed_description: LocalizedTextValue;
+  status: LotStatus;
+  category_id: number;
+  photos: string[];
+  gallery_photos: string[];
+  dimensions: string;
+  condition: string;
+  donor: string;
+  location: string;
+  created_at: Date;
+  updated_at: Date;
+  status_changed_at: Date;
+  created_by_user_id: number | null;
+  /** edit version: bumped by every change a lot form could overwrite (not by photo changes) */
+  version: number;
+  /** write revision: bumped by every write, the compare-and-set guard of the repository */
+  rev: number;
+  /** the approved application the lot is reserved for (set by application.approved) */
+  reserved_application_id: number | null;
+  photo_refs: PhotoRef[];
+  /** photos already deleted: a late photo.uploaded for them is ignored */
+  deleted_photo_ids: number[];
+}
+
+/** Fields a change may set (id, creation data and rev belong to the repository). */
+export type LotSet = Partial<Omit<LotData, 'id' | 'created_at' | 'created_by_user_id' | 'rev'>>;
+
+export type LotChange =
+  | { set: LotSet; events: (after: LotData) => DomainEvent[] }
+  | { remove: true; events: DomainEvent[] };
+
+export interface CategoryData {
+  id: number;
+  name: LocalizedTextValue;
+  description: LocalizedTextValue;
+  icon: string;
+  created_at: Date;
+  updated_at: Date;
+  created_by_user_id: number | null;
+  version: number;
+  rev: number;
+}
+
+export type CategorySet = Partial<
+  Pick<CategoryData, 'name' | 'description' | 'icon' | 'version'>
+> & {
+  updated_at?: Date;
+};
+
+export type CategoryChange =
+  | { set: CategorySet; events: (after: CategoryData) => DomainEvent[] }
+  | { remove: true; events: DomainEvent[] };
+
+/** The answer shape of a lot (internal fields never leave the service). */
+export function toLot(d: LotData): Lot {
+  return {
+    id: d.id,
+    name: d.name,
+    description: d.description,
+    detailed_description: d.detailed_description,
+    status: d.status,
+    category_id: d.category_id,
+    photos: d.photos,
+    gallery_photos: d.gallery_photos,
+    dimensions: d.dimensions,
+    condition: d.condition,
+    donor: d.donor,
+    location: d.location,
+    created_at: d.created_at.toISOString(),
+    updated_at: d.updated_at.toISOString(),
+    created_by_user_id: d.created_by_user_id,
+    version: d.version,
+  };
+}
+
+export function toCategory(d: CategoryData, lotCount: number): Category {
+  return {
+    id: d.id,
+    slug: categorySlug(d.id),
+    name: d.name,
+    description: d.description,
+    icon: d.icon,
+    lot_count: lotCount,
+    created_at: d.created_at.toISOString(),
+    updated_at: d.updated_at.toISOString(),
+    version: d.version,
+  };
+}

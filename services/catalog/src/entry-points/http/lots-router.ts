@@ -1,0 +1,75 @@
+import { Router, type Request } from 'express';
+import {
+  lotCreateSchema,
+  lotPatchSchema,
+  lotSearchQuerySchema,
+  lotsQuerySchema,
+  lotUpdateSchema,
+  type DeletedAnswer,
+  type LotCount,
+} from '@furniture/contracts';
+import { AppError, input, requireStaff } from '@furniture/platform';
+import type { LotsService } from '../../domain/lots-service';
+import { message } from './messages';
+
+/** A lot id in the path; anything that cannot be one is a lot that does not exist. */
+function lotId(req: Request): number {
+  const raw = String(req.params.id);
+  const id = /^\d{1,12}$/.test(raw) ? Number(raw) : 0;
+  if (id < 1) throw new AppError('LOT_NOT_FOUND');
+  return id;
+}
+
+/**
+ * /api/v1/lots: reads are public (anonymous callers never see archived lots), writes need a
+ * staff token. Lists answer plain arrays, a single lot is the lot itself (public-site §7 accepts
+ * both shapes).
+ */
+export function lotsRouter(lots: LotsService): Router {
+  const r = Router();
+
+  r.get('/', async (req, res) => {
+    res.json(await lots.list(req.actor, input.query(req, lotsQuerySchema)));
+  });
+
+  r.get('/count', async (req, res) => {
+    const answer: LotCount = {
+      count: await lots.count(req.actor, input.query(req, lotsQuerySchema)),
+    };
+    res.json(answer);
+  });
+
+  r.get('/search', async (req, res) => {
+    res.json(await lots.search(req.actor, input.query(req, lotSearchQuerySchema)));
+  });
+
+  r.get('/category/:ref', async (req, res) => {
+    res.json(await lots.byCategory(req.actor, String(req.params.ref)));
+  });
+
+  r.get('/:id', async (req, res) => {
+    res.json(await lots.get(req.actor, lotId(req)));
+  });
+
+  r.post('/', requireStaff, async (req, res) => {
+    res.status(201).json(await lots.create(req.actor!, input.body(req, lotCreateSchema)));
+  });
+
+  r.put('/:id', requireStaff, async (req, res) => {
+    const id = lotId(req);
+    res.json(await lots.update(req.actor!, id, input.body(req, lotUpdateSchema)));
+  });
+
+  r.patch('/:id', requireStaff, async (req, res) => {
+    const id = lotId(req);
+    res.json(await lots.update(req.actor!, id, input.body(req, lotPatchSchema)));
+  });
+
+  r.delete('/:id', requireStaff, async (req, res) => {
+    await lots.delete(req.actor!, lotId(req));
+    const answer: DeletedAnswer = { success: true, message: message(req, 'lot_deleted') };
+    res.json(answer);
+  });
+
+  return r;
+}
