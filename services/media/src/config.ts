@@ -1,0 +1,88 @@
+import { Limits } from '@furniture/contracts';
+import { baseConfigShape, loadConfig, readSecret } from '@furniture/platform';
+import { z } from 'zod';
+
+export interface S3Settings {
+  endPoint: string;
+  port: number;
+  useSSL: boolean;
+  accessKey: string;
+  secretKey: string;
+}
+
+/** S3_URL is http(s)://ACCESS_KEY:SECRET_KEY@host:port (the same form the infra launcher prints). */
+export function parseS3Url(raw: string): S3Settings {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new Error('Invalid configuration:\n  S3_URL: not a URL');
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new Error('Invalid configuration:\n  S3_URL: must start with http:// or https://');
+  if (!u.username || !u.password)
+    throw new Error(
+      'Invalid configuration:\n  S3_URL: must carry credentials (http://ACCESS_KEY:SECRET_KEY@host:port)',
+    );
+  const useSSL = u.protocol === 'https:';
+  return {
+    endPoint: u.hostname,
+    port: u.port ? Number(u.port) : useSSL ? 443 : 80,
+    useSSL,
+    accessKey: decodeURIComponent(u.username),
+    secretKey: decodeURIComponent(u.password),
+  };
+}
+
+/** Every key of the media service; see README "Configuration". */
+export function loadMediaConfig(env: NodeJS.ProcessEnv = process.env) {
+  const c = loadConfig(
+    {
+      ...baseConfigShape,
+      PORT: z.coerce.number().int().default(4004),
+      MONGO_DB: z.string().default('furniture_media'),
+      /** S3 server with credentials (or S3_URL_FILE); local default = the launcher's MinIO */
+      S3_URL: z.string().optional(),
+      S3_URL_FILE: z.string().optional(),
+      /** bucket of the photo objects; created at start when missing */
+      S3_BUCKET: z
+        .string()
+        .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'S3 bucket names: 3-63 of a-z 0-9 . -')
+        .default('furniture-media'),
+      S3_REGION: z.string().default('us-east-1'),
+      /** catalog service, for the lot read model's snapshot (GET /internal/lots/snapshot) */
+      CATALOG_URL: z.url().default('http://127.0.0.1:4002'),
+      /** images decoded and encoded at the same time in this process; more wait in line */
+      MEDIA_MAX_PARALLEL: z.coerce.number().int().min(1).max(64).default(2),
+      /**
+       * uploads accepted at once (receiving, waiting or processing); each holds at most one file
+       * in memory, so memory stays below about this × PHOTO_MAX_BYTES plus the images being
+       * processed. More are refused at once with 503 PHOTO_UPLOADS_BUSY and Retry-After.
+       */
+      MEDIA_MAX_UPLOADS_IN_FLIGHT: z.coerce.number().int().min(1).max(1000).default(16),
+      /** libvips worker threads per image (sharp.concurrency); 0 = one per CPU core */
+      SHARP_CONCURRENCY: z.coerce.number().int().min(0).max(64).default(1),
+      /** images with more pixels are refused from their header, before decoding */
+      MEDIA_MAX_INPUT_PIXELS: z.coerce.number().int().min(90000).default(50_000_000),
+      /** a decode + three encodes that take longer are stopped and refused (sharp timeout) */
+      MEDIA_PROCESSING_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
+      /** an upload body that has not fully arrived after this long is cut off */
+      MEDIA_UPLOAD_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
+      /** largest accepted file (the spec's 10 MB) */
+      PHOTO_MAX_BYTES: z.coerce.number().int().min(1024).default(Limits.photoMaxBytes),
+      /** WebP encoder effort 0 (fastest) .. 6 (smallest files) */
+      WEBP_EFFORT: z.coerce.number().int().min(0).max(6).default(4),
+    },
+    env,
+  );
+  const s3Url =
+    c.S3_URL || c.S3_URL_FILE
+      ? readSecret(c.S3_URL, c.S3_URL_FILE, 'S3_URL').trim()
+      : 'http://furniture:furniture-local-secret@127.0.0.1:9000';
+  return {
+    ...c,
+    s3: parseS3Url(s3Url),
+    jwtPublicKey: readSecret(c.JWT_PUBLIC_KEY, c.JWT_PUBLIC_KEY_FILE, 'JWT_PUBLIC_KEY'),
+  };
+}
+export type MediaConfig = ReturnType<typeof loadMediaConfig>;

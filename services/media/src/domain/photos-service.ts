@@ -1,0 +1,238 @@
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import {
+  Events,
+  Limits,
+  MEDIA_URL_PREFIX,
+  PhotoSizeNames,
+  type Actor,
+  type LotSnapshot,
+  type Photo,
+  type PhotoUrls,
+} from '@furniture/contracts';
+import { AppError, createEvent, type Logger } from '@furniture/platform';
+import type { LotsRepository } from '../data-access/lots-repository';
+import type { PhotoKeys } from '../data-access/models';
+import {
+  NoFreeSlotError,
+  type PhotoClaim,
+  type PhotosRepository,
+} from '../data-access/photos-repository';
+import {
+  ImageDecodeError,
+  ImagePixelLimitError,
+  ImageTimeoutError,
+  type ImageProcessor,
+} from '../integrations/image-processor';
+import type { ObjectInfo, ObjectStore } from '../integrations/object-store';
+import { checkContent } from './file-checks';
+import type { WorkLimiter } from './limits';
+import type { LotsService } from './lots-service';
+
+export interface UploadedFile {
+  name?: string;
+  type?: string;
+  data: Buffer;
+}
+
+export interface PhotosDeps {
+  photos: PhotosRepository;
+  lots: LotsService;
+  lotsRepo: LotsRepository;
+  store: ObjectStore;
+  images: ImageProcessor;
+  /** bounds how many images are decoded and encoded at once */
+  processing: WorkLimiter;
+  maxInputPixels: number;
+  maxBytes: number;
+  logger: Logger;
+  /** called after every write that carries events */
+  onEvents: () => void;
+}
+
+const KEY_PATTERN = /^lots\/\d+\/[0-9a-f-]{36}-(thumbnail|medium|large)\.webp$/;
+
+/** Object keys of a new photo: a fresh uuid per photo, so a key never repeats. */
+function keysFor(lotId: number, uuid: string): PhotoKeys {
+  const keys = {} as PhotoKeys;
+  for (const size of PhotoSizeNames) keys[size] = `lots/${lotId}/${uuid}-${size}.webp`;
+  return keys;
+}
+
+const urlsOf = (keys: PhotoKeys): PhotoUrls => ({
+  thumbnail: MEDIA_URL_PREFIX + keys.thumbnail,
+  medium: MEDIA_URL_PREFIX + keys.medium,
+  large: MEDIA_URL_PREFIX + keys.large,
+});
+
+const keysOf = (urls: PhotoUrls): string[] =>
+  PhotoSizeNames.map((s) => urls[s].slice(MEDIA_URL_PREFIX.length));
+
+/**
+ * Photos of lots: validated upload → three WebP renditions in the bucket → photo record and
+ * photo.uploaded; deletion; serving; and removing every photo of a deleted lot.
+ *
+ * The ten-photos rule holds under concurrent uploads because each upload first claims one of the
+ * lot's ten slots (unique index), before any processing; a refused or failed upload gives its
+ * slot back and removes whatever it had stored.
+ */
+export class PhotosService {
+  constructor(private readonly deps: PhotosDeps) {}
+
+  /** Cheap checks before the body is read: the lot exists and still has room. */
+  async checkRoom(lotId: number): Promise<void> {
+    await this.deps.lots.requireLot(lotId);
+    const taken = await this.deps.photos.countTaken(lotId);
+    if (taken >= Limits.photosPerLot) throw limitReached(taken);
+  }
+
+  async upload(actor: Actor, lotId: number, file: UploadedFile | undefined): Promise<Photo> {
+    const { photos, images, store, logger } = this.deps;
+    if (!file || file.data.length === 0) throw new AppError('PHOTO_FILE_MISSING');
+    if (file.data.length > this.deps.maxBytes) throw tooLarge(this.deps.maxBytes);
+    await this.deps.lots.requireLot(lotId);
+    const format = checkContent(file);
+
+    const header = await images.readHeader(file.data).catch((err: Error) => {
+      throw new AppError('PHOTO_CORRUPT', { cause: err });
+    });
+    if (header.format !== format) {
+      throw new AppError('PHOTO_TYPE_MISMATCH', { params: { detected: header.format } });
+    }
+    const { width, height } = header;
+    if (width * height > this.deps.maxInputPixels) throw this.tooManyPixels(width, height);
+    if (width < Limits.photoMinWidth || height < Limits.photoMinHeight) {
+      const params = {
+        width,
+        height,
+        min_width: Limits.photoMinWidth,
+        min_height: Limits.photoMinHeight,
+      };
+      throw new AppError('PHOTO_TOO_SMALL', { params, extra: params });
+    }
+
+    let claim: PhotoClaim;
+    const uuid = randomUUID();
+    try {
+      claim = await photos.claimSlot(lotId, {
+        keys: () => keysFor(lotId, uuid),
+        created_by_user_id: actor.id,
+      });
+    } catch (err) {
+      if (err instanceof NoFreeSlotError) throw limitReached(err.taken);
+      throw err;
+    }
+
+    try {
+      // the lot may have been deleted between the first check and the claim
+      const lot = await this.deps.lotsRepo.find(lotId);
+      if (!lot || lot.deleted) throw new AppError('LOT_NOT_FOUND');
+
+      const renditions = await this.deps.processing
+        .run(() => images.render(file.data))
+        .catch((err: Error) => {
+          if (err instanceof ImageTimeoutError)
+            throw new AppError('PHOTO_PROCESSING_TIMEOUT', { cause: err });
+          if (err instanceof ImagePixelLimitError) throw this.tooManyPixels(width, height);
+          if (err instanceof ImageDecodeError) throw new AppError('PHOTO_CORRUPT', { cause: err });
+          throw err;
+        });
+      await Promise.all(renditions.map((r) => store.put(claim.keys[r.size], r.data, 'image/webp')));
+      const urls = urlsOf(claim.keys);
+      const photo = await photos.finish(
+        claim,
+        { urls, width, height, bytes: file.data.length },
+        (p) => [createEvent(Events.PhotoUploaded, { photo_id: p.id, lot_id: lotId, urls }, actor)],
+      );
+      // the claim is gone: the lot was deleted while this photo was being processed
+      if (!photo) throw new AppError('LOT_NOT_FOUND');
+      this.deps.onEvents();
+      return photo;
+    } catch (err) {
+      await photos.releaseClaim(claim.id).catch((e: Error) => {
+        logger.warn({ err: e.message, photoId: claim.id }, 'could not release photo slot');
+      });
+      await store.remove(Object.values(claim.keys)).catch((e: Error) => {
+        logger.warn({ err: e.message, photoId: claim.id }, 'could not remove objects');
+      });
+      throw err;
+    }
+  }
+
+  async list(lotId: number): Promise<Photo[]> {
+    await this.deps.lots.requireLot(lotId);
+    return this.deps.photos.listReady(lotId);
+  }
+
+  async delete(actor: Actor, lotId: number, photoId: number): Promise<void> {
+    const photo = await this.deps.photos.findReady(lotId, photoId);
+    if (!photo) throw new AppError('PHOTO_NOT_FOUND');
+    // objects first: if this fails the record stays and the deletion can simply be repeated
+    await this.deps.store.remove(keysOf(photo.urls));
+    const deleted = await this.deps.photos.delete(photo, [
+      createEvent(
+        Events.PhotoDeleted,
+        { photo_id: photo.id, lot_id: lotId, urls: photo.urls },
+        actor,
+      ),
+    ]);
+    if (!deleted) throw new AppError('PHOTO_NOT_FOUND');
+    this.deps.onEvents();
+  }
+
+  /**
+   * lot.deleted: the lot stays deleted in the read model (no more uploads), and every photo of it
+   * leaves the bucket, uploads in progress and stray objects included. No photo.deleted events:
+   * the lot and its photo list are gone already. Safe to run again.
+   */
+  async lotDeleted(lot: LotSnapshot): Promise<number> {
+    await this.deps.lotsRepo.markDeleted(lot);
+    const records = await this.deps.photos.listAllOfLot(lot.id);
+    // every key of the lot lives under this prefix, claims' keys and strays included
+    const removed = await this.deps.store.removePrefix(`lots/${lot.id}/`);
+    for (const r of records) await this.deps.photos.purge(r.id);
+    return removed;
+  }
+
+  /** An object to serve, or PHOTO_NOT_FOUND. Keys outside our scheme never reach the store. */
+  async open(key: string): Promise<{ info: ObjectInfo; body: () => Promise<Readable | null> }> {
+    if (!KEY_PATTERN.test(key)) throw new AppError('PHOTO_NOT_FOUND');
+    const info = await this.deps.store.stat(key);
+    if (!info) throw new AppError('PHOTO_NOT_FOUND');
+    return { info, body: () => this.deps.store.open(key) };
+  }
+
+  private tooManyPixels(width: number, height: number): AppError {
+    const maxMegapixels = Math.floor(this.deps.maxInputPixels / 1_000_000);
+    return new AppError('PHOTO_TOO_MANY_PIXELS', {
+      params: { width, height, max_megapixels: maxMegapixels },
+      extra: { width, height, max_megapixels: maxMegapixels },
+    });
+  }
+
+  /** Claims left by a process that died mid-upload: free their slots and objects. */
+  async cleanupStaleClaims(olderThanMs: number): Promise<number> {
+    const stale = await this.deps.photos.staleClaims(new Date(Date.now() - olderThanMs));
+    for (const claim of stale) {
+      await this.deps.store.remove(Object.values(claim.keys));
+      await this.deps.photos.releaseClaim(claim.id);
+    }
+    return stale.length;
+  }
+}
+
+function limitReached(taken: number): AppError {
+  const remaining = Math.max(0, Limits.photosPerLot - taken);
+  return new AppError('PHOTO_LIMIT_REACHED', {
+    params: { max: Limits.photosPerLot, remaining },
+    extra: { max_photos: Limits.photosPerLot, remaining },
+  });
+}
+
+export function tooLarge(maxBytes: number): AppError {
+  const maxMb = Math.round((maxBytes / (1024 * 1024)) * 10) / 10;
+  return new AppError('PHOTO_TOO_LARGE', {
+    params: { max_mb: maxMb },
+    extra: { max_bytes: maxBytes },
+  });
+}

@@ -1,0 +1,17 @@
+import { Events } from '@furniture/contracts';
+import type { EventHandlers } from '@furniture/platform';
+import type { LotsService } from '../../domain/lots-service';
+import type { PhotosService } from '../../domain/photos-service';
+
+/** The lot events media follows: its read model of lots, and photo removal for deleted lots. */
+export function lotEventHandlers(lots: LotsService, photos: PhotosService): EventHandlers {
+  return {
+    [Events.LotCreated]: (e) => lots.lotChanged(e.payload.lot),
+    [Events.LotUpdated]: (e) => lots.lotChanged(e.payload.lot),
+    [Events.LotStatusChanged]: (e) => lots.lotChanged(e.payload.lot),
+    [Events.LotReserved]: (e) => lots.lotChanged(e.payload.lot),
+    [Events.LotDeleted]: async (e) => {
+      await photos.lotDeleted(e.payload.lot);
+    },
+  };
+}

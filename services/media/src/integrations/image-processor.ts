@@ -1,0 +1,118 @@
+import sharp from 'sharp';
+import { PhotoSizeNames, PhotoSizes, type PhotoSizeName } from '@furniture/contracts';
+
+export interface ImageHeader {
+  format: string;
+  /** after applying the EXIF orientation */
+  width: number;
+  height: number;
+}
+
+export interface Rendition {
+  size: PhotoSizeName;
+  data: Buffer;
+  width: number;
+  height: number;
+}
+
+/** The bytes do not decode as an image (corrupt, truncated, not an image). */
+export class ImageDecodeError extends Error {}
+/** Decoding and encoding took longer than allowed. */
+export class ImageTimeoutError extends Error {}
+/** More pixels than allowed (found while decoding; the header check usually catches it first). */
+export class ImagePixelLimitError extends Error {}
+
+export interface ImageProcessor {
+  /** Reads dimensions and format from the header only, without decoding pixels. */
+  readHeader(data: Buffer): Promise<ImageHeader>;
+  /** Decodes once, applies the EXIF orientation, drops all metadata, encodes every size as WebP. */
+  render(data: Buffer): Promise<Rendition[]>;
+}
+
+function classify(err: unknown): Error {
+  const message = err instanceof Error ? err.message : String(err);
+  if (/timeout/i.test(message)) return new ImageTimeoutError(message);
+  if (/pixel limit/i.test(message)) return new ImagePixelLimitError(message);
+  return new ImageDecodeError(message);
+}
+
+/**
+ * sharp (libvips). Settings that bound the work of one image:
+ * - `limitInputPixels`: images with more pixels are refused from their header before decoding;
+ * - `failOn: 'error'`: truncated or broken pixel data is refused (harmless warnings are not);
+ * - a timeout over the whole decode and encode (sharp stops the libvips work when it passes);
+ * - `concurrency`: libvips threads per image; the cache is off (every image is new).
+ * The sizes and WebP qualities are PhotoSizes from the contracts.
+ */
+export function sharpImageProcessor(opts: {
+  maxInputPixels: number;
+  timeoutSeconds: number;
+  concurrency: number;
+  effort: number;
+}): ImageProcessor {
+  sharp.concurrency(opts.concurrency);
+  sharp.cache(false);
+  const largest = Math.max(...PhotoSizeNames.map((s) => PhotoSizes[s].maxSide));
+
+  return {
+    async readHeader(data) {
+      try {
+        const meta = await sharp(data, { limitInputPixels: false }).metadata();
+        const width = meta.autoOrient?.width ?? meta.width;
+        const height = meta.autoOrient?.height ?? meta.height;
+        if (!meta.format || !width || !height) throw new Error('no dimensions in the header');
+        return { format: meta.format, width, height };
+      } catch (err) {
+        throw new ImageDecodeError(err instanceof Error ? err.message : String(err));
+      }
+    },
+
+    async render(data) {
+      const deadline = Date.now() + opts.timeoutSeconds * 1000;
+      const secondsLeft = () => {
+        const left = Math.ceil((deadline - Date.now()) / 1000);
+        if (left <= 0) throw new ImageTimeoutError('processing timeout');
+        return left;
+      };
+      try {
+        // one decode, oriented, converted to sRGB and shrunk to the largest size we keep
+        const base = await sharp(data, {
+          limitInputPixels: opts.maxInputPixels,
+          failOn: 'error',
+          autoOrient: true,
+          sequentialRead: true,
+        })
+          .resize({ width: largest, height: largest, fit: 'inside', withoutEnlargement: true })
+          .toColourspace('srgb')
+          .raw({ depth: 'uchar' })
+          .timeout({ seconds: secondsLeft() })
+          .toBuffer({ resolveWithObject: true });
+        const raw = {
+          width: base.info.width,
+          height: base.info.height,
+          channels: base.info.channels as 1 | 2 | 3 | 4,
+        };
+        const out: Rendition[] = [];
+        for (const size of PhotoSizeNames) {
+          const { maxSide, quality } = PhotoSizes[size];
+          // raw pixels carry no metadata at all: EXIF (GPS), XMP, IPTC and ICC are gone
+          const encoded = await sharp(base.data, { raw })
+            .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
+            .webp({ quality, effort: opts.effort })
+            .timeout({ seconds: secondsLeft() })
+            .toBuffer({ resolveWithObject: true });
+          out.push({
+            size,
+            data: encoded.data,
+            width: encoded.info.width,
+            height: encoded.info.height,
+          });
+        }
+        return out;
+      } catch (err) {
+        if (err instanceof ImageTimeoutError) throw err;
+        throw classify(err);
+      }
+    },
+  };
+}
