@@ -14,6 +14,8 @@ help:
 # npm 11 here the lock file leaves out other platforms' optional binaries and `npm ci` refuses it.
 $(NPM_STAMP): package-lock.json package.json
 	npm install --no-audit --no-fund
+	@# argon2 must be compiled here (allowScripts); an older install may hold the crashing prebuild
+	@node -e "require('argon2').hash('x')" 2>/dev/null || npm rebuild argon2
 	@touch $(NPM_STAMP)
 
 install: $(NPM_STAMP)
