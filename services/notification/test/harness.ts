@@ -89,12 +89,26 @@ export async function startNotification(env: Record<string, string> = {}) {
     /** waits until the log holds the entry of an event */
     async entryOf(event: DomainEvent) {
       return eventually(
-        () =>
-          conn
+        async () =>
+          (await conn
             .collection('activity_logs')
-            .findOne({ event_id: event.eventId }, { projection: { _id: 0 } }),
+            .findOne({ event_id: event.eventId }, { projection: { _id: 0 } })) ?? undefined,
         { what: `activity entry of ${event.name}` },
       );
+    },
+    /** waits until the service has recorded an event as processed (its handler finished) */
+    async handled(event: DomainEvent) {
+      return eventually(
+        async () =>
+          (await conn
+            .collection<{ _id: string }>('processed_events')
+            .findOne({ _id: event.eventId })) ?? undefined,
+        { what: `${event.name} handled` },
+      );
+    },
+    /** forgets that an event was processed, as if the service crashed before recording it */
+    async forgetProcessed(event: DomainEvent) {
+      await conn.collection<{ _id: string }>('processed_events').deleteOne({ _id: event.eventId });
     },
     async stop() {
       await server.close();

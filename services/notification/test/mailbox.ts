@@ -8,6 +8,8 @@ export interface CapturedMail {
   To: { Name: string; Address: string }[];
   ReplyTo: { Name: string; Address: string }[];
   Subject: string;
+  /** arrival time at the catcher (ISO) */
+  Created: string;
   Text: string;
   HTML: string;
   Headers: Record<string, string[]>;
@@ -20,11 +22,12 @@ export function mailbox(apiUrl: string) {
       `${apiUrl}/api/v1/search?query=${encodeURIComponent(`to:${address}`)}&limit=0`,
     );
     if (!res.ok) throw new Error(`mail API answered ${res.status}`);
-    const { messages } = (await res.json()) as { messages: { ID: string }[] };
+    const { messages } = (await res.json()) as { messages: { ID: string; Created: string }[] };
     const full = await Promise.all(
       messages.map(async (m) => {
         const r = await fetch(`${apiUrl}/api/v1/message/${m.ID}`);
-        return (await r.json()) as CapturedMail & { Headers?: Record<string, string[]> };
+        // the detail has no arrival time; the list has
+        return { ...((await r.json()) as CapturedMail), Created: m.Created };
       }),
     );
     const withHeaders = await Promise.all(

@@ -1,6 +1,7 @@
 import { startMailCatcher, type MailCatcher } from '@furniture/infra';
 import { eventually } from '@furniture/platform/testing';
-import { family, submitted } from './events';
+import { Events } from '@furniture/contracts';
+import { family, statusChange, submitted } from './events';
 import { startNotification, type NotificationUnderTest } from './harness';
 import { mailbox } from './mailbox';
 
@@ -94,4 +95,30 @@ test('when every attempt fails, then the mail is marked failed after the last on
   await svc.service.sender.idle();
   expect((await mailOf(svc, f.applicationId))?.state).toBe('failed');
   expect(await box.to(f.email!)).toEqual([]);
+});
+
+test('when an older mail of the family still waits for its retry, then it goes out first and at once, before the newer one', async () => {
+  // the first retry would come only after a minute
+  const svc = await start({ MAIL_RETRY_BASE_MS: '60000', MAIL_MAX_ATTEMPTS: '100' });
+  const f = family();
+  await catcher.stopSmtp();
+  try {
+    await svc.publish(submitted(f));
+    await eventually(
+      async () => {
+        const mail = await mailOf(svc, f.applicationId);
+        return mail?.state === 'queued' && mail.attempts === 1;
+      },
+      { what: 'the first attempt failed' },
+    );
+  } finally {
+    await catcher.startSmtp();
+  }
+  await svc.publish(statusChange(Events.ApplicationApproved, f));
+  const mails = await box.waitFor(f.email!, 2);
+  const inArrivalOrder = [...mails].sort((a, b) => a.Created.localeCompare(b.Created));
+  expect(inArrivalOrder.map((m) => m.Subject.split(':')[0])).toEqual([
+    `Bewerbung Nr. ${f.applicationId} eingegangen`,
+    'Gute Nachricht',
+  ]);
 });

@@ -27,6 +27,8 @@ const BATCH = 50;
 const ERROR_PAUSE_MS = 1000;
 /** a cancellation waits this long while its approval mail is on the wire */
 const IN_FLIGHT_WAIT_MS = 2000;
+/** a mail waits this long (at least) for an older mail of its application to go first */
+const ORDER_WAIT_MS = 300;
 
 /**
  * Sends queued mails. Reads only its own mail records: it sleeps until the earliest due mail
@@ -149,12 +151,14 @@ export class MailSender {
   }
 
   /**
-   * An approval that is cancelled before its mail went out (the lot could not be reserved, or
-   * staff undid it at once) is never announced: both mails are withdrawn. A cancellation is only
-   * mailed to a family that was told of the approval.
+   * What to do with a due mail, decided under its application's lock:
+   * - an approval that is cancelled before its mail went out (the lot could not be reserved, or
+   *   staff undid it at once) is never announced: both mails are withdrawn; a cancellation is only
+   *   mailed to a family that was told of the approval;
+   * - a family reads its mails in the order things happened: while an older mail of the same
+   *   application is still queued (an SMTP outage) it is sent first, and this one waits.
    */
   private async verdict(mail: MailRecord): Promise<Verdict> {
-    if (mail.kind !== 'approved' && mail.kind !== 'reservation_cancelled') return { send: true };
     const all = await this.opts.mails.forApplication(mail.application_id);
     // a cancellation always follows its approval, so the same millisecond counts as "after"
     const at = mail.occurred_at.getTime();
@@ -162,16 +166,37 @@ export class MailSender {
       const cancelled = all.some(
         (m) => m.kind === 'reservation_cancelled' && m.occurred_at.getTime() >= at,
       );
-      return cancelled
-        ? { send: false, withdraw: 'the reservation was cancelled before the mail went out' }
-        : { send: true };
+      if (cancelled)
+        return { send: false, withdraw: 'the reservation was cancelled before the mail went out' };
     }
-    const approval = all
-      .filter((m) => m.kind === 'approved' && m.occurred_at.getTime() <= at)
-      .at(-1);
-    if (approval?.state === 'sent') return { send: true };
-    if (approval?.state === 'sending') return { send: false, postponeMs: IN_FLIGHT_WAIT_MS };
-    return { send: false, withdraw: 'the family was never told of the approval' };
+    if (mail.kind === 'reservation_cancelled') {
+      const approval = all
+        .filter((m) => m.kind === 'approved' && m.occurred_at.getTime() <= at)
+        .at(-1);
+      if (approval?.state === 'sending') return { send: false, postponeMs: IN_FLIGHT_WAIT_MS };
+      if (approval?.state !== 'sent')
+        return { send: false, withdraw: 'the family was never told of the approval' };
+    }
+
+    const older = all.filter(
+      (m) =>
+        (m.state === 'queued' || m.state === 'sending') &&
+        (m.occurred_at.getTime() < at || (m.occurred_at.getTime() === at && m.id < mail.id)),
+    );
+    if (older.length === 0) return { send: true };
+    const now = Date.now();
+    let waitUntil = now + ORDER_WAIT_MS;
+    for (const m of older) {
+      const due = m.next_attempt_at?.getTime() ?? now;
+      const onHold = m.kind === 'approved' && m.attempts === 0;
+      if (m.state === 'queued' && due > now && !onHold) {
+        // it only waits for a retry: if SMTP works for this mail, it works for that one too
+        await this.opts.mails.postpone(m, new Date(now));
+      } else if (m.state === 'queued' && onHold) {
+        waitUntil = Math.max(waitUntil, due + ORDER_WAIT_MS);
+      }
+    }
+    return { send: false, postponeMs: waitUntil - now };
   }
 
   private async deliver(mail: MailRecord): Promise<void> {

@@ -128,7 +128,7 @@ function body(f: MailFacts, ctx: MailContext, lot: string): Body {
             blocks: [
               {
                 type: 'p',
-                text: `дякуємо за Вашу заявку на ${q} (лот № ${f.lotId}). Номер Вашої заявки: ${id}.`,
+                text: `Дякуємо за Вашу заявку на ${q} (лот № ${f.lotId}). Номер Вашої заявки: ${id}.`,
               },
               {
                 type: 'p',
@@ -158,7 +158,7 @@ function body(f: MailFacts, ctx: MailContext, lot: string): Body {
               },
               {
                 type: 'p',
-                text: `Sie erreichen uns ${ctx.office.hours.de}.`,
+                text: `Bei Fragen erreichen Sie uns ${ctx.office.hours.de}; die Kontaktdaten stehen unten.`,
               },
             ],
           }
@@ -180,7 +180,7 @@ function body(f: MailFacts, ctx: MailContext, lot: string): Body {
               },
               {
                 type: 'p',
-                text: `Ми на зв’язку ${ctx.office.hours.uk}.`,
+                text: `Якщо у Вас є запитання, ми на зв’язку ${ctx.office.hours.uk}; контакти — нижче.`,
               },
             ],
           };
@@ -195,8 +195,8 @@ function body(f: MailFacts, ctx: MailContext, lot: string): Body {
         : why === 'competitor_approved'
           ? `${q} вже закріплено за іншою родиною. Тому, на жаль, ми не можемо задовольнити Вашу заявку № ${id}.`
           : why === 'lot_closed' || why === 'lot_deleted'
-            ? `на жаль, ${q} більше не доступний. Тому ми не можемо задовольнити Вашу заявку № ${id}.`
-            : `на жаль, ми не можемо задовольнити Вашу заявку № ${id} на ${q}.`;
+            ? `На жаль, ${q} більше не доступний. Тому ми не можемо задовольнити Вашу заявку № ${id}.`
+            : `На жаль, ми не можемо задовольнити Вашу заявку № ${id} на ${q}.`;
       return de
         ? {
             subject: `Ihre Bewerbung Nr. ${id}: leider keine Zusage`,
@@ -242,7 +242,7 @@ function body(f: MailFacts, ctx: MailContext, lot: string): Body {
             blocks: [
               {
                 type: 'p',
-                text: `передачу ${q} (заявка № ${id}) завершено. Сподіваємося, що меблі добре Вам послужать, і бажаємо Вам та Вашій родині всього найкращого!`,
+                text: `Передачу ${q} (заявка № ${id}) завершено. Сподіваємося, що меблі добре Вам послужать, і бажаємо Вам та Вашій родині всього найкращого!`,
               },
               {
                 type: 'p',
@@ -276,8 +276,8 @@ function body(f: MailFacts, ctx: MailContext, lot: string): Body {
               {
                 type: 'p',
                 text: failed
-                  ? `на жаль, ${q} все ж таки більше не доступний. Тому ми змушені скасувати схвалення Вашої заявки № ${id}. Просимо вибачення за незручності.`
-                  : `бронювання ${q} за Вашою заявкою № ${id} скасовано.`,
+                  ? `На жаль, ${q} все ж таки більше не доступний. Тому ми змушені скасувати схвалення Вашої заявки № ${id}. Просимо вибачення за незручності.`
+                  : `Бронювання ${q} за Вашою заявкою № ${id} скасовано.`,
               },
               {
                 type: 'p',

@@ -1,0 +1,914 @@
+import { Events, type DomainEvent } from '@furniture/contracts';
+import { createEvent } from '@furniture/platform';
+import { eventually, signTestToken } from '@furniture/platform/testing';
+import { parse } from 'csv-parse/sync';
+import { adminActor, at, family, freshId, statusChange, submitted, volunteerActor } from './events';
+import { ADMIN, VOLUNTEER, startNotification, type NotificationUnderTest } from './harness';
+
+let svc: NotificationUnderTest;
+let admin: { token: string };
+
+beforeAll(async () => {
+  svc = await startNotification();
+  admin = { token: svc.adminToken };
+});
+afterAll(async () => {
+  await svc?.stop();
+});
+
+const get = (path: string, token = svc.adminToken) => svc.http.get(path, { token });
+
+const user = (id: number, name: string) => ({
+  id,
+  name,
+  email: `${name.toLowerCase().replace(/\s+/g, '.')}@example.org`,
+  role: 'volunteer' as const,
+});
+const category = (id: number) => ({
+  id,
+  name: { de: 'Betten', uk: 'Ліжка' },
+  description: { de: '', uk: '' },
+  icon: '🛏️',
+  version: 1,
+});
+const lot = (id: number, name = { de: 'Kleiderschrank weiß', uk: 'Шафа біла' }) => ({
+  id,
+  name,
+  status: 'available' as const,
+  category_id: 4,
+  photos: [],
+  version: 1,
+  created_at: '2024-01-01T00:00:00.000Z',
+  updated_at: '2024-01-01T00:00:00.000Z',
+});
+
+/** Publishes events and waits until each has its entry. */
+async function publishAll(events: DomainEvent[]) {
+  for (const e of events) await svc.publish(e);
+  for (const e of events) await svc.entryOf(e);
+}
+
+describe('one entry per domain event', () => {
+  test('when each kind of event arrives, then it is logged with the spec action and target types, the actor and the details', async () => {
+    const t = (n: number) => new Date(Date.UTC(2023, 5, 1, 10, 0, n)).toISOString();
+    const u = user(freshId(), 'Petra Neu');
+    const catId = freshId();
+    const lotId = freshId();
+    const wishId = freshId();
+    const f = family({ lotId, name: 'Iryna Shevchenko' });
+    const ev = <E extends DomainEvent>(e: E, n: number) => at(e, t(n));
+    const rows: [DomainEvent, Record<string, unknown>][] = [
+      [
+        ev(createEvent(Events.UserLoggedIn, { user: { ...u, role: 'admin' } }), 1),
+        // a login names no actor of its own: the user who logged in is the one who acted
+        {
+          action_type: 'LOGIN',
+          target_type: 'user',
+          target_id: u.id,
+          user_id: u.id,
+          user_name: 'Petra Neu',
+        },
+      ],
+      [
+        ev(createEvent(Events.UserLoggedOut, { user: u }, { ...u }), 2),
+        { action_type: 'LOGOUT', target_type: 'user', target_id: u.id, user_id: u.id },
+      ],
+      [
+        ev(createEvent(Events.UserPasswordChanged, { user: u }, { ...u }), 3),
+        { action_type: 'PASSWORD_CHANGE', target_type: 'user', target_id: u.id, user_id: u.id },
+      ],
+      [
+        ev(createEvent(Events.UserCreated, { user: u }, adminActor), 4),
+        {
+          action_type: 'CREATE',
+          target_type: 'user',
+          target_id: u.id,
+          user_id: ADMIN.id,
+          user_name: ADMIN.name,
+          user_email: ADMIN.email,
+          user_role: 'admin',
+          details: { user_name: 'Petra Neu', user_email: u.email, role: 'volunteer' },
+        },
+      ],
+      [
+        ev(
+          createEvent(
+            Events.UserUpdated,
+            {
+              user: { ...u, role: 'admin' },
+              changes: { role: { old: 'volunteer', new: 'admin' } },
+            },
+            adminActor,
+          ),
+          5,
+        ),
+        {
+          action_type: 'UPDATE',
+          target_type: 'user',
+          target_id: u.id,
+          details: expect.objectContaining({
+            old_value: { role: 'volunteer' },
+            new_value: { role: 'admin' },
+          }),
+        },
+      ],
+      [
+        ev(createEvent(Events.UserDeleted, { user: u }, adminActor), 6),
+        { action_type: 'DELETE', target_type: 'user', target_id: u.id },
+      ],
+      [
+        ev(createEvent(Events.CategoryCreated, { category: category(catId) }, adminActor), 7),
+        { action_type: 'CREATE', target_type: 'category', target_id: catId },
+      ],
+      [
+        ev(
+          createEvent(
+            Events.CategoryUpdated,
+            { category: category(catId), changes: { icon: { old: '📦', new: '🛏️' } } },
+            adminActor,
+          ),
+          8,
+        ),
+        {
+          action_type: 'UPDATE',
+          target_type: 'category',
+          target_id: catId,
+          details: expect.objectContaining({
+            old_value: { icon: '📦' },
+            new_value: { icon: '🛏️' },
+          }),
+        },
+      ],
+      [
+        ev(createEvent(Events.CategoryDeleted, { category: category(catId) }, adminActor), 9),
+        { action_type: 'DELETE', target_type: 'category', target_id: catId },
+      ],
+      [
+        ev(createEvent(Events.LotCreated, { lot: lot(lotId) }, volunteerActor), 10),
+        {
+          action_type: 'CREATE',
+          target_type: 'lot',
+          target_id: lotId,
+          user_id: VOLUNTEER.id,
+          user_role: 'volunteer',
+          details: {
+            name: { de: 'Kleiderschrank weiß', uk: 'Шафа біла' },
+            status: 'available',
+            category_id: 4,
+          },
+        },
+      ],
+      [
+        ev(
+          createEvent(
+            Events.LotUpdated,
+            { lot: lot(lotId), changes: { condition: { old: 'gut', new: 'sehr gut' } } },
+            volunteerActor,
+          ),
+          11,
+        ),
+        {
+          action_type: 'UPDATE',
+          target_type: 'lot',
+          target_id: lotId,
+          details: expect.objectContaining({
+            old_value: { condition: 'gut' },
+            new_value: { condition: 'sehr gut' },
+          }),
+        },
+      ],
+      [
+        ev(
+          createEvent(
+            Events.LotStatusChanged,
+            {
+              lot: { ...lot(lotId), status: 'reserved' },
+              old_status: 'available',
+              new_status: 'reserved',
+              cause: 'reservation',
+              application_id: f.applicationId,
+            },
+            adminActor,
+          ),
+          12,
+        ),
+        {
+          action_type: 'STATUS_CHANGE',
+          target_type: 'lot',
+          target_id: lotId,
+          details: expect.objectContaining({
+            old_status: 'available',
+            new_status: 'reserved',
+            application_id: f.applicationId,
+          }),
+        },
+      ],
+      [
+        ev(
+          createEvent(
+            Events.PhotoUploaded,
+            {
+              photo_id: 77,
+              lot_id: lotId,
+              urls: { thumbnail: '/media/t.webp', medium: '/media/m.webp', large: '/media/l.webp' },
+            },
+            volunteerActor,
+          ),
+          13,
+        ),
+        {
+          action_type: 'PHOTO_UPLOAD',
+          target_type: 'lot',
+          target_id: lotId,
+          details: { photo_id: 77, url: '/media/t.webp' },
+        },
+      ],
+      [
+        ev(createEvent(Events.PhotoDeleted, { photo_id: 77, lot_id: lotId }, volunteerActor), 14),
+        {
+          action_type: 'PHOTO_DELETE',
+          target_type: 'lot',
+          target_id: lotId,
+          details: { photo_id: 77 },
+        },
+      ],
+      [
+        ev(submitted({ ...f, email: null }), 15),
+        {
+          action_type: 'CREATE',
+          target_type: 'application',
+          target_id: f.applicationId,
+          // an applicant is no staff member
+          user_id: null,
+          user_name: null,
+          user_email: null,
+          details: expect.objectContaining({
+            applicant_name: 'Iryna Shevchenko',
+            actor: 'applicant',
+            new_status: 'pending',
+            queue_position: 1,
+          }),
+        },
+      ],
+      [
+        ev(statusChange(Events.ApplicationApproved, { ...f, email: null }, { note: 'passt' }), 16),
+        {
+          action_type: 'APPROVE',
+          target_type: 'application',
+          target_id: f.applicationId,
+          user_id: ADMIN.id,
+          details: expect.objectContaining({
+            old_status: 'pending',
+            new_status: 'approved',
+            note: 'passt',
+          }),
+        },
+      ],
+      [
+        ev(
+          statusChange(
+            Events.ApplicationReservationCancelled,
+            { ...f, email: null },
+            {
+              reason: 'reservation_failed',
+              actor: null,
+            },
+          ),
+          17,
+        ),
+        {
+          action_type: 'CANCEL_RESERVATION',
+          target_type: 'application',
+          user_id: null,
+          details: expect.objectContaining({ reason: 'reservation_failed', actor: 'system' }),
+        },
+      ],
+      [
+        ev(
+          statusChange(Events.ApplicationRejected, { ...f, email: null }, { note: 'zu spät' }),
+          18,
+        ),
+        { action_type: 'REJECT', target_type: 'application', target_id: f.applicationId },
+      ],
+      [
+        ev(statusChange(Events.ApplicationReconsidered, { ...f, email: null }), 19),
+        { action_type: 'RECONSIDER', target_type: 'application', target_id: f.applicationId },
+      ],
+      [
+        ev(statusChange(Events.ApplicationCompleted, { ...f, email: null }), 20),
+        { action_type: 'COMPLETE', target_type: 'application', target_id: f.applicationId },
+      ],
+      [
+        ev(
+          createEvent(
+            Events.ApplicationNoteAdded,
+            { application_id: f.applicationId, lot_id: lotId, note: 'Abholung Freitag' },
+            volunteerActor,
+          ),
+          21,
+        ),
+        {
+          action_type: 'NOTE_ADD',
+          target_type: 'application',
+          target_id: f.applicationId,
+          details: { lot_id: lotId, note: 'Abholung Freitag' },
+        },
+      ],
+      [
+        ev(
+          createEvent(Events.WishCreated, {
+            wish_id: wishId,
+            applicant_name: 'Mykola',
+            furniture_category: 2,
+            status: 'active',
+          }),
+          22,
+        ),
+        {
+          action_type: 'CREATE',
+          target_type: 'wish',
+          target_id: wishId,
+          user_id: null,
+          details: expect.objectContaining({ actor: 'applicant', applicant_name: 'Mykola' }),
+        },
+      ],
+      [
+        ev(
+          createEvent(
+            Events.WishStatusChanged,
+            {
+              wish_id: wishId,
+              old_status: 'active',
+              new_status: 'fulfilled',
+              admin_notes: 'geliefert',
+            },
+            adminActor,
+          ),
+          23,
+        ),
+        {
+          action_type: 'STATUS_CHANGE',
+          target_type: 'wish',
+          target_id: wishId,
+          details: { old_status: 'active', new_status: 'fulfilled', note: 'geliefert' },
+        },
+      ],
+      [
+        ev(createEvent(Events.LotDeleted, { lot: lot(lotId) }, adminActor), 24),
+        { action_type: 'DELETE', target_type: 'lot', target_id: lotId },
+      ],
+    ];
+    await publishAll(rows.map(([e]) => e));
+
+    const res = await get(
+      '/api/v1/activity-logs?date_from=2023-06-01&date_to=2023-06-01&limit=100',
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.total).toBe(rows.length);
+    // newest first: the reverse of the order they happened in
+    const entries = [...res.body.data].reverse();
+    rows.forEach(([event, expected], i) => {
+      expect(entries[i]).toMatchObject({
+        ...expected,
+        source: 'server',
+        created_at: event.occurredAt,
+      });
+      expect(entries[i].id).toEqual(expect.any(Number));
+    });
+    expect(entries[0]).not.toHaveProperty('event_id');
+    expect(entries[0]).not.toHaveProperty('_id');
+  });
+
+  test('when a lot is reserved or its reservation fails, then those echoes get no entry of their own', async () => {
+    const lotId = freshId();
+    const reserved = createEvent(Events.LotReserved, { lot: lot(lotId), application_id: 1 });
+    const failed = createEvent(Events.LotReservationFailed, {
+      lot_id: lotId,
+      application_id: 1,
+      lot_status: 'taken',
+      reason: 'not_available',
+    });
+    await svc.publish(reserved);
+    await svc.publish(failed);
+    // the service does not even subscribe to them; an event published after them is logged
+    const after = createEvent(Events.LotDeleted, { lot: lot(lotId) }, adminActor);
+    await svc.publish(after);
+    await svc.entryOf(after);
+    const res = await get(`/api/v1/activity-logs?target_id=${lotId}`);
+    expect(res.body.data.map((e: { action_type: string }) => e.action_type)).toEqual(['DELETE']);
+  });
+
+  test('when the same event is delivered twice, then it has one entry', async () => {
+    const event = createEvent(Events.LotCreated, { lot: lot(freshId()) }, adminActor);
+    await svc.publish(event);
+    await svc.entryOf(event);
+    await svc.handled(event);
+    await svc.forgetProcessed(event);
+    await svc.publish(event);
+    await svc.handled(event);
+    const res = await get(
+      `/api/v1/activity-logs?target_type=lot&target_id=${event.payload.lot.id}`,
+    );
+    expect(res.body.total).toBe(1);
+  });
+});
+
+describe('list, filters and paging', () => {
+  // Berlin is UTC+1 in March 2024: 2024-03-01T23:30Z is already 2 March there.
+  const lotName = { de: 'Kleiderschrank weiß', uk: 'Шафа біла' };
+  const appA = family({ name: 'Олена Коваленко', lotName });
+  const appB = family({ name: 'Taras Bondar', lotId: appA.lotId, lotName });
+  const L = appA.lotId;
+  const wishId = freshId();
+  const seeded = {
+    login: at(
+      createEvent(Events.UserLoggedIn, { user: { ...adminActor } }, adminActor),
+      '2024-03-01T08:00:00.000Z',
+    ),
+    lotCreated: at(
+      createEvent(Events.LotCreated, { lot: lot(L) }, volunteerActor),
+      '2024-03-01T09:00:00.000Z',
+    ),
+    submitted: at(submitted({ ...appA, email: null }), '2024-03-01T23:30:00.000Z'),
+    approved: at(
+      statusChange(Events.ApplicationApproved, { ...appA, email: null }),
+      '2024-03-02T10:00:00.000Z',
+    ),
+    reserved: at(
+      createEvent(
+        Events.LotStatusChanged,
+        {
+          lot: { ...lot(L), status: 'reserved' },
+          old_status: 'available',
+          new_status: 'reserved',
+          cause: 'reservation',
+          application_id: appA.applicationId,
+        },
+        adminActor,
+      ),
+      '2024-03-02T10:00:01.000Z',
+    ),
+    rejectedB: at(
+      statusChange(
+        Events.ApplicationRejected,
+        { ...appB, email: null },
+        {
+          reason: 'competitor_approved',
+          actor: null,
+        },
+      ),
+      '2024-03-02T10:00:02.000Z',
+    ),
+    note: at(
+      createEvent(
+        Events.ApplicationNoteAdded,
+        { application_id: appA.applicationId, lot_id: L, note: '=HYPERLINK("http://x")' },
+        volunteerActor,
+      ),
+      '2024-03-03T12:00:00.000Z',
+    ),
+    photo: at(
+      createEvent(
+        Events.PhotoUploaded,
+        {
+          photo_id: 5,
+          lot_id: L,
+          urls: { thumbnail: '/media/a.webp', medium: '/media/b.webp', large: '/media/c.webp' },
+        },
+        volunteerActor,
+      ),
+      '2024-03-04T08:00:00.000Z',
+    ),
+    wish: at(
+      createEvent(
+        Events.WishStatusChanged,
+        { wish_id: wishId, old_status: 'active', new_status: 'fulfilled', admin_notes: null },
+        adminActor,
+      ),
+      '2024-03-05T08:00:00.000Z',
+    ),
+    // the admin under an earlier name: the entry keeps it, the user filter shows the newest
+    oldName: at(
+      createEvent(
+        Events.UserLoggedOut,
+        { user: { ...adminActor } },
+        { ...adminActor, name: 'Anna Früher' },
+      ),
+      '2024-03-01T07:00:00.000Z',
+    ),
+  };
+  const RANGE = 'date_from=2024-03-01&date_to=2024-03-06';
+  const ids = (body: { data: { created_at: string }[] }) => body.data.map((e) => e.created_at);
+
+  beforeAll(async () => {
+    await publishAll(Object.values(seeded));
+  });
+
+  test('when listing a range, then the entries come newest first with the paging fields', async () => {
+    const res = await get(`/api/v1/activity-logs?${RANGE}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      page: 1,
+      per_page: 50,
+      total: 10,
+      total_pages: 1,
+      has_next: false,
+    });
+    expect(ids(res.body)).toEqual(
+      Object.values(seeded)
+        .map((e) => e.occurredAt)
+        .sort()
+        .reverse(),
+    );
+  });
+
+  test('when paging with a limit, then the pages split the list without gaps or repeats', async () => {
+    const pages = [];
+    for (const page of [1, 2, 3]) {
+      const res = await get(`/api/v1/activity-logs?${RANGE}&limit=4&page=${page}`);
+      expect(res.body).toMatchObject({
+        page,
+        per_page: 4,
+        total: 10,
+        total_pages: 3,
+        has_next: page < 3,
+      });
+      pages.push(...res.body.data);
+    }
+    expect(pages.map((e) => e.id)).toEqual(
+      (await get(`/api/v1/activity-logs?${RANGE}`)).body.data.map((e: { id: number }) => e.id),
+    );
+    const beyond = await get(`/api/v1/activity-logs?${RANGE}&limit=4&page=4`);
+    expect(beyond.body).toMatchObject({ data: [], total: 10, has_next: false });
+  });
+
+  test('when filtering by calendar days, then the days are the office time zone days', async () => {
+    const res = await get('/api/v1/activity-logs?date_from=2024-03-02&date_to=2024-03-02');
+    expect(ids(res.body)).toEqual([
+      seeded.rejectedB.occurredAt,
+      seeded.reserved.occurredAt,
+      seeded.approved.occurredAt,
+      seeded.submitted.occurredAt,
+    ]);
+    const exact = await get(
+      `/api/v1/activity-logs?date_from=${encodeURIComponent('2024-03-02T10:00:00.000Z')}&date_to=${encodeURIComponent('2024-03-02T10:00:01.000Z')}`,
+    );
+    expect(ids(exact.body)).toEqual([seeded.reserved.occurredAt, seeded.approved.occurredAt]);
+  });
+
+  test('when filtering by user, action type (either case), target type and target id, then only matching entries come', async () => {
+    const byUser = await get(`/api/v1/activity-logs?${RANGE}&user_id=${VOLUNTEER.id}`);
+    expect(ids(byUser.body)).toEqual([
+      seeded.photo.occurredAt,
+      seeded.note.occurredAt,
+      seeded.lotCreated.occurredAt,
+    ]);
+    const byAction = await get(`/api/v1/activity-logs?${RANGE}&action_type=approve`);
+    expect(ids(byAction.body)).toEqual([seeded.approved.occurredAt]);
+    const byTargetType = await get(`/api/v1/activity-logs?${RANGE}&target_type=lot`);
+    expect(ids(byTargetType.body)).toEqual([
+      seeded.photo.occurredAt,
+      seeded.reserved.occurredAt,
+      seeded.lotCreated.occurredAt,
+    ]);
+    const byTarget = await get(
+      `/api/v1/activity-logs?${RANGE}&target_type=application&target_id=${appA.applicationId}`,
+    );
+    expect(ids(byTarget.body)).toEqual([
+      seeded.note.occurredAt,
+      seeded.approved.occurredAt,
+      seeded.submitted.occurredAt,
+    ]);
+    const combined = await get(
+      `/api/v1/activity-logs?${RANGE}&user_id=${ADMIN.id}&action_type=STATUS_CHANGE&target_type=wish`,
+    );
+    expect(ids(combined.body)).toEqual([seeded.wish.occurredAt]);
+    const empty = await get(`/api/v1/activity-logs?${RANGE}&user_id=&action_type=&search=`);
+    expect(empty.body.total).toBe(10);
+  });
+
+  test('when searching, then names, e-mails, lot names and notes are found regardless of case', async () => {
+    const applicant = await get(
+      `/api/v1/activity-logs?${RANGE}&search=${encodeURIComponent('КОВАЛЕНКО')}`,
+    );
+    expect(ids(applicant.body)).toEqual([seeded.approved.occurredAt, seeded.submitted.occurredAt]);
+    const lotName = await get(
+      `/api/v1/activity-logs?${RANGE}&search=${encodeURIComponent('шафа')}`,
+    );
+    expect(ids(lotName.body)).toEqual([
+      seeded.rejectedB.occurredAt,
+      seeded.reserved.occurredAt,
+      seeded.approved.occurredAt,
+      seeded.submitted.occurredAt,
+      seeded.lotCreated.occurredAt,
+    ]);
+    const email = await get(`/api/v1/activity-logs?${RANGE}&search=VIKTOR@`);
+    expect(email.body.total).toBe(3);
+    const regexChars = await get(
+      `/api/v1/activity-logs?${RANGE}&search=${encodeURIComponent('("http')}`,
+    );
+    expect(ids(regexChars.body)).toEqual([seeded.note.occurredAt]);
+  });
+
+  test('when asking for stats of a range, then actions and users are counted', async () => {
+    const res = await get(`/api/v1/activity-logs/stats?${RANGE}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ date_from: '2024-03-01', date_to: '2024-03-06', total: 10 });
+    expect(res.body.by_action_type).toEqual(
+      expect.arrayContaining([
+        { action_type: 'STATUS_CHANGE', count: 2 },
+        { action_type: 'LOGIN', count: 1 },
+        { action_type: 'LOGOUT', count: 1 },
+        { action_type: 'CREATE', count: 2 },
+        { action_type: 'APPROVE', count: 1 },
+        { action_type: 'REJECT', count: 1 },
+        { action_type: 'NOTE_ADD', count: 1 },
+        { action_type: 'PHOTO_UPLOAD', count: 1 },
+      ]),
+    );
+    expect(res.body.by_action_type).toHaveLength(8);
+    expect(res.body.by_target_type).toEqual([
+      { target_type: 'application', count: 4 },
+      { target_type: 'lot', count: 3 },
+      { target_type: 'user', count: 2 },
+      { target_type: 'wish', count: 1 },
+    ]);
+    expect(res.body.by_user).toEqual([
+      { user_id: ADMIN.id, user_name: ADMIN.name, user_email: ADMIN.email, count: 5 },
+      { user_id: VOLUNTEER.id, user_name: VOLUNTEER.name, user_email: VOLUNTEER.email, count: 3 },
+      { user_id: null, user_name: null, user_email: null, count: 2 },
+    ]);
+    const oneDay = await get('/api/v1/activity-logs/stats?date_from=2024-03-03&date_to=2024-03-03');
+    expect(oneDay.body).toMatchObject({
+      total: 1,
+      by_action_type: [{ action_type: 'NOTE_ADD', count: 1 }],
+    });
+  });
+
+  test('when asking for the users of the log, then each staff member appears once with the newest name', async () => {
+    const res = await get('/api/v1/activity-logs/users');
+    expect(res.status).toBe(200);
+    const anna = res.body.data.find((u: { id: number }) => u.id === ADMIN.id);
+    expect(anna).toMatchObject({ name: ADMIN.name, email: ADMIN.email, role: 'admin' });
+    expect(res.body.data.filter((u: { id: number }) => u.id === VOLUNTEER.id)).toHaveLength(1);
+    // the entry itself keeps the name the admin had then
+    const logout = await get(`/api/v1/activity-logs?${RANGE}&action_type=LOGOUT`);
+    expect(logout.body.data[0].user_name).toBe('Anna Früher');
+  });
+
+  test('when exporting CSV with filters, then a spreadsheet gets UTF-8 with BOM, German headers and the same rows as the list', async () => {
+    const res = await fetch(`${svc.url}/api/v1/activity-logs/export.csv?${RANGE}`, {
+      headers: { authorization: `Bearer ${admin.token}` },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(res.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="aktivitaetsprotokoll-\d{4}-\d{2}-\d{2}\.csv"$/,
+    );
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const rows: Record<string, string>[] = parse(bytes, {
+      bom: true,
+      columns: true,
+      delimiter: ';',
+    });
+    expect(Object.keys(rows[0]!)).toEqual([
+      'ID',
+      'Zeitpunkt',
+      'Zeitpunkt (UTC)',
+      'Aktion',
+      'Aktionstyp',
+      'Ziel',
+      'Zieltyp',
+      'Ziel-ID',
+      'Benutzer-ID',
+      'Benutzer',
+      'E-Mail',
+      'Rolle',
+      'Beschreibung',
+      'Details',
+      'Quelle',
+    ]);
+    const list = await get(`/api/v1/activity-logs?${RANGE}`);
+    expect(rows.map((r) => Number(r.ID))).toEqual(list.body.data.map((e: { id: number }) => e.id));
+
+    const submittedRow = rows.find((r) => r['Zeitpunkt (UTC)'] === seeded.submitted.occurredAt)!;
+    expect(submittedRow).toMatchObject({
+      Zeitpunkt: '02.03.2024 00:30:00',
+      Aktion: 'Erstellt',
+      Aktionstyp: 'CREATE',
+      Ziel: 'Bewerbung',
+      Zieltyp: 'application',
+      'Ziel-ID': String(appA.applicationId),
+      'Benutzer-ID': '',
+      Quelle: 'System',
+    });
+    expect(submittedRow.Beschreibung).toContain('Antragsteller: Олена Коваленко');
+    expect(submittedRow.Beschreibung).toContain('„Kleiderschrank weiß“');
+    const approvedRow = rows.find((r) => r.Aktionstyp === 'APPROVE')!;
+    expect(approvedRow).toMatchObject({
+      Benutzer: ADMIN.name,
+      'E-Mail': ADMIN.email,
+      Rolle: 'Administrator',
+    });
+    expect(approvedRow.Beschreibung).toContain('Ausstehend → Genehmigt');
+    // a note that looks like a formula is not run by the spreadsheet
+    const noteRow = rows.find((r) => r.Aktionstyp === 'NOTE_ADD')!;
+    expect(noteRow.Beschreibung!.startsWith('Notiz hinzugefügt')).toBe(true);
+    expect(noteRow.Beschreibung).toContain('Notiz: =HYPERLINK');
+
+    const filtered = await fetch(
+      `${svc.url}/api/v1/activity-logs/export.csv?${RANGE}&action_type=approve`,
+      { headers: { authorization: `Bearer ${admin.token}` } },
+    );
+    const approvals: Record<string, string>[] = parse(Buffer.from(await filtered.arrayBuffer()), {
+      bom: true,
+      columns: true,
+      delimiter: ';',
+    });
+    expect(approvals.map((r) => r.Aktionstyp)).toEqual(['APPROVE']);
+  });
+
+  test('when an admin exports, then the export itself is logged with its filters and row count', async () => {
+    const token = signTestToken({
+      id: 91,
+      role: 'admin',
+      name: 'Export Admin',
+      email: 'export@example.org',
+    });
+    const res = await fetch(`${svc.url}/api/v1/activity-logs/export.csv?${RANGE}&target_type=lot`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    await res.arrayBuffer();
+    const entry = await eventually(async () => {
+      const list = await get('/api/v1/activity-logs?user_id=91&action_type=EXPORT');
+      return list.body.data[0];
+    });
+    expect(entry).toMatchObject({
+      action_type: 'EXPORT',
+      target_type: 'system',
+      target_id: null,
+      user_name: 'Export Admin',
+      details: {
+        format: 'csv',
+        rows: 3,
+        completed: true,
+        filters: { target_type: 'lot', date_from: '2024-03-01', date_to: '2024-03-06' },
+      },
+    });
+  });
+
+  test('when a spreadsheet cell would start like a formula, then the export defuses it', async () => {
+    const token = signTestToken({
+      id: 92,
+      role: 'volunteer',
+      name: '=cmd|calc',
+      email: 'x@example.org',
+    });
+    const posted = await svc.http.post(
+      '/api/v1/activity-logs',
+      { action_type: 'CONTACT', target_id: 1, details: '@SUM(A1)' },
+      { token },
+    );
+    expect(posted.status).toBe(201);
+    const res = await fetch(`${svc.url}/api/v1/activity-logs/export.csv?user_id=92`, {
+      headers: { authorization: `Bearer ${admin.token}` },
+    });
+    const [row] = parse(Buffer.from(await res.arrayBuffer()), {
+      bom: true,
+      columns: true,
+      delimiter: ';',
+    }) as Record<string, string>[];
+    expect(row!.Benutzer).toBe("'=cmd|calc");
+    expect(row!.Details).toBe("'@SUM(A1)");
+  });
+});
+
+describe('entries posted by staff clients', () => {
+  test('when a volunteer posts an entry, then it is stored under the token user and an admin finds it', async () => {
+    const res = await svc.http.post(
+      '/api/v1/activity-logs',
+      {
+        action_type: 'contact',
+        target_id: '17',
+        details: { target_type: 'application', note: 'WhatsApp geschrieben' },
+      },
+      { token: svc.volunteerToken },
+    );
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      id: expect.any(Number),
+      action_type: 'CONTACT',
+      target_type: 'application',
+      target_id: 17,
+      user_id: VOLUNTEER.id,
+      user_name: VOLUNTEER.name,
+      user_email: VOLUNTEER.email,
+      user_role: 'volunteer',
+      source: 'client',
+      details: { target_type: 'application', note: 'WhatsApp geschrieben' },
+    });
+    const found = await get(
+      `/api/v1/activity-logs?user_id=${VOLUNTEER.id}&action_type=CONTACT&target_id=17`,
+    );
+    expect(found.body.data).toEqual([res.body]);
+  });
+
+  test('when the details are a text and no target type is given, then the text is kept and the target is the system', async () => {
+    const res = await svc.http.post(
+      '/api/v1/activity-logs',
+      { action_type: 'IMPORT', details: 'Import von 12 Losen' },
+      { token: svc.adminToken },
+    );
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      target_type: 'system',
+      target_id: null,
+      details: 'Import von 12 Losen',
+    });
+  });
+
+  test('when the body is invalid, then 422 names the fields in the asked language', async () => {
+    const res = await svc.http.post(
+      '/api/v1/activity-logs',
+      { action_type: 'DANCE', target_id: 'abc' },
+      { token: svc.volunteerToken, headers: { 'accept-language': 'uk' } },
+    );
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe('VALIDATION_FAILED');
+    expect(res.body.detail).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ loc: ['body', 'action_type'], msg: 'Неприпустиме значення' }),
+        expect.objectContaining({ loc: ['body', 'target_id'] }),
+      ]),
+    );
+    const missing = await svc.http.post('/api/v1/activity-logs', {}, { token: svc.volunteerToken });
+    expect(missing.status).toBe(422);
+    expect(missing.body.detail[0]).toMatchObject({
+      loc: ['body', 'action_type'],
+      type: 'required',
+    });
+  });
+
+  test('when the details are too large, then 422 with a stable code', async () => {
+    const res = await svc.http.post(
+      '/api/v1/activity-logs',
+      { action_type: 'UPDATE', details: { text: 'x'.repeat(10_001) } },
+      { token: svc.adminToken, headers: { 'accept-language': 'de' } },
+    );
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({
+      code: 'ACTIVITY_DETAILS_TOO_LARGE',
+      message: 'Die Details sind zu umfangreich (höchstens 10000 Zeichen).',
+    });
+  });
+});
+
+describe('who may read the log', () => {
+  test.each(['', '/stats', '/users', '/export.csv'])(
+    'when a volunteer asks for /activity-logs%s, then 403',
+    async (path) => {
+      const res = await svc.http.get(`/api/v1/activity-logs${path}`, {
+        token: svc.volunteerToken,
+      });
+      expect(res.status).toBe(403);
+      expect(res.body.code).toBe('FORBIDDEN');
+    },
+  );
+
+  test('when nobody is logged in, then reading and posting answer 401', async () => {
+    expect((await svc.http.get('/api/v1/activity-logs')).status).toBe(401);
+    expect((await svc.http.get('/api/v1/activity-logs/export.csv')).status).toBe(401);
+    const post = await svc.http.post('/api/v1/activity-logs', { action_type: 'LOGIN' });
+    expect(post.status).toBe(401);
+    expect(post.body.code).toBe('AUTH_REQUIRED');
+    const forged = await svc.http.get('/api/v1/activity-logs', { token: 'not.a.token' });
+    expect(forged.status).toBe(401);
+  });
+});
+
+describe('query validation', () => {
+  test('when the paging or filters are invalid, then 422 instead of a guess', async () => {
+    const tooMany = await get('/api/v1/activity-logs?limit=501');
+    expect(tooMany.status).toBe(422);
+    expect(tooMany.body.detail[0].loc).toEqual(['query', 'limit']);
+    const badDate = await get('/api/v1/activity-logs?date_from=2024-13-45');
+    expect(badDate.status).toBe(422);
+    expect(badDate.body.detail[0]).toMatchObject({
+      loc: ['query', 'date_from'],
+      type: 'invalid_date',
+    });
+    const badAction = await get('/api/v1/activity-logs?action_type=dance');
+    expect(badAction.status).toBe(422);
+    const badUser = await get('/api/v1/activity-logs?user_id=abc');
+    expect(badUser.status).toBe(422);
+  });
+
+  test('when the range ends before it starts, then 422 with a stable code, also for stats and export', async () => {
+    for (const path of ['', '/stats', '/export.csv']) {
+      const res = await get(`/api/v1/activity-logs${path}?date_from=2024-03-05&date_to=2024-03-01`);
+      expect(res.status).toBe(422);
+      expect(res.body.code).toBe('ACTIVITY_DATE_RANGE_INVALID');
+    }
+  });
+});
