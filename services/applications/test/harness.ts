@@ -1,3 +1,4 @@
+import amqplib from 'amqplib';
 import type { Actor, DomainEvent, LotSnapshot, LotStatus } from '@furniture/contracts';
 import { Events } from '@furniture/contracts';
 import { EventBus, connectMongo, createEvent, type Connection } from '@furniture/platform';
@@ -93,17 +94,26 @@ export async function startApplications(
       await bus.stop();
       await service.stop();
       await recorder.stop();
-      await deleteBrokerObjects(urls.amqpUrl, opts.exchange ? '' : exchange, [
-        bus.queue,
-        bus.retryQueue,
-        bus.deadLetterQueue,
-      ]);
+      const queues = [bus.queue, bus.retryQueue, bus.deadLetterQueue];
+      // a shared exchange belongs to whoever created it
+      if (opts.exchange) await deleteQueues(urls.amqpUrl, queues);
+      else await deleteBrokerObjects(urls.amqpUrl, exchange, queues);
       await dropDatabase(urls.mongoUrl, dbName).catch(() => undefined);
       await conn.close();
     },
   };
 }
 export type ApplicationsHarness = Awaited<ReturnType<typeof startApplications>>;
+
+async function deleteQueues(url: string, queues: string[]): Promise<void> {
+  const conn = await amqplib.connect(url);
+  try {
+    const ch = await conn.createChannel();
+    for (const q of queues) await ch.deleteQueue(q);
+  } finally {
+    await conn.close().catch(() => undefined);
+  }
+}
 
 let lotIds = 1000;
 /** A lot as the catalog's events carry it; override what a test is about. */

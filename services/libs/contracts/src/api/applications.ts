@@ -301,6 +301,11 @@ export const applicationStatusUpdateSchema = z
   })
   .transform((v, ctx) => {
     if (v.note === null || v.note === undefined || v.note.trim() === '') {
+      // back-office §5: a rejection requires a note
+      if (v.status === 'rejected') {
+        ctx.addIssue({ code: 'custom', message: 'note_required_for_rejection', path: ['note'] });
+        return z.NEVER;
+      }
       return { status: v.status, note: null };
     }
     const note = checkComment(v.note, ctx, 'note');

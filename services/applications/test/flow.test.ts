@@ -1,0 +1,189 @@
+/**
+ * The approval flow between this service and the real catalog (ARCHITECTURE.md "Events"),
+ * through the gateway: approve → lot reserved → competitors rejected; cancel → lot available;
+ * complete → lot taken; two approvals at once → one stays approved; lots archived or deleted by
+ * staff close their applications; the lot read model is rebuilt from the catalog's snapshot.
+ */
+import { Events } from '@furniture/contracts';
+import { adminToken, applicationBody, eventually, startApplications, waitForLot } from './harness';
+import { startStack, type Stack } from './stack';
+
+let s: Stack;
+beforeAll(async () => {
+  s = await startStack();
+});
+afterAll(async () => {
+  await s?.stop();
+});
+
+const staff = () => ({ token: adminToken() });
+
+async function apply(lotId: number): Promise<number> {
+  const res = await s.http.post('/api/v1/applications/', applicationBody(lotId));
+  expect(res.status).toBe(201);
+  return res.body.id as number;
+}
+
+const patchStatus = (id: number, status: string, note?: string) =>
+  s.http.patch(`/api/v1/applications/${id}/status`, { status, note }, staff());
+
+async function statusOf(id: number): Promise<string> {
+  return (await s.http.get(`/api/v1/applications/${id}`, staff())).body.status;
+}
+
+async function waitForStatus(id: number, status: string) {
+  await eventually(async () => (await statusOf(id)) === status, {
+    what: `application ${id} ${status}`,
+  });
+}
+
+test('when staff approve one application, then the catalog reserves the lot and the other pending applications are rejected with a note', async () => {
+  const lot = await s.createLot();
+  const [winner, loserA, loserB] = [await apply(lot), await apply(lot), await apply(lot)];
+
+  expect((await patchStatus(winner!, 'approved', 'Abholung Freitag')).status).toBe(200);
+  await s.waitForCatalogStatus(lot, 'reserved');
+  const reserved = await s.recorder.waitFor(
+    Events.LotReserved,
+    (e) => e.payload.application_id === winner,
+  );
+  expect(reserved.payload.lot.id).toBe(lot);
+
+  for (const id of [loserA!, loserB!]) {
+    await waitForStatus(id, 'rejected');
+    const app = (await s.http.get(`/api/v1/applications/${id}`, staff())).body;
+    expect(app.notes.at(-1)).toMatchObject({
+      role: 'system',
+      action: 'REJECT',
+      comment: `Automatisch abgelehnt: Das Lot wurde für Bewerbung #${winner} reserviert.`,
+    });
+    const event = await s.recorder.waitFor(
+      Events.ApplicationRejected,
+      (e) => e.payload.application_id === id,
+    );
+    expect(event.payload.reason).toBe('competitor_approved');
+  }
+  expect(await statusOf(winner!)).toBe('approved');
+
+  // the public side sees the lot as reserved: nobody can apply any more
+  await waitForLot(s.url, lot, 'reserved');
+  const info = await s.http.get(`/api/v1/lots/${lot}/applications-info`);
+  expect(info.body.data).toMatchObject({
+    lot_status: 'reserved',
+    can_apply: false,
+    applications_count: 1,
+  });
+  const late = await s.http.post('/api/v1/applications/', applicationBody(lot));
+  expect(late.status).toBe(409);
+  expect(late.body.code).toBe('LOT_NOT_AVAILABLE');
+});
+
+test('when staff cancel the reservation, then the lot is available again and the application back in the queue', async () => {
+  const lot = await s.createLot();
+  const first = await apply(lot);
+  const second = await apply(lot);
+  await patchStatus(first, 'approved');
+  await s.waitForCatalogStatus(lot, 'reserved');
+  await waitForStatus(second, 'rejected');
+
+  const cancelled = await patchStatus(first, 'pending', 'Familie hat abgesagt');
+  expect(cancelled.status).toBe(200);
+  await s.waitForCatalogStatus(lot, 'available');
+  await waitForLot(s.url, lot, 'available');
+  expect(await statusOf(first)).toBe('pending');
+
+  // the rejected competitor can be reconsidered and approved now
+  expect((await patchStatus(second, 'pending')).status).toBe(200);
+  expect((await patchStatus(first, 'rejected', 'Abgesagt')).status).toBe(200);
+  expect((await patchStatus(second, 'approved')).status).toBe(200);
+  await eventually(
+    async () =>
+      (await s.catalogLot(lot))?.status === 'reserved' &&
+      s.recorder
+        .of(Events.LotReserved)
+        .some((e) => e.payload.application_id === second && e.payload.lot.id === lot),
+    { what: 'lot reserved for the second application' },
+  );
+});
+
+test('when staff complete the approved application, then the catalog marks the lot taken', async () => {
+  const lot = await s.createLot();
+  const id = await apply(lot);
+  await patchStatus(id, 'approved');
+  await s.waitForCatalogStatus(lot, 'reserved');
+  expect((await patchStatus(id, 'completed', 'Abgeholt')).status).toBe(200);
+  await s.waitForCatalogStatus(lot, 'taken');
+  await waitForLot(s.url, lot, 'taken');
+  expect((await s.http.post('/api/v1/applications/', applicationBody(lot))).status).toBe(409);
+  const event = await s.recorder.waitFor(
+    Events.LotStatusChanged,
+    (e) => e.payload.lot.id === lot && e.payload.new_status === 'taken',
+  );
+  expect(event.payload).toMatchObject({ cause: 'completed', application_id: id });
+});
+
+test('when two applications of one lot are approved at the same moment, then exactly one stays approved and the other is rejected', async () => {
+  const lot = await s.createLot();
+  const a = await apply(lot);
+  const b = await apply(lot);
+  const results = await Promise.all([patchStatus(a, 'approved'), patchStatus(b, 'approved')]);
+  const statuses = results.map((r) => r.status).sort();
+  expect(statuses).toEqual([200, 409]);
+  const refused = results.find((r) => r.status === 409)!;
+  expect(refused.body.code).toBe('LOT_ALREADY_RESERVED');
+  const winner = results[0]!.status === 200 ? a : b;
+  const loser = winner === a ? b : a;
+
+  await s.waitForCatalogStatus(lot, 'reserved');
+  await waitForStatus(loser, 'rejected');
+  expect(await statusOf(winner)).toBe('approved');
+  const approvedEvents = s.recorder
+    .of(Events.ApplicationApproved)
+    .filter((e) => e.payload.lot_id === lot);
+  expect(approvedEvents.map((e) => e.payload.application_id)).toEqual([winner]);
+});
+
+test('when staff archive a lot in the catalog, then its open applications are rejected', async () => {
+  const lot = await s.createLot();
+  const id = await apply(lot);
+  const { version } = await s.catalogLot(lot);
+  const res = await s.http.patch(`/api/v1/lots/${lot}`, { status: 'archived', version }, staff());
+  expect(res.status).toBe(200);
+  await waitForStatus(id, 'rejected');
+  const event = await s.recorder.waitFor(
+    Events.ApplicationRejected,
+    (e) => e.payload.application_id === id,
+  );
+  expect(event.payload.reason).toBe('lot_closed');
+});
+
+test('when staff delete a lot in the catalog, then its open applications are rejected and it is gone for families', async () => {
+  const lot = await s.createLot();
+  const id = await apply(lot);
+  const res = await s.http.delete(`/api/v1/lots/${lot}`, staff());
+  expect(res.status).toBe(200);
+  await waitForStatus(id, 'rejected');
+  const event = await s.recorder.waitFor(
+    Events.ApplicationRejected,
+    (e) => e.payload.application_id === id,
+  );
+  expect(event.payload.reason).toBe('lot_deleted');
+  expect((await s.http.get(`/api/v1/lots/${lot}/applications-info`)).status).toBe(404);
+});
+
+test('when a new applications service starts with an empty read model, then it loads every lot from the catalog snapshot', async () => {
+  const available = await s.createLot();
+  const archived = await s.createLot({ status: 'archived' });
+  const fresh = await startApplications({
+    env: { CATALOG_URL: s.catalogUrl, LOT_SNAPSHOT_PAGE_SIZE: '2' },
+  });
+  try {
+    await fresh.service.lotSync.start('empty');
+    const a = await fresh.http.get(`/api/v1/lots/${available}/applications-info`);
+    expect(a.body.data).toMatchObject({ lot_status: 'available', can_apply: true });
+    const b = await fresh.http.get(`/api/v1/lots/${archived}/can-apply`);
+    expect(b.body.data).toMatchObject({ can_apply: false, reason_code: 'lot_not_available' });
+  } finally {
+    await fresh.stop();
+  }
+});
