@@ -31,6 +31,7 @@ type ComposeConfig = Pick<
   | 'S3_BUCKET'
   | 'S3_REGION'
   | 'CATALOG_URL'
+  | 'LOT_SNAPSHOT_PAGE_SIZE'
   | 'jwtPublicKey'
   | 'JWT_ISSUER'
   | 'JWT_AUDIENCE'
@@ -85,6 +86,7 @@ export async function composeMedia(opts: {
     lots: lotsRepo,
     catalog: opts.catalog ?? httpCatalogClient({ baseUrl: config.CATALOG_URL }),
     logger,
+    snapshotPageSize: config.LOT_SNAPSHOT_PAGE_SIZE,
   });
   const processing = new WorkLimiter(config.MEDIA_MAX_PARALLEL);
   const admission = new Admission(config.MEDIA_MAX_UPLOADS_IN_FLIGHT);

@@ -52,6 +52,8 @@ export function loadMediaConfig(env: NodeJS.ProcessEnv = process.env) {
       S3_REGION: z.string().default('us-east-1'),
       /** catalog service, for the lot read model's snapshot (GET /internal/lots/snapshot) */
       CATALOG_URL: z.url().default('http://127.0.0.1:4002'),
+      /** lots per page when the lot read model is rebuilt from the catalog's snapshot */
+      LOT_SNAPSHOT_PAGE_SIZE: z.coerce.number().int().min(1).max(1000).default(500),
       /** images decoded and encoded at the same time in this process; more wait in line */
       MEDIA_MAX_PARALLEL: z.coerce.number().int().min(1).max(64).default(2),
       /**

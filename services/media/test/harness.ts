@@ -176,7 +176,9 @@ export async function startMedia(
     lot: LotSnapshot,
   ) => {
     const payload = name === Events.LotUpdated ? { lot, changes: {} } : { lot };
-    await bus.publish(createEvent(name, payload as never, null));
+    const event = createEvent(name, payload as never, null);
+    await bus.publish(event);
+    return event;
   };
 
   let lastLotId = 0;

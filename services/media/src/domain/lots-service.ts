@@ -3,8 +3,6 @@ import { AppError, type Logger } from '@furniture/platform';
 import type { LotRecord, LotsRepository } from '../data-access/lots-repository';
 import type { CatalogClient } from '../integrations/catalog-client';
 
-const SNAPSHOT_PAGE = 500;
-
 /**
  * The lots media knows of: a read model fed by catalog's lot events, rebuilt from its snapshot
  * when empty at start, and asked for directly when an upload names a lot the read model has not
@@ -17,7 +15,13 @@ export class LotsService {
   private running?: Promise<void>;
 
   constructor(
-    private readonly deps: { lots: LotsRepository; catalog: CatalogClient; logger: Logger },
+    private readonly deps: {
+      lots: LotsRepository;
+      catalog: CatalogClient;
+      logger: Logger;
+      /** lots per snapshot page (the catalog allows up to 1000) */
+      snapshotPageSize: number;
+    },
   ) {}
 
   /** lot.created, lot.updated, lot.status_changed, lot.reserved */
@@ -51,10 +55,8 @@ export class LotsService {
     let afterId = 0;
     let count = 0;
     for (;;) {
-      const page = await this.deps.catalog.snapshotPage(afterId, SNAPSHOT_PAGE);
-      for (const lot of page.lots) {
-        if (await this.deps.lots.apply(lot)) count++;
-      }
+      const page = await this.deps.catalog.snapshotPage(afterId, this.deps.snapshotPageSize);
+      count += await this.deps.lots.insertPage(page.lots);
       if (page.next_after_id === null || page.lots.length === 0) return count;
       afterId = page.next_after_id;
     }
