@@ -6,7 +6,7 @@ import { Client } from 'minio';
 import { MongoClient } from 'mongodb';
 import { parseS3Url, startInfra, type Infra } from '../src';
 import { REPO_ROOT } from '../src/paths';
-import { freePort } from '../src/util';
+import { freePort, waitUntil } from '../src/util';
 import { canConnect, childProcesses, clearInfraEnv, freshDir } from './helpers';
 
 const selftestDir = path.join(REPO_ROOT, '.data', 'infra-selftest');
@@ -131,29 +131,37 @@ describe('startInfra', () => {
       smtp: await freePort(),
       mailHttp: await freePort(),
     };
-    infra = await startInfra({ dataDir, ports, log });
-    expect(infra.mongoUrl).toBe(`mongodb://127.0.0.1:${ports.mongo}/`);
-    expect(infra.s3.port).toBe(ports.s3);
-    expect(infra.smtpUrl).toBe(`smtp://127.0.0.1:${ports.smtp}`);
-    expect(infra.mailApiUrl).toBe(`http://127.0.0.1:${ports.mailHttp}`);
-    expect(await canConnect(ports.s3Console)).toBe(true); // console enabled with a fixed port
-    const client = new MongoClient(infra.mongoUrl);
+    const current = await startInfra({ dataDir, ports, log });
     try {
-      expect(await client.db('infra_selftest').collection('items').countDocuments()).toBe(1);
+      expect(current.mongoUrl).toBe(`mongodb://127.0.0.1:${ports.mongo}/`);
+      expect(current.s3.port).toBe(ports.s3);
+      expect(current.smtpUrl).toBe(`smtp://127.0.0.1:${ports.smtp}`);
+      expect(current.mailApiUrl).toBe(`http://127.0.0.1:${ports.mailHttp}`);
+      // the console is enabled on a fixed port; it may open a moment after the S3 API
+      await waitUntil(
+        async () => {
+          if (!(await canConnect(ports.s3Console))) throw new Error('closed');
+        },
+        { what: 'MinIO console', timeoutMs: 20000 },
+      );
+      const client = new MongoClient(current.mongoUrl);
+      try {
+        expect(await client.db('infra_selftest').collection('items').countDocuments()).toBe(1);
+      } finally {
+        await client.close();
+      }
+      const s3 = current.s3;
+      const minio = new Client({
+        endPoint: s3.endPoint,
+        port: s3.port,
+        useSSL: false,
+        accessKey: s3.accessKey,
+        secretKey: s3.secretKey,
+      });
+      expect(await minio.bucketExists('selftest')).toBe(true);
     } finally {
-      await client.close();
+      await current.stop();
     }
-    const s3 = infra.s3;
-    const minio = new Client({
-      endPoint: s3.endPoint,
-      port: s3.port,
-      useSSL: false,
-      accessKey: s3.accessKey,
-      secretKey: s3.secretKey,
-    });
-    expect(await minio.bucketExists('selftest')).toBe(true);
-    await infra.stop();
-    infra = undefined;
   });
 
   it('uses URLs from the environment instead of starting servers', async () => {
