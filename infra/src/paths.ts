@@ -12,8 +12,10 @@ export function toolsDir(): string {
     : path.join(REPO_ROOT, '.tools');
 }
 
-/** Data folder of `make run` (kept between runs). */
-export const RUN_DATA_DIR = path.join(REPO_ROOT, '.data', 'run');
+/** Data folder of `make run` (kept between runs); RUN_DATA_DIR moves it (a second stack). */
+export const RUN_DATA_DIR = process.env.RUN_DATA_DIR
+  ? path.resolve(process.env.RUN_DATA_DIR)
+  : path.join(REPO_ROOT, '.data', 'run');
 /**
  * Data folder of the jest integration tests (wiped at the start of every test run).
  * TEST_INFRA_DIR lets two test runs on one machine use separate folders.

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { portsFromEnv } from '../foreground';
-import { REPO_ROOT, RUN_DATA_DIR } from '../paths';
+import { displayPath, REPO_ROOT, RUN_DATA_DIR } from '../paths';
 import { ensureKeyPair } from '../run/keys';
 import { Supervisor } from '../run/supervisor';
 import { startInfra, type Infra } from '../start-infra';
@@ -13,13 +13,12 @@ import { errorMessage, waitUntil } from '../util';
 
 /** Documented local defaults of the single-machine run (README); override with env. */
 const LOCAL_ADMIN = { email: 'admin@moebelbruecke.local', password: 'moebel-admin-2026' };
-const SERVICES = [
-  { name: 'auth', port: 4001 },
-  { name: 'catalog', port: 4002 },
-  { name: 'applications', port: 4003 },
-  { name: 'media', port: 4004 },
-  { name: 'notification', port: 4005 },
-] as const;
+/** Service ports: SERVICE_PORT_BASE (4001) and the next four, on 127.0.0.1. */
+const PORT_BASE = Number(process.env.SERVICE_PORT_BASE ?? 4001);
+const SERVICES = ['auth', 'catalog', 'applications', 'media', 'notification'].map((name, i) => ({
+  name,
+  port: PORT_BASE + i,
+}));
 
 const print = (line: string): void => {
   process.stdout.write(`${line}\n`);
@@ -41,7 +40,7 @@ async function main(): Promise<void> {
     print(`\n${why}: stopping services and local infrastructure …`);
     await supervisor.stop();
     await started.infra?.stop();
-    print('stopped. Data is kept in .data/run.');
+    print(`stopped. Data is kept in ${displayPath(RUN_DATA_DIR)}.`);
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('Ctrl-C'));
@@ -54,7 +53,8 @@ async function main(): Promise<void> {
   });
   started.infra = infra;
   const keys = ensureKeyPair(path.join(RUN_DATA_DIR, 'keys'));
-  if (keys.created) print('infra        created the token signing key pair in .data/run/keys');
+  if (keys.created)
+    print(`infra        created the token signing key pair in ${displayPath(keys.privateKeyFile)}`);
 
   const urls = Object.fromEntries(
     SERVICES.map((s) => [`${s.name.toUpperCase()}_URL`, `http://127.0.0.1:${s.port}`]),
@@ -134,7 +134,7 @@ async function main(): Promise<void> {
       `    admin login      ${admin.email} / ${admin.password}   (created on the first start; change the password in the profile)`,
       `    captured e-mail  ${infra.mailApiUrl || '(external SMTP)'}`,
       `    health           ${publicUrl}/api/v1/health`,
-      '    data             .data/run (kept between runs)     stop with Ctrl-C',
+      `    data             ${displayPath(RUN_DATA_DIR)} (kept between runs)     stop with Ctrl-C`,
       '',
     ].join('\n'),
   );

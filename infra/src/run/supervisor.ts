@@ -51,7 +51,7 @@ export class Supervisor {
       const attempt = Date.now() - startedAt > 60_000 ? 0 : restarts + 1;
       const delay = Math.min(1000 * 2 ** attempt, 30_000);
       this.opts.print(
-        `${spec.name.padEnd(12)} exited (${signal ?? `code ${String(code)}`}); restarting in ${delay / 1000}s — see .data/run/logs/${spec.name}.log`,
+        `${spec.name.padEnd(12)} exited (${signal ?? `code ${String(code)}`}); restarting in ${delay / 1000}s — see ${path.join(this.opts.logDir, `${spec.name}.log`)}`,
       );
       setTimeout(() => {
         if (!this.stopping) this.start(spec, attempt);
