@@ -22,6 +22,7 @@ import { LotReactions } from './domain/lot-reactions';
 import { LotSync, type LotSnapshotSource } from './domain/lot-sync';
 import { Moderation } from './domain/moderation';
 import { PublicApplications } from './domain/public-applications';
+import { QueueCounts } from './domain/queue-counts';
 import { WishesService } from './domain/wishes-service';
 import { lotEventHandlers } from './entry-points/messaging/lot-events';
 import { CatalogClient } from './integrations/catalog-client';
@@ -61,6 +62,7 @@ export async function composeApplications(opts: {
   const reservations = new ReservationsRepository(models);
   const lots = new LotsRepository(models);
   const wishesRepo = new WishesRepository(conn, models);
+  const queueCounts = new QueueCounts();
 
   const relay = new OutboxRelay({
     collections: [
@@ -77,6 +79,7 @@ export async function composeApplications(opts: {
     applications,
     lots,
     reservations,
+    queueCounts,
     maxOpenPerPhone: config.MAX_OPEN_APPLICATIONS_PER_PHONE,
     statusCheckMax: config.STATUS_CHECK_MAX_RESULTS,
     onEvents,
@@ -85,11 +88,18 @@ export async function composeApplications(opts: {
     applications,
     lots,
     reservations,
+    queueCounts,
     staleClaimMs: config.RESERVATION_CLAIM_STALE_SECONDS * 1000,
     onEvents,
   });
   const wishes = new WishesService({ wishes: wishesRepo, onEvents });
-  const reactions = new LotReactions({ applications, lots, reservations, onEvents });
+  const reactions = new LotReactions({
+    applications,
+    lots,
+    reservations,
+    queueCounts,
+    onEvents,
+  });
   const handlers: EventHandlers = lotEventHandlers(reactions, new ProcessedEvents(conn));
   const lotSync = new LotSync({
     lots,

@@ -109,12 +109,12 @@ export class ApplicationsRepository {
     return doc ? toRecord(doc) : null;
   }
 
-  countOpenByPhone(phone: string): Promise<number> {
-    return this.models.Application.countDocuments({
-      ...LIVE,
-      applicant_phone: phone,
-      status: OPEN,
-    });
+  /** What one phone holds: lot and status of each of its applications (one query for both checks). */
+  async ofPhone(phone: string): Promise<Pick<ApplicationRecord, 'id' | 'lot_id' | 'status'>[]> {
+    return this.models.Application.find(
+      { ...LIVE, applicant_phone: phone },
+      { _id: 0, id: 1, lot_id: 1, status: 1 },
+    ).lean<Pick<ApplicationDoc, 'id' | 'lot_id' | 'status'>[]>();
   }
 
   countOpenOfLot(lotId: number): Promise<number> {

@@ -1,5 +1,6 @@
+import type { Collection } from 'mongodb';
 import { isDuplicateKeyError, withDocLock } from '@furniture/platform';
-import type { Models, ReservationDoc } from './models';
+import { keyOf, type Models, type ReservationDoc } from './models';
 
 export interface Reservation {
   lot_id: number;
@@ -15,10 +16,15 @@ export interface Reservation {
 export class ReservationsRepository {
   constructor(private readonly models: Models) {}
 
+  private get collection() {
+    return this.models.Reservation.collection as unknown as Collection<ReservationDoc>;
+  }
+
   /** true when this application now holds the lot's slot; false when another one does. */
   async claim(lotId: number, applicationId: number): Promise<boolean> {
     try {
-      await this.models.Reservation.collection.insertOne({
+      await this.collection.insertOne({
+        _id: keyOf(lotId),
         lot_id: lotId,
         application_id: applicationId,
         created_at: new Date(),
@@ -31,10 +37,7 @@ export class ReservationsRepository {
   }
 
   async find(lotId: number): Promise<Reservation | null> {
-    const doc = await this.models.Reservation.findOne(
-      { lot_id: lotId },
-      { _id: 0, lot_id: 1, application_id: 1, created_at: 1 },
-    ).lean<ReservationDoc>();
+    const doc = await this.models.Reservation.findOne({ _id: keyOf(lotId) }).lean<ReservationDoc>();
     return doc
       ? { lot_id: doc.lot_id, application_id: doc.application_id, created_at: doc.created_at }
       : null;
@@ -42,9 +45,9 @@ export class ReservationsRepository {
 
   /** Frees the slot if (and only if) this application holds it. */
   async release(lotId: number, applicationId: number): Promise<boolean> {
-    const res = await withDocLock(this.models.Reservation.collection, lotId, () =>
-      this.models.Reservation.collection.deleteOne({
-        lot_id: lotId,
+    const res = await withDocLock(this.collection, lotId, () =>
+      this.collection.deleteOne({
+        _id: keyOf(lotId),
         application_id: applicationId,
       }),
     );

@@ -5,6 +5,7 @@ import type {
 } from '../data-access/applications-repository';
 import type { LotsRepository } from '../data-access/lots-repository';
 import type { ReservationsRepository } from '../data-access/reservations-repository';
+import type { QueueCounts } from './queue-counts';
 import { SYSTEM_AUTHOR } from './notes';
 import { changeStatus, type ChangeReason } from './status-changes';
 
@@ -12,6 +13,7 @@ export interface LotReactionsDeps {
   applications: ApplicationsRepository;
   lots: LotsRepository;
   reservations: ReservationsRepository;
+  queueCounts: QueueCounts;
   onEvents: () => void;
 }
 

@@ -15,6 +15,7 @@ import type {
 } from '../data-access/applications-repository';
 import type { LotView, LotsRepository } from '../data-access/lots-repository';
 import type { ReservationsRepository } from '../data-access/reservations-repository';
+import type { QueueCounts } from './queue-counts';
 import { noteLine, parseNotes, type NoteAuthor } from './notes';
 import { changeStatus, lotName, staffTransition } from './status-changes';
 
@@ -22,6 +23,7 @@ export interface ModerationDeps {
   applications: ApplicationsRepository;
   lots: LotsRepository;
   reservations: ReservationsRepository;
+  queueCounts: QueueCounts;
   /** a slot whose holder never became approved is given up after this long */
   staleClaimMs: number;
   onEvents: () => void;

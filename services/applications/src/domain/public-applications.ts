@@ -1,6 +1,7 @@
 import {
   Events,
   type ApplicationCreated,
+  type ApplicationStatus,
   type ApplicationStatusItem,
   type CannotApplyReason,
   type Language,
@@ -13,12 +14,14 @@ import {
 } from '../data-access/applications-repository';
 import type { LotView, LotsRepository } from '../data-access/lots-repository';
 import type { ReservationsRepository } from '../data-access/reservations-repository';
+import type { QueueCounts } from './queue-counts';
 import { lotName } from './status-changes';
 
 export interface PublicApplicationsDeps {
   applications: ApplicationsRepository;
   lots: LotsRepository;
   reservations: ReservationsRepository;
+  queueCounts: QueueCounts;
   /** open applications one phone may hold across all lots */
   maxOpenPerPhone: number;
   statusCheckMax: number;
@@ -57,6 +60,7 @@ export interface Eligibility {
 }
 
 const isOpenForApplications = (lot: LotView) => !lot.deleted && lot.status === 'available';
+const isOpen = (status: ApplicationStatus) => status === 'pending' || status === 'approved';
 
 /**
  * What families do without an account: apply for a lot, check whether they can, see their place
@@ -79,15 +83,17 @@ export class PublicApplications {
     // at a time (ids are drawn and stored in order, so queue places are exact); the unique index
     // on lot and phone still decides between processes
     return withLock(`applications.submit.phone:${input.phone.e164}`, async () => {
-      if (await applications.findByLotAndPhone(lot.id, input.phone.e164)) {
-        throw new AppError('ALREADY_APPLIED');
-      }
-      const open = await applications.countOpenByPhone(input.phone.e164);
+      const held = await applications.ofPhone(input.phone.e164);
+      if (held.some((a) => a.lot_id === lot.id)) throw new AppError('ALREADY_APPLIED');
+      const open = held.filter((a) => isOpen(a.status)).length;
       if (open >= this.deps.maxOpenPerPhone) {
         throw new AppError('TOO_MANY_OPEN_APPLICATIONS', { params: { count: open } });
       }
       return withLock(`applications.submit.lot:${lot.id}`, async () => {
-        const position = (await applications.countOpenOfLot(lot.id)) + 1;
+        const { queueCounts } = this.deps;
+        const generation = queueCounts.generation(lot.id);
+        const position =
+          (await queueCounts.open(lot.id, () => applications.countOpenOfLot(lot.id))) + 1;
         let created;
         try {
           created = await applications.insert(
@@ -123,6 +129,7 @@ export class PublicApplications {
           if (err instanceof DuplicateApplicationError) throw new AppError('ALREADY_APPLIED');
           throw err;
         }
+        queueCounts.added(lot.id, generation);
         this.deps.onEvents();
         return {
           id: created.id,
@@ -181,11 +188,12 @@ export class PublicApplications {
 
   private async judge(lot: LotView, phone?: string): Promise<Eligibility> {
     const { applications, maxOpenPerPhone } = this.deps;
-    const [open, mine, reserved] = await Promise.all([
-      phone ? applications.countOpenByPhone(phone) : Promise.resolve(0),
-      phone ? applications.findByLotAndPhone(lot.id, phone) : Promise.resolve(null),
+    const [held, reserved] = await Promise.all([
+      phone ? applications.ofPhone(phone) : Promise.resolve([]),
       this.deps.reservations.find(lot.id),
     ]);
+    const open = held.filter((a) => isOpen(a.status)).length;
+    const mine = held.some((a) => a.lot_id === lot.id);
     const result = (reason: CannotApplyReason | null, params: Record<string, number> = {}) => ({
       can_apply: reason === null,
       reason_code: reason,

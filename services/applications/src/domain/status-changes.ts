@@ -13,6 +13,7 @@ import type {
 import type { LotsRepository } from '../data-access/lots-repository';
 import type { ReservationsRepository } from '../data-access/reservations-repository';
 import { noteLine, statusLabelDe, type NoteAuthor } from './notes';
+import type { QueueCounts } from './queue-counts';
 
 export type ChangeReason = (typeof ApplicationChangeReasons)[number];
 
@@ -57,6 +58,7 @@ export interface StatusChangeDeps {
   applications: ApplicationsRepository;
   lots: LotsRepository;
   reservations: ReservationsRepository;
+  queueCounts: QueueCounts;
 }
 
 /**
@@ -103,6 +105,7 @@ export async function changeStatus(
     noteLine(opts.author, t.action, comment),
     [event],
   );
+  if (updated) deps.queueCounts.forget(app.lot_id);
   if (updated && app.status === 'approved') {
     await deps.reservations.release(app.lot_id, app.id);
   }
