@@ -290,6 +290,28 @@ describe('approval flow reactions', () => {
     });
   });
 
+  test('when the archive event arrives after the lot was already reopened, then its applications stay open', async () => {
+    const lot = await publishLot(h);
+    const pending = await apply(lot.id);
+    const change = (status: 'archived' | 'available', version: number, old: string) =>
+      createEvent(
+        Events.LotStatusChanged,
+        {
+          lot: { ...lot, status, version },
+          old_status: old as 'available',
+          new_status: status,
+          cause: 'staff',
+          application_id: null,
+        },
+        ADMIN,
+      );
+    await deliver(change('available', 3, 'archived'));
+    await deliver(change('archived', 2, 'available'));
+    expect((await getApp(pending)).status).toBe('pending');
+    const info = await h.http.get(`/api/v1/lots/${lot.id}/applications-info`);
+    expect(info.body.data).toMatchObject({ lot_status: 'available', applications_count: 1 });
+  });
+
   test('when staff mark a lot taken, then the approved application is completed and the pending ones rejected', async () => {
     const lot = await publishLot(h);
     const approved = await apply(lot.id);

@@ -92,7 +92,7 @@ export class LotReactions {
 
   /**
    * lot.status_changed. Changes the approval flow itself caused only update the read model.
-   * A staff change in the lot form:
+   * A staff change in the lot form (if it is still the lot's status):
    * - archived: open applications are rejected (the lot is withdrawn);
    * - taken / transferred: the approved application is completed (the family got it), pending
    *   ones are rejected;
@@ -104,9 +104,13 @@ export class LotReactions {
     p: Payload<typeof Events.LotStatusChanged>,
     actor: Actor | null,
   ): Promise<void> {
-    const applied = await this.deps.lots.apply(p.lot);
-    if (p.cause !== 'staff' || !applied) return;
+    await this.deps.lots.apply(p.lot);
+    if (p.cause !== 'staff') return;
+    // events are handled concurrently: act on the lot as it is now, so that a change staff made
+    // afterwards (reopening an archived lot) wins over this one
     const lotId = p.lot.id;
+    const current = await this.deps.lots.get(lotId);
+    if (!current || current.deleted || current.status !== p.new_status) return;
     const by = actor ? ` von ${actor.email}` : '';
     switch (p.new_status) {
       case 'archived': {
