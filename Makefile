@@ -37,6 +37,7 @@ typecheck: install
 	npx tsc -p tsconfig.json
 
 test: tools build lint typecheck
+	npx tsx infra/src/cli/install-tools.ts kustomize
 	npx jest --ci
 
 e2e: tools build

@@ -16,7 +16,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { displayPath, toolsDir } from './paths';
 import { errorMessage, noLog, type Log } from './util';
 
-export type ToolName = 'ferretdb' | 'minio';
+export type ToolName = 'ferretdb' | 'minio' | 'kustomize';
 
 interface ToolSpec {
   module: string;
@@ -49,6 +49,14 @@ export const TOOLS: Record<ToolName, ToolSpec> = {
     pkg: '.',
     binEnv: 'MINIO_BIN',
     coldBuild: 'about 5 minutes',
+  },
+  /** renders k8s/ overlays in the manifest test (not needed to run the platform) */
+  kustomize: {
+    module: 'sigs.k8s.io/kustomize/kustomize/v5',
+    version: 'v5.7.1',
+    pkg: '.',
+    binEnv: 'KUSTOMIZE_BIN',
+    coldBuild: 'about 2 minutes',
   },
 };
 

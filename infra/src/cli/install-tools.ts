@@ -1,16 +1,16 @@
-// Builds the pinned FerretDB and MinIO binaries into .tools/bin when missing or outdated:
-//   npx tsx infra/src/cli/install-tools.ts
-import { ensureTools } from '../tools';
+// Builds the pinned tools into .tools/bin when missing or outdated:
+//   npx tsx infra/src/cli/install-tools.ts              FerretDB and MinIO (make run, make test)
+//   npx tsx infra/src/cli/install-tools.ts kustomize    also kustomize (the k8s manifest test)
+import { ensureTool, TOOLS, type ToolName } from '../tools';
 import { errorMessage } from '../util';
 
 const log = (line: string): void => console.log(`[tools] ${line}`);
-ensureTools(log).then(
-  (paths) => {
-    log(`ferretdb: ${paths.ferretdb}`);
-    log(`minio:    ${paths.minio}`);
-  },
-  (err: unknown) => {
-    console.error(`[tools] ${errorMessage(err)}`);
-    process.exitCode = 1;
-  },
-);
+const extra = process.argv.slice(2).filter((name): name is ToolName => name in TOOLS);
+const wanted: ToolName[] = ['ferretdb', 'minio', ...extra];
+
+(async () => {
+  for (const name of wanted) log(`${name.padEnd(10)}${await ensureTool(name, log)}`);
+})().catch((err: unknown) => {
+  console.error(`[tools] ${errorMessage(err)}`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,157 @@
+// Renders every kustomize overlay under k8s/overlays and validates each object offline against
+// the Kubernetes API schemas shipped in the kubernetes-models package, plus the rules our
+// deployments rely on (probes, resources, no secrets in the repository, wiring between objects).
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { REPO_ROOT } from '../src/paths';
+import { ensureTool } from '../src/tools';
+
+type K8sObject = {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; labels?: Record<string, string> };
+  spec?: Record<string, unknown>;
+  data?: Record<string, string>;
+};
+
+interface Container {
+  name: string;
+  image: string;
+  readinessProbe?: unknown;
+  livenessProbe?: unknown;
+  resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
+  env?: { name: string; value?: string }[];
+  securityContext?: { allowPrivilegeEscalation?: boolean; readOnlyRootFilesystem?: boolean };
+}
+
+const overlaysDir = path.join(REPO_ROOT, 'k8s', 'overlays');
+const overlays = fs
+  .readdirSync(overlaysDir)
+  .filter((d) => fs.existsSync(path.join(overlaysDir, d, 'kustomization.yaml')));
+
+/** kubernetes-models class for an apiVersion/kind, e.g. apps/v1 Deployment. */
+function modelFor(obj: K8sObject): { new (data: unknown): { validate(): void } } {
+  const modulePath = `kubernetes-models/${obj.apiVersion}`; // core 'v1' or 'group/version'
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the module is chosen by the object's apiVersion
+  const mod = require(modulePath) as Record<string, { new (data: unknown): { validate(): void } }>;
+  const model = mod[obj.kind];
+  if (!model) throw new Error(`no schema for ${obj.apiVersion} ${obj.kind}`);
+  return model;
+}
+
+let kustomize: string;
+const rendered = new Map<string, K8sObject[]>();
+
+beforeAll(async () => {
+  kustomize = await ensureTool('kustomize');
+  for (const overlay of overlays) {
+    const out = execFileSync(kustomize, ['build', path.join(overlaysDir, overlay)], {
+      encoding: 'utf8',
+    });
+    rendered.set(
+      overlay,
+      parseAllDocuments(out).map((d) => d.toJS() as K8sObject),
+    );
+  }
+});
+
+test('when the overlays are listed, then there is a production overlay and a staging overlay', () => {
+  expect(overlays.sort()).toEqual(['production', 'staging']);
+});
+
+describe.each(overlays)('overlay %s', (overlay) => {
+  const objects = () => rendered.get(overlay) ?? [];
+  const byKind = (kind: string) => objects().filter((o) => o.kind === kind);
+  const containersOf = (d: K8sObject) =>
+    (d.spec as { template: { spec: { containers: Container[] } } }).template.spec.containers;
+
+  test('when rendered, then every object validates against the Kubernetes API schema', () => {
+    expect(objects().length).toBeGreaterThan(20);
+    for (const obj of objects()) {
+      const Model = modelFor(obj);
+      expect(() => new Model(obj).validate()).not.toThrow();
+    }
+  });
+
+  test('when rendered, then all six deployments exist with probes, resources and a locked-down container', () => {
+    const deployments = byKind('Deployment');
+    expect(deployments.map((d) => d.metadata.name).sort()).toEqual([
+      'applications',
+      'auth',
+      'catalog',
+      'gateway',
+      'media',
+      'notification',
+    ]);
+    for (const d of deployments) {
+      for (const c of containersOf(d)) {
+        expect(c.readinessProbe).toMatchObject({ httpGet: { path: '/ready' } });
+        expect(c.livenessProbe).toMatchObject({ httpGet: { path: '/health' } });
+        expect(c.resources?.requests?.cpu && c.resources.requests.memory).toBeTruthy();
+        expect(c.resources?.limits?.cpu && c.resources.limits.memory).toBeTruthy();
+        expect(c.securityContext).toMatchObject({
+          allowPrivilegeEscalation: false,
+          readOnlyRootFilesystem: true,
+        });
+        expect(c.image).not.toMatch(/:latest$/);
+      }
+    }
+  });
+
+  test('when rendered, then no credentials are in the manifests: connection URLs come from Secrets created outside the repository', () => {
+    expect(byKind('Secret')).toEqual([]);
+    for (const d of byKind('Deployment')) {
+      for (const c of containersOf(d)) {
+        for (const e of c.env ?? []) expect(e.value ?? '').not.toMatch(/:\/\/[^/\s]*:[^/\s]*@/);
+        expect(
+          (c.env ?? []).some((e) => /PASSWORD|SECRET|PRIVATE_KEY$/.test(e.name) && e.value),
+        ).toBe(false);
+      }
+    }
+    for (const cm of byKind('ConfigMap')) {
+      for (const value of Object.values(cm.data ?? {}))
+        expect(value).not.toMatch(/:\/\/[^/\s]*:[^/\s]*@/);
+    }
+  });
+
+  test('when rendered, then every Service selects a Deployment and the Ingress reaches the gateway', () => {
+    const deployments = byKind('Deployment');
+    for (const svc of byKind('Service')) {
+      const selector = (svc.spec as { selector: Record<string, string> }).selector;
+      const target = deployments.find((d) => {
+        const labels = (d.spec as { template: { metadata: { labels: Record<string, string> } } })
+          .template.metadata.labels;
+        return Object.entries(selector).every(([k, v]) => labels[k] === v);
+      });
+      expect(target).toBeDefined();
+    }
+    const [ingress] = byKind('Ingress');
+    expect(JSON.stringify(ingress?.spec)).toContain('"name":"gateway"');
+  });
+
+  test('when rendered, then the media service has its own CPU autoscaler and every workload a disruption budget', () => {
+    const hpa = byKind('HorizontalPodAutoscaler');
+    expect(hpa).toHaveLength(1);
+    expect(hpa[0]?.spec).toMatchObject({ scaleTargetRef: { kind: 'Deployment', name: 'media' } });
+    expect(JSON.stringify(hpa[0]?.spec)).toContain('"name":"cpu"');
+    expect(
+      byKind('PodDisruptionBudget')
+        .map((p) => p.metadata.name)
+        .sort(),
+    ).toEqual(
+      byKind('Deployment')
+        .map((d) => d.metadata.name)
+        .sort(),
+    );
+  });
+
+  test('when rendered, then everything lands in the overlay namespace', () => {
+    const [ns] = byKind('Namespace');
+    expect(ns).toBeDefined();
+    for (const obj of objects().filter((o) => o.kind !== 'Namespace')) {
+      expect(obj.metadata.namespace).toBe(ns?.metadata.name);
+    }
+  });
+});
