@@ -260,3 +260,35 @@ describe('lot read model at start', () => {
     }
   });
 });
+
+describe('housekeeping', () => {
+  test('when an upload died after claiming a slot, then housekeeping frees the slot and removes its objects', async () => {
+    const lotId = await svc.createLot();
+    // what a process killed mid-upload leaves: a processing claim on slot 0 and one stored object
+    const keys = {
+      thumbnail: `lots/${lotId}/11111111-1111-4111-8111-111111111111-thumbnail.webp`,
+      medium: `lots/${lotId}/11111111-1111-4111-8111-111111111111-medium.webp`,
+      large: `lots/${lotId}/11111111-1111-4111-8111-111111111111-large.webp`,
+    };
+    const longAgo = new Date(Date.now() - 3600 * 1000);
+    await svc.conn.collection('photos').insertOne({
+      id: 900001,
+      lot_id: lotId,
+      position: 0,
+      status: 'processing',
+      keys,
+      created_by_user_id: volunteer.id,
+      created_at: longAgo,
+      updated_at: longAgo,
+    });
+    await svc.s3.putObject(svc.bucket, keys.large, Buffer.from('half an upload'));
+    const before = await upload(svc.url, lotId, image);
+    expect(before.body.data.position).toBe(1);
+
+    expect(await svc.media.photos.cleanupStaleClaims(30 * 60 * 1000)).toBe(1);
+    expect(await svc.conn.collection('photos').findOne({ id: 900001 })).toBeNull();
+    expect(await svc.keysOf(keys.large)).toEqual([]);
+    const after = await upload(svc.url, lotId, image);
+    expect(after.body.data.position).toBe(0);
+  });
+});
