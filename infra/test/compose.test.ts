@@ -1,0 +1,104 @@
+// docker-compose.yml cannot be started here (no Docker engine), so its wiring is checked
+// statically, and the environment it gives each service is run through that service's own
+// configuration parser: a key the service would refuse fails this test.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { loadApplicationsConfig } from '../../services/applications/src/config';
+import { loadAuthConfig } from '../../services/auth/src/config';
+import { loadCatalogConfig } from '../../services/catalog/src/config';
+import { loadMediaConfig } from '../../services/media/src/config';
+import { loadNotificationConfig } from '../../services/notification/src/config';
+import { loadGatewayConfig } from '../../gateway/src/config';
+import { REPO_ROOT } from '../src/paths';
+
+interface ComposeService {
+  image?: string;
+  build?: { context: string; dockerfile: string; args?: Record<string, string> };
+  environment?: Record<string, string>;
+  depends_on?: Record<string, { condition: string }>;
+  healthcheck?: { test: string[] };
+}
+
+const compose = parse(fs.readFileSync(path.join(REPO_ROOT, 'docker-compose.yml'), 'utf8'), {
+  merge: true,
+}) as {
+  services: Record<string, ComposeService>;
+};
+const APP = ['auth', 'catalog', 'applications', 'media', 'notification', 'gateway'] as const;
+const loaders: Record<(typeof APP)[number], (env: NodeJS.ProcessEnv) => unknown> = {
+  auth: loadAuthConfig,
+  catalog: loadCatalogConfig,
+  applications: loadApplicationsConfig,
+  media: loadMediaConfig,
+  notification: loadNotificationConfig,
+  gateway: loadGatewayConfig,
+};
+
+test('when compose is read, then MongoDB 7, RabbitMQ with management, MinIO, Mailpit and every service are there', () => {
+  const s = compose.services;
+  expect(s.mongo?.image).toBe('mongo:7');
+  expect(s.rabbitmq?.image).toMatch(/^rabbitmq:.*management$/);
+  expect(s.minio?.image).toMatch(/^minio\/minio:/);
+  expect(s.mailpit?.image).toMatch(/^axllent\/mailpit/);
+  for (const name of APP) expect(s[name]).toBeDefined();
+});
+
+test.each(APP)(
+  'when %s is built, then it uses the one Dockerfile pattern with its own SERVICE',
+  (name) => {
+    const service = compose.services[name]!;
+    expect(service.build).toEqual({
+      context: '.',
+      dockerfile: 'infra/docker/Dockerfile',
+      args: { SERVICE: name },
+    });
+    expect(service.healthcheck?.test.join(' ')).toMatch(
+      /fetch\('http:\/\/127\.0\.0\.1:\d+\/(ready|api\/v1\/health)'\)/,
+    );
+  },
+);
+
+test.each(APP.filter((n) => n !== 'gateway'))(
+  'when %s starts, then it waits for healthy MongoDB and RabbitMQ and the keys',
+  (name) => {
+    expect(compose.services[name]?.depends_on).toMatchObject({
+      mongo: { condition: 'service_healthy' },
+      rabbitmq: { condition: 'service_healthy' },
+      keys: { condition: 'service_completed_successfully' },
+    });
+  },
+);
+
+test('when the gateway starts, then every service is healthy first', () => {
+  const deps = compose.services.gateway?.depends_on ?? {};
+  for (const name of APP.filter((n) => n !== 'gateway'))
+    expect(deps[name]).toEqual({ condition: 'service_healthy' });
+});
+
+test.each(APP)(
+  'when %s reads the environment compose gives it, then its config parser accepts it',
+  (name) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'compose-keys-'));
+    const env = { ...compose.services[name]?.environment };
+    for (const [key, value] of Object.entries(env)) {
+      // ${VAR:-default} is what compose substitutes when VAR is unset
+      env[key] = String(value).replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1');
+      if (key.endsWith('_FILE')) {
+        const file = path.join(dir, path.basename(String(value)));
+        fs.writeFileSync(file, 'placeholder key');
+        env[key] = file;
+      }
+    }
+    expect(() => loaders[name](env)).not.toThrow();
+  },
+);
+
+test('when the Dockerfile is read, then the runtime stage runs as a non-root user with production dependencies only', () => {
+  const dockerfile = fs.readFileSync(path.join(REPO_ROOT, 'infra/docker/Dockerfile'), 'utf8');
+  const runtime = dockerfile.slice(dockerfile.lastIndexOf('FROM '));
+  expect(runtime).toMatch(/^USER node$/m);
+  expect(dockerfile).toMatch(/npm install --omit=dev/);
+  expect(runtime).not.toMatch(/COPY \. \./);
+});
