@@ -210,7 +210,7 @@ export const applicationsQuerySchema = limitSkipQuerySchema.extend({
     .enum(ApplicationStatuses, 'invalid_status')
     .optional()
     .or(z.literal('').transform(() => undefined)),
-  lot_id: z.coerce.number().int().positive().optional(),
+  lot_id: z.preprocess((v) => (v === '' ? undefined : v), positiveInt.optional()),
 });
 export type ApplicationsQuery = z.infer<typeof applicationsQuerySchema>;
 
