@@ -1,10 +1,22 @@
 const path = require('node:path');
 
-module.exports = require('../jest.preset.js')(__dirname, {
-  testEnvironment: 'jsdom',
+const contracts = path.join(__dirname, '../services/libs/contracts/src');
+
+const config = require('../jest.preset.js')(__dirname, {
+  // jsdom with Node's fetch, Request and Response, so RTK Query and msw run as in a browser
+  testEnvironment: 'jest-fixed-jsdom',
   setupFilesAfterEnv: ['<rootDir>/src/test/setup.ts'],
   moduleNameMapper: {
     '\\.(css)$': '<rootDir>/src/test/style-stub.cjs',
-    '^@furniture/contracts$': path.join(__dirname, '../services/libs/contracts/src/index.ts'),
+    '^@furniture/contracts$': path.join(contracts, 'index.ts'),
+    '^@furniture/contracts/(.*)$': path.join(contracts, '$1'),
   },
+  // packages that ship only ES modules (msw's helpers) are compiled like our own code
+  transformIgnorePatterns: ['/node_modules/(?!(?:until-async|rettime)/)(?!.*\\.mjs$)'],
 });
+
+// the same swc transform for .mjs files
+const [swc] = Object.values(config.transform);
+config.transform = { ...config.transform, '^.+\\.mjs$': swc };
+
+module.exports = config;

@@ -1,9 +1,17 @@
-/** Placeholder shell; the public site and the back-office replace it. */
+import { Suspense, useState } from 'react';
+import { RouterProvider } from 'react-router/dom';
+import { PageSpinner } from '../components/Spinner';
+import { createAppRouter } from './router';
+
+/**
+ * The router, and a fallback while the translation files load. The store is not created here:
+ * it comes with the first lazily loaded part that needs it (lazy.tsx).
+ */
 export function App() {
+  const [router] = useState(createAppRouter);
   return (
-    <main className="mx-auto max-w-3xl p-6">
-      <h1 className="text-2xl font-bold">Möbelbrücke</h1>
-      <p lang="uk">Безкоштовні меблі для родин, які цього потребують.</p>
-    </main>
+    <Suspense fallback={<PageSpinner />}>
+      <RouterProvider router={router} />
+    </Suspense>
   );
 }

@@ -1,1 +1,19 @@
 import '@testing-library/jest-dom';
+import { i18n } from '../app/i18n';
+import { initTestI18n } from './i18n';
+import { server } from './server';
+
+initTestI18n();
+
+// jsdom has no layout: scroll restoration and headless UI's observers need stand-ins
+window.scrollTo = () => undefined;
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeEach(async () => {
+  await i18n.changeLanguage('de');
+  // after the change, which caches its language: every test starts as a first visit
+  localStorage.clear();
+  sessionStorage.clear();
+});
+afterEach(() => server.resetHandlers());
+afterAll(() => server.close());

@@ -1,0 +1,82 @@
+import { http, HttpResponse } from 'msw';
+import { api, type ApiError } from '../api';
+import { i18n } from '../i18n';
+import { makeStore } from '../store';
+import { apiUrl, server } from '../../test/server';
+
+const probeApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    probe: build.query<unknown, void>({ query: () => '/probe' }),
+  }),
+});
+
+async function callProbe(): Promise<{ data?: unknown; error?: ApiError }> {
+  const store = makeStore();
+  const result = await store.dispatch(probeApi.endpoints.probe.initiate());
+  return { data: result.data, error: result.error as ApiError | undefined };
+}
+
+describe('base query', () => {
+  test('when the page is Ukrainian, then calls go to /api/v1 with Accept-Language uk', async () => {
+    let language: string | null = null;
+    server.use(
+      http.get(apiUrl('/probe'), ({ request }) => {
+        language = request.headers.get('accept-language');
+        return HttpResponse.json({ ok: true });
+      }),
+    );
+    await i18n.changeLanguage('uk');
+    expect((await callProbe()).data).toEqual({ ok: true });
+    expect(language).toBe('uk');
+  });
+
+  test('when a service answers with its error shape, then status, code, message and detail are kept', async () => {
+    const detail = [
+      { loc: ['body', 'applicant_phone'], msg: 'Ungültige Telefonnummer', type: 'invalid_phone' },
+    ];
+    server.use(
+      http.get(apiUrl('/probe'), () =>
+        HttpResponse.json(
+          { success: false, code: 'VALIDATION_FAILED', message: 'Bitte prüfen', detail },
+          { status: 422 },
+        ),
+      ),
+    );
+    expect((await callProbe()).error).toEqual({
+      status: 422,
+      code: 'VALIDATION_FAILED',
+      message: 'Bitte prüfen',
+      detail,
+    });
+  });
+
+  test('when an answer carries only detail or error, then that text becomes the message', async () => {
+    server.use(
+      http.get(apiUrl('/probe'), () => HttpResponse.json({ error: 'Kaputt' }, { status: 400 })),
+    );
+    expect((await callProbe()).error).toMatchObject({
+      status: 400,
+      code: 'HTTP_ERROR',
+      message: 'Kaputt',
+    });
+  });
+
+  test('when a proxy answers with an HTML page, then the error says HTTP and the status', async () => {
+    server.use(
+      http.get(
+        apiUrl('/probe'),
+        () => new HttpResponse('<html>Bad gateway</html>', { status: 502 }),
+      ),
+    );
+    expect((await callProbe()).error).toMatchObject({
+      status: 502,
+      code: 'HTTP_ERROR',
+      message: 'HTTP 502',
+    });
+  });
+
+  test('when the network is down, then the error has status 0 and code NETWORK_ERROR', async () => {
+    server.use(http.get(apiUrl('/probe'), () => HttpResponse.error()));
+    expect((await callProbe()).error).toMatchObject({ status: 0, code: 'NETWORK_ERROR' });
+  });
+});

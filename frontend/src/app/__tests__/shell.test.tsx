@@ -1,0 +1,34 @@
+import { screen, waitFor } from '@testing-library/react';
+import { renderApp } from '../../test/render';
+
+describe('app shell', () => {
+  test('when the home page opens, then the hero and its two buttons are shown in German', async () => {
+    renderApp('/');
+    expect(
+      await screen.findByRole('heading', { level: 1, name: /Gespendete Möbel/ }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /Möbel ansehen/ })).toHaveAttribute(
+      'href',
+      '/categories',
+    );
+    expect(screen.getByRole('link', { name: /Bewerbungsstatus prüfen/ })).toHaveAttribute(
+      'href',
+      '/check-status',
+    );
+  });
+
+  test('when an address is unknown, then the not-found page links home', async () => {
+    renderApp('/no-such-page');
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Seite nicht gefunden' }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Zur Startseite' })).toHaveAttribute('href', '/');
+  });
+
+  test('when an /admin address opens, then the back-office chunk renders without the public header', async () => {
+    const { router } = renderApp('/admin/login');
+    await waitFor(() => expect(router.state.navigation.state).toBe('idle'));
+    await waitFor(() => expect(router.state.initialized).toBe(true));
+    expect(screen.queryByRole('banner')).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,43 @@
+import { lazy, Suspense, useCallback, useState } from 'react';
+import { Outlet, ScrollRestoration, useNavigation } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { Header } from './Header';
+import { WishDialogContext } from './wish-dialog';
+
+// below the fold on every page: it need not hold up the first paint
+const Footer = lazy(() => import('./Footer'));
+
+/** Header, page, footer; a thin bar while the next page's code or data loads. */
+export function PublicLayout() {
+  const { t } = useTranslation('common');
+  const navigation = useNavigation();
+  const [_wishOpen, setWishOpen] = useState(false);
+  const openWish = useCallback(() => setWishOpen(true), []);
+
+  return (
+    <WishDialogContext.Provider value={openWish}>
+      <div className="flex min-h-dvh flex-col bg-slate-50 text-slate-900">
+        <a
+          href="#main"
+          className="sr-only z-50 rounded-md bg-white px-4 py-2 font-semibold text-blue-900 focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+        >
+          {t('nav.skipToContent')}
+        </a>
+        {navigation.state === 'loading' && (
+          <div
+            aria-hidden="true"
+            className="fixed inset-x-0 top-0 z-50 h-1 animate-pulse bg-yellow-400"
+          />
+        )}
+        <Header />
+        <main id="main" tabIndex={-1} className="flex-1 outline-none">
+          <Outlet />
+        </main>
+        <Suspense fallback={null}>
+          <Footer />
+        </Suspense>
+      </div>
+      <ScrollRestoration />
+    </WishDialogContext.Provider>
+  );
+}

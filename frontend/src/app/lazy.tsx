@@ -1,0 +1,36 @@
+import { lazy, type ComponentType } from 'react';
+
+/*
+ * Code splitting with the data layer. Redux Toolkit, RTK Query and react-redux are not part of
+ * the first download: they arrive with the first lazily loaded page or island (the home page's
+ * category grid), together with that code, so the header, the hero and the language switch
+ * paint without them (the home page's JavaScript budget, scripts/report-size.mjs).
+ */
+
+type Loader<P> = () => Promise<{ default: ComponentType<P> }>;
+
+async function withStore<P extends object>(load: Loader<P>): Promise<ComponentType<P>> {
+  const [{ StoreProvider }, { default: Component }] = await Promise.all([
+    import('./StoreProvider'),
+    load(),
+  ]);
+  function WithStore(props: P) {
+    return (
+      <StoreProvider>
+        <Component {...props} />
+      </StoreProvider>
+    );
+  }
+  WithStore.displayName = `WithStore(${Component.displayName ?? Component.name})`;
+  return WithStore;
+}
+
+/** A route's `lazy`: the page's module and the store load in parallel. */
+export function lazyPage<P extends object>(load: Loader<P>) {
+  return async () => ({ Component: (await withStore(load)) as ComponentType });
+}
+
+/** React.lazy for a part of a page that uses the store (render it inside Suspense). */
+export function lazyWithStore<P extends object>(load: Loader<P>) {
+  return lazy(async () => ({ default: await withStore(load) }));
+}
