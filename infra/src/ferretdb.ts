@@ -1,13 +1,16 @@
-// FerretDB (MongoDB wire protocol) on SQLite files under <dataDir>/ferretdb.
+// FerretDB (MongoDB wire protocol) on PostgreSQL or on SQLite files under <dataDir>/ferretdb
+// (see postgres.ts for the choice).
 import fs from 'node:fs';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
+import type { FerretBackend } from './postgres';
 import { killStaleProcess, ManagedProcess } from './process';
 import { choosePort, waitUntil, type Log } from './util';
 
 export interface FerretOptions {
   binary: string;
   dataDir: string;
+  backend: FerretBackend;
   /** 0 or absent: a free port. */
   port?: number;
   host?: string;
@@ -42,8 +45,9 @@ export async function startFerret(opts: FerretOptions): Promise<RunningFerret> {
     name: 'FerretDB',
     command: opts.binary,
     args: [
-      '--handler=sqlite',
-      `--sqlite-url=file:${dbDir}/`,
+      ...(opts.backend.kind === 'postgresql'
+        ? ['--handler=postgresql', `--postgresql-url=${opts.backend.url}`]
+        : ['--handler=sqlite', `--sqlite-url=file:${dbDir}/`]),
       `--listen-addr=${host}:${port}`,
       `--state-dir=${stateDir}`,
       '--debug-addr=-', // no metrics/pprof listener: several instances must coexist
@@ -65,7 +69,9 @@ export async function startFerret(opts: FerretOptions): Promise<RunningFerret> {
     await proc.stop();
     throw err;
   }
-  opts.log(`FerretDB ready on ${url} (${Date.now() - started} ms)`);
+  const where =
+    opts.backend.kind === 'postgresql' ? `PostgreSQL database ${opts.backend.database}` : 'SQLite';
+  opts.log(`FerretDB ready on ${url}, data in ${where} (${Date.now() - started} ms)`);
   return { url, port, process: proc, stop: () => proc.stop() };
 }
 

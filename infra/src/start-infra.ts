@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startFerret } from './ferretdb';
+import { chooseFerretBackend, dropFerretDatabase } from './postgres';
 import { startMailCatcher } from './mail-catcher';
 import { formatS3Url, parseS3Url, startMinio, type S3Settings } from './minio';
 import { killStaleProcess } from './process';
@@ -28,6 +29,8 @@ export interface InfraOptions {
   /** 0 or absent = a free port (tests); `make run` passes fixed defaults. */
   ports?: Partial<InfraPorts>;
   log?: (line: string) => void;
+  /** Drop FerretDB's PostgreSQL database at stop() (test runs; make run keeps its data). */
+  dropDatabaseOnStop?: boolean;
 }
 
 export interface Infra {
@@ -98,8 +101,21 @@ export async function startInfra(opts: InfraOptions): Promise<Infra> {
 
   const mongo = async (): Promise<Part<string>> => {
     if (external.mongo) return { value: external.mongo };
-    const f = await startFerret({ binary: ferretBin ?? '', dataDir, port: ports.mongo, log });
-    return { value: f.url, stop: f.stop };
+    const backend = await chooseFerretBackend({ dataDir, fresh: opts.fresh ?? false, log });
+    const f = await startFerret({
+      binary: ferretBin ?? '',
+      dataDir,
+      backend,
+      port: ports.mongo,
+      log,
+    });
+    return {
+      value: f.url,
+      stop: async () => {
+        await f.stop();
+        if (opts.dropDatabaseOnStop) await dropFerretDatabase(backend);
+      },
+    };
   };
   const amqp = async (): Promise<Part<string>> => ({
     value: external.amqp ?? (await ensureSharedRabbit(log)),

@@ -6,6 +6,7 @@ import { Client } from 'minio';
 import { MongoClient } from 'mongodb';
 import { parseS3Url, startInfra, type Infra } from '../src';
 import { REPO_ROOT } from '../src/paths';
+import { chooseFerretBackend, dropFerretDatabase } from '../src/postgres';
 import { freePort, waitUntil } from '../src/util';
 import { canConnect, childProcesses, clearInfraEnv, freshDir } from './helpers';
 
@@ -32,6 +33,8 @@ describe('startInfra', () => {
   afterAll(async () => {
     await infra?.stop();
     restoreEnv();
+    // the PostgreSQL database FerretDB used for this folder (make run keeps its own)
+    await dropFerretDatabase(await chooseFerretBackend({ dataDir, fresh: false, log }));
   });
 
   it('starts FerretDB, MinIO, the mail catcher and finds RabbitMQ, on free ports and fresh data', async () => {

@@ -23,7 +23,12 @@ export default async function globalSetup(): Promise<void> {
     // Build missing tools first, with progress on stderr (a cold MinIO build takes minutes).
     if (!process.env.MONGO_URL) await ensureTool('ferretdb', log);
     if (!process.env.S3_URL) await ensureTool('minio', log);
-    infra = await startInfra({ dataDir: TEST_DATA_DIR, fresh: true, log });
+    infra = await startInfra({
+      dataDir: TEST_DATA_DIR,
+      fresh: true,
+      dropDatabaseOnStop: true,
+      log,
+    });
   }
   setTestInfra(infra);
   for (const key of INFRA_ENV_KEYS) {

@@ -55,14 +55,21 @@ export async function ensureIndexes(conn: Connection): Promise<void> {
 }
 
 /**
- * A unique-index violation. MongoDB answers code 11000; FerretDB 1.24 on SQLite does so for
- * inserts but answers an update that breaks a unique index with InternalError (code 1) and
- * "UNIQUE constraint failed".
+ * A unique-index violation. MongoDB answers code 11000; FerretDB 1.24 does so for inserts but
+ * answers an update that breaks a unique index with InternalError (code 1) carrying the backend's
+ * text: "UNIQUE constraint failed" (SQLite) or "duplicate key value violates unique constraint"
+ * / SQLSTATE 23505 (PostgreSQL).
  */
 export function isDuplicateKeyError(err: unknown): boolean {
   if (typeof err !== 'object' || err === null) return false;
   const { code, message } = err as { code?: number; message?: string };
-  return code === 11000 || (code === 1 && /UNIQUE constraint failed/.test(message ?? ''));
+  return (
+    code === 11000 ||
+    (code === 1 &&
+      /UNIQUE constraint failed|duplicate key value violates unique constraint|23505/.test(
+        message ?? '',
+      ))
+  );
 }
 
 interface CounterDoc {
