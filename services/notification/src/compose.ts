@@ -117,14 +117,35 @@ export async function composeNotification(opts: {
     isAccepting: opts.isAccepting,
   });
 
+  /** Housekeeping: what a TTL index would do on MongoDB (FerretDB has none). */
+  const purgeOldMails = async (now = new Date()): Promise<number> => {
+    if (config.MAIL_RETENTION_DAYS === 0) return 0;
+    const before = new Date(now.getTime() - config.MAIL_RETENTION_DAYS * 24 * 3600 * 1000);
+    let total = 0;
+    for (;;) {
+      const deleted = await mails.purgeFinished(before);
+      total += deleted;
+      if (deleted === 0) return total;
+    }
+  };
+  const housekeeping = setInterval(() => {
+    purgeOldMails().then(
+      (n) => n > 0 && logger.info({ deleted: n }, 'old mails deleted'),
+      (err: Error) => logger.warn({ err: err.message }, 'mail housekeeping failed'),
+    );
+  }, 3600 * 1000);
+  housekeeping.unref();
+
   return {
     app,
+    purgeOldMails,
     handlers: eventHandlers({ activity, mail }),
     sender,
     activity,
     mail,
     mails,
     stop: async () => {
+      clearInterval(housekeeping);
       await sender.stop();
       mailer.close();
     },

@@ -47,6 +47,8 @@ export function loadNotificationConfig(env: NodeJS.ProcessEnv = process.env) {
       MAIL_CONCURRENCY: z.coerce.number().int().min(1).max(50).default(4),
       /** a mail left "sending" this long (a crash mid-send) is tried again */
       MAIL_LEASE_MS: z.coerce.number().int().min(1000).default(300_000),
+      /** sent, failed and withdrawn mails are deleted after this many days (0: kept) */
+      MAIL_RETENTION_DAYS: z.coerce.number().int().min(0).default(180),
       /** longest sleep of the sender between two looks at its own queue */
       MAIL_WAKE_MAX_MS: z.coerce.number().int().min(100).default(60_000),
 

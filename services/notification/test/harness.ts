@@ -91,8 +91,8 @@ export async function startNotification(env: Record<string, string> = {}) {
       return eventually(
         async () =>
           (await conn
-            .collection('activity_logs')
-            .findOne({ event_id: event.eventId }, { projection: { _id: 0 } })) ?? undefined,
+            .collection<{ _id: string }>('activity_logs')
+            .findOne({ _id: event.eventId })) ?? undefined,
         { what: `activity entry of ${event.name}` },
       );
     },

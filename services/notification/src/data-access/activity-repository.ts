@@ -64,7 +64,7 @@ export function toEntry(doc: ActivityDoc): ActivityLogEntry {
   };
 }
 
-const PROJECTION = { _id: 0, search_text: 0, event_id: 0, event_name: 0 } as const;
+const PROJECTION = { search_text: 0, event_name: 0 } as const;
 const NEWEST_FIRST = { created_at: -1, id: -1 } as const;
 
 export class ActivityRepository {
@@ -75,10 +75,10 @@ export class ActivityRepository {
 
   /** Writes one entry; null when this event already has its entry (a redelivery). */
   async insert(entry: ActivityInsert): Promise<ActivityLogEntry | null> {
-    if (await this.models.Activity.exists({ event_id: entry.event_id })) return null;
+    if (await this.models.Activity.exists({ _id: entry.event_id })) return null;
     const doc: ActivityDoc = {
+      _id: entry.event_id,
       id: await nextId(this.conn, 'activity_logs'),
-      event_id: entry.event_id,
       event_name: entry.event_name,
       source: entry.source,
       user_id: entry.user?.id ?? null,
@@ -93,7 +93,9 @@ export class ActivityRepository {
       created_at: entry.created_at,
     };
     try {
-      await this.models.Activity.collection.insertOne({ ...doc });
+      await this.conn
+        .collection<ActivityDoc>(this.models.Activity.collection.collectionName)
+        .insertOne({ ...doc });
     } catch (err) {
       if (isDuplicateKeyError(err)) return null;
       throw err;

@@ -4,6 +4,7 @@ import type { MailDoc, Models } from './models';
 export type MailRecord = MailDoc;
 export type NewMail = Omit<
   MailDoc,
+  | '_id'
   | 'id'
   | 'state'
   | 'attempts'
@@ -14,7 +15,7 @@ export type NewMail = Omit<
   | 'created_at'
   | 'updated_at'
   | 'sent_at'
->;
+> & { event_id: string };
 
 /**
  * Mail records. Every state change is guarded in its filter by the state and attempt number it
@@ -26,16 +27,19 @@ export class MailRepository {
     private readonly models: Models,
   ) {}
 
+  /** the driver's collection, typed with our string `_id` */
   private get collection() {
-    return this.models.Mail.collection;
+    return this.conn.collection<MailDoc>(this.models.Mail.collection.collectionName);
   }
 
   /** Queues a mail; false when this event already has one (a redelivery). */
   async insert(mail: NewMail): Promise<boolean> {
-    if (await this.models.Mail.exists({ event_id: mail.event_id })) return false;
+    const { event_id: eventId, ...fields } = mail;
+    if (await this.models.Mail.exists({ _id: eventId })) return false;
     const now = new Date();
     const doc: MailDoc = {
-      ...mail,
+      ...fields,
+      _id: eventId,
       id: await nextId(this.conn, 'mails'),
       state: 'queued',
       attempts: 0,
@@ -94,7 +98,7 @@ export class MailRepository {
   }
 
   async findByEvent(eventId: string): Promise<MailRecord | null> {
-    return this.models.Mail.findOne({ event_id: eventId }).lean<MailRecord>();
+    return this.models.Mail.findOne({ _id: eventId }).lean<MailRecord>();
   }
 
   /** Every mail of one application, oldest event first. */
@@ -113,9 +117,9 @@ export class MailRepository {
       lease_until: new Date(now.getTime() + leaseMs),
       updated_at: now,
     };
-    const res = await withDocLock(this.collection, mail.id, () =>
+    const res = await withDocLock(this.collection, mail._id, () =>
       this.collection.updateOne(
-        { id: mail.id, state: mail.state, attempts: mail.attempts },
+        { _id: mail._id, state: mail.state, attempts: mail.attempts },
         { $set: set },
       ),
     );
@@ -127,9 +131,9 @@ export class MailRepository {
     set: Partial<MailDoc>,
     from: MailRecord['state'] = 'sending',
   ): Promise<boolean> {
-    const res = await withDocLock(this.collection, mail.id, () =>
+    const res = await withDocLock(this.collection, mail._id, () =>
       this.collection.updateOne(
-        { id: mail.id, state: from, attempts: mail.attempts },
+        { _id: mail._id, state: from, attempts: mail.attempts },
         { $set: { ...set, updated_at: new Date() } },
       ),
     );
@@ -171,6 +175,27 @@ export class MailRepository {
       { state: 'withdrawn', next_attempt_at: null, lease_until: null, withdrawn_reason: reason },
       mail.state,
     );
+  }
+
+  /**
+   * Deletes mails that reached a final state before `before` (their text holds a family's name
+   * and address), a batch at a time; answers how many went.
+   */
+  async purgeFinished(before: Date, batch = 500): Promise<number> {
+    const old = await this.models.Mail.find(
+      { state: { $in: ['sent', 'failed', 'withdrawn'] }, updated_at: { $lt: before } },
+      { _id: 1, state: 1 },
+    )
+      .limit(batch)
+      .lean<Pick<MailRecord, '_id' | 'state'>[]>();
+    let deleted = 0;
+    for (const mail of old) {
+      const res = await withDocLock(this.collection, mail._id, () =>
+        this.collection.deleteOne({ _id: mail._id, state: mail.state }),
+      );
+      deleted += res.deletedCount;
+    }
+    return deleted;
   }
 
   /** Puts a mail back in the queue without using an attempt (waiting for another mail's outcome). */

@@ -3,11 +3,14 @@ import { ActionTypes, Languages, Roles, TargetTypes } from '@furniture/contracts
 import type { ActionType, Language, Role, TargetType } from '@furniture/contracts';
 import { MailKinds, MailStates, type MailKind, type MailState } from '../domain/mail-types';
 
-/** One activity log entry; `event_id` is unique so a redelivered event writes no second entry. */
+/**
+ * One activity log entry. `_id` is the domain event's id (`client:<uuid>` for entries posted by
+ * staff clients, `export:<uuid>` for exports): a redelivered event finds its entry, and FerretDB
+ * answers `_id` lookups from its primary key (other filters scan the collection).
+ */
 export interface ActivityDoc {
+  _id: string;
   id: number;
-  /** the domain event's id, or `client:<uuid>` for entries posted by staff clients */
-  event_id: string;
   event_name: string | null;
   source: 'server' | 'client';
   user_id: number | null;
@@ -33,10 +36,11 @@ export interface LogUserDoc {
   last_activity_at: Date;
 }
 
-/** One mail per event (unique `event_id`), with its sending state. */
+/** One mail per event (`_id` is the event's id), with its sending state. */
 export interface MailDoc {
+  /** the application event's id */
+  _id: string;
   id: number;
-  event_id: string;
   event_name: string;
   kind: MailKind;
   /** why the application changed (contracts ApplicationChangeReasons); null for a submission */
@@ -68,8 +72,8 @@ export interface MailDoc {
 
 const activitySchema = new Schema<ActivityDoc>(
   {
+    _id: { type: String, required: true },
     id: { type: Number, required: true, unique: true },
-    event_id: { type: String, required: true, unique: true },
     event_name: { type: String, default: null },
     source: { type: String, enum: ['server', 'client'], required: true },
     user_id: { type: Number, default: null },
@@ -105,8 +109,8 @@ const logUserSchema = new Schema<LogUserDoc>(
 
 const mailSchema = new Schema<MailDoc>(
   {
+    _id: { type: String, required: true },
     id: { type: Number, required: true, unique: true },
-    event_id: { type: String, required: true, unique: true },
     event_name: { type: String, required: true },
     kind: { type: String, enum: MailKinds, required: true },
     reason: { type: String, default: null },
