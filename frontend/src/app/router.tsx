@@ -21,6 +21,31 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, Component: HomePage },
           {
+            path: 'categories',
+            lazy: lazyPage(() => import('../features/catalog/components/CategoriesPage')),
+          },
+          {
+            path: 'categories/:categoryId',
+            lazy: lazyPage(() => import('../features/catalog/components/CategoryLotsPage')),
+          },
+          { path: 'lots/:lotId', lazy: lazyPage(() => import('./routes/LotPage')) },
+          {
+            path: 'check-status',
+            lazy: lazyPage(() => import('../features/applications/components/CheckStatusPage')),
+          },
+          {
+            path: 'terms-and-delivery',
+            lazy: async () => ({
+              Component: (await import('../features/legal/components/TermsPage')).default,
+            }),
+          },
+          {
+            path: 'privacy-policy',
+            lazy: async () => ({
+              Component: (await import('../features/legal/components/PrivacyPage')).default,
+            }),
+          },
+          {
             path: '*',
             lazy: async () => ({ Component: (await import('./routes/NotFoundPage')).NotFoundPage }),
           },

@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Clock, Mail, MapPin, Phone } from 'lucide-react';
 import { env } from '../../config/env';
-import { useOpenWishDialog } from './wish-dialog';
+import { useOpenWishDialog } from '../../lib/wish-dialog';
 
 const linkClass = 'rounded-sm text-blue-100 underline-offset-4 hover:text-white hover:underline';
 

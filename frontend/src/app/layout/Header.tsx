@@ -3,7 +3,7 @@ import { Link, NavLink, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { CloseIcon, HeartIcon, MenuIcon, SofaIcon } from '../../components/shell-icons';
 import { LanguageSwitch } from './LanguageSwitch';
-import { useOpenWishDialog } from './wish-dialog';
+import { useOpenWishDialog } from '../../lib/wish-dialog';
 
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-3 py-2 font-medium ${

@@ -1,18 +1,34 @@
-import { lazy, Suspense, useCallback, useState } from 'react';
-import { Outlet, ScrollRestoration, useNavigation } from 'react-router';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { lazyWithStore } from '../lazy';
 import { Header } from './Header';
-import { WishDialogContext } from './wish-dialog';
+import { WishDialogContext } from '../../lib/wish-dialog';
 
 // below the fold on every page: it need not hold up the first paint
 const Footer = lazy(() => import('./Footer'));
+// loaded when someone first opens it; it stays mounted afterwards so nothing typed is lost
+const WishDialog = lazyWithStore(() => import('./WishDialog'));
 
 /** Header, page, footer; a thin bar while the next page's code or data loads. */
 export function PublicLayout() {
   const { t } = useTranslation('common');
   const navigation = useNavigation();
-  const [_wishOpen, setWishOpen] = useState(false);
-  const openWish = useCallback(() => setWishOpen(true), []);
+  const [wishOpen, setWishOpen] = useState(false);
+  const [wishUsed, setWishUsed] = useState(false);
+  const openWish = useCallback(() => {
+    setWishUsed(true);
+    setWishOpen(true);
+  }, []);
+  const closeWish = useCallback(() => setWishOpen(false), []);
+
+  // after a page change, focus moves to the new page (screen readers announce it)
+  const { pathname } = useLocation();
+  const firstPath = useRef(pathname);
+  useEffect(() => {
+    if (pathname !== firstPath.current)
+      document.getElementById('main')?.focus({ preventScroll: true });
+  }, [pathname]);
 
   return (
     <WishDialogContext.Provider value={openWish}>
@@ -37,6 +53,11 @@ export function PublicLayout() {
           <Footer />
         </Suspense>
       </div>
+      {wishUsed && (
+        <Suspense fallback={null}>
+          <WishDialog open={wishOpen} onClose={closeWish} />
+        </Suspense>
+      )}
       <ScrollRestoration />
     </WishDialogContext.Provider>
   );

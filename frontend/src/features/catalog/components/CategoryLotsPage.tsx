@@ -1,0 +1,120 @@
+import { Link, useParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { Heart, LayoutGrid, SearchX } from 'lucide-react';
+import { isApiError } from '../../../app/api';
+import { Breadcrumb } from '../../../components/Breadcrumb';
+import { ErrorState } from '../../../components/ErrorState';
+import { Spinner } from '../../../components/Spinner';
+import { useLanguage } from '../../../lib/language';
+import { localize } from '../../../lib/localized';
+import { useOpenWishDialog } from '../../../lib/wish-dialog';
+import { useCategories, useGetLotsByCategoryQuery } from '../api/catalog-api';
+import { GRID_COLUMNS } from './CategoryGrid';
+import { LotCard } from './LotCard';
+
+/** /categories/{categoryId}: the lots of one category (the id may also be a known slug). */
+export default function CategoryLotsPage() {
+  const { t } = useTranslation('public');
+  const lang = useLanguage();
+  const { categoryId = '' } = useParams();
+  const { data: categories } = useCategories();
+  const lots = useGetLotsByCategoryQuery(categoryId);
+
+  const ref = categoryId.trim().toLowerCase();
+  const category = categories?.find((c) => String(c.id) === ref || c.slug === ref);
+  const name = category ? localize(category.name, lang) : null;
+  const description = category ? localize(category.description, lang) : null;
+  const title = name?.text || t('categoryLots.fallbackTitle');
+  const unknown =
+    isApiError(lots.error) &&
+    (lots.error.status === 404 ||
+      lots.error.code === 'CATEGORY_INVALID_ID' ||
+      lots.error.code === 'CATEGORY_NOT_FOUND');
+
+  return (
+    <div className="container-page py-6 sm:py-8">
+      <title>{`${title} – ${t('common:app.name')}`}</title>
+      <Breadcrumb
+        items={[
+          { label: t('common:nav.home'), to: '/' },
+          { label: t('categories.title'), to: '/categories' },
+          { label: title, lang: name?.lang },
+        ]}
+      />
+      <h1 lang={name?.lang} className="mt-4 text-2xl font-bold sm:text-3xl">
+        {title}
+      </h1>
+      {description?.text && (
+        <p lang={description.lang} className="mt-2 max-w-2xl text-slate-700">
+          {description.text}
+        </p>
+      )}
+
+      <div className="mt-6">
+        {lots.isLoading ? (
+          <Spinner label={t('categoryLots.loading')} />
+        ) : unknown ? (
+          <CategoryNotFound />
+        ) : lots.isError && !lots.data ? (
+          <ErrorState
+            message={t('categoryLots.loadError')}
+            onRetry={() => void lots.refetch()}
+            retrying={lots.isFetching}
+          />
+        ) : lots.data && lots.data.length > 0 ? (
+          <ul className={GRID_COLUMNS}>
+            {lots.data.map((lot) => (
+              <li key={lot.id}>
+                <LotCard lot={lot} />
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <EmptyLots />
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** No lots: the message, a hint to check back later and two tips (public-site §2). */
+function EmptyLots() {
+  const { t } = useTranslation('public');
+  const openWish = useOpenWishDialog();
+  return (
+    <div className="card px-4 py-8 text-center sm:px-8">
+      <SearchX aria-hidden="true" className="mx-auto size-10 text-slate-500" />
+      <h2 className="mt-3 text-xl font-semibold">{t('categoryLots.emptyTitle')}</h2>
+      <p className="mt-2 text-slate-700">{t('categoryLots.emptyHint')}</p>
+      <ul className="mx-auto mt-6 grid max-w-2xl gap-3 text-left sm:grid-cols-2">
+        <li className="rounded-lg bg-slate-50 p-4">
+          <p className="font-medium">{t('categoryLots.tipWish')}</p>
+          <button type="button" className="btn-accent mt-3" onClick={openWish}>
+            <Heart aria-hidden="true" className="size-4" />
+            {t('common:wish.button')}
+          </button>
+        </li>
+        <li className="rounded-lg bg-slate-50 p-4">
+          <p className="font-medium">{t('categoryLots.tipOtherCategories')}</p>
+          <Link to="/categories" className="btn-secondary mt-3">
+            <LayoutGrid aria-hidden="true" className="size-4" />
+            {t('categoryLots.allCategories')}
+          </Link>
+        </li>
+      </ul>
+    </div>
+  );
+}
+
+function CategoryNotFound() {
+  const { t } = useTranslation('public');
+  return (
+    <div className="card px-4 py-8 text-center">
+      <h2 className="text-xl font-semibold">{t('categoryLots.notFoundTitle')}</h2>
+      <p className="mt-2 text-slate-700">{t('categoryLots.notFoundText')}</p>
+      <Link to="/categories" className="btn-primary mt-4">
+        {t('categoryLots.allCategories')}
+      </Link>
+    </div>
+  );
+}
