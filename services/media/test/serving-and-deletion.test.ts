@@ -271,7 +271,15 @@ describe('housekeeping', () => {
       large: `lots/${lotId}/11111111-1111-4111-8111-111111111111-large.webp`,
     };
     const longAgo = new Date(Date.now() - 3600 * 1000);
+    await svc.conn.collection('photo_slots').insertOne({
+      _id: `${lotId}:0`,
+      lot_id: lotId,
+      position: 0,
+      photo_id: 900001,
+      created_at: longAgo,
+    } as never);
     await svc.conn.collection('photos').insertOne({
+      _id: '900001',
       id: 900001,
       lot_id: lotId,
       position: 0,
@@ -280,7 +288,7 @@ describe('housekeeping', () => {
       created_by_user_id: volunteer.id,
       created_at: longAgo,
       updated_at: longAgo,
-    });
+    } as never);
     await svc.s3.putObject(svc.bucket, keys.large, Buffer.from('half an upload'));
     const before = await upload(svc.url, lotId, image);
     expect(before.body.data.position).toBe(1);
@@ -290,5 +298,24 @@ describe('housekeeping', () => {
     expect(await svc.keysOf(keys.large)).toEqual([]);
     const after = await upload(svc.url, lotId, image);
     expect(after.body.data.position).toBe(0);
+  });
+
+  test('when a full lot holds slots whose photo records are gone, then the next upload frees them', async () => {
+    const lotId = await svc.createLot();
+    // what a process killed between taking a slot and writing its record leaves behind
+    const longAgo = new Date(Date.now() - 3600 * 1000);
+    await svc.conn.collection('photo_slots').insertMany(
+      [...Array(10).keys()].map((p) => ({
+        _id: `${lotId}:${p}`,
+        lot_id: lotId,
+        position: p,
+        photo_id: 800000 + p,
+        created_at: longAgo,
+      })) as never[],
+    );
+    const res = await upload(svc.url, lotId, image);
+    expect(res.status).toBe(201);
+    expect(res.body.data.position).toBe(0);
+    expect(await svc.conn.collection('photo_slots').countDocuments({ lot_id: lotId })).toBe(1);
   });
 });

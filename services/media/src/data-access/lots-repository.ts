@@ -1,6 +1,6 @@
 import type { LotSnapshot, LotStatus } from '@furniture/contracts';
 import { isDuplicateKeyError, withDocLock } from '@furniture/platform';
-import type { LotDoc, Models } from './models';
+import { lotKey, type LotDoc, type Models } from './models';
 
 export interface LotRecord {
   id: number;
@@ -18,6 +18,20 @@ const toRecord = (doc: LotDoc): LotRecord => ({
   deleted: doc.deleted,
 });
 
+const docOf = (lot: LotSnapshot): LotDoc => ({
+  _id: lotKey(lot.id),
+  id: lot.id,
+  status: lot.status,
+  version: lot.version,
+  updated_at: new Date(lot.updated_at),
+  deleted: false,
+});
+
+/** (version, updated_at) of `lot` is older than what is stored. */
+const isOlder = (lot: LotSnapshot, stored: LotDoc): boolean =>
+  lot.version < stored.version ||
+  (lot.version === stored.version && new Date(lot.updated_at) < stored.updated_at);
+
 /**
  * The lots media needs to know about (does the lot exist?), fed by catalog's lot events and
  * rebuilt from its snapshot. Events may arrive out of order and more than once: a snapshot is
@@ -27,61 +41,65 @@ const toRecord = (doc: LotDoc): LotRecord => ({
 export class LotsRepository {
   constructor(private readonly models: Models) {}
 
+  private get collection() {
+    return this.models.Lot.collection;
+  }
+
+  private async findDoc(id: number): Promise<LotDoc | null> {
+    return (await this.collection.findOne({ _id: lotKey(id) } as never)) as LotDoc | null;
+  }
+
   async find(id: number): Promise<LotRecord | null> {
-    const doc = await this.models.Lot.findOne({ id }).lean<LotDoc>();
+    const doc = await this.findDoc(id);
     return doc ? toRecord(doc) : null;
   }
 
   async isEmpty(): Promise<boolean> {
-    return (await this.models.Lot.countDocuments({}, { limit: 1 })) === 0;
+    return (await this.collection.countDocuments({}, { limit: 1 })) === 0;
   }
 
   /** Stores the snapshot unless a newer one (or the deletion) is stored; true when applied. */
   async apply(lot: LotSnapshot): Promise<boolean> {
-    const updatedAt = new Date(lot.updated_at);
-    const collection = this.models.Lot.collection;
-    return withDocLock(collection, lot.id, async () => {
-      try {
-        const res = await collection.updateOne(
+    return withDocLock(this.collection, lotKey(lot.id), async () => {
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const stored = await this.findDoc(lot.id);
+        if (stored && (stored.deleted || isOlder(lot, stored))) return false;
+        const doc = docOf(lot);
+        if (!stored) {
+          try {
+            await this.collection.insertOne(doc as never);
+            return true;
+          } catch (err) {
+            if (isDuplicateKeyError(err)) continue; // another replica stored it meanwhile
+            throw err;
+          }
+        }
+        // guarded by what was read, so that across replicas (MongoDB) an older snapshot
+        // cannot overwrite a newer one stored in between
+        const res = await this.collection.updateOne(
           {
-            id: lot.id,
-            deleted: { $ne: true },
-            $or: [
-              { version: { $lt: lot.version } },
-              { version: lot.version, updated_at: { $lte: updatedAt } },
-            ],
-          },
-          {
-            $set: { status: lot.status, version: lot.version, updated_at: updatedAt },
-            $setOnInsert: { deleted: false },
-          },
-          { upsert: true },
+            _id: doc._id,
+            version: stored.version,
+            updated_at: stored.updated_at,
+            deleted: false,
+          } as never,
+          { $set: { status: doc.status, version: doc.version, updated_at: doc.updated_at } },
         );
-        return res.matchedCount + res.upsertedCount > 0;
-      } catch (err) {
-        // the guard did not match an existing lot, so the upsert collided with it: ours is older
-        if (isDuplicateKeyError(err)) return false;
-        throw err;
+        if (res.matchedCount === 1) return true;
       }
+      return false;
     });
   }
 
   /**
    * Fills an empty read model fast: one insert per page. Lots an event stored meanwhile collide
-   * with the unique id and go through `apply`, so the newer of the two stays.
+   * with the key and go through `apply`, so the newer of the two stays.
    */
   async insertPage(lots: LotSnapshot[]): Promise<number> {
     if (lots.length === 0) return 0;
-    const docs: LotDoc[] = lots.map((lot) => ({
-      id: lot.id,
-      status: lot.status,
-      version: lot.version,
-      updated_at: new Date(lot.updated_at),
-      deleted: false,
-    }));
     let collided: number[] = [];
     try {
-      await this.models.Lot.collection.insertMany(docs, { ordered: false });
+      await this.collection.insertMany(lots.map(docOf) as never[], { ordered: false });
     } catch (err) {
       const writeErrors = (err as { writeErrors?: { index: number; code?: number }[] }).writeErrors;
       if (!writeErrors || !writeErrors.every((e) => e.code === 11000)) throw err;
@@ -93,16 +111,17 @@ export class LotsRepository {
 
   /** Marks the lot deleted for good (also when media never heard of it). */
   async markDeleted(lot: LotSnapshot): Promise<void> {
-    const collection = this.models.Lot.collection;
-    await withDocLock(collection, lot.id, () =>
-      collection.updateOne(
-        { id: lot.id },
+    const { _id, ...insert } = docOf(lot);
+    await withDocLock(this.collection, _id, () =>
+      this.collection.updateOne(
+        { _id } as never,
         {
           $set: { deleted: true },
           $setOnInsert: {
-            status: lot.status,
-            version: lot.version,
-            updated_at: new Date(lot.updated_at),
+            id: insert.id,
+            status: insert.status,
+            version: insert.version,
+            updated_at: insert.updated_at,
           },
         },
         { upsert: true },

@@ -6,10 +6,16 @@ import {
   withDocLock,
   withEvents,
   withLock,
-  NOT_DELETED,
   type Connection,
 } from '@furniture/platform';
-import type { Models, PhotoDoc, PhotoKeys } from './models';
+import {
+  photoKey,
+  slotKey,
+  type Models,
+  type PhotoDoc,
+  type PhotoKeys,
+  type SlotDoc,
+} from './models';
 
 /** A claimed slot whose image is still being processed. */
 export interface PhotoClaim {
@@ -26,6 +32,9 @@ export class NoFreeSlotError extends Error {
   }
 }
 
+/** A photo record as stored, outbox fields included (raw driver reads select everything). */
+type StoredPhoto = PhotoDoc & { deleted_at?: Date | null };
+
 function toPhoto(doc: PhotoDoc): Photo {
   return {
     id: doc.id,
@@ -40,46 +49,83 @@ function toPhoto(doc: PhotoDoc): Photo {
   };
 }
 
-const LIVE = { ...NOT_DELETED };
-const READY = { ...NOT_DELETED, status: 'ready' } as const;
+const isLive = (doc: StoredPhoto | null): doc is StoredPhoto => !!doc && !doc.deleted_at;
 
+/**
+ * Photo records and the lots' photo slots. Reads go by `_id` only (see models.ts); guards are
+ * checked on the document read under its lock, which on FerretDB is what makes them hold.
+ */
 export class PhotosRepository {
   constructor(
     private readonly conn: Connection,
     private readonly models: Models,
-    private readonly slots: number,
+    private readonly slotsPerLot: number,
   ) {}
 
-  private get collection() {
+  private get photos() {
     return this.models.Photo.collection;
   }
 
-  /** Slots held by ready photos and by uploads in progress. */
+  private get slots() {
+    return this.models.Slot.collection;
+  }
+
+  private findPhoto(id: number): Promise<StoredPhoto | null> {
+    return this.photos.findOne({ _id: photoKey(id) } as never) as Promise<StoredPhoto | null>;
+  }
+
+  /** The lot's taken slots, by position. */
+  private async slotsOf(lotId: number): Promise<SlotDoc[]> {
+    const found = await Promise.all(
+      [...Array(this.slotsPerLot).keys()].map(
+        (p) => this.slots.findOne({ _id: slotKey(lotId, p) } as never) as Promise<SlotDoc | null>,
+      ),
+    );
+    return found.filter((s): s is SlotDoc => s !== null);
+  }
+
+  /** Slots held by ready photos and by uploads in progress (a full lot is checked for orphans). */
   async countTaken(lotId: number): Promise<number> {
-    return this.models.Photo.countDocuments({ ...LIVE, lot_id: lotId });
+    const taken = await this.slotsOf(lotId);
+    if (taken.length < this.slotsPerLot) return taken.length;
+    return withLock(`${this.conn.name}.photo-slots:${lotId}`, async () => {
+      return (await this.freeOrphans(await this.slotsOf(lotId))).length;
+    });
   }
 
   /**
-   * Claims the lowest free slot with an insert. The in-process lock spares this replica pointless
-   * collisions; the unique (lot_id, position) index decides between replicas.
+   * Takes the lowest free slot (an insert; a collision means another upload, maybe on another
+   * replica, took it first) and records the photo as `processing`. The in-process per-lot lock
+   * spares this replica pointless collisions.
    */
   async claimSlot(
     lotId: number,
     data: { keys: (id: number) => PhotoKeys; created_by_user_id: number },
   ): Promise<PhotoClaim> {
     return withLock(`${this.conn.name}.photo-slots:${lotId}`, async () => {
-      for (let attempt = 0; attempt <= this.slots; attempt++) {
-        const taken = await this.models.Photo.find(
-          { ...LIVE, lot_id: lotId },
-          { position: 1, _id: 0 },
-        ).lean<{ position: number }[]>();
-        const used = new Set(taken.map((t) => t.position));
-        const position = [...Array(this.slots).keys()].find((p) => !used.has(p));
-        if (position === undefined) throw new NoFreeSlotError(taken.length);
-        const id = await nextId(this.conn, 'photos');
-        const now = new Date();
+      let taken = await this.slotsOf(lotId);
+      if (taken.length >= this.slotsPerLot) taken = await this.freeOrphans(taken);
+      const used = new Set(taken.map((s) => s.position));
+      const free = [...Array(this.slotsPerLot).keys()].filter((p) => !used.has(p));
+      if (free.length === 0) throw new NoFreeSlotError(taken.length);
+      const id = await nextId(this.conn, 'photos');
+      const now = new Date();
+      for (const position of free) {
+        try {
+          await this.slots.insertOne({
+            _id: slotKey(lotId, position),
+            lot_id: lotId,
+            position,
+            photo_id: id,
+            created_at: now,
+          } satisfies SlotDoc as never);
+        } catch (err) {
+          if (isDuplicateKeyError(err)) continue;
+          throw err;
+        }
         const keys = data.keys(id);
         const doc: PhotoDoc = {
+          _id: photoKey(id),
           id,
           lot_id: lotId,
           position,
@@ -90,15 +136,32 @@ export class PhotosRepository {
           updated_at: now,
         };
         try {
-          await this.collection.insertOne({ ...doc });
-          return { id, lot_id: lotId, position, keys };
+          await this.photos.insertOne({ ...doc } as never);
         } catch (err) {
-          if (!isDuplicateKeyError(err)) throw err;
-          // another replica took this slot meanwhile: look again
+          await this.freeSlot(lotId, position, id);
+          throw err;
         }
+        return { id, lot_id: lotId, position, keys };
       }
-      throw new NoFreeSlotError(this.slots);
+      throw new NoFreeSlotError(this.slotsPerLot);
     });
+  }
+
+  /**
+   * Slots whose photo record is gone (a process died between taking the slot and writing the
+   * record, or between deleting a photo and freeing its slot) are freed once they are a minute
+   * old; answers the slots that remain.
+   */
+  private async freeOrphans(slots: SlotDoc[]): Promise<SlotDoc[]> {
+    const remaining: SlotDoc[] = [];
+    const minuteAgo = Date.now() - 60_000;
+    for (const slot of slots) {
+      const orphan =
+        slot.created_at.getTime() < minuteAgo && !isLive(await this.findPhoto(slot.photo_id));
+      if (orphan) await this.freeSlot(slot.lot_id, slot.position, slot.photo_id);
+      else remaining.push(slot);
+    }
+    return remaining;
   }
 
   /** Turns the claim into a ready photo with its event; null when the claim is gone (lot deleted). */
@@ -107,17 +170,13 @@ export class PhotosRepository {
     data: { urls: PhotoUrls; width: number; height: number; bytes: number },
     events: (photo: Photo) => DomainEvent[],
   ): Promise<Photo | null> {
-    return withDocLock(this.collection, claim.id, async () => {
-      const doc = await this.models.Photo.findOne({
-        ...LIVE,
-        id: claim.id,
-        status: 'processing',
-      }).lean<PhotoDoc>();
-      if (!doc) return null;
+    return withDocLock(this.photos, claim.id, async () => {
+      const doc = await this.findPhoto(claim.id);
+      if (!isLive(doc) || doc.status !== 'processing') return null;
       const now = new Date();
       const photo = toPhoto({ ...doc, ...data, status: 'ready', updated_at: now });
-      const res = await this.collection.updateOne(
-        { ...LIVE, id: claim.id, status: 'processing' },
+      const res = await this.photos.updateOne(
+        { _id: photoKey(claim.id) } as never,
         withEvents({ $set: { ...data, status: 'ready', updated_at: now } }, events(photo)),
       );
       return res.matchedCount === 1 ? photo : null;
@@ -125,54 +184,79 @@ export class PhotosRepository {
   }
 
   /** Gives a claim's slot back after a failed upload. */
-  async releaseClaim(id: number): Promise<void> {
-    await withDocLock(this.collection, id, () =>
-      this.collection.deleteOne({ id, status: 'processing' }),
-    );
+  async releaseClaim(claim: Pick<PhotoClaim, 'id' | 'lot_id' | 'position'>): Promise<void> {
+    await withDocLock(this.photos, claim.id, async () => {
+      const doc = await this.findPhoto(claim.id);
+      if (isLive(doc) && doc.status === 'processing') {
+        await this.photos.deleteOne({ _id: photoKey(claim.id) } as never);
+      }
+    });
+    await this.freeSlot(claim.lot_id, claim.position, claim.id);
+  }
+
+  /** Frees a slot if it is still held by that photo. */
+  private async freeSlot(lotId: number, position: number, photoId: number): Promise<void> {
+    const key = slotKey(lotId, position);
+    await withDocLock(this.slots, key, async () => {
+      const slot = (await this.slots.findOne({ _id: key } as never)) as SlotDoc | null;
+      if (slot?.photo_id === photoId) await this.slots.deleteOne({ _id: key } as never);
+    });
   }
 
   async findReady(lotId: number, id: number): Promise<Photo | null> {
-    const doc = await this.models.Photo.findOne({ ...READY, lot_id: lotId, id }).lean<PhotoDoc>();
-    return doc ? toPhoto(doc) : null;
+    const doc = await this.findPhoto(id);
+    return isLive(doc) && doc.status === 'ready' && doc.lot_id === lotId ? toPhoto(doc) : null;
   }
 
+  /** The lot's ready photos by position. */
   async listReady(lotId: number): Promise<Photo[]> {
-    const docs = await this.models.Photo.find({ ...READY, lot_id: lotId })
-      .sort({ position: 1 })
-      .lean<PhotoDoc[]>();
-    return docs.map(toPhoto);
+    const slots = await this.slotsOf(lotId);
+    const docs = await Promise.all(slots.map((s) => this.findPhoto(s.photo_id)));
+    return docs
+      .filter((d): d is StoredPhoto => isLive(d) && d.status === 'ready' && d.lot_id === lotId)
+      .map(toPhoto);
   }
 
-  /** Deletes through a tombstone (the event cannot be lost); the slot is free at once. */
+  /** Deletes through a tombstone (the event cannot be lost), then frees the slot. */
   async delete(photo: Photo, events: DomainEvent[]): Promise<boolean> {
-    const res = await withDocLock(this.collection, photo.id, () =>
-      this.collection.updateOne(
-        { ...READY, id: photo.id },
-        tombstoneUpdate(events, { position: -photo.id }),
-      ),
-    );
-    return res.matchedCount === 1;
+    const deleted = await withDocLock(this.photos, photo.id, async () => {
+      const doc = await this.findPhoto(photo.id);
+      if (!isLive(doc) || doc.status !== 'ready') return false;
+      const res = await this.photos.updateOne(
+        { _id: photoKey(photo.id) } as never,
+        tombstoneUpdate(events),
+      );
+      return res.matchedCount === 1;
+    });
+    if (deleted) await this.freeSlot(photo.lot_id, photo.position, photo.id);
+    return deleted;
   }
 
-  /** Every live record of a lot, claims included (a deleted lot takes them all along). */
-  async listAllOfLot(lotId: number): Promise<{ id: number; keys: PhotoKeys }[]> {
-    return this.models.Photo.find({ ...LIVE, lot_id: lotId }, { id: 1, keys: 1, _id: 0 }).lean<
-      { id: number; keys: PhotoKeys }[]
-    >();
-  }
-
-  /** Removes a record without an event (the lot it belonged to is gone). */
-  async purge(id: number): Promise<void> {
-    await withDocLock(this.collection, id, () => this.collection.deleteOne({ ...LIVE, id }));
+  /**
+   * Removes every record of a lot (ready photos and claims) without events: the lot is gone.
+   * Safe to run again.
+   */
+  async purgeLot(lotId: number): Promise<number> {
+    const slots = await this.slotsOf(lotId);
+    for (const slot of slots) {
+      await withDocLock(this.photos, slot.photo_id, async () => {
+        if (isLive(await this.findPhoto(slot.photo_id))) {
+          await this.photos.deleteOne({ _id: photoKey(slot.photo_id) } as never);
+        }
+      });
+      await this.freeSlot(lotId, slot.position, slot.photo_id);
+    }
+    return slots.length;
   }
 
   /** Claims older than `before`: uploads whose process died while working on them. */
-  async staleClaims(before: Date): Promise<{ id: number; keys: PhotoKeys }[]> {
-    return this.models.Photo.find(
-      { ...LIVE, status: 'processing', created_at: { $lt: before } },
-      { id: 1, keys: 1, _id: 0 },
-    )
+  async staleClaims(before: Date): Promise<PhotoClaim[]> {
+    const claims = (await this.photos
+      .find({ status: 'processing', created_at: { $lt: before } } as never)
       .limit(500)
-      .lean<{ id: number; keys: PhotoKeys }[]>();
+      .toArray()) as unknown as StoredPhoto[];
+    return claims
+      .filter((c) => !c.deleted_at)
+      .map((c) => ({ id: c.id, lot_id: c.lot_id, position: c.position, keys: c.keys }));
   }
 }

@@ -149,7 +149,7 @@ export class PhotosService {
       this.deps.onEvents();
       return photo;
     } catch (err) {
-      await photos.releaseClaim(claim.id).catch((e: Error) => {
+      await photos.releaseClaim(claim).catch((e: Error) => {
         logger.warn({ err: e.message, photoId: claim.id }, 'could not release photo slot');
       });
       await store.remove(Object.values(claim.keys)).catch((e: Error) => {
@@ -187,10 +187,9 @@ export class PhotosService {
    */
   async lotDeleted(lot: LotSnapshot): Promise<number> {
     await this.deps.lotsRepo.markDeleted(lot);
-    const records = await this.deps.photos.listAllOfLot(lot.id);
     // every key of the lot lives under this prefix, claims' keys and strays included
     const removed = await this.deps.store.removePrefix(`lots/${lot.id}/`);
-    for (const r of records) await this.deps.photos.purge(r.id);
+    await this.deps.photos.purgeLot(lot.id);
     return removed;
   }
 
@@ -215,7 +214,7 @@ export class PhotosService {
     const stale = await this.deps.photos.staleClaims(new Date(Date.now() - olderThanMs));
     for (const claim of stale) {
       await this.deps.store.remove(Object.values(claim.keys));
-      await this.deps.photos.releaseClaim(claim.id);
+      await this.deps.photos.releaseClaim(claim);
     }
     return stale.length;
   }
