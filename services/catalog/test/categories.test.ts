@@ -223,6 +223,25 @@ describe('managing categories', () => {
     expect((await svc.http.get(`/api/v1/categories/${id}`)).body.data.name.de).toBe('Leuchten');
   });
 
+  test('when a save leaves out the descriptions or the icon, then they keep their values', async () => {
+    const c = await newCategory('Bilder', 'Картини', {
+      description: { de: 'Gerahmte Bilder', uk: 'Картини в рамах' },
+      icon: '🎨',
+    });
+    const res = await svc.http.put(
+      `/api/v1/categories/${c.body.data.id}`,
+      { name: { de: 'Bilder & Kunst', uk: 'Картини' }, description: { uk: '' }, version: 1 },
+      { token: admin },
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({
+      name: { de: 'Bilder & Kunst', uk: 'Картини' },
+      description: { de: 'Gerahmte Bilder', uk: '' },
+      icon: '🎨',
+      version: 2,
+    });
+  });
+
   test('when the version is missing on save, then 422; an unknown category gives 404', async () => {
     const noVersion = await svc.http.put(
       '/api/v1/categories/1',

@@ -4,7 +4,13 @@ import type {
   ApplicationStatusChange,
   DomainEvent,
 } from '@furniture/contracts';
-import { EventBus, connectMongo, createEvent, type Connection } from '@furniture/platform';
+import {
+  EventBus,
+  connectMongo,
+  createEvent,
+  withDocLock,
+  type Connection,
+} from '@furniture/platform';
 import {
   EventRecorder,
   api,
@@ -79,14 +85,23 @@ export async function startCatalog(env: Record<string, string> = {}) {
     conn,
     recorder,
     config,
+    /**
+     * Changes a stored lot behind the API (e.g. its creation date), under the lot's lock like
+     * every write of the service: FerretDB would otherwise lose one of two concurrent updates.
+     */
+    setLotFields: (id: number, set: Record<string, unknown>) =>
+      withDocLock(conn.collection('lots'), id, () =>
+        conn.collection('lots').updateOne({ id }, { $set: set }),
+      ),
     /** publishes an event on the service's exchange, as another service would */
     publish: (event: DomainEvent) => bus.publish(event),
     /** the queues the service consumes from */
     queues: [bus.queue, bus.retryQueue, bus.deadLetterQueue],
     async stop() {
       await server.close();
-      await bus.stop();
+      // the relay first: a publish on a closed channel would wait for ever
       await catalog.stop();
+      await bus.stop();
       await recorder.stop();
       await deleteBrokerObjects(urls.amqpUrl, exchange, [
         bus.queue,

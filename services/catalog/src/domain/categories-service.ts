@@ -84,7 +84,14 @@ export class CategoriesService {
         if (current.version !== input.version) {
           throw new AppError('STALE_VERSION', { extra: { current_version: current.version } });
         }
-        const next = { name: input.name, description: input.description, icon: input.icon };
+        const next = {
+          name: input.name,
+          description: {
+            de: input.description?.de ?? current.description.de,
+            uk: input.description?.uk ?? current.description.uk,
+          },
+          icon: input.icon ?? current.icon,
+        };
         const changes = changesOf(current, next, ['name', 'description', 'icon']);
         if (Object.keys(changes).length === 0) return null;
         return {

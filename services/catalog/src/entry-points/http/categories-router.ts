@@ -10,14 +10,15 @@ import {
 import { input, requireStaff } from '@furniture/platform';
 import type { CategoriesService } from '../../domain/categories-service';
 import { message } from './messages';
+import { sendPreparedJson } from './prepared-json';
 
 /** /api/v1/categories: reads are public, writes need a staff token (admin or volunteer). */
 export function categoriesRouter(categories: CategoriesService): Router {
   const r = Router();
 
   r.get('/', async (_req, res) => {
-    const answer: CategoriesAnswer = { success: true, data: await categories.list() };
-    res.json(answer);
+    const data = await categories.list();
+    sendPreparedJson(res, data, (): CategoriesAnswer => ({ success: true, data }));
   });
 
   // an id, a numeric string or one of the eight slugs, like /lots/category/{id}

@@ -11,6 +11,7 @@ import {
 import { AppError, input, requireStaff } from '@furniture/platform';
 import type { LotsService } from '../../domain/lots-service';
 import { message } from './messages';
+import { sendPreparedJson } from './prepared-json';
 
 /** A lot id in the path; anything that cannot be one is a lot that does not exist. */
 function lotId(req: Request): number {
@@ -44,7 +45,8 @@ export function lotsRouter(lots: LotsService): Router {
   });
 
   r.get('/category/:ref', async (req, res) => {
-    res.json(await lots.byCategory(req.actor, String(req.params.ref)));
+    const list = await lots.byCategory(req.actor, String(req.params.ref));
+    sendPreparedJson(res, list, () => list);
   });
 
   r.get('/:id', async (req, res) => {

@@ -61,10 +61,19 @@ export const categoryCreateSchema = z.object({
 export type CategoryCreate = z.infer<typeof categoryCreateSchema>;
 
 /**
- * PUT /categories/{id}: the whole form plus the version it was loaded with. A stale version
- * answers 409 STALE_VERSION (someone else saved the category meanwhile).
+ * PUT /categories/{id}: the form plus the version it was loaded with. Both names are required;
+ * a description language or the icon left out keeps its value. A stale version answers 409
+ * STALE_VERSION (someone else saved the category meanwhile).
  */
-export const categoryUpdateSchema = categoryCreateSchema.extend({
+export const categoryUpdateSchema = z.object({
+  name: categoryCreateSchema.shape.name,
+  description: z
+    .object({
+      de: z.string().trim().max(Limits.categoryDescriptionMax).optional(),
+      uk: z.string().trim().max(Limits.categoryDescriptionMax).optional(),
+    })
+    .optional(),
+  icon: categoryIconSchema,
   version: z.number('required').int().min(1),
 });
 export type CategoryUpdate = z.infer<typeof categoryUpdateSchema>;
@@ -146,7 +155,9 @@ const photoListSchema = z
   .max(Limits.photosPerLot)
   .transform((list) => [...new Set(list)]);
 
-const lotStatusSchema = z.enum(LotStatuses, 'invalid_status');
+const lotStatusSchema = z.enum(LotStatuses, {
+  error: (issue) => (issue.input === undefined ? 'required' : 'invalid_status'),
+});
 const freeText = (max: number) => z.string().trim().max(max);
 
 /** German required, Ukrainian optional (back-office §5). */

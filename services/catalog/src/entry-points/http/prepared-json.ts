@@ -1,0 +1,28 @@
+import { createHash } from 'node:crypto';
+import type { Response } from 'express';
+
+interface Prepared {
+  body: Buffer;
+  etag: string;
+}
+const prepared = new WeakMap<object, Prepared>();
+
+/**
+ * Sends a JSON answer built from a cached value, serializing it (and hashing its ETag) once per
+ * cached value instead of once per request: the lots of a category are ~50 KiB, and serializing
+ * plus hashing them cost more than everything else a cached request does. `key` is the cached
+ * object (the same until the next write); a client holding the ETag gets 304.
+ */
+export function sendPreparedJson(res: Response, key: object, build: () => unknown): void {
+  let answer = prepared.get(key);
+  if (!answer) {
+    const body = Buffer.from(JSON.stringify(build()));
+    const hash = createHash('sha1').update(body).digest('base64').slice(0, 27);
+    answer = { body, etag: `W/"${body.length.toString(16)}-${hash}"` };
+    prepared.set(key, answer);
+  }
+  res.setHeader('ETag', answer.etag);
+  res.type('application/json');
+  // express answers 304 itself when the request's If-None-Match matches the ETag set here
+  res.send(answer.body);
+}
