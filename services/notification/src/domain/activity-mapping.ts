@@ -51,7 +51,8 @@ function oldNew(changes: Changes): {
   return { old_value, new_value };
 }
 
-function textsOf(value: unknown, out: string[] = []): string[] {
+/** Every text and number inside a value (the words the search box finds an entry by). */
+export function textsOf(value: unknown, out: string[] = []): string[] {
   if (typeof value === 'string') out.push(value);
   else if (typeof value === 'number') out.push(String(value));
   else if (Array.isArray(value)) value.forEach((v) => textsOf(v, out));
@@ -302,5 +303,3 @@ export function activityFromEvent(event: DomainEvent): NewActivity | null {
     created_at: new Date(event.occurredAt),
   };
 }
-
-export { textsOf };

@@ -194,6 +194,8 @@ export class MailSender {
         await this.opts.mails.postpone(m, new Date(now));
       } else if (m.state === 'queued' && onHold) {
         waitUntil = Math.max(waitUntil, due + ORDER_WAIT_MS);
+      } else if (m.state === 'sending') {
+        waitUntil = Math.max(waitUntil, now + IN_FLIGHT_WAIT_MS);
       }
     }
     return { send: false, postponeMs: waitUntil - now };
