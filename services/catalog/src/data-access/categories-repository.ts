@@ -14,7 +14,7 @@ import {
 } from '@furniture/platform';
 import type { Document, UpdateFilter } from 'mongodb';
 import type { CategoryChange, CategoryData } from '../domain/records';
-import type { CategoryDoc, Models } from './models';
+import { docKey, type CategoryDoc, type Models } from './models';
 
 /** Another category already has this German or Ukrainian name. */
 export class DuplicateCategoryNameError extends Error {}
@@ -52,9 +52,12 @@ export class CategoriesRepository {
     return docs.map(toData);
   }
 
+  /** By primary key alone (see models.ts), the tombstone checked here. */
   async findById(id: number): Promise<CategoryData | null> {
-    const doc = await this.models.Category.findOne({ ...NOT_DELETED, id }).lean<CategoryDoc>();
-    return doc ? toData(doc) : null;
+    const doc = await this.models.Category.findOne({ _id: docKey(id) })
+      .select('+deleted_at')
+      .lean<CategoryDoc>();
+    return doc && !doc.deleted_at ? toData(doc) : null;
   }
 
   /**
@@ -75,9 +78,14 @@ export class CategoriesRepository {
     try {
       await this.models.Category.collection.insertOne(
         docWithEvents(
-          { ...category, name_key_de: nameKey(data.name.de), name_key_uk: nameKey(data.name.uk) },
+          {
+            _id: docKey(id),
+            ...category,
+            name_key_de: nameKey(data.name.de),
+            name_key_uk: nameKey(data.name.uk),
+          },
           events(category),
-        ),
+        ) as unknown as Document,
       );
     } catch (err) {
       if (isDuplicateKeyError(err)) throw new DuplicateCategoryNameError();
@@ -108,12 +116,13 @@ export class CategoriesRepository {
         await this.models.Category.collection.insertOne(
           docWithEvents(
             {
+              _id: docKey(category.id),
               ...category,
               name_key_de: nameKey(category.name.de),
               name_key_uk: nameKey(category.name.uk),
             },
             events(category),
-          ),
+          ) as unknown as Document,
         );
         created++;
       } catch (err) {
@@ -166,7 +175,10 @@ export class CategoriesRepository {
         }
         let matched: number;
         try {
-          const res = await collection.updateOne({ ...NOT_DELETED, id, rev: before.rev }, update);
+          const res = await collection.updateOne(
+            { _id: docKey(id), rev: before.rev } as unknown as Document,
+            update,
+          );
           matched = res.matchedCount;
         } catch (err) {
           if (isDuplicateKeyError(err)) throw new DuplicateCategoryNameError();

@@ -12,7 +12,7 @@ import {
 import type { Document, UpdateFilter } from 'mongodb';
 import type { QueryFilter } from 'mongoose';
 import type { LotChange, LotData } from '../domain/records';
-import type { Models } from './models';
+import { docKey, type LotDoc, type Models } from './models';
 
 /** What a lot list may be narrowed by (built by the domain, translated to a query here). */
 export interface LotFilter {
@@ -76,8 +76,8 @@ export class LotsRepository {
     private readonly onWrite: () => void,
   ) {}
 
-  private query(f: LotFilter): QueryFilter<LotData> {
-    const q: QueryFilter<LotData> = { ...NOT_DELETED };
+  private query(f: LotFilter): QueryFilter<LotDoc> {
+    const q: QueryFilter<LotDoc> = { ...NOT_DELETED };
     if (f.categoryId !== undefined) q.category_id = f.categoryId;
     if (f.status !== undefined) {
       q.status =
@@ -89,7 +89,7 @@ export class LotsRepository {
     }
     if (f.search) {
       const re = new RegExp(escapeRegex(f.search), 'i');
-      const or: QueryFilter<LotData>[] = [
+      const or: QueryFilter<LotDoc>[] = [
         { 'name.de': re },
         { 'name.uk': re },
         { 'description.de': re },
@@ -108,9 +108,12 @@ export class LotsRepository {
     return q;
   }
 
+  /** By primary key alone (see models.ts), the tombstone checked here. */
   async findById(id: number): Promise<LotData | null> {
-    const doc = await this.models.Lot.findOne({ ...NOT_DELETED, id }).lean<LotData>();
-    return doc ? toData(doc) : null;
+    const doc = await this.models.Lot.findOne({ _id: docKey(id) })
+      .select('+deleted_at')
+      .lean<LotDoc>();
+    return doc && !doc.deleted_at ? toData(doc) : null;
   }
 
   /** Newest first. */
@@ -147,7 +150,9 @@ export class LotsRepository {
   ): Promise<LotData> {
     const id = await nextId(this.conn, 'lots');
     const lot: LotData = { ...data, id, rev: 1 };
-    await this.models.Lot.collection.insertOne(docWithEvents({ ...lot }, events(lot)));
+    await this.models.Lot.collection.insertOne(
+      docWithEvents({ _id: docKey(id), ...lot }, events(lot)) as unknown as Document,
+    );
     this.onWrite();
     return lot;
   }
@@ -179,7 +184,11 @@ export class LotsRepository {
           after = { ...before, ...change.set, rev };
           update = withEvents({ $set: { ...change.set, rev } }, change.events(after));
         }
-        const res = await collection.updateOne({ ...NOT_DELETED, id, rev: before.rev }, update);
+        // a tombstone has a newer rev, so the guard also refuses a lot deleted meanwhile
+        const res = await collection.updateOne(
+          { _id: docKey(id), rev: before.rev } as unknown as Document,
+          update,
+        );
         if (res.matchedCount === 1) {
           this.onWrite();
           return { before, after, changed: true };

@@ -5,14 +5,30 @@ import type { CategoryData, LotData } from '../domain/records';
 
 const localized = { de: { type: String, default: '' }, uk: { type: String, default: '' } };
 
+/**
+ * Documents are keyed by their id as a string `_id`: FerretDB on SQLite answers only
+ * `{_id: '<string>'}` from its primary key and scans the whole collection for anything else
+ * (a lot detail page would read every lot). On MongoDB and FerretDB on PostgreSQL it is simply
+ * the primary key.
+ */
+export const docKey = (id: number): string => String(id);
+
 /** Stored category: the data plus normalized names that unique indexes keep apart. */
 export interface CategoryDoc extends CategoryData {
+  _id: string;
   name_key_de: string;
   name_key_uk: string;
+  deleted_at?: Date | null;
+}
+
+export interface LotDoc extends LotData {
+  _id: string;
+  deleted_at?: Date | null;
 }
 
 const categorySchema = new Schema<CategoryDoc>(
   {
+    _id: { type: String, required: true },
     id: { type: Number, required: true, unique: true },
     name: localized,
     description: localized,
@@ -30,8 +46,9 @@ const categorySchema = new Schema<CategoryDoc>(
 );
 categorySchema.plugin(outboxPlugin);
 
-const lotSchema = new Schema<LotData>(
+const lotSchema = new Schema<LotDoc>(
   {
+    _id: { type: String, required: true },
     id: { type: Number, required: true, unique: true },
     name: localized,
     description: localized,
@@ -79,7 +96,7 @@ outboxMessageSchema.plugin(outboxPlugin);
 export function registerModels(conn: Connection) {
   return {
     Category: conn.model<CategoryDoc>('Category', categorySchema),
-    Lot: conn.model<LotData>('Lot', lotSchema),
+    Lot: conn.model<LotDoc>('Lot', lotSchema),
     OutboxMessage: conn.model<OutboxMessageDoc>('OutboxMessage', outboxMessageSchema),
   };
 }
