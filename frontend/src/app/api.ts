@@ -1,10 +1,13 @@
+import type { Dispatch } from '@reduxjs/toolkit';
 import {
   createApi,
   fetchBaseQuery,
+  type BaseQueryApi,
   type BaseQueryFn,
   type FetchArgs,
   type FetchBaseQueryError,
 } from '@reduxjs/toolkit/query/react';
+import { Limits } from '@furniture/contracts/limits';
 import { env } from '../config/env';
 import { currentLanguage } from './i18n';
 
@@ -107,13 +110,161 @@ const rawBaseQuery = fetchBaseQuery({
   },
 });
 
-/** The one base query: sends the page language and normalizes every failure to ApiError. */
+// ---------------------------------------------------------------------------------------------
+// The staff session (back-office §4 "Auth", public-site §4 "Session")
+
+/** What POST /auth/login, POST /auth/refresh and PATCH /auth/password answer. */
+export interface TokenAnswer {
+  access_token: string;
+  token_type?: string;
+  expires_in?: number;
+  user?: unknown;
+}
+
+/** Why a session ended: the refresh failed ('expired') or a retry after a refresh got 401 ('failed'). */
+export type SessionEndReason = 'expired' | 'failed';
+
+/**
+ * How the base query reaches the staff session. The back-office's session module binds it when
+ * its chunk loads; until then (the public pages) no call carries a token and nothing changes.
+ */
+export interface SessionBinding {
+  /** the access token held in this store's state, or null */
+  token(state: unknown): string | null;
+  /** keeps the token of a successful refresh */
+  refreshed(dispatch: Dispatch, answer: TokenAnswer): void;
+  /** clears the session; the back-office's route guard then shows the login page */
+  ended(dispatch: Dispatch, reason: SessionEndReason): void;
+}
+
+let session: SessionBinding | null = null;
+
+export function bindSession(binding: SessionBinding | null): void {
+  session = binding;
+}
+
+/** Refresh when fewer than this many seconds remain (back-office §4, §9). */
+export const TOKEN_REFRESH_THRESHOLD_SECONDS = Limits.tokenRefreshThresholdSeconds;
+
+/** Seconds until a JWT's `exp` (-Infinity for a token that cannot be read). */
+export function tokenSecondsLeft(token: string, now = Date.now()): number {
+  try {
+    const payload = token.split('.')[1] ?? '';
+    const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/'));
+    const exp = (JSON.parse(json) as { exp?: unknown }).exp;
+    return typeof exp === 'number' ? exp - now / 1000 : -Infinity;
+  } catch {
+    return -Infinity;
+  }
+}
+
+const REFRESH_PATH = '/auth/refresh';
+
+function withBearer(args: string | FetchArgs, token: string | null): string | FetchArgs {
+  if (!token) return args;
+  const request: FetchArgs = typeof args === 'string' ? { url: args } : args;
+  const headers = new Headers();
+  const given = request.headers;
+  if (given instanceof Headers || Array.isArray(given)) {
+    new Headers(given as HeadersInit).forEach((value, key) => headers.set(key, value));
+  } else if (given) {
+    for (const [key, value] of Object.entries(given)) {
+      if (value !== undefined) headers.set(key, value);
+    }
+  }
+  headers.set('Authorization', `Bearer ${token}`);
+  return { ...request, headers };
+}
+
+/** One refresh at a time per token: calls that find the token expiring or get a 401 share it. */
+let refreshing: { token: string; result: Promise<string | null> } | null = null;
+
+type StoreAccess = Pick<BaseQueryApi, 'dispatch' | 'getState'>;
+
+/**
+ * POST /auth/refresh with the current token. Answers the new token, or null when the server
+ * refused (the session is then ended as expired). A refresh that got no answer at all (offline)
+ * ends nothing: the next call tries again.
+ */
+function refreshSession(token: string, store: StoreAccess): Promise<string | null> {
+  if (refreshing?.token === token) return refreshing.result;
+  const result = (async () => {
+    // its own signal: a query given up by its component must not cancel the shared refresh
+    const api: BaseQueryApi = {
+      signal: new AbortController().signal,
+      abort: () => undefined,
+      dispatch: store.dispatch,
+      getState: store.getState,
+      extra: undefined,
+      endpoint: 'refreshSession',
+      type: 'mutation',
+    };
+    const answer = await rawBaseQuery(
+      withBearer({ url: REFRESH_PATH, method: 'POST' }, token),
+      api,
+      {},
+    );
+    const data = answer.data as TokenAnswer | undefined;
+    if (!answer.error && typeof data?.access_token === 'string') {
+      session?.refreshed(store.dispatch, data);
+      return data.access_token;
+    }
+    if (answer.error && typeof answer.error.status === 'number') {
+      session?.ended(store.dispatch, 'expired');
+    }
+    return null;
+  })();
+  refreshing = { token, result };
+  void result.finally(() => {
+    if (refreshing?.result === result) refreshing = null;
+  });
+  return result;
+}
+
+/**
+ * Runs one call with the staff session's token: refreshed first when fewer than 300 s remain;
+ * after a 401 refreshed once and the call retried once; a failed refresh ends the session as
+ * 'expired' ('Session expired'), a second 401 as 'failed' ('Authentication failed'). Without a
+ * session the call goes out as it is. Exported for calls outside RTK Query (uploads with
+ * progress).
+ */
+export async function callWithSession<T>(
+  store: StoreAccess,
+  send: (token: string | null) => Promise<T>,
+  isUnauthorized: (result: T) => boolean,
+): Promise<T> {
+  const held = () => session?.token(store.getState()) ?? null;
+  let token = held();
+  if (token && tokenSecondsLeft(token) < TOKEN_REFRESH_THRESHOLD_SECONDS) {
+    token = (await refreshSession(token, store)) ?? held();
+  }
+  let result = await send(token);
+  if (token && isUnauthorized(result)) {
+    // a call that ran alongside a refresh may have sent the token that refresh replaced
+    const current = held();
+    const fresh = current && current !== token ? current : await refreshSession(token, store);
+    if (fresh) {
+      result = await send(fresh);
+      if (isUnauthorized(result)) session?.ended(store.dispatch, 'failed');
+    }
+  }
+  return result;
+}
+
+/**
+ * The one base query: sends the page language, the staff session's token when there is one
+ * (callWithSession), and normalizes every failure to ApiError.
+ */
 export const baseQuery: BaseQueryFn<string | FetchArgs, unknown, ApiError> = async (
   args,
   api,
   extraOptions,
 ) => {
-  const result = await rawBaseQuery(args, api, extraOptions as object);
+  const result = await callWithSession(
+    api,
+    async (token) => rawBaseQuery(withBearer(args, token), api, extraOptions as object),
+    (r) => r.error?.status === 401,
+  );
   if (result.error) return { error: normalizeError(result.error), meta: result.meta };
   return { data: result.data, meta: result.meta };
 };

@@ -10,10 +10,10 @@ import { makeStore, type AppStore } from '../app/store';
  * Renders the whole app at `path` with a fresh store (its own API cache); the app's lazily
  * loaded parts use it instead of the app-wide one.
  */
-export function renderApp(path = '/', opts: { store?: AppStore } = {}) {
+export function renderApp(path = '/', opts: { store?: AppStore; fakeTimers?: boolean } = {}) {
   const store = opts.store ?? makeStore();
   const router = createMemoryRouter(routes, { initialEntries: [path] });
-  const user = userEvent.setup();
+  const user = userEvent.setup(opts.fakeTimers ? { advanceTimers: jest.advanceTimersByTime } : {});
   const view = render(
     <Provider store={store}>
       <Suspense fallback={null}>

@@ -1,9 +1,13 @@
 import '@testing-library/jest-dom';
+import { configure } from '@testing-library/react';
 import { i18n } from '../app/i18n';
 import { initTestI18n } from './i18n';
 import { server } from './server';
 
 initTestI18n();
+
+// lazy pages and msw answers can take a while on a busy machine
+configure({ asyncUtilTimeout: 3000 });
 
 // jsdom has no layout: scroll restoration and headless UI's observers need stand-ins
 window.scrollTo = () => undefined;

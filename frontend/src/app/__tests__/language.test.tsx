@@ -3,6 +3,8 @@ import i18next from 'i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
 import { i18nOptions } from '../i18n';
 import { renderApp } from '../../test/render';
+import { catalogHandlers } from '../../test/fixtures';
+import { server } from '../../test/server';
 import { testResources } from '../../test/i18n';
 
 /** A fresh i18next with the app's options, as on a first visit. */
@@ -21,6 +23,7 @@ function setNavigatorLanguages(languages: string[]) {
 }
 
 describe('language', () => {
+  beforeEach(() => server.use(...catalogHandlers()));
   afterEach(() => {
     setNavigatorLanguages(['en-US']);
     window.history.replaceState(null, '', '/');

@@ -1,7 +1,11 @@
 import { screen, waitFor } from '@testing-library/react';
 import { renderApp } from '../../test/render';
+import { catalogHandlers } from '../../test/fixtures';
+import { server } from '../../test/server';
 
 describe('app shell', () => {
+  beforeEach(() => server.use(...catalogHandlers()));
+
   test('when the home page opens, then the hero and its two buttons are shown in German', async () => {
     renderApp('/');
     expect(

@@ -1,9 +1,77 @@
-/**
- * Placeholder for the staff back-office (issue #8). The router loads this module lazily under
- * /admin/*, so everything it imports lands in its own chunks, away from the public pages.
+import { lazy, Suspense } from 'react';
+import { Navigate, Route, Routes } from 'react-router';
+import { PageSpinner } from '../../components/Spinner';
+import { AdminLayout } from './layout/components/AdminLayout';
+import { RequireAdmin, RequireAuth } from './session/components/RequireAuth';
+import { useSessionStorageSync } from './session/use-session';
+import { ToastProvider } from './ui/Toasts';
+import { AdminNotFound } from './layout/components/AdminNotFound';
+
+/*
+ * The staff back-office (back-office §2). The router loads this module lazily under /admin/*,
+ * so all of it stays out of the public pages' chunks; each screen is a chunk of its own.
  */
+const LoginPage = lazy(() => import('./session/components/LoginPage'));
+const ProfilePage = lazy(() => import('./profile/components/ProfilePage'));
+const UsersPage = lazy(() => import('./users/components/UsersPage'));
+const CategoriesPage = lazy(() => import('./categories/components/CategoriesPage'));
+const CategoryFormPage = lazy(() => import('./categories/components/CategoryFormPage'));
+const LotsPage = lazy(() => import('./lots/components/LotsPage'));
+const LotFormPage = lazy(() => import('./lots/components/LotFormPage'));
+const LotDetailPage = lazy(() => import('./lots/components/LotDetailPage'));
+const ApplicationsPage = lazy(() => import('./applications/components/ApplicationsPage'));
+const WishesPage = lazy(() => import('./wishes/components/WishesPage'));
+const WishDetailPage = lazy(() => import('./wishes/components/WishDetailPage'));
+const ActivityPage = lazy(() => import('./activity/components/ActivityPage'));
+
 export function AdminRoutes() {
-  return null;
+  useSessionStorageSync();
+  return (
+    <Suspense fallback={<PageSpinner />}>
+      <ToastProvider>
+        <Routes>
+          <Route path="login" element={<LoginPage />} />
+          <Route
+            element={
+              <RequireAuth>
+                <AdminLayout />
+              </RequireAuth>
+            }
+          >
+            <Route index element={<Navigate to="/admin/categories" replace />} />
+            <Route path="profile" element={<ProfilePage />} />
+            <Route
+              path="users"
+              element={
+                <RequireAdmin>
+                  <UsersPage />
+                </RequireAdmin>
+              }
+            />
+            <Route path="categories" element={<CategoriesPage />} />
+            <Route path="categories/new" element={<CategoryFormPage />} />
+            <Route path="categories/:categoryId/edit" element={<CategoryFormPage />} />
+            <Route path="wishes" element={<WishesPage />} />
+            <Route path="wishes/:wishId" element={<WishDetailPage />} />
+            <Route path="lots" element={<LotsPage />} />
+            <Route path="lots/new" element={<LotFormPage />} />
+            <Route path="lots/:lotId" element={<LotDetailPage />} />
+            <Route path="lots/:lotId/edit" element={<LotFormPage />} />
+            <Route path="applications" element={<ApplicationsPage />} />
+            <Route
+              path="activity"
+              element={
+                <RequireAdmin>
+                  <ActivityPage />
+                </RequireAdmin>
+              }
+            />
+            <Route path="*" element={<AdminNotFound />} />
+          </Route>
+        </Routes>
+      </ToastProvider>
+    </Suspense>
+  );
 }
 
 export default AdminRoutes;

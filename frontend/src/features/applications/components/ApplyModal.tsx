@@ -169,6 +169,8 @@ export default function ApplyModal({
               </p>
             ) : checkFailed ? (
               <p className="text-sm text-slate-700">{t('apply.eligibilityError')}</p>
+            ) : check?.can_apply ? (
+              <p className="text-sm font-medium text-green-800">{t('apply.canApply')}</p>
             ) : null}
           </div>
         )}

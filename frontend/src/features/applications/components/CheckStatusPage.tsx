@@ -113,7 +113,7 @@ export default function CheckStatusPage() {
               </button>
             </div>
             {result.data && result.data.length > 0 ? (
-              <ul className="flex flex-col gap-3">
+              <ul aria-labelledby="results-title" className="flex flex-col gap-3">
                 {result.data.map((item) => {
                   const lotName = localize(item.lot_name, lang);
                   return (

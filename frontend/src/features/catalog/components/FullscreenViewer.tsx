@@ -66,7 +66,7 @@ export function FullscreenViewer({
                 type="button"
                 onClick={() => go(-1)}
                 aria-label={t('gallery.previous')}
-                className="absolute top-1/2 left-2 inline-flex size-12 -translate-y-1/2 items-center justify-center rounded-full bg-white/15 hover:bg-white/25"
+                className="absolute top-1/2 left-2 inline-flex size-12 -translate-y-1/2 items-center justify-center rounded-full bg-slate-900/70 ring-1 ring-white/60 hover:bg-slate-900/90"
               >
                 <ChevronLeft aria-hidden="true" className="size-7" />
               </button>
@@ -74,7 +74,7 @@ export function FullscreenViewer({
                 type="button"
                 onClick={() => go(1)}
                 aria-label={t('gallery.next')}
-                className="absolute top-1/2 right-2 inline-flex size-12 -translate-y-1/2 items-center justify-center rounded-full bg-white/15 hover:bg-white/25"
+                className="absolute top-1/2 right-2 inline-flex size-12 -translate-y-1/2 items-center justify-center rounded-full bg-slate-900/70 ring-1 ring-white/60 hover:bg-slate-900/90"
               >
                 <ChevronRight aria-hidden="true" className="size-7" />
               </button>

@@ -1,0 +1,3 @@
+export default function Stub() {
+  return <h1>stub categories/components/CategoriesPage</h1>;
+}

@@ -1,0 +1,26 @@
+import type { LucideIcon } from 'lucide-react';
+import { Activity, ClipboardList, Heart, Package, Tags, UserCircle, Users } from 'lucide-react';
+import type { Role } from '@furniture/contracts/enums';
+
+export interface NavItem {
+  to: string;
+  /** key under admin:nav */
+  key: string;
+  icon: LucideIcon;
+  adminOnly: boolean;
+}
+
+/** The sidebar of back-office §2, in its order; users and activity are for administrators. */
+export const NAV_ITEMS: readonly NavItem[] = [
+  { to: '/admin/users', key: 'users', icon: Users, adminOnly: true },
+  { to: '/admin/categories', key: 'categories', icon: Tags, adminOnly: false },
+  { to: '/admin/wishes', key: 'wishes', icon: Heart, adminOnly: false },
+  { to: '/admin/lots', key: 'lots', icon: Package, adminOnly: false },
+  { to: '/admin/applications', key: 'applications', icon: ClipboardList, adminOnly: false },
+  { to: '/admin/activity', key: 'activity', icon: Activity, adminOnly: true },
+  { to: '/admin/profile', key: 'profile', icon: UserCircle, adminOnly: false },
+];
+
+export function navItemsFor(role: Role | undefined): NavItem[] {
+  return NAV_ITEMS.filter((item) => !item.adminOnly || role === 'admin');
+}

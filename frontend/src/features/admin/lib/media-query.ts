@@ -1,0 +1,18 @@
+import { useSyncExternalStore } from 'react';
+
+/** Whether a CSS media query matches now (false where the browser has no matchMedia). */
+export function useMediaQuery(query: string): boolean {
+  return useSyncExternalStore(
+    (onChange) => {
+      if (typeof window.matchMedia !== 'function') return () => undefined;
+      const list = window.matchMedia(query);
+      list.addEventListener('change', onChange);
+      return () => list.removeEventListener('change', onChange);
+    },
+    () => typeof window.matchMedia === 'function' && window.matchMedia(query).matches,
+    () => false,
+  );
+}
+
+/** Below Tailwind's sm breakpoint (640 px). */
+export const NARROW_SCREEN = '(max-width: 639.98px)';

@@ -1,0 +1,28 @@
+import { Limits } from '@furniture/contracts/limits';
+
+/** Keys of admin:validation. */
+export type PasswordErrors = Partial<
+  Record<
+    'current' | 'next' | 'confirm',
+    | 'currentRequired'
+    | 'newRequired'
+    | 'passwordTooShort'
+    | 'passwordUnchanged'
+    | 'passwordMismatch'
+  >
+>;
+
+/** Password change rules of back-office §5. */
+export function validatePasswordChange(
+  current: string,
+  next: string,
+  confirm: string,
+): PasswordErrors {
+  const errors: PasswordErrors = {};
+  if (!current) errors.current = 'currentRequired';
+  if (!next) errors.next = 'newRequired';
+  else if (next.length < Limits.passwordMin) errors.next = 'passwordTooShort';
+  else if (next === current) errors.next = 'passwordUnchanged';
+  if (next && confirm !== next) errors.confirm = 'passwordMismatch';
+  return errors;
+}

@@ -1,0 +1,31 @@
+import { useEffect } from 'react';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import {
+  readStoredSession,
+  selectSession,
+  storageChanged,
+  TOKEN_KEY,
+  USER_KEY,
+  type SessionState,
+} from './session-slice';
+
+export function useSession(): SessionState {
+  return useAppSelector(selectSession);
+}
+
+/**
+ * Follows the session of other tabs of this browser: a login, a refreshed token (a password
+ * change ends every other session, so the old token would no longer refresh) or a logout.
+ */
+export function useSessionStorageSync(): void {
+  const dispatch = useAppDispatch();
+  useEffect(() => {
+    const onStorage = (event: StorageEvent) => {
+      if (event.key === null || event.key === TOKEN_KEY || event.key === USER_KEY) {
+        dispatch(storageChanged(readStoredSession()));
+      }
+    };
+    window.addEventListener('storage', onStorage);
+    return () => window.removeEventListener('storage', onStorage);
+  }, [dispatch]);
+}
