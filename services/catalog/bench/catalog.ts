@@ -143,7 +143,12 @@ async function main(): Promise<void> {
     }
   }
   const dataDir = path.join(ROOT, '.data', 'bench-catalog');
-  const infra = await startInfra({ dataDir, fresh: true, log: (l) => console.log(`[infra] ${l}`) });
+  const infra = await startInfra({
+    dataDir,
+    fresh: true,
+    dropDatabaseOnStop: true,
+    log: (l) => console.log(`[infra] ${l}`),
+  });
   const keys = generateKeyPairSync('rsa', {
     modulusLength: 2048,
     publicKeyEncoding: { type: 'spki', format: 'pem' },
