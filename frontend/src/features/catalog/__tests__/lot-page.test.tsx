@@ -26,8 +26,8 @@ describe('lot page', () => {
       ['Zustand', 'gut'],
       ['Standort', 'Berlin'],
       ['Gespendet von', 'Familie Weber'],
-    ]) {
-      expect(screen.getByText(term).nextElementSibling).toHaveTextContent(value!);
+    ] as const) {
+      expect(screen.getByText(term).nextElementSibling).toHaveTextContent(value);
     }
     expect(screen.getByRole('button', { name: 'Jetzt bewerben' })).toBeEnabled();
     expect(screen.getByRole('heading', { name: 'Kontakt' })).toBeInTheDocument();
