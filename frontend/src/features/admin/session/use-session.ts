@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { useSelector } from 'react-redux';
+import { useAppDispatch } from '../../../app/hooks';
 import {
   readStoredSession,
   selectSession,
@@ -9,8 +10,9 @@ import {
   type SessionState,
 } from './session-slice';
 
+/** The staff session (the slice is injected lazily, so the app's RootState does not name it). */
 export function useSession(): SessionState {
-  return useAppSelector(selectSession);
+  return useSelector(selectSession);
 }
 
 /**

@@ -29,7 +29,11 @@ export const VOLUNTEER: StaffUser = {
 };
 
 const base64url = (value: object) =>
-  Buffer.from(JSON.stringify(value)).toString('base64').replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+  Buffer.from(JSON.stringify(value))
+    .toString('base64')
+    .replace(/=+$/, '')
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_');
 
 /** An unsigned JWT that expires in `secondsLeft` (the SPA only reads `exp`). */
 export function fakeToken(secondsLeft = 900, tag = 'a'): string {

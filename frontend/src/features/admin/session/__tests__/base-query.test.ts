@@ -1,0 +1,183 @@
+import { http, HttpResponse } from 'msw';
+import { api } from '../../../../app/api';
+import { makeStore } from '../../../../app/store';
+import { apiUrl, server } from '../../../../test/server';
+import { ADMIN, bearerOf, fakeToken, signIn } from '../../test/admin-test-utils';
+import { selectSession, TOKEN_KEY, USER_KEY } from '../session-slice';
+
+const probeApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    probe: build.query<unknown, string>({ query: (tag) => `/probe/${tag}` }),
+  }),
+});
+
+async function callProbe(store = makeStore(), tag = 'x') {
+  const result = await store.dispatch(
+    probeApi.endpoints.probe.initiate(tag, { forceRefetch: true }),
+  );
+  return { store, data: result.data, error: result.error };
+}
+
+const sessionOf = (store: ReturnType<typeof makeStore>) => selectSession(store.getState() as never);
+
+/** POST /auth/refresh answering `next` (or a 401), counting calls and the tokens sent. */
+function refreshHandler(next: string | null, seen: (string | null)[]) {
+  return http.post(apiUrl('/auth/refresh'), ({ request }) => {
+    seen.push(bearerOf(request));
+    return next
+      ? HttpResponse.json({
+          access_token: next,
+          token_type: 'bearer',
+          expires_in: 900,
+          user: ADMIN,
+        })
+      : HttpResponse.json(
+          { success: false, code: 'SESSION_EXPIRED', message: 'Session expired' },
+          { status: 401 },
+        );
+  });
+}
+
+describe('base query with a staff session', () => {
+  test('when nobody is logged in, then calls carry no Authorization header (the public pages)', async () => {
+    let auth: string | null = 'unset';
+    server.use(
+      http.get(apiUrl('/probe/:tag'), ({ request }) => {
+        auth = request.headers.get('authorization');
+        return HttpResponse.json({ ok: true });
+      }),
+    );
+    expect((await callProbe()).data).toEqual({ ok: true });
+    expect(auth).toBeNull();
+  });
+
+  test('when the token has plenty of time left, then it is sent as bearer without a refresh', async () => {
+    const token = signIn(ADMIN, fakeToken(900));
+    const refreshes: (string | null)[] = [];
+    const sent: (string | null)[] = [];
+    server.use(
+      refreshHandler(fakeToken(900, 'b'), refreshes),
+      http.get(apiUrl('/probe/:tag'), ({ request }) => {
+        sent.push(bearerOf(request));
+        return HttpResponse.json({ ok: true });
+      }),
+    );
+    await callProbe();
+    expect(sent).toEqual([token]);
+    expect(refreshes).toEqual([]);
+  });
+
+  test('when fewer than 300 s remain, then the token is refreshed first and the call carries the new one', async () => {
+    const old = signIn(ADMIN, fakeToken(299));
+    const fresh = fakeToken(900, 'fresh');
+    const refreshes: (string | null)[] = [];
+    const sent: (string | null)[] = [];
+    server.use(
+      refreshHandler(fresh, refreshes),
+      http.get(apiUrl('/probe/:tag'), ({ request }) => {
+        sent.push(bearerOf(request));
+        return HttpResponse.json({ ok: true });
+      }),
+    );
+    const store = makeStore();
+    // two calls at the same moment share one refresh
+    await Promise.all([callProbe(store, 'a'), callProbe(store, 'b')]);
+    expect(refreshes).toEqual([old]);
+    expect(sent).toEqual([fresh, fresh]);
+    expect(localStorage.getItem(TOKEN_KEY)).toBe(fresh);
+    expect(sessionOf(store)).toMatchObject({ token: fresh, isAuthenticated: true });
+  });
+
+  test('when a call gets 401, then the token is refreshed once and the call retried once with the new token', async () => {
+    const old = signIn(ADMIN, fakeToken(900));
+    const fresh = fakeToken(900, 'fresh');
+    const refreshes: (string | null)[] = [];
+    const sent: (string | null)[] = [];
+    server.use(
+      refreshHandler(fresh, refreshes),
+      http.get(apiUrl('/probe/:tag'), ({ request }) => {
+        const token = bearerOf(request);
+        sent.push(token);
+        return token === fresh
+          ? HttpResponse.json({ ok: true })
+          : HttpResponse.json({ code: 'TOKEN_INVALID', message: 'Ungültig' }, { status: 401 });
+      }),
+    );
+    const { data, store } = await callProbe();
+    expect(data).toEqual({ ok: true });
+    expect(refreshes).toEqual([old]);
+    expect(sent).toEqual([old, fresh]);
+    expect(sessionOf(store).isAuthenticated).toBe(true);
+  });
+
+  test('when the retry after a refresh gets 401 again, then the session ends as failed without a second refresh', async () => {
+    signIn(ADMIN, fakeToken(900));
+    const refreshes: (string | null)[] = [];
+    let calls = 0;
+    server.use(
+      refreshHandler(fakeToken(900, 'fresh'), refreshes),
+      http.get(apiUrl('/probe/:tag'), () => {
+        calls += 1;
+        return HttpResponse.json({ code: 'FORBIDDEN', message: 'Nein' }, { status: 401 });
+      }),
+    );
+    const { error, store } = await callProbe();
+    expect(error).toMatchObject({ status: 401 });
+    expect(calls).toBe(2);
+    expect(refreshes).toHaveLength(1);
+    expect(sessionOf(store)).toMatchObject({
+      isAuthenticated: false,
+      token: null,
+      endedReason: 'failed',
+    });
+    expect(localStorage.getItem(TOKEN_KEY)).toBeNull();
+  });
+
+  test('when the refresh is refused, then the session is cleared from state and storage as expired', async () => {
+    signIn(ADMIN, fakeToken(900));
+    const refreshes: (string | null)[] = [];
+    server.use(
+      refreshHandler(null, refreshes),
+      http.get(apiUrl('/probe/:tag'), () =>
+        HttpResponse.json({ code: 'TOKEN_EXPIRED', message: 'Abgelaufen' }, { status: 401 }),
+      ),
+    );
+    const { error, store } = await callProbe();
+    expect(error).toMatchObject({ status: 401, code: 'TOKEN_EXPIRED' });
+    expect(refreshes).toHaveLength(1);
+    expect(sessionOf(store)).toMatchObject({
+      isAuthenticated: false,
+      user: null,
+      endedReason: 'expired',
+    });
+    expect(localStorage.getItem(TOKEN_KEY)).toBeNull();
+    expect(localStorage.getItem(USER_KEY)).toBeNull();
+  });
+
+  test('when an expired token cannot be refreshed before a call, then the call still goes out, without a token', async () => {
+    signIn(ADMIN, fakeToken(-60));
+    const refreshes: (string | null)[] = [];
+    const sent: (string | null)[] = [];
+    server.use(
+      refreshHandler(null, refreshes),
+      http.get(apiUrl('/probe/:tag'), ({ request }) => {
+        sent.push(bearerOf(request));
+        return HttpResponse.json({ ok: true });
+      }),
+    );
+    const { data, store } = await callProbe();
+    expect(data).toEqual({ ok: true });
+    expect(sent).toEqual([null]);
+    expect(sessionOf(store).endedReason).toBe('expired');
+  });
+
+  test('when the refresh gets no answer (offline), then the session is kept', async () => {
+    const token = signIn(ADMIN, fakeToken(100));
+    server.use(
+      http.post(apiUrl('/auth/refresh'), () => HttpResponse.error()),
+      http.get(apiUrl('/probe/:tag'), () => HttpResponse.json({ ok: true })),
+    );
+    const { store } = await callProbe();
+    expect(sessionOf(store)).toMatchObject({ isAuthenticated: true, token });
+  });
+});

@@ -1,0 +1,76 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { renderApp } from '../../../../test/render';
+import { apiUrl, server } from '../../../../test/server';
+import { ADMIN, meHandler, renderAdmin, VOLUNTEER } from '../../test/admin-test-utils';
+
+const sidebarEntries = async () => {
+  const nav = (await screen.findAllByRole('navigation', { name: 'Verwaltungsnavigation' }))[0]!;
+  return within(nav)
+    .getAllByRole('link')
+    .map((link) => link.textContent);
+};
+
+describe('role-aware routing and sidebar', () => {
+  beforeEach(() =>
+    server.use(
+      http.get(apiUrl('/categories/'), () => HttpResponse.json({ success: true, data: [] })),
+    ),
+  );
+
+  test('when nobody is logged in, then an admin page sends the visitor to /admin/login', async () => {
+    const { router } = renderApp('/admin/lots');
+    await screen.findByRole('heading', { level: 1, name: 'Anmeldung für Mitarbeitende' });
+    expect(router.state.location.pathname).toBe('/admin/login');
+  });
+
+  test('when an administrator is logged in, then the sidebar shows all seven entries in order', async () => {
+    server.use(meHandler(ADMIN));
+    renderAdmin('/admin/profile');
+    expect(await sidebarEntries()).toEqual([
+      'Benutzer',
+      'Kategorien',
+      'Wünsche',
+      'Lose',
+      'Bewerbungen',
+      'Aktivitäten',
+      'Profil',
+    ]);
+  });
+
+  test('when a volunteer is logged in, then users and activity are not in the sidebar', async () => {
+    server.use(meHandler(VOLUNTEER));
+    renderAdmin('/admin/profile', VOLUNTEER);
+    expect(await sidebarEntries()).toEqual([
+      'Kategorien',
+      'Wünsche',
+      'Lose',
+      'Bewerbungen',
+      'Profil',
+    ]);
+  });
+
+  test.each(['/admin/users', '/admin/activity'])(
+    'when a volunteer opens %s, then they are sent to /admin/profile',
+    async (path) => {
+      server.use(meHandler(VOLUNTEER));
+      const { router } = renderAdmin(path, VOLUNTEER);
+      await screen.findByRole('heading', { level: 1, name: 'Mein Profil' });
+      expect(router.state.location.pathname).toBe('/admin/profile');
+    },
+  );
+
+  test('when /admin opens, then it redirects to /admin/categories', async () => {
+    server.use(meHandler(ADMIN));
+    const { router } = renderAdmin('/admin');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/categories'));
+  });
+
+  test('when the server says the role changed, then the sidebar follows without a new login', async () => {
+    server.use(meHandler(VOLUNTEER_NOW_ADMIN));
+    renderAdmin('/admin/profile', VOLUNTEER);
+    await waitFor(async () => expect(await sidebarEntries()).toContain('Benutzer'));
+  });
+});
+
+const VOLUNTEER_NOW_ADMIN = { ...VOLUNTEER, role: 'admin' as const };
