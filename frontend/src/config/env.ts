@@ -25,3 +25,6 @@ export const env = {
   /** the footer's city line; empty means the translated default ("Germany") */
   contactCity: text('VITE_CONTACT_CITY', ''),
 } as const;
+
+/** The contact phone as a tel: link (digits and a leading plus). */
+export const contactPhoneHref = `tel:${env.contactPhone.replace(/[^\d+]/g, '')}`;

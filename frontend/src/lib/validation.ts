@@ -1,4 +1,5 @@
 import { isPhoneShaped } from '@furniture/contracts/phone';
+import type { ApiFieldError } from '../app/api';
 
 /** A field's problem as a message key of common:validation (with its count). */
 export interface FieldProblem {
@@ -52,4 +53,22 @@ export function firstInvalid<F extends string>(
   errors: FieldErrors<F>,
 ): F | undefined {
   return order.find((field) => errors[field] !== undefined);
+}
+
+/**
+ * Ties the entries of a 422 (`loc` ['body', server name]) to the form's fields; the first entry
+ * per field wins. Each entry comes back with its field (undefined when it names none).
+ */
+export function serverFieldErrors<F extends string>(
+  entries: ApiFieldError[],
+  fields: Record<string, F>,
+): { errors: FieldErrors<F>; named: { field: F | undefined; name: string; msg: string }[] } {
+  const errors: FieldErrors<F> = {};
+  const named = entries.map((entry) => {
+    const name = entry.loc.filter((part) => part !== 'body').join('.');
+    const field = fields[name];
+    if (field && errors[field] === undefined) errors[field] = entry.msg;
+    return { field, name, msg: entry.msg };
+  });
+  return { errors, named };
 }

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Clock, Mail, MapPin, Phone } from 'lucide-react';
-import { env } from '../../config/env';
+import { contactPhoneHref, env } from '../../config/env';
 import { useOpenWishDialog } from '../../lib/wish-dialog';
 
 const linkClass = 'rounded-sm text-blue-100 underline-offset-4 hover:text-white hover:underline';
@@ -52,7 +52,7 @@ export default function Footer() {
             <li className="flex items-center gap-2">
               <Phone aria-hidden="true" className="size-4 shrink-0" />
               <span className="sr-only">{t('footer.phone')}: </span>
-              <a href={`tel:${env.contactPhone.replace(/[^\d+]/g, '')}`} className={linkClass}>
+              <a href={contactPhoneHref} className={linkClass}>
                 {env.contactPhone}
               </a>
             </li>

@@ -6,6 +6,7 @@ import type {
 } from '@furniture/contracts/api/applications';
 import type { Language } from '@furniture/contracts/enums';
 import { api } from '../../../app/api';
+import { dataOf, objectOf } from '../../../lib/json';
 
 /** POST /applications/ (public-site §3, plus the e-mail, the page language and the honeypot). */
 export interface ApplicationPayload {
@@ -20,11 +21,6 @@ export interface ApplicationPayload {
   language: Language;
   website: string;
 }
-
-type Json = Record<string, unknown>;
-const obj = (v: unknown): Json => (typeof v === 'object' && v !== null ? (v as Json) : {});
-/** `{success, data}` answers; the data itself is accepted too. */
-const dataOf = <T>(body: unknown): T => (obj(body).data ?? body) as T;
 
 /** Newest first, whatever order the server used. */
 export function newestFirst(items: ApplicationStatusItem[]): ApplicationStatusItem[] {
@@ -55,7 +51,7 @@ export const applicationsApi = api.injectEndpoints({
     checkStatus: build.query<ApplicationStatusItem[], string>({
       query: (phone) => `/applications/public/check-status/${encodeURIComponent(phone)}`,
       transformResponse: (body: unknown) => {
-        const list = obj(body).applications ?? dataOf<unknown>(body);
+        const list = objectOf(body).applications ?? dataOf<unknown>(body);
         return Array.isArray(list) ? newestFirst(list as ApplicationStatusItem[]) : [];
       },
       providesTags: ['ApplicationStatus'],

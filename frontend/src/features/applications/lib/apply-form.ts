@@ -3,7 +3,13 @@ import type { Language } from '@furniture/contracts/enums';
 import { Limits, NOT_SPECIFIED } from '@furniture/contracts/limits';
 import { normalizePhoneInput } from '@furniture/contracts/phone';
 import { fieldErrorsOf, type ApiError } from '../../../app/api';
-import { checkEmail, checkPhone, checkText, type FieldErrors } from '../../../lib/validation';
+import {
+  checkEmail,
+  checkPhone,
+  checkText,
+  serverFieldErrors,
+  type FieldErrors,
+} from '../../../lib/validation';
 import type { ApplicationPayload } from '../api/applications-api';
 
 export interface ApplyFormValues {
@@ -109,16 +115,12 @@ export function classifySubmitError(error: ApiError, t: TFunction): SubmitOutcom
   });
 
   if (error.status === 422) {
-    const entries = fieldErrorsOf(error);
-    if (entries.length === 0) return banner(error.message || t('apply.errors.generic'));
-    const fieldErrors: FieldErrors<ApplyField> = {};
-    const parts = entries.map((entry) => {
-      const name = entry.loc.filter((part) => part !== 'body').join('.');
-      const field = SERVER_FIELDS[name];
-      if (field && fieldErrors[field] === undefined) fieldErrors[field] = entry.msg;
-      return `${field ? t(`apply.fields.${field}`) : name}: ${entry.msg}`;
-    });
-    return banner(t('apply.errors.validation', { details: parts.join('; ') }), fieldErrors);
+    const { errors, named } = serverFieldErrors(fieldErrorsOf(error), SERVER_FIELDS);
+    if (named.length === 0) return banner(error.message || t('apply.errors.generic'));
+    const details = named
+      .map(({ field, name, msg }) => `${field ? t(`apply.fields.${field}`) : name}: ${msg}`)
+      .join('; ');
+    return banner(t('apply.errors.validation', { details }), errors);
   }
   if (error.status === 0) return banner(t('apply.errors.network'));
   if (error.status === 400 && error.message) return banner(error.message);

@@ -1,6 +1,7 @@
 import { Limits } from '@furniture/contracts/limits';
 import type { LotStatus } from '@furniture/contracts/enums';
 import { api } from '../../../app/api';
+import { objectOf } from '../../../lib/json';
 import { toLocalizedText, type LocalizedText } from '../../../lib/localized';
 
 /** A category as the public site shows it (public-site §3; missing parts get their defaults). */
@@ -36,14 +37,12 @@ export interface PublicLot {
 /** The category list is kept for 5 minutes (public-site §4, §9). */
 export const CATEGORY_CACHE_SECONDS = Limits.categoryCacheMs / 1000;
 
-type Json = Record<string, unknown>;
-const obj = (v: unknown): Json => (typeof v === 'object' && v !== null ? (v as Json) : {});
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const strings = (v: unknown): string[] =>
   Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x !== '') : [];
 
 export function toCategory(raw: unknown): PublicCategory {
-  const c = obj(raw);
+  const c = objectOf(raw);
   const count = Number(c.lot_count ?? c.lotCount ?? 0);
   return {
     id: Number(c.id),
@@ -57,7 +56,7 @@ export function toCategory(raw: unknown): PublicCategory {
 }
 
 export function toLot(raw: unknown): PublicLot {
-  const l = obj(raw);
+  const l = objectOf(raw);
   const photos = strings(l.photos);
   const gallery = strings(l.gallery_photos);
   return {
@@ -78,14 +77,14 @@ export function toLot(raw: unknown): PublicLot {
 
 /** Lists come as success+data, as {lots}, or as a plain array (public-site §7). */
 export function lotListOf(body: unknown): PublicLot[] {
-  const b = obj(body);
+  const b = objectOf(body);
   const list = Array.isArray(body) ? body : Array.isArray(b.data) ? b.data : b.lots;
   return Array.isArray(list) ? list.map(toLot) : [];
 }
 
 /** A single lot comes as success+data, as {lot}, or as the lot itself. */
 export function singleLotOf(body: unknown): PublicLot {
-  const b = obj(body);
+  const b = objectOf(body);
   if (b.success !== undefined && b.data) return toLot(b.data);
   if (b.lot) return toLot(b.lot);
   return toLot(body);
@@ -96,7 +95,7 @@ export const catalogApi = api.injectEndpoints({
     getCategories: build.query<PublicCategory[], void>({
       query: () => '/categories/',
       transformResponse: (body: unknown) => {
-        const data = obj(body).data ?? body;
+        const data = objectOf(body).data ?? body;
         return Array.isArray(data) ? data.map(toCategory) : [];
       },
       keepUnusedDataFor: CATEGORY_CACHE_SECONDS,

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Clock, Mail, Phone } from 'lucide-react';
 import type { LotStatus } from '@furniture/contracts/enums';
 import { isApiError } from '../../../app/api';
-import { env } from '../../../config/env';
+import { contactPhoneHref, env } from '../../../config/env';
 import { Breadcrumb } from '../../../components/Breadcrumb';
 import { Spinner } from '../../../components/Spinner';
 import { useLanguage } from '../../../lib/language';
@@ -138,10 +138,7 @@ export function LotDetail({
             <li className="flex items-center gap-2">
               <Phone aria-hidden="true" className="size-4 shrink-0 text-blue-800" />
               <span className="sr-only">{t('common:footer.phone')}: </span>
-              <a
-                className="text-blue-800 underline underline-offset-4"
-                href={`tel:${env.contactPhone.replace(/[^\d+]/g, '')}`}
-              >
+              <a className="text-blue-800 underline underline-offset-4" href={contactPhoneHref}>
                 {env.contactPhone}
               </a>
             </li>

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { env } from '../../../config/env';
+import { contactPhoneHref, env } from '../../../config/env';
 import { LegalPage, LegalSection, TextList } from './LegalPage';
 
 /** /terms-and-delivery: rules, eligibility, delivery, responsibilities, contact (public-site §2). */
@@ -52,10 +52,7 @@ export default function TermsPage() {
           </dd>
           <dt className="font-medium">{t('terms.contact.phone')}</dt>
           <dd>
-            <a
-              href={`tel:${env.contactPhone.replace(/[^\d+]/g, '')}`}
-              className="text-blue-800 underline underline-offset-4"
-            >
+            <a href={contactPhoneHref} className="text-blue-800 underline underline-offset-4">
               {env.contactPhone}
             </a>
           </dd>

@@ -1,8 +1,12 @@
 import type { Language } from '@furniture/contracts/enums';
 import { Limits } from '@furniture/contracts/limits';
-import type { ApiError } from '../../../app/api';
-import { fieldErrorsOf } from '../../../app/api';
-import { checkPhone, checkText, type FieldErrors } from '../../../lib/validation';
+import { fieldErrorsOf, type ApiError } from '../../../app/api';
+import {
+  checkPhone,
+  checkText,
+  serverFieldErrors,
+  type FieldErrors,
+} from '../../../lib/validation';
 import type { WishPayload } from '../api/wishes-api';
 
 export interface WishFormValues {
@@ -83,12 +87,8 @@ export function classifyWishError(error: ApiError): {
 } {
   if (error.status === 0) return { messageKey: 'network', message: null, fieldErrors: {} };
   if (error.status === 422) {
-    const fieldErrors: FieldErrors<WishField> = {};
-    for (const entry of fieldErrorsOf(error)) {
-      const field = SERVER_FIELDS[entry.loc.filter((p) => p !== 'body').join('.')];
-      if (field && fieldErrors[field] === undefined) fieldErrors[field] = entry.msg;
-    }
-    return { messageKey: 'validation', message: null, fieldErrors };
+    const { errors } = serverFieldErrors(fieldErrorsOf(error), SERVER_FIELDS);
+    return { messageKey: 'validation', message: null, fieldErrors: errors };
   }
   if (error.status >= 400 && error.status < 500 && error.code !== 'HTTP_ERROR' && error.message) {
     return { messageKey: null, message: error.message, fieldErrors: {} };
