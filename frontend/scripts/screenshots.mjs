@@ -120,8 +120,11 @@ const DEMO_LOTS = [
 
 async function seed() {
   const lots = await call('GET', '/lots/?limit=100');
-  const existing = (Array.isArray(lots) ? lots : (lots.data ?? lots.lots ?? [])).filter((l) =>
-    l.donor?.includes?.(DEMO_MARK) || l.location?.includes?.(DEMO_MARK) || l.name?.de?.includes?.('Dreisitzer'),
+  const existing = (Array.isArray(lots) ? lots : (lots.data ?? lots.lots ?? [])).filter(
+    (l) =>
+      l.donor?.includes?.(DEMO_MARK) ||
+      l.location?.includes?.(DEMO_MARK) ||
+      l.name?.de?.includes?.('Dreisitzer'),
   );
   if (existing.length > 0) return existing.map((l) => l.id);
   const { access_token: token } = await call('POST', '/auth/login', {
@@ -135,7 +138,11 @@ async function seed() {
     ids.push(id);
     for (const hue of photos) {
       const form = new FormData();
-      form.append('file', new Blob([await picture(kind, hue)], { type: 'image/jpeg' }), `${kind}-${hue}.jpg`);
+      form.append(
+        'file',
+        new Blob([await picture(kind, hue)], { type: 'image/jpeg' }),
+        `${kind}-${hue}.jpg`,
+      );
       await call('POST', `/lots/${id}/photos`, { token, form });
     }
     console.log(`seeded lot ${id} (${lot.name.de}, ${photos.length} photos)`);
@@ -185,7 +192,9 @@ async function main() {
       await shot('category');
       await open(`/lots/${firstLot}`, 'main h1');
       await shot('lot');
-      await page.getByRole('button', { name: lang === 'uk' ? 'Подати заявку' : 'Jetzt bewerben' }).click();
+      await page
+        .getByRole('button', { name: lang === 'uk' ? 'Подати заявку' : 'Jetzt bewerben' })
+        .click();
       await page.waitForSelector('[role="dialog"] input[name="name"]');
       await page.fill('input[name="name"]', lang === 'uk' ? 'Олена Коваленко' : 'Olena Kowalenko');
       await page.fill('input[name="phone"]', '0176 1234567');
@@ -195,15 +204,28 @@ async function main() {
       await open('/check-status', 'main form');
       await shot('check-status');
       await page.fill('input[name="phone"]', '0176 0000000');
-      await page.getByRole('button', { name: lang === 'uk' ? 'Перевірити статус' : 'Status prüfen' }).last().click();
-      await page.waitForSelector('main section[aria-labelledby="results-title"], main [role="alert"]');
+      await page
+        .getByRole('button', { name: lang === 'uk' ? 'Перевірити статус' : 'Status prüfen' })
+        .last()
+        .click();
+      await page.waitForSelector(
+        'main section[aria-labelledby="results-title"], main [role="alert"]',
+      );
       await shot('check-status-result');
       await page.goto(`${BASE_URL}/?lng=${lang}`);
       await page.waitForSelector('main a[href^="/categories/"]');
-      await page.getByRole('button', { name: lang === 'uk' ? 'Відкрити меню' : 'Menü öffnen' }).click();
-      await page.getByRole('button', { name: lang === 'uk' ? 'Надіслати побажання' : 'Möbelwunsch senden' }).last().click();
+      await page
+        .getByRole('button', { name: lang === 'uk' ? 'Відкрити меню' : 'Menü öffnen' })
+        .click();
+      await page
+        .getByRole('button', { name: lang === 'uk' ? 'Надіслати побажання' : 'Möbelwunsch senden' })
+        .last()
+        .click();
       await page.waitForSelector('[role="dialog"] select');
-      await page.getByRole('button', { name: lang === 'uk' ? 'Надіслати побажання' : 'Wunsch senden' }).last().click();
+      await page
+        .getByRole('button', { name: lang === 'uk' ? 'Надіслати побажання' : 'Wunsch senden' })
+        .last()
+        .click();
       await page.waitForTimeout(300);
       await shot('wish-modal-errors', false);
       await context.close();
