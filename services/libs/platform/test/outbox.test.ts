@@ -185,3 +185,32 @@ describe('document locks (FerretDB applies updates without isolation)', () => {
     expect(sent.sort((a, b) => a - b)).toEqual(Array.from({ length: 11 }, (_, i) => 30 + i));
   });
 });
+
+describe('outbox relay during a broker outage', () => {
+  test('when the broker does not confirm, then the relay waits without holding the document lock', async () => {
+    const col = conn.collection('outage');
+    await col.insertOne(docWithEvents({ id: 9, status: 'a' }, [wish(50)]));
+    let release!: () => void;
+    const brokerBack = new Promise<void>((resolve) => (release = resolve));
+    const relay = new OutboxRelay({
+      collections: [col],
+      publisher: { publish: () => brokerBack },
+      logger: silentLogger,
+    });
+    const sweeping = relay.sweep();
+    await new Promise((r) => setTimeout(r, 100)); // the relay is now waiting for the broker
+    // a staff edit of the same document goes through meanwhile
+    const edit = await withDocLock(col, 9, () =>
+      col.updateOne({ id: 9 }, withEvents({ $set: { status: 'b' } }, [wish(51)])),
+    );
+    expect(edit.modifiedCount).toBe(1);
+    release();
+    expect(await sweeping).toBe(1);
+    expect(await relay.sweep()).toBe(1);
+    expect(await col.findOne({ id: 9 })).toMatchObject({
+      status: 'b',
+      _outbox: [],
+      _outbox_pending: false,
+    });
+  });
+});

@@ -105,34 +105,41 @@ export class OutboxRelay {
         .limit(this.opts.batchSize ?? 200)
         .toArray();
       for (const { _id, id } of docs) {
-        // the document's own lock: a concurrent state change must not be lost (see locks.ts)
-        published += await withDocLock(collection, (id as number | undefined) ?? String(_id), () =>
-          this.drain(collection, _id),
-        );
+        published += await this.drain(collection, _id, (id as number | undefined) ?? String(_id));
       }
     }
     return published;
   }
 
-  private async drain(collection: Collection<Document>, _id: ObjectId): Promise<number> {
+  /**
+   * Publishes one document's events in order. Each removal from the outbox runs under the
+   * document's lock (a concurrent state change must not be lost, see locks.ts); the publishing
+   * itself, which waits for the broker, never does, so a broker outage cannot block staff edits.
+   */
+  private async drain(
+    collection: Collection<Document>,
+    _id: ObjectId,
+    lockId: number | string,
+  ): Promise<number> {
     const doc = await collection.findOne({ _id }, { projection: { _outbox: 1, _purge: 1 } });
     if (!doc) return 0;
-    let published = 0;
-    for (const event of (doc._outbox ?? []) as DomainEvent[]) {
+    const events = (doc._outbox ?? []) as DomainEvent[];
+    for (const event of events) {
       await this.opts.publisher.publish(event);
       // the whole element: FerretDB's $pull matches by equality, not as a query
-      await collection.updateOne({ _id }, { $pull: { _outbox: event } } as Document);
-      published++;
-    }
-    if (doc._purge) {
-      await collection.deleteOne({ _id, _outbox: { $size: 0 } });
-    } else {
-      await collection.updateOne(
-        { _id, _outbox: { $size: 0 } },
-        { $set: { _outbox_pending: false } },
+      await withDocLock(collection, lockId, () =>
+        collection.updateOne({ _id }, { $pull: { _outbox: event } } as Document),
       );
     }
-    return published;
+    await withDocLock(collection, lockId, async () => {
+      if (doc._purge) await collection.deleteOne({ _id, _outbox: { $size: 0 } });
+      else
+        await collection.updateOne(
+          { _id, _outbox: { $size: 0 } },
+          { $set: { _outbox_pending: false } },
+        );
+    });
+    return events.length;
   }
 
   /** Waits for a running sweep and stops the interval. */
