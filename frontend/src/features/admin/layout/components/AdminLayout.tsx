@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Dialog, DialogBackdrop, DialogPanel } from '@headlessui/react';
@@ -8,7 +8,7 @@ import { useAppDispatch } from '../../../../app/hooks';
 import { LanguageSwitch } from '../../../../app/layout/LanguageSwitch';
 import { PageSpinner } from '../../../../components/Spinner';
 import { useGetMeQuery, useLogoutMutation } from '../../session/api/auth-api';
-import { endSession, updateSessionUser } from '../../session/session-slice';
+import { endSession, updateSessionUser, type StaffUser } from '../../session/session-slice';
 import { useSession } from '../../session/use-session';
 import { navItemsFor } from '../nav-items';
 
@@ -100,10 +100,13 @@ export function AdminLayout() {
   const me = useGetMeQuery();
 
   useEffect(() => setDrawerOpen(false), [location.pathname]);
+  // each answer of the server is applied once: an older answer must not undo a newer local save
+  const applied = useRef<StaffUser | undefined>(undefined);
   useEffect(() => {
     const fresh = me.data;
+    if (!fresh || fresh === applied.current) return;
+    applied.current = fresh;
     if (
-      fresh &&
       user &&
       (fresh.role !== user.role || fresh.name !== user.name || fresh.email !== user.email)
     ) {

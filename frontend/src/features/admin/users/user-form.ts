@@ -1,0 +1,35 @@
+import { Limits } from '@furniture/contracts/limits';
+import { Roles } from '@furniture/contracts/enums';
+import { EMAIL_SHAPE } from '../session/login-form';
+
+export interface UserFormValues {
+  name: string;
+  email: string;
+  role: string;
+  password: string;
+  confirm: string;
+}
+
+/** Keys of admin:validation. */
+export type UserFormErrors = Partial<Record<keyof UserFormValues, string>>;
+
+/**
+ * User form rules of back-office §5: name and e-mail required; role admin or volunteer; the
+ * password required on create (at least 8) and optional on edit; the confirmation must match on
+ * create only.
+ */
+export function validateUserForm(values: UserFormValues, mode: 'create' | 'edit'): UserFormErrors {
+  const errors: UserFormErrors = {};
+  if (!values.name.trim()) errors.name = 'nameRequired';
+  if (!values.email.trim()) errors.email = 'emailRequired';
+  else if (!EMAIL_SHAPE.test(values.email.trim())) errors.email = 'emailInvalid';
+  if (!(Roles as readonly string[]).includes(values.role)) errors.role = 'roleInvalid';
+  if (mode === 'create' && !values.password) errors.password = 'passwordRequired';
+  else if (values.password && values.password.length < Limits.passwordMin) {
+    errors.password = 'passwordTooShort';
+  }
+  if (mode === 'create' && values.password && values.confirm !== values.password) {
+    errors.confirm = 'passwordMismatch';
+  }
+  return errors;
+}
