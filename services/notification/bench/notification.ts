@@ -1,6 +1,6 @@
 // npx tsx services/notification/bench/notification.ts — the notification service in-process on
-// this machine's real servers (FerretDB, RabbitMQ, the SMTP catcher, started fresh under
-// .data/bench-notification): how fast events become log entries and mails, and how long the
+// this machine's real servers (FerretDB on PostgreSQL or SQLite as the launcher chooses, see
+// FERRETDB_BACKEND; RabbitMQ; the SMTP catcher; started fresh under .data/bench-notification): how fast events become log entries and mails, and how long the
 // admin's reads take over that log. Prints figures; asserts nothing.
 import path from 'node:path';
 import { Events, type DomainEvent } from '@furniture/contracts';
@@ -24,9 +24,16 @@ async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
 }
 
 async function main(): Promise<void> {
+  const progress = (line: string) => console.error(`[bench] ${line}`);
+  let backend = 'an external server';
   const infra = await startInfra({
     dataDir: path.join(REPO_ROOT, '.data', 'bench-notification'),
     fresh: true,
+    dropDatabaseOnStop: true,
+    log: (line) => {
+      if (/FerretDB ready/.test(line)) backend = /PostgreSQL/.test(line) ? 'PostgreSQL' : 'SQLite';
+      if (!line.startsWith('mail captured')) progress(line);
+    },
   });
   Object.assign(process.env, infra.env);
   // the harness reads the URLs from the environment, as under jest
@@ -39,7 +46,6 @@ async function main(): Promise<void> {
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const)
     process.once(signal, () => void stopAll().then(() => process.exit(1)));
-  const progress = (line: string) => console.error(`[bench] ${line}`);
   try {
     // 1. events → log entries
     const base = Date.UTC(2025, 0, 1);
@@ -144,7 +150,7 @@ async function main(): Promise<void> {
   } finally {
     await stopAll();
   }
-  console.log(`\nnotification service, ${EVENTS} log entries, FerretDB on SQLite:\n`);
+  console.log(`\nnotification service, ${EVENTS} log entries, FerretDB on ${backend}:\n`);
   for (const line of lines) console.log(`  ${line}`);
 }
 

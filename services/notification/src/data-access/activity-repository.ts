@@ -152,25 +152,39 @@ export class ActivityRepository {
     }
   }
 
-  private async countBy(q: ActivityQuery, field: keyof ActivityDoc) {
-    return this.models.Activity.aggregate<{ _id: unknown; count: number }>([
-      { $match: this.filter(q) },
-      { $group: { _id: `$${field}`, count: { $sum: 1 } } },
-    ]);
-  }
-
+  /**
+   * Counts per action type, target type and user in one pass over the matching entries (FerretDB
+   * reads the whole collection for each aggregation, so one instead of four).
+   */
   async counts(q: ActivityQuery) {
-    const [total, byAction, byTarget, byUser] = await Promise.all([
-      this.models.Activity.countDocuments(this.filter(q)),
-      this.countBy(q, 'action_type'),
-      this.countBy(q, 'target_type'),
-      this.countBy(q, 'user_id'),
+    const groups = await this.models.Activity.aggregate<{
+      _id: { action: ActionType; target: TargetType; user: number | null };
+      count: number;
+    }>([
+      { $match: this.filter(q) },
+      {
+        $group: {
+          _id: { action: '$action_type', target: '$target_type', user: '$user_id' },
+          count: { $sum: 1 },
+        },
+      },
     ]);
+    const byAction = new Map<ActionType, number>();
+    const byTarget = new Map<TargetType, number>();
+    const byUser = new Map<number | null, number>();
+    let total = 0;
+    for (const { _id, count } of groups) {
+      total += count;
+      byAction.set(_id.action, (byAction.get(_id.action) ?? 0) + count);
+      byTarget.set(_id.target, (byTarget.get(_id.target) ?? 0) + count);
+      const user = _id.user ?? null;
+      byUser.set(user, (byUser.get(user) ?? 0) + count);
+    }
     return {
       total,
-      byAction: byAction as { _id: ActionType; count: number }[],
-      byTarget: byTarget as { _id: TargetType; count: number }[],
-      byUser: byUser.map((r) => ({ user_id: (r._id as number | null) ?? null, count: r.count })),
+      byAction: [...byAction].map(([action_type, count]) => ({ action_type, count })),
+      byTarget: [...byTarget].map(([target_type, count]) => ({ target_type, count })),
+      byUser: [...byUser].map(([user_id, count]) => ({ user_id, count })),
     };
   }
 

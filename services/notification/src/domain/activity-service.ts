@@ -121,12 +121,12 @@ export class ActivityService {
       date_from: f.date_from ?? null,
       date_to: f.date_to ?? null,
       total,
-      by_action_type: byAction
-        .map((r) => ({ action_type: r._id, count: r.count }))
-        .sort((a, b) => byCount(a, b) || a.action_type.localeCompare(b.action_type)),
-      by_target_type: byTarget
-        .map((r) => ({ target_type: r._id, count: r.count }))
-        .sort((a, b) => byCount(a, b) || a.target_type.localeCompare(b.target_type)),
+      by_action_type: byAction.sort(
+        (a, b) => byCount(a, b) || a.action_type.localeCompare(b.action_type),
+      ),
+      by_target_type: byTarget.sort(
+        (a, b) => byCount(a, b) || a.target_type.localeCompare(b.target_type),
+      ),
       by_user: byUser
         .map((r) => {
           const u = r.user_id === null ? undefined : users.get(r.user_id);
