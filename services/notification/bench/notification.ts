@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Events, type DomainEvent } from '@furniture/contracts';
 import { createEvent } from '@furniture/platform';
 import { REPO_ROOT, startInfra } from '@furniture/infra';
+import { startNotification } from '../test/harness';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 5000);
 const MAILS = Number(process.env.BENCH_MAILS ?? 300);
@@ -37,7 +38,6 @@ async function main(): Promise<void> {
   });
   Object.assign(process.env, infra.env);
   // the harness reads the URLs from the environment, as under jest
-  const { startNotification } = await import('../test/harness');
   const svc = await startNotification({ MAIL_CONCURRENCY: '4' });
   const lines: string[] = [];
   const stopAll = async () => {
