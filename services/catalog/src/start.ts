@@ -1,40 +1,12 @@
-import { EventBus, Lifecycle, connectMongo, createLogger, runMain } from '@furniture/platform';
+import { runService } from '@furniture/platform';
 import { loadCatalogConfig } from './config';
 import { composeCatalog } from './compose';
 
-runMain('catalog', async () => {
-  const config = loadCatalogConfig();
-  const logger = createLogger('catalog', config.LOG_LEVEL);
-  const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS);
-  lifecycle.handleSignals();
-
-  const conn = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger });
-  lifecycle.onShutdown('mongo', () => conn.close());
-
-  const bus = new EventBus({
-    url: config.AMQP_URL,
-    exchange: config.AMQP_EXCHANGE,
-    service: 'catalog',
-    logger,
-    prefetch: config.AMQP_PREFETCH,
-    maxAttempts: config.AMQP_MAX_ATTEMPTS,
-    retryBaseMs: config.AMQP_RETRY_BASE_MS,
-  });
-  await bus.start();
-  lifecycle.onShutdown('broker', () => bus.stop());
-
-  const service = await composeCatalog({
-    config,
-    logger,
-    conn,
-    publisher: bus,
-    brokerConnected: () => bus.isConnected(),
-    isAccepting: lifecycle.isAccepting,
-  });
-  lifecycle.onShutdown('outbox relay', () => service.stop());
-  service.relay.start();
-  await bus.subscribe(service.handlers);
-
-  await lifecycle.listen(service.app, config.PORT, config.HOST);
-  logger.info({ port: config.PORT }, 'catalog service listening');
+runService({
+  name: 'catalog',
+  loadConfig: loadCatalogConfig,
+  compose: async (deps) => {
+    const service = await composeCatalog(deps);
+    return { ...service, start: () => service.relay.start() };
+  },
 });

@@ -6,6 +6,7 @@ export * from './locks';
 export * from './auth';
 export * from './http';
 export * from './lifecycle';
+export * from './service';
 export * from './messaging/bus';
 export * from './messaging/events';
 export * from './messaging/outbox';
