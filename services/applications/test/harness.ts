@@ -1,21 +1,13 @@
-import amqplib from 'amqplib';
 import type { Actor, DomainEvent, LotSnapshot, LotStatus } from '@furniture/contracts';
 import { Events } from '@furniture/contracts';
-import { EventBus, connectMongo, createEvent, type Connection } from '@furniture/platform';
+import { createEvent } from '@furniture/platform';
 import {
-  EventRecorder,
   api,
-  deleteBrokerObjects,
-  dropDatabase,
   eventually,
   listen,
   signTestToken,
   silentLogger,
-  testKeys,
-  testUrls,
-  uniqueName,
-  TEST_AUDIENCE,
-  TEST_ISSUER,
+  startBackbone,
 } from '@furniture/platform/testing';
 import { composeApplications } from '../src/compose';
 import { loadApplicationsConfig } from '../src/config';
@@ -38,36 +30,13 @@ export const volunteerToken = () => signTestToken(VOLUNTEER);
 export async function startApplications(
   opts: { env?: Record<string, string>; exchange?: string; lotSource?: LotSnapshotSource } = {},
 ) {
-  const urls = testUrls();
-  const dbName = uniqueName('applications');
-  const exchange = opts.exchange ?? uniqueName('events');
-  const serviceName = uniqueName('applications');
-  const keys = testKeys();
+  const backbone = await startBackbone('applications', { exchange: opts.exchange });
+  const { conn, recorder, bus, exchange } = backbone;
   const config = loadApplicationsConfig({
-    MONGO_URL: urls.mongoUrl,
-    AMQP_URL: urls.amqpUrl,
-    JWT_PUBLIC_KEY: keys.publicKey,
-    JWT_ISSUER: TEST_ISSUER,
-    JWT_AUDIENCE: TEST_AUDIENCE,
-    METRICS_ENABLED: 'false',
+    ...backbone.env,
     LOT_SNAPSHOT_SYNC: 'never',
     ...opts.env,
   });
-  const conn: Connection = await connectMongo({
-    url: urls.mongoUrl,
-    dbName,
-    logger: silentLogger,
-    timeoutMs: 20000,
-  });
-  const recorder = await new EventRecorder(urls.amqpUrl, exchange).start();
-  const bus = new EventBus({
-    url: urls.amqpUrl,
-    exchange,
-    service: serviceName,
-    logger: silentLogger,
-    retryBaseMs: 100,
-  });
-  await bus.start();
   const service = await composeApplications({
     config,
     logger: silentLogger,
@@ -91,29 +60,12 @@ export async function startApplications(
     publish: (event: DomainEvent) => bus.publish(event),
     async stop() {
       await server.close();
-      await bus.stop();
       await service.stop();
-      await recorder.stop();
-      const queues = [bus.queue, bus.retryQueue, bus.deadLetterQueue];
-      // a shared exchange belongs to whoever created it
-      if (opts.exchange) await deleteQueues(urls.amqpUrl, queues);
-      else await deleteBrokerObjects(urls.amqpUrl, exchange, queues);
-      await dropDatabase(urls.mongoUrl, dbName).catch(() => undefined);
-      await conn.close();
+      await backbone.stop();
     },
   };
 }
 export type ApplicationsHarness = Awaited<ReturnType<typeof startApplications>>;
-
-async function deleteQueues(url: string, queues: string[]): Promise<void> {
-  const conn = await amqplib.connect(url);
-  try {
-    const ch = await conn.createChannel();
-    for (const q of queues) await ch.deleteQueue(q);
-  } finally {
-    await conn.close().catch(() => undefined);
-  }
-}
 
 let lotIds = 1000;
 /** A lot as the catalog's events carry it; override what a test is about. */

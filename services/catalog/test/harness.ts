@@ -4,26 +4,13 @@ import type {
   ApplicationStatusChange,
   DomainEvent,
 } from '@furniture/contracts';
+import { createEvent, withDocLock } from '@furniture/platform';
 import {
-  EventBus,
-  connectMongo,
-  createEvent,
-  withDocLock,
-  type Connection,
-} from '@furniture/platform';
-import {
-  EventRecorder,
   api,
-  deleteBrokerObjects,
-  dropDatabase,
   listen,
   signTestToken,
   silentLogger,
-  testKeys,
-  testUrls,
-  uniqueName,
-  TEST_AUDIENCE,
-  TEST_ISSUER,
+  startBackbone,
 } from '@furniture/platform/testing';
 import { loadCatalogConfig } from '../src/config';
 import { composeCatalog } from '../src/compose';
@@ -44,36 +31,9 @@ export const volunteerToken = () => signTestToken(VOLUNTEER);
  * consuming its events like in production.
  */
 export async function startCatalog(env: Record<string, string> = {}) {
-  const urls = testUrls();
-  const dbName = uniqueName('catalog');
-  const exchange = uniqueName('events');
-  const serviceName = uniqueName('catalog');
-  const keys = testKeys();
-  const config = loadCatalogConfig({
-    MONGO_URL: urls.mongoUrl,
-    AMQP_URL: urls.amqpUrl,
-    JWT_PUBLIC_KEY: keys.publicKey,
-    JWT_ISSUER: TEST_ISSUER,
-    JWT_AUDIENCE: TEST_AUDIENCE,
-    OUTBOX_INTERVAL_MS: '200',
-    METRICS_ENABLED: 'false',
-    ...env,
-  });
-  const conn: Connection = await connectMongo({
-    url: urls.mongoUrl,
-    dbName,
-    logger: silentLogger,
-    timeoutMs: 20000,
-  });
-  const recorder = await new EventRecorder(urls.amqpUrl, exchange).start();
-  const bus = new EventBus({
-    url: urls.amqpUrl,
-    exchange,
-    service: serviceName,
-    logger: silentLogger,
-    retryBaseMs: 100,
-  });
-  await bus.start();
+  const backbone = await startBackbone('catalog');
+  const { conn, recorder, bus } = backbone;
+  const config = loadCatalogConfig({ ...backbone.env, OUTBOX_INTERVAL_MS: '200', ...env });
   const catalog = await composeCatalog({ config, logger: silentLogger, conn, publisher: bus });
   catalog.relay.start();
   await bus.subscribe(catalog.handlers);
@@ -96,20 +56,12 @@ export async function startCatalog(env: Record<string, string> = {}) {
     /** publishes an event on the service's exchange, as another service would */
     publish: (event: DomainEvent) => bus.publish(event),
     /** the queues the service consumes from */
-    queues: [bus.queue, bus.retryQueue, bus.deadLetterQueue],
+    queues: backbone.queues,
     async stop() {
       await server.close();
       // the relay first: a publish on a closed channel would wait for ever
       await catalog.stop();
-      await bus.stop();
-      await recorder.stop();
-      await deleteBrokerObjects(urls.amqpUrl, exchange, [
-        bus.queue,
-        bus.retryQueue,
-        bus.deadLetterQueue,
-      ]);
-      await dropDatabase(urls.mongoUrl, dbName).catch(() => undefined);
-      await conn.close();
+      await backbone.stop();
     },
   };
 }

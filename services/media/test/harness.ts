@@ -2,21 +2,16 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseS3Url } from '@furniture/infra';
 import { Events, LOT_SNAPSHOT_PATH, type LotSnapshot, type Role } from '@furniture/contracts';
-import { EventBus, connectMongo, createEvent, type Connection } from '@furniture/platform';
+import { createEvent } from '@furniture/platform';
 import {
-  EventRecorder,
   api,
-  deleteBrokerObjects,
-  dropDatabase,
   eventually,
   listen,
   signTestToken,
   silentLogger,
-  testKeys,
   testUrls,
+  startBackbone,
   uniqueName,
-  TEST_AUDIENCE,
-  TEST_ISSUER,
 } from '@furniture/platform/testing';
 import { Client } from 'minio';
 import { composeMedia } from '../src/compose';
@@ -126,37 +121,16 @@ export async function startMedia(
   const urls = testUrls();
   const catalog = await startCatalogStub();
   opts.beforeStart?.(catalog);
-  const dbName = uniqueName('media');
-  const exchange = uniqueName('events');
-  const service = uniqueName('media');
+  const backbone = await startBackbone('media');
+  const { conn, recorder, bus } = backbone;
   const bucket = uniqueName('media').replace(/_/g, '-');
-  const keys = testKeys();
   const config = loadMediaConfig({
-    MONGO_URL: urls.mongoUrl,
-    AMQP_URL: urls.amqpUrl,
+    ...backbone.env,
     S3_URL: urls.s3Url,
     S3_BUCKET: bucket,
-    JWT_PUBLIC_KEY: keys.publicKey,
-    JWT_ISSUER: TEST_ISSUER,
-    JWT_AUDIENCE: TEST_AUDIENCE,
     CATALOG_URL: catalog.url,
     ...env,
   });
-  const conn: Connection = await connectMongo({
-    url: urls.mongoUrl,
-    dbName,
-    logger: silentLogger,
-    timeoutMs: 20000,
-  });
-  const recorder = await new EventRecorder(urls.amqpUrl, exchange).start();
-  const bus = new EventBus({
-    url: urls.amqpUrl,
-    exchange,
-    service,
-    logger: silentLogger,
-    retryBaseMs: 100,
-  });
-  await bus.start();
   const media = await composeMedia({
     config,
     logger: silentLogger,
@@ -210,18 +184,10 @@ export async function startMedia(
       await server.close();
       await media.stop();
       await catalog.close();
-      await bus.stop();
-      await recorder.stop();
-      await deleteBrokerObjects(urls.amqpUrl, exchange, [
-        bus.queue,
-        bus.retryQueue,
-        bus.deadLetterQueue,
-      ]);
       const left = await listKeys(s3, bucket).catch(() => []);
       if (left.length > 0) await s3.removeObjects(bucket, left).catch(() => undefined);
       await s3.removeBucket(bucket).catch(() => undefined);
-      await dropDatabase(urls.mongoUrl, dbName).catch(() => undefined);
-      await conn.close();
+      await backbone.stop();
     },
   };
 }

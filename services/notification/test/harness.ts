@@ -1,18 +1,12 @@
 import type { DomainEvent, Role } from '@furniture/contracts';
-import { EventBus, ProcessedEvents, connectMongo, type Connection } from '@furniture/platform';
+import { ProcessedEvents } from '@furniture/platform';
 import {
   api,
-  deleteBrokerObjects,
-  dropDatabase,
   eventually,
   listen,
   signTestToken,
   silentLogger,
-  testKeys,
-  testUrls,
-  uniqueName,
-  TEST_AUDIENCE,
-  TEST_ISSUER,
+  startBackbone,
 } from '@furniture/platform/testing';
 import { composeNotification } from '../src/compose';
 import { loadNotificationConfig } from '../src/config';
@@ -35,18 +29,12 @@ export const VOLUNTEER = {
  * catcher), on its own database and exchange. `publish` sends events as the other services do.
  */
 export async function startNotification(env: Record<string, string> = {}) {
-  const urls = testUrls();
-  const dbName = uniqueName('notification');
-  const exchange = uniqueName('events');
-  const keys = testKeys();
+  const backbone = await startBackbone('notification');
+  const { conn, bus } = backbone;
   const config = loadNotificationConfig({
+    ...backbone.env,
     NODE_ENV: 'test',
-    MONGO_URL: urls.mongoUrl,
-    AMQP_URL: urls.amqpUrl,
-    SMTP_URL: urls.smtpUrl,
-    JWT_PUBLIC_KEY: keys.publicKey,
-    JWT_ISSUER: TEST_ISSUER,
-    JWT_AUDIENCE: TEST_AUDIENCE,
+    SMTP_URL: backbone.urls.smtpUrl,
     OFFICE_EMAIL: 'buero@moebelbruecke.example',
     OFFICE_PHONE: '+49 30 5550100',
     OFFICE_ADDRESS: 'Musterstraße 1, 10115 Berlin',
@@ -56,20 +44,6 @@ export async function startNotification(env: Record<string, string> = {}) {
     AMQP_RETRY_BASE_MS: '100',
     ...env,
   });
-  const conn: Connection = await connectMongo({
-    url: urls.mongoUrl,
-    dbName,
-    logger: silentLogger,
-    timeoutMs: 20000,
-  });
-  const bus = new EventBus({
-    url: urls.amqpUrl,
-    exchange,
-    service: 'notification',
-    logger: silentLogger,
-    retryBaseMs: config.AMQP_RETRY_BASE_MS,
-  });
-  await bus.start();
   const service = await composeNotification({ config, logger: silentLogger, conn });
   await bus.subscribe(new ProcessedEvents(conn).wrap(service.handlers));
   service.sender.start();
@@ -112,15 +86,8 @@ export async function startNotification(env: Record<string, string> = {}) {
     },
     async stop() {
       await server.close();
-      await bus.stop();
       await service.stop();
-      await deleteBrokerObjects(urls.amqpUrl, exchange, [
-        bus.queue,
-        bus.retryQueue,
-        bus.deadLetterQueue,
-      ]);
-      await dropDatabase(urls.mongoUrl, dbName).catch(() => undefined);
-      await conn.close();
+      await backbone.stop();
     },
   };
 }

@@ -13,6 +13,8 @@ import mongoose from 'mongoose';
 import pino from 'pino';
 import { parseEvent, type DomainEvent, type EventName, type Role } from '@furniture/contracts';
 import { TOKEN_ALGORITHM } from '../auth';
+import { EventBus } from '../messaging/bus';
+import { connectMongo } from '../mongo';
 
 export interface TestUrls {
   mongoUrl: string;
@@ -249,18 +251,84 @@ export async function publishRaw(
   }
 }
 
-/** Deletes the queues and exchange a test created on the shared broker. */
+/** Deletes the queues and (unless null: shared with others) the exchange a test created. */
 export async function deleteBrokerObjects(
   url: string,
-  exchange: string,
+  exchange: string | null,
   queues: string[],
 ): Promise<void> {
   const conn = await amqplib.connect(url);
   try {
     const ch = await conn.createChannel();
     for (const q of queues) await ch.deleteQueue(q).catch(() => undefined);
-    await ch.deleteExchange(exchange).catch(() => undefined);
+    if (exchange) await ch.deleteExchange(exchange).catch(() => undefined);
   } finally {
     await conn.close().catch(() => undefined);
   }
 }
+
+/**
+ * What every service's test harness needs before composing the service: its own database, its
+ * own exchange (unless shared with other services of the same test), an event bus on it, an
+ * EventRecorder listening to everything published there, and the config env that points a
+ * service at all of it. `stop()` removes what was created (after the service itself stopped).
+ */
+export async function startBackbone(
+  name: string,
+  opts: { exchange?: string; retryBaseMs?: number } = {},
+) {
+  const urls = testUrls();
+  const keys = testKeys();
+  const dbName = uniqueName(name);
+  const exchange = opts.exchange ?? uniqueName('events');
+  const conn = await connectMongo({
+    url: urls.mongoUrl,
+    dbName,
+    logger: silentLogger,
+    timeoutMs: 20000,
+  });
+  const recorder = await new EventRecorder(urls.amqpUrl, exchange).start();
+  const bus = new EventBus({
+    url: urls.amqpUrl,
+    exchange,
+    service: uniqueName(name),
+    logger: silentLogger,
+    retryBaseMs: opts.retryBaseMs ?? 100,
+  });
+  await bus.start();
+  /** config keys that point a service at this backbone (merge the service's own keys in) */
+  const env: Record<string, string> = {
+    MONGO_URL: urls.mongoUrl,
+    AMQP_URL: urls.amqpUrl,
+    AMQP_EXCHANGE: exchange,
+    JWT_PUBLIC_KEY: keys.publicKey,
+    JWT_ISSUER: TEST_ISSUER,
+    JWT_AUDIENCE: TEST_AUDIENCE,
+    METRICS_ENABLED: 'false',
+  };
+  return {
+    urls,
+    keys,
+    dbName,
+    exchange,
+    conn,
+    bus,
+    recorder,
+    env,
+    /** the queues the service consumes from */
+    queues: [bus.queue, bus.retryQueue, bus.deadLetterQueue],
+    async stop() {
+      await bus.stop();
+      await recorder.stop();
+      // a shared exchange belongs to whoever created it
+      await deleteBrokerObjects(urls.amqpUrl, opts.exchange ? null : exchange, [
+        bus.queue,
+        bus.retryQueue,
+        bus.deadLetterQueue,
+      ]);
+      await dropDatabase(urls.mongoUrl, dbName).catch(() => undefined);
+      await conn.close();
+    },
+  };
+}
+export type Backbone = Awaited<ReturnType<typeof startBackbone>>;
