@@ -1,0 +1,121 @@
+// Starts the built services and the gateway as separate processes against given infrastructure
+// URLs and waits until the gateway reports every service ready. Used by `make run` (fixed ports,
+// data kept) and by the browser tests (free ports, fresh data).
+import fs from 'node:fs';
+import path from 'node:path';
+import { REPO_ROOT } from '../paths';
+import { waitUntil } from '../util';
+import { ensureKeyPair } from './keys';
+import { Supervisor } from './supervisor';
+
+export const SERVICE_NAMES = ['auth', 'catalog', 'applications', 'media', 'notification'] as const;
+
+export interface PlatformOptions {
+  /** MONGO_URL, AMQP_URL, S3_URL, SMTP_URL (and anything else every service should get) */
+  infraEnv: Record<string, string>;
+  /** keys/ and logs/ live here */
+  dataDir: string;
+  gatewayPort: number;
+  /** the five services listen on this port and the next four */
+  servicePortBase: number;
+  gatewayHost?: string;
+  publicUrl: string;
+  admin: { email: string; password: string };
+  /** env for every process, applied last (make run passes process.env: what is set by hand wins) */
+  overrides?: NodeJS.ProcessEnv;
+  print: (line: string) => void;
+  /** how long to wait for every service to be ready */
+  readyTimeoutMs?: number;
+}
+
+export interface Platform {
+  gatewayUrl: string;
+  keys: { privateKeyFile: string; publicKeyFile: string; created: boolean };
+  /** services whose build is missing (not started) */
+  missing: string[];
+  stop(): Promise<void>;
+}
+
+export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
+  const supervisor = new Supervisor({
+    logDir: path.join(opts.dataDir, 'logs'),
+    print: opts.print,
+    cwd: REPO_ROOT,
+  });
+  const keys = ensureKeyPair(path.join(opts.dataDir, 'keys'));
+  const services = SERVICE_NAMES.map((name, i) => ({ name, port: opts.servicePortBase + i }));
+  const urls = Object.fromEntries(
+    services.map((s) => [`${s.name.toUpperCase()}_URL`, `http://127.0.0.1:${s.port}`]),
+  );
+  const common: NodeJS.ProcessEnv = {
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'info',
+    ...opts.infraEnv,
+    JWT_PUBLIC_KEY_FILE: keys.publicKeyFile,
+    PUBLIC_BASE_URL: opts.publicUrl,
+    ...urls,
+    ...opts.overrides,
+  };
+  delete common.PORT;
+
+  const missing: string[] = [];
+  for (const service of services) {
+    const entry = path.join(REPO_ROOT, 'services', service.name, 'dist', 'start.js');
+    if (!fs.existsSync(entry)) {
+      missing.push(service.name);
+      continue;
+    }
+    supervisor.start({
+      name: service.name,
+      entry,
+      env: {
+        ...common,
+        PORT: String(service.port),
+        ...(service.name === 'auth'
+          ? {
+              JWT_PRIVATE_KEY_FILE: keys.privateKeyFile,
+              ADMIN_EMAIL: opts.admin.email,
+              ADMIN_PASSWORD: opts.admin.password,
+            }
+          : {}),
+      },
+    });
+  }
+  supervisor.start({
+    name: 'gateway',
+    entry: path.join(REPO_ROOT, 'gateway', 'dist', 'start.js'),
+    env: {
+      ...common,
+      PORT: String(opts.gatewayPort),
+      HOST: opts.gatewayHost ?? '127.0.0.1',
+      SPA_DIR: path.join(REPO_ROOT, 'frontend', 'dist'),
+    },
+  });
+
+  const gatewayUrl = `http://127.0.0.1:${opts.gatewayPort}`;
+  try {
+    await waitUntil(
+      async () => {
+        const res = await fetch(`${gatewayUrl}/api/v1/health`);
+        if (!res.ok) {
+          const body = (await res.json().catch(() => ({}))) as {
+            services?: Record<string, { ready: boolean }>;
+          };
+          const waiting = Object.entries(body.services ?? {})
+            .filter(([, s]) => !s.ready)
+            .map(([name]) => name);
+          throw new Error(`not ready yet: ${waiting.join(', ') || 'gateway'}`);
+        }
+      },
+      {
+        timeoutMs: opts.readyTimeoutMs ?? 120_000,
+        intervalMs: 500,
+        what: 'the gateway (every service ready)',
+      },
+    );
+  } catch (err) {
+    await supervisor.stop();
+    throw err;
+  }
+  return { gatewayUrl, keys, missing, stop: () => supervisor.stop() };
+}
