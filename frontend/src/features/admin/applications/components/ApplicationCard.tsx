@@ -1,0 +1,231 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  Check,
+  CheckCheck,
+  Info,
+  MapPin,
+  MessageCircle,
+  Phone,
+  RotateCcw,
+  Truck,
+  Undo2,
+  X,
+} from 'lucide-react';
+import { i18n } from '../../../../app/i18n';
+import { useLanguage } from '../../../../lib/language';
+import { formatDate, relativeAge } from '../../lib/dates';
+import { ApplicationStatusBadge } from '../../ui/StatusBadges';
+import type { Application } from '../api/applications-api';
+import { formatPhone, whatsappLink } from '../lib/contact';
+import { isNextInQueue } from '../lib/grouping';
+import { NotesSection } from './NotesSection';
+import { StatusActionDialog, type StatusAction } from './StatusActionDialog';
+
+function ActionButton({
+  action,
+  onClick,
+  tone,
+}: {
+  action: StatusAction;
+  onClick: () => void;
+  tone: 'primary' | 'danger' | 'secondary';
+}) {
+  const { t } = useTranslation('admin');
+  const Icon = {
+    approve: Check,
+    reject: X,
+    complete: CheckCheck,
+    cancel_reservation: Undo2,
+    reconsider: RotateCcw,
+  }[action];
+  const style = {
+    primary: 'bg-green-700 text-white hover:bg-green-800',
+    danger: 'bg-red-700 text-white hover:bg-red-800',
+    secondary: 'border border-slate-300 bg-white text-slate-900 hover:bg-slate-100',
+  }[tone];
+  return (
+    <button type="button" onClick={onClick} className={`btn min-h-10 px-3 text-sm ${style}`}>
+      <Icon aria-hidden="true" className="size-4" />
+      {t(`applications.actions.${action}`)}
+    </button>
+  );
+}
+
+/** One application of a lot's group (back-office §2 Application card). */
+export function ApplicationCard({
+  application,
+  place,
+  lotName,
+  reservedFor,
+}: {
+  application: Application;
+  place: number | undefined;
+  lotName: string;
+  /** the other application of the lot that is approved, if any */
+  reservedFor: Application | null;
+}) {
+  const { t } = useTranslation('admin');
+  const lang = useLanguage();
+  const [action, setAction] = useState<StatusAction | null>(null);
+  const age = relativeAge(application.created_at, lang);
+  const whatsapp = application.applicant_whatsapp || application.applicant_phone;
+  const canContact = application.status === 'pending' || application.status === 'approved';
+  const next = isNextInQueue(application, place);
+  const blocked = reservedFor !== null && reservedFor.id !== application.id;
+  // the prefilled message is German (back-office §5), whatever the page language
+  const message = i18n.getFixedT('de', 'admin')('applications.whatsappMessage', {
+    name: application.applicant_name,
+    lot: lotName,
+    id: application.lot_id,
+  });
+
+  return (
+    <li
+      className={`rounded-xl border bg-white p-3 sm:p-4 ${next ? 'border-green-600 ring-1 ring-green-600' : 'border-slate-200'}`}
+    >
+      <div className="flex flex-wrap items-start gap-x-3 gap-y-1">
+        {place !== undefined && (
+          <span
+            className="inline-flex size-9 shrink-0 items-center justify-center rounded-full bg-slate-100 font-bold text-slate-900"
+            aria-label={t('applications.place', { n: place })}
+          >
+            {place}
+          </span>
+        )}
+        <div className="min-w-0 flex-1">
+          <p className="font-semibold text-slate-900">
+            {application.applicant_name}{' '}
+            <span className="font-normal text-slate-600">#{application.id}</span>
+          </p>
+          <p className="text-sm text-slate-700">
+            {t('applications.appliedAt', { date: formatDate(application.created_at, lang) })} ·{' '}
+            {age ?? t('applications.justNow')}
+          </p>
+        </div>
+        <div className="flex flex-wrap items-center gap-2">
+          {next && (
+            <span className="rounded-full bg-green-700 px-2.5 py-0.5 text-sm font-semibold text-white">
+              {t('applications.nextInQueue')}
+            </span>
+          )}
+          <ApplicationStatusBadge status={application.status} />
+        </div>
+      </div>
+
+      <dl className="mt-3 grid gap-x-4 gap-y-1 text-sm sm:grid-cols-2">
+        <div className="flex items-center gap-2">
+          <dt>
+            <Phone aria-hidden="true" className="size-4 text-slate-500" />
+            <span className="sr-only">{t('applications.phone')}</span>
+          </dt>
+          <dd>
+            <a
+              href={`tel:${application.applicant_phone}`}
+              className="text-blue-800 hover:underline"
+            >
+              {formatPhone(application.applicant_phone)}
+            </a>
+          </dd>
+        </div>
+        {canContact && whatsapp && (
+          <div className="flex items-center gap-2">
+            <dt>
+              <MessageCircle aria-hidden="true" className="size-4 text-slate-500" />
+              <span className="sr-only">WhatsApp</span>
+            </dt>
+            <dd>
+              <a
+                href={whatsappLink(whatsapp, message)}
+                target="_blank"
+                rel="noreferrer"
+                className="font-medium text-green-800 hover:underline"
+              >
+                {t('applications.whatsapp', { phone: formatPhone(whatsapp) })}
+              </a>
+            </dd>
+          </div>
+        )}
+        <div className="flex items-center gap-2">
+          <dt>
+            <MapPin aria-hidden="true" className="size-4 text-slate-500" />
+            <span className="sr-only">{t('applications.address')}</span>
+          </dt>
+          <dd className="text-slate-800">
+            {application.applicant_city}
+            {application.applicant_address && `, ${application.applicant_address}`}
+          </dd>
+        </div>
+        <div className="flex items-center gap-2">
+          <dt>
+            <Truck aria-hidden="true" className="size-4 text-slate-500" />
+            <span className="sr-only">{t('applications.deliveryHelp')}</span>
+          </dt>
+          <dd className="text-slate-800">
+            {t('applications.deliveryHelpValue', {
+              value: application.needs_delivery_help ? t('ui.yes') : t('ui.no'),
+            })}
+          </dd>
+        </div>
+        <div className="text-slate-600 sm:col-span-2">
+          <dt className="inline">{t('applications.updatedAt')}: </dt>
+          <dd className="inline">{formatDate(application.updated_at, lang)}</dd>
+        </div>
+      </dl>
+
+      <div className="mt-3 flex flex-wrap items-center gap-2">
+        {application.status === 'pending' &&
+          (blocked ? (
+            <p className="flex items-center gap-2 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-950">
+              <Info aria-hidden="true" className="size-4 shrink-0" />
+              {t('applications.reservedForOther', {
+                id: reservedFor.id,
+                name: reservedFor.applicant_name,
+              })}
+            </p>
+          ) : (
+            <>
+              <ActionButton action="approve" tone="primary" onClick={() => setAction('approve')} />
+              <ActionButton action="reject" tone="danger" onClick={() => setAction('reject')} />
+            </>
+          ))}
+        {application.status === 'approved' && (
+          <>
+            <ActionButton action="complete" tone="primary" onClick={() => setAction('complete')} />
+            <ActionButton
+              action="cancel_reservation"
+              tone="secondary"
+              onClick={() => setAction('cancel_reservation')}
+            />
+          </>
+        )}
+        {application.status === 'rejected' && (
+          <>
+            <p className="text-sm text-red-900">{t('applications.rejectedMessage')}</p>
+            <button
+              type="button"
+              className="text-sm font-medium text-blue-800 underline"
+              onClick={() => setAction('reconsider')}
+            >
+              {t('applications.actions.reconsider')}
+            </button>
+          </>
+        )}
+        {application.status === 'completed' && (
+          <p className="text-sm text-blue-900">{t('applications.completedMessage')}</p>
+        )}
+      </div>
+
+      <div className="mt-3">
+        <NotesSection application={application} />
+      </div>
+      {action && (
+        <StatusActionDialog
+          application={application}
+          action={action}
+          onClose={() => setAction(null)}
+        />
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,115 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ApplicationStatus } from '@furniture/contracts/enums';
+import { Limits } from '@furniture/contracts/limits';
+import { Modal } from '../../../../components/Modal';
+import { errorText } from '../../lib/errors';
+import { ErrorBox } from '../../ui/PageHeader';
+import { useToast } from '../../ui/Toasts';
+import { useUpdateApplicationStatusMutation, type Application } from '../api/applications-api';
+
+/** The staff actions of back-office §4 and the status each leads to. */
+export const ACTIONS = {
+  approve: 'approved',
+  reject: 'rejected',
+  complete: 'completed',
+  cancel_reservation: 'pending',
+  reconsider: 'pending',
+} as const satisfies Record<string, ApplicationStatus>;
+export type StatusAction = keyof typeof ACTIONS;
+
+/** Confirms an action, with the note it needs: required to reject, optional otherwise. */
+export function StatusActionDialog({
+  application,
+  action,
+  onClose,
+}: {
+  application: Application;
+  action: StatusAction;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation('admin');
+  const toast = useToast();
+  const [update, { isLoading }] = useUpdateApplicationStatusMutation();
+  const [note, setNote] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const required = action === 'reject';
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (isLoading) return;
+    const comment = note.trim();
+    if (required && !comment) return setProblem(t('validation.noteRequired'));
+    if (comment.length > Limits.notesMax) return setProblem(t('validation.noteTooLong'));
+    setProblem(null);
+    setFailure(null);
+    const status = ACTIONS[action];
+    try {
+      await update({ id: application.id, status, note: comment || null }).unwrap();
+      toast(
+        'success',
+        t('applications.statusChanged', { status: t(`applicationStatus.${status}`) }),
+      );
+      onClose();
+    } catch (error) {
+      setFailure(
+        `${t('applications.statusFailed')}: ${errorText(error, t(`applications.actionFailed.${action}`))}`,
+      );
+    }
+  };
+
+  return (
+    <Modal
+      open
+      onClose={isLoading ? () => undefined : onClose}
+      title={t(`applications.actionTitle.${action}`, { name: application.applicant_name })}
+    >
+      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
+        <p className="text-slate-800">{t(`applications.actionText.${action}`)}</p>
+        {failure && <ErrorBox>{failure}</ErrorBox>}
+        <div>
+          <label htmlFor="status-note" className="field-label">
+            {required ? t('applications.noteRequiredLabel') : t('applications.noteOptionalLabel')}
+          </label>
+          <textarea
+            id="status-note"
+            className="field-input min-h-24"
+            rows={3}
+            maxLength={Limits.notesMax}
+            value={note}
+            aria-invalid={problem ? true : undefined}
+            aria-describedby="status-note-count"
+            onChange={(e) => {
+              setNote(e.target.value);
+              setProblem(null);
+            }}
+          />
+          <div className="mt-1 flex justify-between gap-2 text-sm">
+            <span className="font-medium text-red-800">{problem}</span>
+            <span id="status-note-count" className="text-slate-600">
+              {t('applications.noteCounter', { n: note.length, max: Limits.notesMax })}
+            </span>
+          </div>
+        </div>
+        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+          <button
+            type="button"
+            className="btn-secondary justify-center"
+            onClick={onClose}
+            disabled={isLoading}
+          >
+            {t('ui.cancel')}
+          </button>
+          <button
+            type="submit"
+            className={`btn justify-center text-white ${action === 'reject' ? 'bg-red-700 hover:bg-red-800' : 'bg-blue-800 hover:bg-blue-900'}`}
+            disabled={isLoading}
+          >
+            {t(`applications.actions.${action}`)}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
