@@ -51,7 +51,7 @@ const ENTRIES = [
     user_id: 2,
     user_name: 'Vera Volunteer',
     user_email: 'vera@moebelbruecke.local',
-    action_type: 'update',
+    action_type: 'update' as ActivityLogEntry['action_type'],
     details: {
       name: { de: 'Esstisch', uk: 'Стіл' },
       old_value: { donor: '' },
