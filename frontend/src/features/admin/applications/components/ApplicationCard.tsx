@@ -12,6 +12,7 @@ import {
   Undo2,
   X,
 } from 'lucide-react';
+import { NOT_SPECIFIED } from '@furniture/contracts/limits';
 import { i18n } from '../../../../app/i18n';
 import { useLanguage } from '../../../../lib/language';
 import { formatDate, relativeAge } from '../../lib/dates';
@@ -103,7 +104,9 @@ export function ApplicationCard({
             {age ?? t('applications.justNow')}
           </p>
         </div>
-        <div className="flex flex-wrap items-center gap-2">
+        <div
+          className={`flex basis-full flex-wrap items-center gap-2 sm:basis-auto sm:pl-0 ${place !== undefined ? 'pl-12' : ''}`}
+        >
           {next && (
             <span className="rounded-full bg-green-700 px-2.5 py-0.5 text-sm font-semibold text-white">
               {t('applications.nextInQueue')}
@@ -152,8 +155,11 @@ export function ApplicationCard({
             <span className="sr-only">{t('applications.address')}</span>
           </dt>
           <dd className="text-slate-800">
-            {application.applicant_city}
-            {application.applicant_address && `, ${application.applicant_address}`}
+            {[application.applicant_city, application.applicant_address]
+              .map((part) =>
+                !part || part === NOT_SPECIFIED ? t('applications.notSpecified') : part,
+              )
+              .join(', ')}
           </dd>
         </div>
         <div className="flex items-center gap-2">

@@ -48,7 +48,7 @@ function GroupSection({ group }: { group: ApplicationGroup }) {
   const panelId = `lot-group-${group.lotId}`;
   return (
     <section className="card overflow-hidden" aria-labelledby={`${panelId}-title`}>
-      <header className="flex flex-wrap items-center gap-3 bg-slate-50 p-3 sm:p-4">
+      <header className="flex items-center gap-3 bg-slate-50 p-3 sm:p-4">
         {group.lot?.photo ? (
           <img
             src={thumbnailOf(group.lot.photo)}
@@ -71,7 +71,8 @@ function GroupSection({ group }: { group: ApplicationGroup }) {
             </Link>{' '}
             <span className="font-normal text-slate-600">ID {group.lotId}</span>
           </h2>
-          <p className="text-sm text-slate-700">
+          <p className="mt-0.5 flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-slate-700">
+            {group.lot && <LotStatusBadge status={group.lot.status} />}
             {t('applications.groupCounts', {
               total: group.counts.total,
               pending: group.counts.pending,
@@ -79,7 +80,6 @@ function GroupSection({ group }: { group: ApplicationGroup }) {
             })}
           </p>
         </div>
-        {group.lot && <LotStatusBadge status={group.lot.status} />}
         <button
           type="button"
           aria-expanded={open}

@@ -115,15 +115,17 @@ export function AdminLayout() {
   }, [me.data, user, token, dispatch]);
 
   return (
-    <div className="min-h-screen bg-slate-50 lg:pl-64">
+    <div className="min-h-screen bg-slate-50 lg:flex">
       <a
         href="#admin-main"
         className="sr-only focus:not-sr-only focus:absolute focus:z-50 focus:m-2 focus:rounded focus:bg-white focus:p-2"
       >
         {t('layout.skipToContent')}
       </a>
-      <aside className="fixed inset-y-0 left-0 hidden w-64 lg:block">
-        <Sidebar />
+      <aside className="hidden w-64 shrink-0 bg-blue-950 lg:block">
+        <div className="sticky top-0 h-screen">
+          <Sidebar />
+        </div>
       </aside>
       <header className="sticky top-0 z-30 flex items-center justify-between gap-3 bg-blue-950 px-4 py-2 text-white lg:hidden">
         <span className="font-bold">Möbelbrücke Admin</span>
@@ -154,7 +156,10 @@ export function AdminLayout() {
           <Sidebar onNavigate={() => setDrawerOpen(false)} />
         </DialogPanel>
       </Dialog>
-      <main id="admin-main" className="mx-auto w-full max-w-7xl px-4 py-5 sm:px-6 lg:px-8 lg:py-8">
+      <main
+        id="admin-main"
+        className="mx-auto w-full max-w-7xl min-w-0 px-4 py-5 sm:px-6 lg:px-8 lg:py-8"
+      >
         <Suspense fallback={<PageSpinner />}>
           <Outlet />
         </Suspense>

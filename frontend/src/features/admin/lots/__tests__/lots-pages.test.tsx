@@ -56,8 +56,8 @@ describe('lots list', () => {
     renderAdmin('/admin/lots');
     const table = await screen.findByRole('table');
     const sofa = within(table).getByText('Graues Sofa').closest('tr')!;
-    await within(sofa).findByText('5 Bewerbungen');
-    expect(within(sofa).getByText('davon 3 offen')).toBeInTheDocument();
+    await within(sofa).findByText('5 gesamt');
+    expect(within(sofa).getByText('3 offen')).toBeInTheDocument();
     expect(within(sofa).getByText('Sofas & Sessel')).toBeInTheDocument();
     expect(within(sofa).getByText('Verfügbar')).toBeInTheDocument();
     expect(within(sofa).getByText('Familie Weber')).toBeInTheDocument();

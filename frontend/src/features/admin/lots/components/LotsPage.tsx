@@ -1,7 +1,16 @@
 import { useState, type KeyboardEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { ImageOff, PackageSearch, Pencil, Plus, RotateCcw, Trash2 } from 'lucide-react';
+import {
+  ChevronDown,
+  ImageOff,
+  PackageSearch,
+  Pencil,
+  Plus,
+  RotateCcw,
+  SlidersHorizontal,
+  Trash2,
+} from 'lucide-react';
 import { LotStatuses } from '@furniture/contracts/enums';
 import { Limits } from '@furniture/contracts/limits';
 import type { ApplicationStats } from '@furniture/contracts/api/applications';
@@ -78,6 +87,9 @@ export default function LotsPage() {
   const ids = (lots.data ?? []).map((l) => l.id);
   const stats = useGetLotApplicationStatsQuery(ids, { skip: ids.length === 0 });
   const [deleting, setDeleting] = useState<AdminLot | null>(null);
+  // on phones the five filters fold away behind one button
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const activeFilters = Object.values(filters).filter(Boolean).length;
 
   // back-office §7: without a count the length of the loaded list is used
   const total = count.data ?? (count.error ? (page - 1) * LOTS_PAGE_SIZE + ids.length : 0);
@@ -145,7 +157,31 @@ export default function LotsPage() {
           </>
         }
       />
-      <div className="card mb-4 grid gap-3 p-4 sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto] lg:items-end">
+      <button
+        type="button"
+        className="btn-secondary mb-3 w-full justify-between sm:hidden"
+        aria-expanded={filtersOpen}
+        aria-controls="lot-filters"
+        onClick={() => setFiltersOpen((open) => !open)}
+      >
+        <span className="inline-flex items-center gap-2">
+          <SlidersHorizontal aria-hidden="true" className="size-4" />
+          {t('lots.showFilters')}
+          {activeFilters > 0 && (
+            <span className="text-sm font-normal text-slate-700">
+              ({t('lots.activeFilters', { n: activeFilters })})
+            </span>
+          )}
+        </span>
+        <ChevronDown
+          aria-hidden="true"
+          className={`size-4 transition-transform ${filtersOpen ? 'rotate-180' : ''}`}
+        />
+      </button>
+      <div
+        id="lot-filters"
+        className={`card mb-4 gap-3 p-4 sm:grid sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto] lg:items-end ${filtersOpen ? 'grid' : 'hidden'}`}
+      >
         <label className="block sm:col-span-2 lg:col-span-1">
           <span className="field-label">{t('ui.search')}</span>
           <input
