@@ -41,8 +41,10 @@ function nameOf(details: Record<string, unknown>, lang: 'de' | 'uk'): string | u
   return undefined;
 }
 
-function short(value: unknown): string {
+/** A changed value in a few characters; lists (photo addresses) by their length. */
+function short(value: unknown, t: TFunction): string {
   if (value === null || value === undefined || value === '') return '–';
+  if (Array.isArray(value)) return t('activity.describe.items', { n: value.length });
   const s = typeof value === 'string' ? value : JSON.stringify(value);
   return s.length > 60 ? `${s.slice(0, 57)}…` : s;
 }
@@ -85,7 +87,7 @@ export function describeActivity(entry: ActivityLogEntry, t: TFunction, lang: 'd
     const old = d.old_value as Record<string, unknown>;
     const changes = Object.entries(d.new_value as Record<string, unknown>).map(
       ([field, value]) =>
-        `${t(`activity.field.${field}`, { defaultValue: field })}: ${short(old[field])} → ${short(value)}`,
+        `${t(`activity.field.${field}`, { defaultValue: field })}: ${short(old[field], t)} → ${short(value, t)}`,
     );
     if (changes.length > 0)
       parts.push(t('activity.describe.changes', { changes: changes.join('; ') }));
