@@ -1,6 +1,6 @@
 import { Limits } from '@furniture/contracts/limits';
 import { Roles } from '@furniture/contracts/enums';
-import { EMAIL_SHAPE } from '../session/login-form';
+import { emailProblem } from '../session/login-form';
 
 export interface UserFormValues {
   name: string;
@@ -21,8 +21,8 @@ export type UserFormErrors = Partial<Record<keyof UserFormValues, string>>;
 export function validateUserForm(values: UserFormValues, mode: 'create' | 'edit'): UserFormErrors {
   const errors: UserFormErrors = {};
   if (!values.name.trim()) errors.name = 'nameRequired';
-  if (!values.email.trim()) errors.email = 'emailRequired';
-  else if (!EMAIL_SHAPE.test(values.email.trim())) errors.email = 'emailInvalid';
+  const mailProblem = emailProblem(values.email);
+  if (mailProblem) errors.email = mailProblem;
   if (!(Roles as readonly string[]).includes(values.role)) errors.role = 'roleInvalid';
   if (mode === 'create' && !values.password) errors.password = 'passwordRequired';
   else if (values.password && values.password.length < Limits.passwordMin) {

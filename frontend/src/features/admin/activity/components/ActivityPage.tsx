@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Download, History, RotateCcw } from 'lucide-react';
+import { Download, History } from 'lucide-react';
 import { ActionTypes } from '@furniture/contracts/enums';
 import { useAppStore } from '../../../../app/hooks';
 import { ErrorState } from '../../../../components/ErrorState';
@@ -9,6 +9,7 @@ import { useLanguage } from '../../../../lib/language';
 import { formatDate } from '../../lib/dates';
 import { errorText } from '../../lib/errors';
 import { usePersistedState } from '../../lib/persisted-state';
+import { FilterInput, FilterSelect, RefreshButton } from '../../ui/Filters';
 import { EmptyState, PageHeader } from '../../ui/PageHeader';
 import { PrevNextPager } from '../../ui/Pagination';
 import { useToast } from '../../ui/Toasts';
@@ -58,15 +59,7 @@ export default function ActivityPage() {
         title={t('activity.title')}
         actions={
           <>
-            <button
-              type="button"
-              className="btn-secondary"
-              onClick={() => void logs.refetch()}
-              disabled={logs.isFetching}
-            >
-              <RotateCcw aria-hidden="true" className="size-4" />
-              {t('ui.refresh')}
-            </button>
+            <RefreshButton onClick={() => void logs.refetch()} busy={logs.isFetching} />
             <button
               type="button"
               className="btn-primary"
@@ -80,54 +73,33 @@ export default function ActivityPage() {
         }
       />
       <div className="card mb-4 grid gap-3 p-4 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_11rem_11rem_auto] lg:items-end">
-        <label className="block">
-          <span className="field-label">{t('activity.actionType')}</span>
-          <select
-            className="field-input"
-            value={filters.actionType}
-            onChange={(e) => setFilters({ actionType: e.target.value })}
-          >
-            <option value="">{t('ui.all')}</option>
-            {ActionTypes.map((a) => (
-              <option key={a} value={a}>
-                {t(`activity.actions.${a}`)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="block">
-          <span className="field-label">{t('activity.user')}</span>
-          <select
-            className="field-input"
-            value={filters.userId}
-            onChange={(e) => setFilters({ userId: e.target.value })}
-          >
-            <option value="">{t('ui.all')}</option>
-            {(users.data?.data ?? []).map((u) => (
-              <option key={u.id} value={String(u.id)}>
-                {u.name} ({u.email})
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="block">
-          <span className="field-label">{t('activity.dateFrom')}</span>
-          <input
-            type="date"
-            className="field-input"
-            value={filters.dateFrom}
-            onChange={(e) => setFilters({ dateFrom: e.target.value })}
-          />
-        </label>
-        <label className="block">
-          <span className="field-label">{t('activity.dateTo')}</span>
-          <input
-            type="date"
-            className="field-input"
-            value={filters.dateTo}
-            onChange={(e) => setFilters({ dateTo: e.target.value })}
-          />
-        </label>
+        <FilterSelect
+          label={t('activity.actionType')}
+          value={filters.actionType}
+          onChange={(value) => setFilters({ actionType: value })}
+          options={ActionTypes.map((a) => ({ value: a, label: t(`activity.actions.${a}`) }))}
+        />
+        <FilterSelect
+          label={t('activity.user')}
+          value={filters.userId}
+          onChange={(value) => setFilters({ userId: value })}
+          options={(users.data?.data ?? []).map((u) => ({
+            value: String(u.id),
+            label: `${u.name} (${u.email})`,
+          }))}
+        />
+        <FilterInput
+          label={t('activity.dateFrom')}
+          type="date"
+          value={filters.dateFrom}
+          onChange={(e) => setFilters({ dateFrom: e.target.value })}
+        />
+        <FilterInput
+          label={t('activity.dateTo')}
+          type="date"
+          value={filters.dateTo}
+          onChange={(e) => setFilters({ dateTo: e.target.value })}
+        />
         <button
           type="button"
           className="btn-secondary justify-center"

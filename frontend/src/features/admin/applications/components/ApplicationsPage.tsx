@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { ChevronDown, ClipboardX, ImageOff, RotateCcw } from 'lucide-react';
+import { ChevronDown, ClipboardX, ImageOff } from 'lucide-react';
 import { ApplicationStatuses, type ApplicationStatus } from '@furniture/contracts/enums';
 import { ErrorState } from '../../../../components/ErrorState';
 import { Spinner } from '../../../../components/Spinner';
@@ -9,6 +9,7 @@ import { useLanguage } from '../../../../lib/language';
 import { localize } from '../../../../lib/localized';
 import { errorText } from '../../lib/errors';
 import { pageCount } from '../../lib/page-window';
+import { FilterInput, FilterSelect, RefreshButton } from '../../ui/Filters';
 import { EmptyState, PageHeader } from '../../ui/PageHeader';
 import { PrevNextPager } from '../../ui/Pagination';
 import { LotStatusBadge } from '../../ui/StatusBadges';
@@ -132,18 +133,13 @@ export default function ApplicationsPage() {
       <PageHeader
         title={t('applications.title')}
         actions={
-          <button
-            type="button"
-            className="btn-secondary"
+          <RefreshButton
             onClick={() => {
               void list.refetch();
               void totals.refetch();
             }}
-            disabled={list.isFetching}
-          >
-            <RotateCcw aria-hidden="true" className="size-4" />
-            {t('ui.refresh')}
-          </button>
+            busy={list.isFetching}
+          />
         }
       />
       <div className="mb-4 grid grid-cols-2 gap-3 lg:grid-cols-4">
@@ -169,35 +165,26 @@ export default function ApplicationsPage() {
         />
       </div>
       <div className="card mb-4 grid gap-3 p-4 sm:grid-cols-[14rem_1fr]">
-        <label className="block">
-          <span className="field-label">{t('applications.statusFilter')}</span>
-          <select
-            className="field-input"
-            value={status}
-            onChange={(e) => {
-              setStatus(e.target.value as ApplicationStatus | '');
-              setPage(1);
-            }}
-          >
-            <option value="">{t('ui.all')}</option>
-            {ApplicationStatuses.map((s) => (
-              <option key={s} value={s}>
-                {t(`applicationStatus.${s}`)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="block">
-          <span className="field-label">{t('ui.search')}</span>
-          <input
-            type="search"
-            className="field-input"
-            value={search}
-            placeholder={t('applications.searchPlaceholder')}
-            onChange={(e) => setSearch(e.target.value)}
-          />
-          <span className="field-hint">{t('applications.searchHint')}</span>
-        </label>
+        <FilterSelect
+          label={t('applications.statusFilter')}
+          value={status}
+          onChange={(value) => {
+            setStatus(value as ApplicationStatus | '');
+            setPage(1);
+          }}
+          options={ApplicationStatuses.map((s) => ({
+            value: s,
+            label: t(`applicationStatus.${s}`),
+          }))}
+        />
+        <FilterInput
+          label={t('ui.search')}
+          type="search"
+          value={search}
+          placeholder={t('applications.searchPlaceholder')}
+          hint={t('applications.searchHint')}
+          onChange={(e) => setSearch(e.target.value)}
+        />
       </div>
 
       {list.isLoading ? (

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { Pencil, Plus, RotateCcw, SearchX, Trash2 } from 'lucide-react';
+import { Pencil, Plus, SearchX, Trash2 } from 'lucide-react';
 import { DEFAULT_CATEGORY_ICON } from '@furniture/contracts/enums';
 import { Limits } from '@furniture/contracts/limits';
 import { ErrorState } from '../../../../components/ErrorState';
@@ -13,6 +13,7 @@ import { formatDate } from '../../lib/dates';
 import { apiErrorOf, errorText } from '../../lib/errors';
 import { usePersistedState } from '../../lib/persisted-state';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
+import { FilterInput, RefreshButton } from '../../ui/Filters';
 import { EmptyState, PageHeader } from '../../ui/PageHeader';
 import { useToast } from '../../ui/Toasts';
 import {
@@ -65,15 +66,7 @@ export default function CategoriesPage() {
         description={t('categories.lead')}
         actions={
           <>
-            <button
-              type="button"
-              className="btn-secondary"
-              onClick={() => void refetch()}
-              disabled={isFetching}
-            >
-              <RotateCcw aria-hidden="true" className="size-4" />
-              {t('ui.refresh')}
-            </button>
+            <RefreshButton onClick={() => void refetch()} busy={isFetching} />
             <Link to="/admin/categories/new" className="btn-primary">
               <Plus aria-hidden="true" className="size-4" />
               {t('categories.create')}
@@ -82,16 +75,14 @@ export default function CategoriesPage() {
         }
       />
       <div className="card mb-4 p-4">
-        <label className="block max-w-xl">
-          <span className="field-label">{t('ui.search')}</span>
-          <input
-            type="search"
-            className="field-input"
-            value={filters.search}
-            placeholder={t('categories.searchPlaceholder')}
-            onChange={(e) => setFilters({ search: e.target.value })}
-          />
-        </label>
+        <FilterInput
+          label={t('ui.search')}
+          className="max-w-xl"
+          type="search"
+          value={filters.search}
+          placeholder={t('categories.searchPlaceholder')}
+          onChange={(e) => setFilters({ search: e.target.value })}
+        />
       </div>
       {isLoading ? (
         <Spinner label={t('ui.loading')} />

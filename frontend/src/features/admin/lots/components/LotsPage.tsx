@@ -7,7 +7,6 @@ import {
   PackageSearch,
   Pencil,
   Plus,
-  RotateCcw,
   SlidersHorizontal,
   Trash2,
 } from 'lucide-react';
@@ -22,6 +21,7 @@ import { useGetAdminCategoriesQuery } from '../../categories/api/categories-api'
 import { formatDate } from '../../lib/dates';
 import { errorText } from '../../lib/errors';
 import { usePersistedState } from '../../lib/persisted-state';
+import { FilterInput, FilterSelect, RefreshButton } from '../../ui/Filters';
 import { EmptyState, PageHeader } from '../../ui/PageHeader';
 import { Pagination } from '../../ui/Pagination';
 import { LotStatusBadge } from '../../ui/StatusBadges';
@@ -138,18 +138,13 @@ export default function LotsPage() {
         title={t('lots.title')}
         actions={
           <>
-            <button
-              type="button"
-              className="btn-secondary"
+            <RefreshButton
               onClick={() => {
                 void lots.refetch();
                 void count.refetch();
               }}
-              disabled={lots.isFetching}
-            >
-              <RotateCcw aria-hidden="true" className="size-4" />
-              {t('ui.refresh')}
-            </button>
+              busy={lots.isFetching}
+            />
             <Link to="/admin/lots/new" className="btn-primary">
               <Plus aria-hidden="true" className="size-4" />
               {t('lots.create')}
@@ -182,66 +177,43 @@ export default function LotsPage() {
         id="lot-filters"
         className={`card mb-4 gap-3 p-4 sm:grid sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto] lg:items-end ${filtersOpen ? 'grid' : 'hidden'}`}
       >
-        <label className="block sm:col-span-2 lg:col-span-1">
-          <span className="field-label">{t('ui.search')}</span>
-          <input
-            type="search"
-            className="field-input"
-            value={filters.search}
-            placeholder={t('lots.searchPlaceholder')}
-            onChange={(e) => change({ search: e.target.value })}
-          />
-        </label>
-        <label className="block">
-          <span className="field-label">{t('lots.fields.status')}</span>
-          <select
-            className="field-input"
-            value={filters.status}
-            onChange={(e) => change({ status: e.target.value as LotFilters['status'] })}
-          >
-            <option value="">{t('ui.all')}</option>
-            {LotStatuses.filter((s) => s !== 'transferred').map((s) => (
-              <option key={s} value={s}>
-                {t(`lotStatus.${s}`)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="block">
-          <span className="field-label">{t('lots.fields.categoryId')}</span>
-          <select
-            className="field-input"
-            value={filters.categoryId}
-            onChange={(e) => change({ categoryId: e.target.value })}
-          >
-            <option value="">{t('ui.all')}</option>
-            {(categories.data ?? []).map((c) => (
-              <option key={c.id} value={String(c.id)}>
-                {c.name.de}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="block">
-          <span className="field-label">{t('lots.dateFrom')}</span>
-          <input
-            type="date"
-            className="field-input"
-            value={filters.dateFrom}
-            max={filters.dateTo || undefined}
-            onChange={(e) => change({ dateFrom: e.target.value })}
-          />
-        </label>
-        <label className="block">
-          <span className="field-label">{t('lots.dateTo')}</span>
-          <input
-            type="date"
-            className="field-input"
-            value={filters.dateTo}
-            min={filters.dateFrom || undefined}
-            onChange={(e) => change({ dateTo: e.target.value })}
-          />
-        </label>
+        <FilterInput
+          label={t('ui.search')}
+          className="sm:col-span-2 lg:col-span-1"
+          type="search"
+          value={filters.search}
+          placeholder={t('lots.searchPlaceholder')}
+          onChange={(e) => change({ search: e.target.value })}
+        />
+        <FilterSelect
+          label={t('lots.fields.status')}
+          value={filters.status}
+          onChange={(value) => change({ status: value as LotFilters['status'] })}
+          options={LotStatuses.filter((s) => s !== 'transferred').map((s) => ({
+            value: s,
+            label: t(`lotStatus.${s}`),
+          }))}
+        />
+        <FilterSelect
+          label={t('lots.fields.categoryId')}
+          value={filters.categoryId}
+          onChange={(value) => change({ categoryId: value })}
+          options={(categories.data ?? []).map((c) => ({ value: String(c.id), label: c.name.de }))}
+        />
+        <FilterInput
+          label={t('lots.dateFrom')}
+          type="date"
+          value={filters.dateFrom}
+          max={filters.dateTo || undefined}
+          onChange={(e) => change({ dateFrom: e.target.value })}
+        />
+        <FilterInput
+          label={t('lots.dateTo')}
+          type="date"
+          value={filters.dateTo}
+          min={filters.dateFrom || undefined}
+          onChange={(e) => change({ dateTo: e.target.value })}
+        />
         <button
           type="button"
           className="btn-secondary justify-center"

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Pencil, Plus, RotateCcw, Trash2, UserX } from 'lucide-react';
+import { Pencil, Plus, Trash2, UserX } from 'lucide-react';
 import { Roles, type Role } from '@furniture/contracts/enums';
 import { Limits } from '@furniture/contracts/limits';
 import { ErrorState } from '../../../../components/ErrorState';
@@ -14,6 +14,7 @@ import { useSession } from '../../session/use-session';
 import { Badge } from '../../ui/Badge';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { EmptyState, PageHeader } from '../../ui/PageHeader';
+import { FilterInput, FilterSelect, RefreshButton } from '../../ui/Filters';
 import { Pagination } from '../../ui/Pagination';
 import { useToast } from '../../ui/Toasts';
 import { USERS_PAGE_SIZE, useDeleteUserMutation, useGetUsersQuery } from '../api/users-api';
@@ -84,15 +85,7 @@ export default function UsersPage() {
         title={t('users.title')}
         actions={
           <>
-            <button
-              type="button"
-              className="btn-secondary"
-              onClick={() => void refetch()}
-              disabled={isFetching}
-            >
-              <RotateCcw aria-hidden="true" className="size-4" />
-              {t('ui.refresh')}
-            </button>
+            <RefreshButton onClick={() => void refetch()} busy={isFetching} />
             <button type="button" className="btn-primary" onClick={() => setEditing('new')}>
               <Plus aria-hidden="true" className="size-4" />
               {t('users.add')}
@@ -101,37 +94,25 @@ export default function UsersPage() {
         }
       />
       <div className="card mb-4 grid gap-3 p-4 sm:grid-cols-[1fr_14rem]">
-        <label className="block">
-          <span className="field-label">{t('ui.search')}</span>
-          <input
-            type="search"
-            className="field-input"
-            value={search}
-            placeholder={t('users.searchPlaceholder')}
-            onChange={(e) => {
-              setSearch(e.target.value);
-              setPage(1);
-            }}
-          />
-        </label>
-        <label className="block">
-          <span className="field-label">{t('users.role')}</span>
-          <select
-            className="field-input"
-            value={role}
-            onChange={(e) => {
-              setRole(e.target.value as Role | '');
-              setPage(1);
-            }}
-          >
-            <option value="">{t('ui.all')}</option>
-            {Roles.map((r) => (
-              <option key={r} value={r}>
-                {t(`roles.${r}`)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterInput
+          label={t('ui.search')}
+          type="search"
+          value={search}
+          placeholder={t('users.searchPlaceholder')}
+          onChange={(e) => {
+            setSearch(e.target.value);
+            setPage(1);
+          }}
+        />
+        <FilterSelect
+          label={t('users.role')}
+          value={role}
+          onChange={(value) => {
+            setRole(value as Role | '');
+            setPage(1);
+          }}
+          options={Roles.map((r) => ({ value: r, label: t(`roles.${r}`) }))}
+        />
       </div>
 
       {isLoading ? (

@@ -1,7 +1,7 @@
 import { useState, type KeyboardEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { HeartOff, RotateCcw } from 'lucide-react';
+import { HeartOff } from 'lucide-react';
 import { WishStatuses } from '@furniture/contracts/enums';
 import { Limits } from '@furniture/contracts/limits';
 import { ErrorState } from '../../../../components/ErrorState';
@@ -12,6 +12,7 @@ import { useGetAdminCategoriesQuery } from '../../categories/api/categories-api'
 import { formatDate } from '../../lib/dates';
 import { errorText } from '../../lib/errors';
 import { pageCount, pageRange } from '../../lib/page-window';
+import { FilterInput, FilterSelect, RefreshButton } from '../../ui/Filters';
 import { EmptyState, PageHeader } from '../../ui/PageHeader';
 import { PrevNextPager } from '../../ui/Pagination';
 import { WishStatusBadge } from '../../ui/StatusBadges';
@@ -56,59 +57,29 @@ export default function WishesPage() {
       <PageHeader
         title={t('wishes.title')}
         description={t('wishes.lead')}
-        actions={
-          <button
-            type="button"
-            className="btn-secondary"
-            onClick={() => void wishes.refetch()}
-            disabled={wishes.isFetching}
-          >
-            <RotateCcw aria-hidden="true" className="size-4" />
-            {t('ui.refresh')}
-          </button>
-        }
+        actions={<RefreshButton onClick={() => void wishes.refetch()} busy={wishes.isFetching} />}
       />
       <div className="card mb-4 grid gap-3 p-4 sm:grid-cols-2 lg:grid-cols-[12rem_16rem_1fr]">
-        <label className="block">
-          <span className="field-label">{t('wishes.status')}</span>
-          <select
-            className="field-input"
-            value={filters.status}
-            onChange={(e) => change({ status: e.target.value as WishFilters['status'] })}
-          >
-            <option value="">{t('ui.all')}</option>
-            {WishStatuses.map((s) => (
-              <option key={s} value={s}>
-                {t(`wishStatus.${s}`)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="block">
-          <span className="field-label">{t('wishes.category')}</span>
-          <select
-            className="field-input"
-            value={filters.category}
-            onChange={(e) => change({ category: e.target.value })}
-          >
-            <option value="">{t('ui.all')}</option>
-            {(categories.data ?? []).map((c) => (
-              <option key={c.id} value={String(c.id)}>
-                {c.name.de}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="block sm:col-span-2 lg:col-span-1">
-          <span className="field-label">{t('ui.search')}</span>
-          <input
-            type="search"
-            className="field-input"
-            value={filters.search}
-            placeholder={t('wishes.searchPlaceholder')}
-            onChange={(e) => change({ search: e.target.value })}
-          />
-        </label>
+        <FilterSelect
+          label={t('wishes.status')}
+          value={filters.status}
+          onChange={(value) => change({ status: value as WishFilters['status'] })}
+          options={WishStatuses.map((s) => ({ value: s, label: t(`wishStatus.${s}`) }))}
+        />
+        <FilterSelect
+          label={t('wishes.category')}
+          value={filters.category}
+          onChange={(value) => change({ category: value })}
+          options={(categories.data ?? []).map((c) => ({ value: String(c.id), label: c.name.de }))}
+        />
+        <FilterInput
+          label={t('ui.search')}
+          className="sm:col-span-2 lg:col-span-1"
+          type="search"
+          value={filters.search}
+          placeholder={t('wishes.searchPlaceholder')}
+          onChange={(e) => change({ search: e.target.value })}
+        />
       </div>
 
       {wishes.isLoading ? (
