@@ -25,12 +25,7 @@ async function withStore<P extends object>(load: Loader<P>): Promise<ComponentTy
   return WithStore;
 }
 
-/** A route's `lazy`: the page's module and the store load in parallel. */
-export function lazyPage<P extends object>(load: Loader<P>) {
-  return async () => ({ Component: (await withStore(load)) as ComponentType });
-}
-
-/** React.lazy for a part of a page that uses the store (render it inside Suspense). */
+/** React.lazy for a page or a part of one that uses the store (render it inside Suspense). */
 export function lazyWithStore<P extends object>(load: Loader<P>) {
   return lazy(async () => ({ default: await withStore(load) }));
 }

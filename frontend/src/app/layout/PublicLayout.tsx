@@ -1,7 +1,9 @@
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
-import { Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router';
+import { Outlet, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { PageSpinner } from '../../components/Spinner';
 import { lazyWithStore } from '../lazy';
+import { RouteErrorBoundary } from '../routes/RouteErrorPage';
 import { Header } from './Header';
 import { WishDialogContext } from '../../lib/wish-dialog';
 
@@ -10,10 +12,9 @@ const Footer = lazy(() => import('./Footer'));
 // loaded when someone first opens it; it stays mounted afterwards so nothing typed is lost
 const WishDialog = lazyWithStore(() => import('./WishDialog'));
 
-/** Header, page, footer; a thin bar while the next page's code or data loads. */
+/** Header, page, footer; a spinner while the next page's code loads. */
 export function PublicLayout() {
   const { t } = useTranslation('common');
-  const navigation = useNavigation();
   const [wishOpen, setWishOpen] = useState(false);
   const [wishUsed, setWishUsed] = useState(false);
   const openWish = useCallback(() => {
@@ -22,12 +23,13 @@ export function PublicLayout() {
   }, []);
   const closeWish = useCallback(() => setWishOpen(false), []);
 
-  // after a page change, focus moves to the new page (screen readers announce it)
+  // after a page change: back to the top, and focus on the new page (screen readers announce it)
   const { pathname } = useLocation();
   const firstPath = useRef(pathname);
   useEffect(() => {
-    if (pathname !== firstPath.current)
-      document.getElementById('main')?.focus({ preventScroll: true });
+    if (pathname === firstPath.current) return;
+    (document.scrollingElement ?? document.documentElement).scrollTop = 0;
+    document.getElementById('main')?.focus({ preventScroll: true });
   }, [pathname]);
 
   return (
@@ -39,15 +41,13 @@ export function PublicLayout() {
         >
           {t('nav.skipToContent')}
         </a>
-        {navigation.state === 'loading' && (
-          <div
-            aria-hidden="true"
-            className="fixed inset-x-0 top-0 z-50 h-1 animate-pulse bg-yellow-400"
-          />
-        )}
         <Header />
         <main id="main" tabIndex={-1} className="flex-1 outline-none">
-          <Outlet />
+          <RouteErrorBoundary resetKey={pathname}>
+            <Suspense fallback={<PageSpinner />}>
+              <Outlet />
+            </Suspense>
+          </RouteErrorBoundary>
         </main>
         <Suspense fallback={null}>
           <Footer />
@@ -58,7 +58,6 @@ export function PublicLayout() {
           <WishDialog open={wishOpen} onClose={closeWish} />
         </Suspense>
       )}
-      <ScrollRestoration />
     </WishDialogContext.Provider>
   );
 }

@@ -1,3 +1,4 @@
+import { Component, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 /**
@@ -15,4 +16,32 @@ export function RouteErrorPage() {
       </button>
     </div>
   );
+}
+
+/**
+ * Catches a page that failed to load or crashed and shows RouteErrorPage instead of a blank
+ * screen; a new `resetKey` (the next address) tries again.
+ */
+export class RouteErrorBoundary extends Component<
+  { children: ReactNode; resetKey: string },
+  { failedAt: string | null }
+> {
+  override state: { failedAt: string | null } = { failedAt: null };
+
+  static getDerivedStateFromError(): { failedAt: string } {
+    return { failedAt: '' };
+  }
+
+  override componentDidCatch(error: unknown): void {
+    console.error(error);
+    this.setState({ failedAt: this.props.resetKey });
+  }
+
+  override render(): ReactNode {
+    const { failedAt } = this.state;
+    if (failedAt !== null && (failedAt === '' || failedAt === this.props.resetKey)) {
+      return <RouteErrorPage />;
+    }
+    return this.props.children;
+  }
 }
