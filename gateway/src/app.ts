@@ -36,6 +36,8 @@ type Config = Pick<
   | 'RATE_LIMIT_LOGIN_WINDOW_SECONDS'
   | 'RATE_LIMIT_PUBLIC_WRITES'
   | 'RATE_LIMIT_PUBLIC_WRITES_WINDOW_SECONDS'
+  | 'RATE_LIMIT_PUBLIC_LOOKUPS'
+  | 'RATE_LIMIT_PUBLIC_LOOKUPS_WINDOW_SECONDS'
   | 'BODY_LIMIT_BYTES'
   | 'UPLOAD_BODY_LIMIT_BYTES'
   | 'PROXY_TIMEOUT_MS'
@@ -123,6 +125,8 @@ export function createGatewayApp(opts: {
       loginWindowSeconds: config.RATE_LIMIT_LOGIN_WINDOW_SECONDS,
       publicWrites: config.RATE_LIMIT_PUBLIC_WRITES,
       publicWritesWindowSeconds: config.RATE_LIMIT_PUBLIC_WRITES_WINDOW_SECONDS,
+      publicLookups: config.RATE_LIMIT_PUBLIC_LOOKUPS,
+      publicLookupsWindowSeconds: config.RATE_LIMIT_PUBLIC_LOOKUPS_WINDOW_SECONDS,
     }),
   );
   app.use(['/api/v1', '/media'], verifyToken(verifier));

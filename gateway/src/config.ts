@@ -23,6 +23,9 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
       /** public POSTs of applications and wishes per client IP per window */
       RATE_LIMIT_PUBLIC_WRITES: z.coerce.number().int().min(1).default(10),
       RATE_LIMIT_PUBLIC_WRITES_WINDOW_SECONDS: z.coerce.number().int().min(1).default(600),
+      /** public lookups by phone number (check-status, can-apply, applications-info) per client IP */
+      RATE_LIMIT_PUBLIC_LOOKUPS: z.coerce.number().int().min(1).default(120),
+      RATE_LIMIT_PUBLIC_LOOKUPS_WINDOW_SECONDS: z.coerce.number().int().min(1).default(600),
       /** largest request body for API calls, and for photo uploads (10 MB + multipart framing) */
       BODY_LIMIT_BYTES: z.coerce
         .number()

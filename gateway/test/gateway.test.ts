@@ -82,6 +82,7 @@ describe('gateway in front of the real auth service', () => {
       SPA_DIR: spaDir,
       RATE_LIMIT_LOGIN: '8',
       RATE_LIMIT_PUBLIC_WRITES: '3',
+      RATE_LIMIT_PUBLIC_LOOKUPS: '5',
       BODY_LIMIT_BYTES: '2048',
       UPLOAD_BODY_LIMIT_BYTES: '8192',
     });
@@ -173,6 +174,19 @@ describe('gateway in front of the real auth service', () => {
     expect(limited.status).toBe(429);
     expect(limited.body.code).toBe('RATE_LIMITED');
     expect((await http.get('/api/v1/applications/public/check-status/123')).status).toBe(200);
+  });
+
+  test('when lookups by phone number exceed their limit, then 429; other public reads are unaffected', async () => {
+    const statuses: number[] = [];
+    // two lookups were made by earlier tests (can-apply, and check-status after the write limit)
+    statuses.push((await http.get('/api/v1/lots/4/applications-info?phone=1')).status);
+    statuses.push((await http.get('/api/v1/lots/4/can-apply?phone=2')).status);
+    statuses.push(
+      (await http.get('/api/v1/applications/public/check-status/%2B4917612345678')).status,
+    );
+    statuses.push((await http.get('/api/v1/applications/public/check-status/3')).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    expect((await http.get('/api/v1/lots/4')).status).toBe(200);
   });
 
   test('when a body is larger than allowed, then 413; photo uploads have their own larger limit', async () => {

@@ -3,7 +3,8 @@ import { rateLimit } from 'express-rate-limit';
 import { AppError } from '@furniture/platform';
 
 /**
- * Per-client-IP limits on login and on the public writes (applications, wishes). The counters
+ * Per-client-IP limits on login, on the public writes (applications, wishes) and on the public
+ * lookups by phone number (check-status, can-apply, applications-info). The counters
  * live in this gateway replica's memory; the auth service additionally throttles logins per
  * account and per IP in its database, shared by every replica.
  */
@@ -25,13 +26,23 @@ export function rateLimits(opts: {
   loginWindowSeconds: number;
   publicWrites: number;
   publicWritesWindowSeconds: number;
+  publicLookups: number;
+  publicLookupsWindowSeconds: number;
 }): RequestHandler {
   const login = limiter(opts.login, opts.loginWindowSeconds);
   const publicWrites = limiter(opts.publicWrites, opts.publicWritesWindowSeconds);
+  const publicLookups = limiter(opts.publicLookups, opts.publicLookupsWindowSeconds);
   return (req, res, next) => {
-    if (req.method !== 'POST') return next();
-    if (/^\/api\/v1\/auth\/login\/?$/.test(req.path)) return login(req, res, next);
-    if (/^\/api\/v1\/(applications|wishes)\/?$/.test(req.path)) return publicWrites(req, res, next);
+    if (req.method === 'POST') {
+      if (/^\/api\/v1\/auth\/login\/?$/.test(req.path)) return login(req, res, next);
+      if (/^\/api\/v1\/(applications|wishes)\/?$/.test(req.path))
+        return publicWrites(req, res, next);
+    }
+    // answers keyed by a phone number: not to be walked through number by number
+    if (req.method === 'GET' && PHONE_LOOKUP.test(req.path)) return publicLookups(req, res, next);
     next();
   };
 }
+
+const PHONE_LOOKUP =
+  /^\/api\/v1\/(applications\/public\/check-status\/[^/]+|lots\/[^/]+\/(can-apply|applications-info))\/?$/;
