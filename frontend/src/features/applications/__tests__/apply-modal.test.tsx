@@ -80,6 +80,37 @@ describe('apply modal', () => {
     expect(bodies).toHaveLength(0);
   });
 
+  test('when the check says this phone applied for the lot before, then a submit attempt opens the duplicate dialog without sending', async () => {
+    server.use(
+      http.get(apiUrl('/lots/5/can-apply'), () =>
+        HttpResponse.json(
+          eligibility({
+            can_apply: false,
+            reason: 'Mit dieser Telefonnummer gibt es schon eine Bewerbung für dieses Lot.',
+            reason_code: 'already_applied',
+            total_applications: 1,
+          }),
+        ),
+      ),
+    );
+    const bodies = onSubmit(created);
+    const { dialog, user } = await openApply();
+    await fillRequired(dialog, user);
+
+    expect(
+      await within(dialog).findByText(
+        'Mit dieser Telefonnummer gibt es schon eine Bewerbung für dieses Lot.',
+      ),
+    ).toBeInTheDocument();
+    await user.click(submitButton(dialog));
+    const duplicate = await screen.findByRole('alertdialog', {
+      name: 'Bewerbung bereits eingereicht',
+    });
+    expect(duplicate).toHaveTextContent('Eine erneute Bewerbung ist nicht möglich.');
+    expect(screen.queryByRole('dialog', { name: 'Für dieses Lot bewerben' })).toBeNull();
+    expect(bodies).toHaveLength(0);
+  });
+
   test('when the eligibility check itself fails, then it says so and the family can still apply', async () => {
     server.use(
       http.get(apiUrl('/lots/5/can-apply'), () => apiError(503, 'SERVICE_UNAVAILABLE', 'weg')),

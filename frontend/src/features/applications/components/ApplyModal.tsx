@@ -105,6 +105,12 @@ export default function ApplyModal({
       return;
     }
     if (blocked) {
+      // "you applied for this lot before" gets the duplicate dialog, whether the check or the
+      // server (when sent before the check answered) says it first (public-site §8)
+      if (check?.reason_code === 'already_applied') {
+        onDuplicate();
+        return;
+      }
       setBanner(check ? reasonText(check) : t('apply.cannotApply'));
       return;
     }
