@@ -35,6 +35,7 @@ lint: install
 
 typecheck: install
 	npx tsc -p tsconfig.json
+	npx tsc -p frontend/e2e/tsconfig.json
 
 test: tools build lint typecheck
 	npx tsx infra/src/cli/install-tools.ts kustomize

@@ -6,6 +6,7 @@ module.exports = {
     '<rootDir>/gateway/jest.config.js',
     '<rootDir>/infra/jest.config.js',
     '<rootDir>/frontend/jest.config.cjs',
+    '<rootDir>/frontend/e2e/jest.config.cjs',
   ],
   // per-project testTimeout is ignored in a multi-project run; this is the longest any needs
   testTimeout: 120000,

@@ -6,6 +6,8 @@ const config = require('../jest.preset.js')(__dirname, {
   // jsdom with Node's fetch, Request and Response, so RTK Query and msw run as in a browser
   testEnvironment: 'jest-fixed-jsdom',
   setupFilesAfterEnv: ['<rootDir>/src/test/setup.ts'],
+  // the browser tests in e2e/ are their own project (e2e/jest.config.cjs)
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', '<rootDir>/e2e/'],
   moduleNameMapper: {
     '\\.(css)$': '<rootDir>/src/test/style-stub.cjs',
     '^@furniture/contracts$': path.join(contracts, 'index.ts'),

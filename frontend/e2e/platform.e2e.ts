@@ -1,0 +1,24 @@
+// The browser tests of issue #9: the whole platform (built services, gateway and SPA on free
+// ports, against the test infrastructure) in Debian's Chromium. One platform and one browser for
+// the file; the scenarios run in this order and each opens its own browser contexts.
+import { World } from './support/world';
+import { adminLotScenario } from './scenarios/admin-lot';
+import { familyScenario } from './scenarios/family';
+import { languageScenario } from './scenarios/language';
+import { queueScenario } from './scenarios/queue';
+import { screenshotsScenario } from './scenarios/screenshots';
+import { volunteerScenario } from './scenarios/volunteer';
+import { wishScenario } from './scenarios/wish';
+
+const world = new World();
+
+beforeAll(() => world.start(), 240_000);
+afterAll(() => world.stop(), 60_000);
+
+familyScenario(world);
+adminLotScenario(world);
+queueScenario(world);
+languageScenario(world);
+volunteerScenario(world);
+wishScenario(world);
+screenshotsScenario(world);

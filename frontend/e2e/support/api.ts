@@ -1,0 +1,157 @@
+// The platform's HTTP API, for what the tests set up or check outside the browser: seeding
+// lots and photos, creating the volunteer, reading a lot's state, the captured mail.
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export class ApiClient {
+  constructor(
+    readonly apiUrl: string,
+    private token: string | null = null,
+  ) {}
+
+  async call<T = unknown>(
+    method: string,
+    url: string,
+    opts: { body?: unknown; form?: FormData; headers?: Record<string, string> } = {},
+  ): Promise<T> {
+    const res = await fetch(`${this.apiUrl}${url}`, {
+      method,
+      headers: {
+        accept: 'application/json',
+        ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
+        ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...opts.headers,
+      },
+      body: opts.body !== undefined ? JSON.stringify(opts.body) : opts.form,
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 500)}`);
+    return (text ? JSON.parse(text) : null) as T;
+  }
+
+  async login(email: string, password: string): Promise<this> {
+    const { access_token } = await this.call<{ access_token: string }>('POST', '/auth/login', {
+      body: { email, password },
+    });
+    this.token = access_token;
+    return this;
+  }
+
+  createLot(body: LotBody): Promise<Lot> {
+    return this.call<Lot>('POST', '/lots/', { body });
+  }
+
+  /** POST /lots/{id}/photos like the back-office does (multipart `file`). */
+  uploadPhoto(lotId: number, jpeg: Buffer, fileName: string): Promise<unknown> {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(jpeg)], { type: 'image/jpeg' }), fileName);
+    form.append('generate_thumbnails', 'true');
+    return this.call('POST', `/lots/${lotId}/photos`, { form });
+  }
+
+  getLot(id: number): Promise<Lot> {
+    return this.call<Lot>('GET', `/lots/${id}`);
+  }
+
+  createUser(user: {
+    name: string;
+    email: string;
+    role: 'admin' | 'volunteer';
+    password: string;
+  }): Promise<{ id: number }> {
+    return this.call('POST', '/users', { body: user });
+  }
+
+  applications(lotId: number): Promise<{ applications: Application[]; total: number }> {
+    return this.call('GET', `/applications/?lot_id=${lotId}&limit=100`);
+  }
+}
+
+export interface LotBody {
+  name: { de: string; uk?: string };
+  description: { de: string; uk?: string };
+  detailed_description?: { de?: string; uk?: string };
+  category_id: number;
+  status: 'available' | 'reserved' | 'taken' | 'archived' | 'transferred';
+  dimensions?: string;
+  condition?: string;
+  donor?: string;
+  location?: string;
+}
+
+export interface Lot extends LotBody {
+  id: number;
+  photos: string[];
+  gallery_photos: string[];
+}
+
+export interface Application {
+  id: number;
+  lot_id: number;
+  status: 'pending' | 'approved' | 'rejected' | 'completed';
+  applicant_name: string;
+  applicant_phone: string;
+}
+
+/** Polls `check` until it answers something other than undefined/false. */
+export async function eventually<T>(
+  what: string,
+  check: () => Promise<T | undefined | false>,
+  timeoutMs = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value !== undefined && value !== false) return value;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(
+        `timed out after ${timeoutMs / 1000}s waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`,
+      );
+    }
+    await sleep(250);
+  }
+}
+
+export interface MailSummary {
+  ID: string;
+  Subject: string;
+  To: { Address: string; Name: string }[];
+}
+
+export interface MailMessage extends MailSummary {
+  Text: string;
+  HTML: string;
+}
+
+/** The captured mail (the launcher's catcher, or Mailpit: the same API). */
+export class MailCatcher {
+  constructor(private readonly mailApiUrl: string) {}
+
+  async to(address: string): Promise<MailSummary[]> {
+    const query = encodeURIComponent(`to:${address}`);
+    const res = await fetch(`${this.mailApiUrl}/api/v1/search?query=${query}&limit=50`);
+    if (!res.ok) throw new Error(`mail search: ${res.status}`);
+    const body = (await res.json()) as { messages: MailSummary[] };
+    return body.messages;
+  }
+
+  async message(id: string): Promise<MailMessage> {
+    const res = await fetch(`${this.mailApiUrl}/api/v1/message/${id}`);
+    if (!res.ok) throw new Error(`mail ${id}: ${res.status}`);
+    return (await res.json()) as MailMessage;
+  }
+
+  /** Waits for a message to `address` whose subject matches. */
+  async waitFor(address: string, subject: RegExp, timeoutMs = 60_000): Promise<MailMessage> {
+    const found = await eventually(
+      `an e-mail to ${address} with a subject like ${String(subject)}`,
+      async () => (await this.to(address)).find((m) => subject.test(m.Subject)),
+      timeoutMs,
+    );
+    return this.message(found.ID);
+  }
+}

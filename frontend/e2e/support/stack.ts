@@ -1,0 +1,161 @@
+// The whole platform for the browser tests: the BUILT services, gateway and SPA started with the
+// launcher's startPlatform on free ports, against the infrastructure the jest global setup
+// started (MONGO_URL, AMQP_URL, S3_URL, SMTP_URL, MAIL_API_URL in the environment).
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { MongoClient } from 'mongodb';
+import { deleteBrokerObjects, dropDatabase } from '@furniture/platform/testing';
+import { REPO_ROOT } from '../../../infra/src/paths';
+import { SERVICE_NAMES, startPlatform, type Platform } from '../../../infra/src/run/platform';
+import { freePort, isPortFree } from '../../../infra/src/util';
+
+export interface Stack {
+  /** http://127.0.0.1:<port>: the gateway serving the SPA, /api/v1 and /media */
+  baseUrl: string;
+  apiUrl: string;
+  /** the mail catcher's Mailpit-compatible API */
+  mailApiUrl: string;
+  admin: { email: string; password: string };
+  /** service logs (one file per process) */
+  logDir: string;
+  stop(): Promise<void>;
+}
+
+/** The databases the services use by default (one per service). */
+const DATABASES = SERVICE_NAMES.map((name) => `furniture_${name}`);
+
+const BUILT = [
+  ...SERVICE_NAMES.map((name) => `services/${name}/dist/start.js`),
+  'gateway/dist/start.js',
+  'frontend/dist/index.html',
+];
+
+function need(key: string): string {
+  const value = process.env[key];
+  if (!value) {
+    throw new Error(
+      `${key} is not set: run the browser tests through jest from the repository root (its global setup starts the infrastructure): make e2e`,
+    );
+  }
+  return value;
+}
+
+/** Fails at once, with the command to run, when a part of the platform has not been built. */
+export function assertBuilt(): void {
+  const missing = BUILT.filter((file) => !fs.existsSync(path.join(REPO_ROOT, file)));
+  if (missing.length > 0) {
+    throw new Error(
+      `the browser tests run the built platform, but ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing: ` +
+        'build first (make e2e does; alone: node scripts/build-server.mjs && npm run build -w frontend)',
+    );
+  }
+}
+
+/**
+ * The services keep their data in their default databases (furniture_<service>). The test
+ * infrastructure is fresh for every run; a MONGO_URL that already holds them (a `make run`
+ * server, or a stack of an interrupted run) is refused rather than written into.
+ */
+async function assertFreshDatabases(mongoUrl: string): Promise<void> {
+  const client = new MongoClient(mongoUrl, { serverSelectionTimeoutMS: 20_000 });
+  try {
+    await client.connect();
+    const { databases } = await client.db('admin').admin().listDatabases({ nameOnly: true });
+    const taken = databases.map((d) => d.name).filter((name) => DATABASES.includes(name));
+    if (taken.length > 0) {
+      throw new Error(
+        `the browser tests need fresh databases, but ${taken.join(', ')} already exist on MONGO_URL. ` +
+          'Leave MONGO_URL unset (the test infrastructure is fresh for every run) or drop them first.',
+      );
+    }
+  } finally {
+    await client.close();
+  }
+}
+
+/** Starts the platform (about 10-30 s on two cores) and answers where it is. */
+export async function startStack(): Promise<Stack> {
+  assertBuilt();
+  const mongoUrl = need('MONGO_URL');
+  const amqpUrl = need('AMQP_URL');
+  const infraEnv = {
+    MONGO_URL: mongoUrl,
+    AMQP_URL: amqpUrl,
+    S3_URL: need('S3_URL'),
+    SMTP_URL: need('SMTP_URL'),
+  };
+  const mailApiUrl = need('MAIL_API_URL').replace(/\/$/, '');
+  await assertFreshDatabases(mongoUrl);
+
+  const dataDir = process.env.TEST_INFRA_DIR
+    ? path.resolve(process.env.TEST_INFRA_DIR, 'e2e')
+    : path.join(REPO_ROOT, '.data', 'test-e2e');
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.mkdirSync(dataDir, { recursive: true });
+
+  // its own exchange (and so its own queues) and bucket: other test files share the broker and S3
+  const tag = randomBytes(4).toString('hex');
+  const exchange = `furniture.e2e.${tag}`;
+  const admin = { email: 'admin@e2e.moebelbruecke.test', password: `e2e-admin-${tag}` };
+  const gatewayPort = await freePort();
+  const servicePortBase = await freeRun(SERVICE_NAMES.length);
+  const baseUrl = `http://127.0.0.1:${gatewayPort}`;
+  const logDir = path.join(dataDir, 'logs');
+
+  let platform: Platform;
+  try {
+    platform = await startPlatform({
+      infraEnv,
+      dataDir,
+      gatewayPort,
+      servicePortBase,
+      publicUrl: baseUrl,
+      admin,
+      overrides: {
+        AMQP_EXCHANGE: exchange,
+        S3_BUCKET: `furniture-e2e-${tag}`,
+        // an approval mail is held back 30 s by default (an approval undone at once never
+        // reaches the family); 2 s keeps that behaviour and the test short
+        MAIL_APPROVAL_HOLD_MS: '2000',
+      },
+      // every line is in <dataDir>/logs/<service>.log; only crashes are worth a line here
+      print: (line) => {
+        if (/ exited \(/.test(line)) process.stderr.write(`[e2e platform] ${line}\n`);
+      },
+      readyTimeoutMs: 150_000,
+    });
+  } catch (err) {
+    throw new Error(
+      `the platform did not start: ${err instanceof Error ? err.message : String(err)} (logs in ${logDir})`,
+    );
+  }
+
+  return {
+    baseUrl,
+    apiUrl: `${baseUrl}/api/v1`,
+    mailApiUrl,
+    admin,
+    logDir,
+    async stop() {
+      await platform.stop();
+      const queues = SERVICE_NAMES.flatMap((name) => {
+        const queue = `${exchange}.${name}`;
+        return [queue, `${queue}.retry`, `${queue}.dead`];
+      });
+      await deleteBrokerObjects(amqpUrl, exchange, queues).catch(() => undefined);
+      for (const db of DATABASES) await dropDatabase(mongoUrl, db).catch(() => undefined);
+    },
+  };
+}
+
+/** The first of `count` consecutive free ports (the services listen on base .. base+count-1). */
+async function freeRun(count: number): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    // below the kernel's ephemeral range (32768-60999), where outgoing connections take ports
+    const base = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await Promise.all(Array.from({ length: count }, (_, i) => isPortFree(base + i)));
+    if (free.every(Boolean)) return base;
+  }
+  throw new Error(`no run of ${count} free ports found`);
+}
