@@ -143,6 +143,25 @@ describe('applications screen', () => {
     expect(body).toEqual({ id: '21', status: 'rejected', note: 'Wohnung zu klein' });
   });
 
+  test('when an application is approved, then the list is read again once the events have settled', async () => {
+    const seen: URL[] = [];
+    server.use(
+      ...handlers(seen),
+      http.patch(apiUrl('/applications/:id/status'), () =>
+        HttpResponse.json({ ...APPS[2], status: 'approved' }),
+      ),
+    );
+    const { user } = renderAdmin('/admin/applications');
+    const iryna = (await screen.findByText('Iryna M.')).closest('li')!;
+    await user.click(within(iryna).getByRole('button', { name: 'Genehmigen' }));
+    const dialog = await screen.findByRole('dialog', { name: /Iryna M\./ });
+    await user.click(within(dialog).getByRole('button', { name: 'Genehmigen' }));
+    await screen.findByText('Status erfolgreich zu „Genehmigt“ geändert');
+    // the first read, the one the mutation's tags cause, and one later for the lot's reservation
+    // and the rivals' rejection, which the catalog and the queue send by events
+    await waitFor(() => expect(seen.length).toBeGreaterThanOrEqual(3), { timeout: 3000 });
+  });
+
   test('when notes are opened, then they are listed with user and action, and an empty note is refused', async () => {
     let sent: unknown;
     server.use(

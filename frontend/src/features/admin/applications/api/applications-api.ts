@@ -11,6 +11,10 @@ export type { Application };
 
 export const APPLICATIONS_PAGE_SIZE = Limits.defaultPageSize;
 
+/** When to read again after a status change whose consequences come by events. */
+export const EVENT_SETTLE_DELAYS_MS = [1500, 4000] as const;
+const SETTLED_TAGS = ['Application', 'ApplicationStats', 'AdminLot', 'Lot'] as const;
+
 /** Application calls of back-office §7 (search and dates stay in the browser). */
 export const applicationsApi = adminApi.injectEndpoints({
   endpoints: (build) => ({
@@ -43,7 +47,19 @@ export const applicationsApi = adminApi.injectEndpoints({
         body: { status, ...(note ? { note } : {}) },
       }),
       // an approval reserves the lot and rejects the other applications of it
-      invalidatesTags: ['Application', 'ApplicationStats', 'AdminLot', 'Lot'],
+      invalidatesTags: [...SETTLED_TAGS],
+      // ... but the catalog and the queue answer by events a moment later: read again then, so
+      // the page shows the reserved lot and the rejected rivals without a press on refresh
+      async onQueryStarted(_args, { dispatch, queryFulfilled }) {
+        try {
+          await queryFulfilled;
+        } catch {
+          return;
+        }
+        for (const delay of EVENT_SETTLE_DELAYS_MS) {
+          setTimeout(() => dispatch(adminApi.util.invalidateTags(SETTLED_TAGS)), delay);
+        }
+      },
     }),
     addApplicationNote: build.mutation<Application, { id: number; line: string }>({
       query: ({ id, line }) => ({
