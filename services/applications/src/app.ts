@@ -5,9 +5,7 @@ import {
   authenticate,
   createServiceApp,
   finishApp,
-  type HealthCheck,
-  type Logger,
-  type TokenVerifier,
+  type ServiceAppDeps,
 } from '@furniture/platform';
 import type { Moderation } from './domain/moderation';
 import type { PublicApplications } from './domain/public-applications';
@@ -16,15 +14,10 @@ import { applicationsRouter } from './entry-points/http/applications-router';
 import { lotsRouter } from './entry-points/http/lots-router';
 import { wishesRouter } from './entry-points/http/wishes-router';
 
-export interface ApplicationsAppDeps {
-  logger: Logger;
-  verifier: TokenVerifier;
+export interface ApplicationsAppDeps extends ServiceAppDeps {
   publicApplications: PublicApplications;
   moderation: Moderation;
   wishes: WishesService;
-  checks?: Record<string, HealthCheck>;
-  info?: Record<string, HealthCheck>;
-  isAccepting?: () => boolean;
 }
 
 /**
@@ -54,13 +47,7 @@ const englishDuplicate: ErrorRequestHandler = (err, req, res, next) => {
 
 /** The applications service's HTTP app (no listen: start.ts and tests do that). */
 export function createApp(deps: ApplicationsAppDeps): Express {
-  const app = createServiceApp({
-    name: 'applications',
-    logger: deps.logger,
-    checks: deps.checks,
-    info: deps.info,
-    isAccepting: deps.isAccepting,
-  });
+  const app = createServiceApp({ name: 'applications', ...deps });
   app.use('/api/v1', authenticate(deps.verifier));
   app.use(
     '/api/v1/applications',

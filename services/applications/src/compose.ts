@@ -29,6 +29,7 @@ import { CatalogClient } from './integrations/catalog-client';
 
 type ComposeConfig = Pick<
   ApplicationsConfig,
+  | 'METRICS_ENABLED'
   | 'jwtPublicKey'
   | 'JWT_ISSUER'
   | 'JWT_AUDIENCE'
@@ -122,6 +123,7 @@ export async function composeApplications(opts: {
     checks: { mongo: () => pingMongo(conn) },
     info: opts.brokerConnected ? { broker: opts.brokerConnected } : undefined,
     isAccepting: opts.isAccepting,
+    metrics: config.METRICS_ENABLED,
   });
 
   return {

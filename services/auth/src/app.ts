@@ -3,34 +3,21 @@ import {
   authenticate,
   createServiceApp,
   finishApp,
-  type HealthCheck,
-  type Logger,
-  type TokenVerifier,
+  type ServiceAppDeps,
 } from '@furniture/platform';
 import type { AuthService } from './domain/auth-service';
 import type { UsersService } from './domain/users-service';
 import { authRouter } from './entry-points/http/auth-router';
 import { usersRouter } from './entry-points/http/users-router';
 
-export interface AuthAppDeps {
-  logger: Logger;
-  verifier: TokenVerifier;
+export interface AuthAppDeps extends ServiceAppDeps {
   auth: AuthService;
   users: UsersService;
-  checks?: Record<string, HealthCheck>;
-  info?: Record<string, HealthCheck>;
-  isAccepting?: () => boolean;
 }
 
 /** The auth service's HTTP app (no listen: start.ts and tests do that). */
 export function createApp(deps: AuthAppDeps): Express {
-  const app = createServiceApp({
-    name: 'auth',
-    logger: deps.logger,
-    checks: deps.checks,
-    info: deps.info,
-    isAccepting: deps.isAccepting,
-  });
+  const app = createServiceApp({ name: 'auth', ...deps });
   app.use('/api/v1', authenticate(deps.verifier));
   app.use('/api/v1/auth', authRouter(deps.auth));
   app.use('/api/v1/users', usersRouter(deps.users));

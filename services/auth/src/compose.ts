@@ -26,6 +26,7 @@ import { TokenSigner } from './integrations/token-signer';
 
 type ComposeConfig = Pick<
   AuthConfig,
+  | 'METRICS_ENABLED'
   | 'jwtPrivateKey'
   | 'jwtPublicKey'
   | 'JWT_ISSUER'
@@ -108,6 +109,7 @@ export async function composeAuth(opts: {
     checks: { mongo: () => pingMongo(conn) },
     info: opts.brokerConnected ? { broker: opts.brokerConnected } : undefined,
     isAccepting: opts.isAccepting,
+    metrics: config.METRICS_ENABLED,
   });
 
   // housekeeping that a TTL index would do on MongoDB (FerretDB has none)

@@ -3,36 +3,23 @@ import {
   authenticate,
   createServiceApp,
   finishApp,
-  type HealthCheck,
-  type Logger,
-  type TokenVerifier,
+  type ServiceAppDeps,
 } from '@furniture/platform';
 import type { Admission } from './domain/limits';
 import type { PhotosService } from './domain/photos-service';
 import { mediaRouter } from './entry-points/http/media-router';
 import { photosRouter } from './entry-points/http/photos-router';
 
-export interface MediaAppDeps {
-  logger: Logger;
-  verifier: TokenVerifier;
+export interface MediaAppDeps extends ServiceAppDeps {
   photos: PhotosService;
   admission: Admission;
   maxBytes: number;
   uploadTimeoutMs: number;
-  checks?: Record<string, HealthCheck>;
-  info?: Record<string, HealthCheck>;
-  isAccepting?: () => boolean;
 }
 
 /** The media service's HTTP app (no listen: start.ts and tests do that). */
 export function createApp(deps: MediaAppDeps): Express {
-  const app = createServiceApp({
-    name: 'media',
-    logger: deps.logger,
-    checks: deps.checks,
-    info: deps.info,
-    isAccepting: deps.isAccepting,
-  });
+  const app = createServiceApp({ name: 'media', ...deps });
   app.use('/media', mediaRouter(deps.photos));
   app.use('/api/v1', authenticate(deps.verifier));
   app.use(

@@ -27,6 +27,7 @@ import { Limits } from '@furniture/contracts';
 
 type ComposeConfig = Pick<
   MediaConfig,
+  | 'METRICS_ENABLED'
   | 's3'
   | 'S3_BUCKET'
   | 'S3_REGION'
@@ -126,6 +127,7 @@ export async function composeMedia(opts: {
     checks: { mongo: () => pingMongo(conn), s3: () => store.ping() },
     info: opts.brokerConnected ? { broker: opts.brokerConnected } : undefined,
     isAccepting: opts.isAccepting,
+    metrics: config.METRICS_ENABLED,
   });
 
   // what a crashed upload left behind (TTL indexes would not remove the objects anyway)

@@ -115,6 +115,7 @@ export async function composeNotification(opts: {
       smtp: () => sender.smtpHealthy(),
     },
     isAccepting: opts.isAccepting,
+    metrics: config.METRICS_ENABLED,
   });
 
   /** Housekeeping: what a TTL index would do on MongoDB (FerretDB has none). */

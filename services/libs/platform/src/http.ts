@@ -1,5 +1,6 @@
 import express, { type Express, type RequestHandler } from 'express';
 import client from 'prom-client';
+import type { TokenVerifier } from './auth';
 import { errorHandler, notFoundHandler } from './errors';
 import { httpLogger, type Logger } from './logger';
 
@@ -17,6 +18,14 @@ export interface ServiceAppOptions {
   metrics?: boolean;
   /** JSON body limit */
   bodyLimit?: string;
+}
+
+/**
+ * What every service's `createApp` takes besides its own domain objects: the options of
+ * `createServiceApp` but the name, and the token verifier of its staff calls.
+ */
+export interface ServiceAppDeps extends Omit<ServiceAppOptions, 'name' | 'bodyLimit'> {
+  verifier: TokenVerifier;
 }
 
 const registries = new Map<string, client.Registry>();
