@@ -10,6 +10,7 @@ import {
   type WishStatus,
 } from '../enums';
 import { Limits, NOT_SPECIFIED } from '../limits';
+import { matchNoteLine, type NoteLineParts } from '../notes';
 import { isPhoneShaped } from '../phone';
 import type { LocalizedTextValue } from './common';
 import { limitSkipQuerySchema, optionalQueryString } from './common';
@@ -158,13 +159,7 @@ export interface ApplicationStatusCheck {
 }
 
 /** One parsed line of an application's internal notes. */
-export interface ApplicationNote {
-  /** "DD.MM.YYYY HH:mm", Europe/Berlin */
-  timestamp: string;
-  role: string;
-  email: string;
-  action: string;
-  comment: string;
+export interface ApplicationNote extends NoteLineParts {
   /** the line as stored: "[timestamp] role: email | action | comment" */
   line: string;
 }
@@ -248,22 +243,6 @@ export interface ApplicationStats {
   lots: { lot_id: number; total: number; pending: number; approved: number }[];
 }
 
-/** "[DD.MM.YYYY HH:mm] role: email | action | comment" (back-office §7). */
-const NOTE_LINE = /^\[([^\]]*)\]\s*([^:|]*):\s*([^|]*?)\s*\|\s*([^|]*?)\s*\|\s?([\s\S]*)$/;
-
-/** Splits one stored note line into its parts (a line of another shape is all comment). */
-export function parseNoteLine(line: string): Omit<ApplicationNote, 'line'> {
-  const m = NOTE_LINE.exec(line);
-  if (!m) return { timestamp: '', role: '', email: '', action: '', comment: line };
-  return {
-    timestamp: m[1]!.trim(),
-    role: m[2]!.trim(),
-    email: m[3]!.trim(),
-    action: m[4]!.trim(),
-    comment: m[5]!.trim(),
-  };
-}
-
 /** Note actions a client may name; everything else is written as NOTE_ADD. */
 export const NoteActions = ['NOTE_ADD', 'CONTACT'] as const;
 export type NoteAction = (typeof NoteActions)[number];
@@ -327,9 +306,9 @@ export const applicationNoteSchema = z
   .transform((v, ctx) => {
     const field = v.note !== undefined ? 'note' : 'internal_notes';
     const raw = v.note ?? v.internal_notes ?? '';
-    const parsed = v.note !== undefined ? undefined : NOTE_LINE.exec(raw.trim());
-    const comment = checkComment(parsed ? parsed[5]! : raw, ctx, field);
-    const named = (v.action ?? parsed?.[4] ?? '').trim().toUpperCase();
+    const parsed = v.note !== undefined ? null : matchNoteLine(raw.trim());
+    const comment = checkComment(parsed ? parsed.comment : raw, ctx, field);
+    const named = (v.action ?? parsed?.action ?? '').trim().toUpperCase();
     const action: NoteAction = (NoteActions as readonly string[]).includes(named)
       ? (named as NoteAction)
       : 'NOTE_ADD';

@@ -1,30 +1,7 @@
-export interface ParsedNote {
-  timestamp: string;
-  role: string;
-  email: string;
-  action: string;
-  comment: string;
-}
+import { parseNoteLine, type NoteLineParts } from '@furniture/contracts/notes';
 
-/**
- * "[DD.MM.YYYY HH:mm] role: email | action | comment", the contract's NOTE_LINE
- * (contracts/api/applications.ts). Its parseNoteLine lives in a module with the zod schemas, which
- * would add zod to this chunk; a test checks that both read every line alike.
- */
-const NOTE_LINE = /^\[([^\]]*)\]\s*([^:|]*):\s*([^|]*?)\s*\|\s*([^|]*?)\s*\|\s?([\s\S]*)$/;
-
-/** Splits one stored note line into its parts (a line of another shape is all comment). */
-export function parseNoteLine(line: string): ParsedNote {
-  const m = NOTE_LINE.exec(line);
-  if (!m) return { timestamp: '', role: '', email: '', action: '', comment: line };
-  return {
-    timestamp: m[1]!.trim(),
-    role: m[2]!.trim(),
-    email: m[3]!.trim(),
-    action: m[4]!.trim(),
-    comment: m[5]!.trim(),
-  };
-}
+export type ParsedNote = NoteLineParts;
+export { parseNoteLine };
 
 /** "DD.MM.YYYY HH:mm" as a sortable number (0 when it is not one). */
 function sortKey(timestamp: string): number {
