@@ -57,7 +57,7 @@ export const applicationsApi = adminApi.injectEndpoints({
           return;
         }
         for (const delay of EVENT_SETTLE_DELAYS_MS) {
-          setTimeout(() => dispatch(adminApi.util.invalidateTags(SETTLED_TAGS)), delay);
+          setTimeout(() => dispatch(adminApi.util.invalidateTags([...SETTLED_TAGS])), delay);
         }
       },
     }),
