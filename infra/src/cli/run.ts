@@ -4,7 +4,7 @@
 // Data (database, photos, captured mail, signing keys) stays in .data/run between runs.
 import { portsFromEnv } from '../foreground';
 import { displayPath, RUN_DATA_DIR } from '../paths';
-import { startPlatform, type Platform } from '../run/platform';
+import { startPlatform } from '../run/platform';
 import { startInfra, type Infra } from '../start-infra';
 import { errorMessage } from '../util';
 
@@ -18,13 +18,13 @@ const print = (line: string): void => {
 async function main(): Promise<void> {
   const gatewayPort = Number(process.env.PORT ?? process.env.GATEWAY_PORT ?? 8080);
   const publicUrl = process.env.PUBLIC_BASE_URL ?? `http://localhost:${gatewayPort}`;
-  const started: { infra?: Infra; platform?: Platform } = {};
+  const started: { infra?: Infra; stopPlatform?: () => Promise<void> } = {};
   let stopping = false;
   const stop = async (why: string): Promise<void> => {
     if (stopping) return;
     stopping = true;
     print(`\n${why}: stopping services and local infrastructure …`);
-    await started.platform?.stop();
+    await started.stopPlatform?.();
     await started.infra?.stop();
     print(`stopped. Data is kept in ${displayPath(RUN_DATA_DIR)}.`);
     process.exit(0);
@@ -52,8 +52,10 @@ async function main(): Promise<void> {
     admin,
     overrides: process.env, // anything set by hand wins
     print,
+    onStoppable: (stopPlatform) => {
+      started.stopPlatform = stopPlatform;
+    },
   });
-  started.platform = platform;
   if (platform.keys.created) {
     print(
       `infra        created the token signing key pair in ${displayPath(platform.keys.privateKeyFile)}`,

@@ -26,6 +26,11 @@ export interface PlatformOptions {
   print: (line: string) => void;
   /** how long to wait for every service to be ready */
   readyTimeoutMs?: number;
+  /**
+   * Called at once with the function that stops every started process, so that a stop asked for
+   * while the platform is still starting (Ctrl-C, SIGTERM) leaves no service behind.
+   */
+  onStoppable?: (stop: () => Promise<void>) => void;
 }
 
 export interface Platform {
@@ -42,6 +47,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     print: opts.print,
     cwd: REPO_ROOT,
   });
+  opts.onStoppable?.(() => supervisor.stop());
   const keys = ensureKeyPair(path.join(opts.dataDir, 'keys'));
   const services = SERVICE_NAMES.map((name, i) => ({ name, port: opts.servicePortBase + i }));
   const urls = Object.fromEntries(
