@@ -45,6 +45,14 @@ test('when compose is read, then MongoDB 7, RabbitMQ with management, MinIO, Mai
   for (const name of APP) expect(s[name]).toBeDefined();
 });
 
+test('when compose is read, then every third-party image names a version (no latest, no bare name)', () => {
+  const images = Object.values(compose.services)
+    .filter((service) => !service.build && service.image)
+    .map((service) => service.image!);
+  expect(images.length).toBeGreaterThanOrEqual(4);
+  for (const image of images) expect(image).toMatch(/^[\w./-]+:(?!latest$)[\w.-]+$/);
+});
+
 test.each(APP)(
   'when %s is built, then it uses the one Dockerfile pattern with its own SERVICE',
   (name) => {
