@@ -1,7 +1,8 @@
 import '../../test/admin-test-utils';
 import { formatPhone, normalizeWhatsapp, whatsappLink } from '../lib/contact';
 import { groupByLot, isNextInQueue, matchesSearch, queuePositions } from '../lib/grouping';
-import { noteLine, parseNoteLine, parseNotes } from '../lib/notes';
+import { parseNoteLine } from '@furniture/contracts/notes';
+import { noteLine, parseNotes } from '../lib/notes';
 import { application, lotRef } from './fixtures';
 
 describe('grouping by lot', () => {

@@ -1,8 +1,5 @@
 import { parseNoteLine, type NoteLineParts } from '@furniture/contracts/notes';
 
-export type ParsedNote = NoteLineParts;
-export { parseNoteLine };
-
 /** "DD.MM.YYYY HH:mm" as a sortable number (0 when it is not one). */
 function sortKey(timestamp: string): number {
   const m = /^(\d{2})\.(\d{2})\.(\d{4})\s+(\d{2}):(\d{2})/.exec(timestamp);
@@ -13,7 +10,7 @@ function sortKey(timestamp: string): number {
  * The internal notes (one line per entry, "[date time] role: email | action | comment", oldest
  * first as stored) parsed into their parts, newest first. Lines of another shape are all comment.
  */
-export function parseNotes(internalNotes: string | null | undefined): ParsedNote[] {
+export function parseNotes(internalNotes: string | null | undefined): NoteLineParts[] {
   const lines = (internalNotes ?? '')
     .split(/\r?\n/)
     .map((line) => line.trim())
