@@ -1,11 +1,11 @@
-import type { Actor, DomainEvent, LotSnapshot, LotStatus } from '@furniture/contracts';
+import type { DomainEvent, LotSnapshot, LotStatus } from '@furniture/contracts';
 import { Events } from '@furniture/contracts';
 import { createEvent } from '@furniture/platform';
 import {
   api,
   eventually,
   listen,
-  signTestToken,
+  TEST_ADMIN,
   silentLogger,
   startBackbone,
 } from '@furniture/platform/testing';
@@ -13,15 +13,12 @@ import { composeApplications } from '../src/compose';
 import { loadApplicationsConfig } from '../src/config';
 import type { LotSnapshotSource } from '../src/domain/lot-sync';
 
-export const ADMIN: Actor = { id: 1, name: 'Anna Admin', email: 'anna@example.org', role: 'admin' };
-export const VOLUNTEER: Actor = {
-  id: 2,
-  name: 'Viktor Volunteer',
-  email: 'viktor@example.org',
-  role: 'volunteer',
-};
-export const adminToken = () => signTestToken(ADMIN);
-export const volunteerToken = () => signTestToken(VOLUNTEER);
+export {
+  TEST_ADMIN as ADMIN,
+  TEST_VOLUNTEER as VOLUNTEER,
+  adminToken,
+  volunteerToken,
+} from '@furniture/platform/testing';
 
 /**
  * Starts the real applications service against the test servers, on its own database, consuming
@@ -93,7 +90,7 @@ export async function publishLot(
   overrides: Partial<LotSnapshot> = {},
 ): Promise<LotSnapshot> {
   const lot = lotSnapshot(overrides);
-  await h.publish(createEvent(Events.LotCreated, { lot }, ADMIN));
+  await h.publish(createEvent(Events.LotCreated, { lot }, TEST_ADMIN));
   await waitForLot(h.url, lot.id, lot.status);
   return lot;
 }

@@ -1,30 +1,15 @@
-import type {
-  Actor,
-  ApplicationStatus,
-  ApplicationStatusChange,
-  DomainEvent,
-} from '@furniture/contracts';
+import type { ApplicationStatus, ApplicationStatusChange, DomainEvent } from '@furniture/contracts';
 import { createEvent, withDocLock } from '@furniture/platform';
-import {
-  api,
-  listen,
-  signTestToken,
-  silentLogger,
-  startBackbone,
-} from '@furniture/platform/testing';
+import { api, listen, silentLogger, startBackbone } from '@furniture/platform/testing';
 import { loadCatalogConfig } from '../src/config';
 import { composeCatalog } from '../src/compose';
 
-export const ADMIN: Actor = { id: 1, name: 'Anna Admin', email: 'anna@example.org', role: 'admin' };
-export const VOLUNTEER: Actor = {
-  id: 2,
-  name: 'Viktor Volunteer',
-  email: 'viktor@example.org',
-  role: 'volunteer',
-};
-
-export const adminToken = () => signTestToken(ADMIN);
-export const volunteerToken = () => signTestToken(VOLUNTEER);
+export {
+  TEST_ADMIN as ADMIN,
+  TEST_VOLUNTEER as VOLUNTEER,
+  adminToken,
+  volunteerToken,
+} from '@furniture/platform/testing';
 
 /**
  * Starts the real catalog service against the test servers, on its own database and exchange,

@@ -11,7 +11,13 @@ import amqplib from 'amqplib';
 import jwt from 'jsonwebtoken';
 import mongoose from 'mongoose';
 import pino from 'pino';
-import { parseEvent, type DomainEvent, type EventName, type Role } from '@furniture/contracts';
+import {
+  parseEvent,
+  type Actor,
+  type DomainEvent,
+  type EventName,
+  type Role,
+} from '@furniture/contracts';
 import { TOKEN_ALGORITHM } from '../auth';
 import { EventBus } from '../messaging/bus';
 import { connectMongo } from '../mongo';
@@ -87,6 +93,22 @@ export function signTestToken(
     },
   );
 }
+
+/** The staff members the service tests act as, and their tokens. */
+export const TEST_ADMIN: Actor = {
+  id: 1,
+  name: 'Anna Admin',
+  email: 'anna@example.org',
+  role: 'admin',
+};
+export const TEST_VOLUNTEER: Actor = {
+  id: 2,
+  name: 'Viktor Volunteer',
+  email: 'viktor@example.org',
+  role: 'volunteer',
+};
+export const adminToken = () => signTestToken(TEST_ADMIN);
+export const volunteerToken = () => signTestToken(TEST_VOLUNTEER);
 
 /** Listens on a free port; `close` also ends keep-alive connections. */
 export async function listen(
