@@ -36,6 +36,11 @@ export interface MailCatcher {
   stopSmtp(): Promise<void>;
   /** Starts the SMTP listener again on the same port. */
   startSmtp(): Promise<void>;
+  /**
+   * Makes the server answer every recipient with this SMTP reply (451: try again later, 550:
+   * refused for good) until called with null: a server that is up but refuses, for tests.
+   */
+  refuseRecipients(reply: { code: number; message: string } | null): void;
 }
 
 /** What net.Server, http.Server and SMTPServer have in common for listening. */
@@ -73,6 +78,7 @@ export async function startMailCatcher(opts: MailCatcherOptions = {}): Promise<M
   const log = opts.log ?? noLog;
   const store = new MailStore(opts.dir);
   const maxBytes = opts.maxMessageBytes ?? 25 * 1024 * 1024;
+  let refusal: { code: number; message: string } | null = null;
 
   const smtpOptions: SMTPServerOptions = {
     banner: 'furniture mail catcher',
@@ -84,6 +90,12 @@ export async function startMailCatcher(opts: MailCatcherOptions = {}): Promise<M
     logger: false,
     onAuth(auth, _session, callback) {
       callback(null, { user: auth.username ?? 'anonymous' });
+    },
+    onRcptTo(_address, _session, callback) {
+      if (!refusal) return callback();
+      const err: Error & { responseCode?: number } = new Error(refusal.message);
+      err.responseCode = refusal.code;
+      callback(err);
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
@@ -150,6 +162,9 @@ export async function startMailCatcher(opts: MailCatcherOptions = {}): Promise<M
     httpPort,
     startSmtp,
     stopSmtp,
+    refuseRecipients(reply) {
+      refusal = reply;
+    },
     async stop() {
       await stopSmtp();
       httpServer.closeAllConnections();

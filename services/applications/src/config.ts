@@ -1,9 +1,9 @@
-import { baseConfigShape, loadConfig, readSecret } from '@furniture/platform';
+import { baseConfigShape, loadConfig } from '@furniture/platform';
 import { z } from 'zod';
 
 /** Every key of the applications service; see README "Configuration". */
 export function loadApplicationsConfig(env: NodeJS.ProcessEnv = process.env) {
-  const c = loadConfig(
+  return loadConfig(
     {
       ...baseConfigShape,
       PORT: z.coerce.number().int().default(4003),
@@ -16,19 +16,10 @@ export function loadApplicationsConfig(env: NodeJS.ProcessEnv = process.env) {
       LOT_SNAPSHOT_SYNC: z.enum(['empty', 'always', 'never']).default('empty'),
       /** lots per snapshot page */
       LOT_SNAPSHOT_PAGE_SIZE: z.coerce.number().int().min(1).max(1000).default(500),
-      /**
-       * a reservation slot whose application never became approved (a crash between claiming the
-       * slot and saving the approval) is given up after this many seconds
-       */
-      RESERVATION_CLAIM_STALE_SECONDS: z.coerce.number().int().min(1).default(60),
       /** most applications the public status check answers for one phone */
       STATUS_CHECK_MAX_RESULTS: z.coerce.number().int().min(1).max(1000).default(100),
     },
     env,
   );
-  return {
-    ...c,
-    jwtPublicKey: readSecret(c.JWT_PUBLIC_KEY, c.JWT_PUBLIC_KEY_FILE, 'JWT_PUBLIC_KEY'),
-  };
 }
 export type ApplicationsConfig = ReturnType<typeof loadApplicationsConfig>;

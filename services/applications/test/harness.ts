@@ -1,17 +1,9 @@
-import type { DomainEvent, LotSnapshot, LotStatus } from '@furniture/contracts';
+import type { LotSnapshot, LotStatus } from '@furniture/contracts';
 import { Events } from '@furniture/contracts';
 import { createEvent } from '@furniture/platform';
-import {
-  api,
-  eventually,
-  listen,
-  TEST_ADMIN,
-  silentLogger,
-  startBackbone,
-} from '@furniture/platform/testing';
-import { composeApplications } from '../src/compose';
-import { loadApplicationsConfig } from '../src/config';
-import type { LotSnapshotSource } from '../src/domain/lot-sync';
+import type { LotSnapshotSource } from '@furniture/platform';
+import { api, eventually, TEST_ADMIN, startService } from '@furniture/platform/testing';
+import { applicationsService } from '../src/compose';
 
 export {
   TEST_ADMIN as ADMIN,
@@ -27,40 +19,12 @@ export {
 export async function startApplications(
   opts: { env?: Record<string, string>; exchange?: string; lotSource?: LotSnapshotSource } = {},
 ) {
-  const backbone = await startBackbone('applications', { exchange: opts.exchange });
-  const { conn, recorder, bus, exchange } = backbone;
-  const config = loadApplicationsConfig({
-    ...backbone.env,
-    LOT_SNAPSHOT_SYNC: 'never',
-    ...opts.env,
+  const svc = await startService(applicationsService, {
+    exchange: opts.exchange,
+    env: { LOT_SNAPSHOT_SYNC: 'never', ...opts.env },
+    options: { lotSource: opts.lotSource },
   });
-  const service = await composeApplications({
-    config,
-    logger: silentLogger,
-    conn,
-    publisher: bus,
-    lotSource: opts.lotSource,
-    relayIntervalMs: 200,
-  });
-  service.relay.start();
-  await bus.subscribe(service.handlers);
-  const server = await listen(service.app);
-  return {
-    url: server.url,
-    http: api(server.url),
-    service,
-    conn,
-    recorder,
-    config,
-    exchange,
-    /** publishes an event on the service's exchange, as the catalog would */
-    publish: (event: DomainEvent) => bus.publish(event),
-    async stop() {
-      await server.close();
-      await service.stop();
-      await backbone.stop();
-    },
-  };
+  return svc;
 }
 export type ApplicationsHarness = Awaited<ReturnType<typeof startApplications>>;
 

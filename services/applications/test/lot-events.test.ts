@@ -131,7 +131,8 @@ describe('lot read model', () => {
       env: { CATALOG_URL: catalog.url, LOT_SNAPSHOT_PAGE_SIZE: '2' },
     });
     try {
-      await other.service.lotSync.start('empty');
+      other.service.lotSync.start('empty');
+      await other.service.lotSync.done();
       expect(calls).toBe(4); // 503, then pages of 2, 2 and 1
       const info = await other.http.get('/api/v1/lots/505/applications-info');
       expect(info.body.data).toMatchObject({ lot_status: 'archived', can_apply: false });
@@ -139,7 +140,8 @@ describe('lot read model', () => {
         201,
       );
       // not empty any more: the next start does not ask again
-      await other.service.lotSync.start('empty');
+      other.service.lotSync.start('empty');
+      await other.service.lotSync.done();
       expect(calls).toBe(4);
     } finally {
       await other.stop();
@@ -148,8 +150,109 @@ describe('lot read model', () => {
   });
 });
 
-describe('approval flow reactions', () => {
-  test('when lot.reserved arrives for the approved application, then the other pending ones are rejected with a note and an event each', async () => {
+/** Staff ask to approve: 202, the application stays pending while the lot is reserved. */
+async function requestApproval(id: number, note?: string) {
+  const res = await setStatus(id, 'approved', note);
+  expect(res.status).toBe(202);
+  expect(res.body).toMatchObject({ status: 'pending', approval: { state: 'requested' } });
+  return res.body;
+}
+
+/** The catalog's answer to a request: the lot is reserved for the application. */
+function reservedFor(lot: LotSnapshot, applicationId: number, version = lot.version + 1) {
+  return createEvent(
+    Events.LotReserved,
+    { lot: reservedLot(lot, version), application_id: applicationId },
+    ADMIN,
+  );
+}
+
+/** Requested and confirmed: the application is approved. */
+async function approve(lot: LotSnapshot, id: number) {
+  await requestApproval(id);
+  await deliver(reservedFor(lot, id));
+  expect((await getApp(id)).status).toBe('approved');
+}
+
+function statusChanged(
+  lot: LotSnapshot,
+  change: {
+    old_status: LotSnapshot['status'];
+    new_status: LotSnapshot['status'];
+    version: number;
+    cause?: 'staff' | 'reservation' | 'reservation_cancelled' | 'completed';
+    application_id?: number | null;
+  },
+) {
+  return createEvent(
+    Events.LotStatusChanged,
+    {
+      lot: { ...lot, status: change.new_status, version: change.version },
+      old_status: change.old_status,
+      new_status: change.new_status,
+      cause: change.cause ?? 'staff',
+      application_id: change.application_id ?? null,
+    },
+    ADMIN,
+  );
+}
+
+describe('explicit approval', () => {
+  test('when staff approve, then the approval is only requested: 202, still pending, application.approval_requested with the note, nothing final', async () => {
+    const lot = await publishLot(h);
+    const id = await apply(lot.id);
+    const body = await requestApproval(id, 'Abholung Freitag');
+    expect(body.approval).toMatchObject({
+      state: 'requested',
+      note: 'Abholung Freitag',
+      requested_by: { id: ADMIN.id, email: ADMIN.email, role: 'admin' },
+      reason: null,
+    });
+    const requested = await h.recorder.waitFor(
+      Events.ApplicationApprovalRequested,
+      (e) => e.payload.application_id === id,
+    );
+    expect(requested.payload).toEqual({
+      application_id: id,
+      lot_id: lot.id,
+      note: 'Abholung Freitag',
+    });
+    expect(requested.actor).toMatchObject({ id: ADMIN.id });
+    expect(
+      h.recorder.of(Events.ApplicationApproved).some((e) => e.payload.application_id === id),
+    ).toBe(false);
+
+    // asking again changes nothing; any other change waits for the catalog's answer
+    expect((await setStatus(id, 'approved')).status).toBe(202);
+    const busy = await setStatus(id, 'rejected', 'Doch nicht');
+    expect(busy.status).toBe(409);
+    expect(busy.body.code).toBe('APPROVAL_IN_PROGRESS');
+    // a rival of the same lot cannot be approved meanwhile
+    const rival = await apply(lot.id);
+    const refused = await setStatus(rival, 'approved');
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('LOT_ALREADY_RESERVED');
+    await deliver(reservedFor(lot, id));
+    expect(
+      h.recorder
+        .of(Events.ApplicationApprovalRequested)
+        .filter((e) => e.payload.application_id === id),
+    ).toHaveLength(1);
+  });
+
+  test('when the read model shows the lot unavailable, then an approval is refused at once with 409 LOT_NOT_AVAILABLE', async () => {
+    const lot = await publishLot(h);
+    const id = await apply(lot.id);
+    await deliver(
+      statusChanged(lot, { old_status: 'available', new_status: 'reserved', version: 2 }),
+    );
+    const res = await setStatus(id, 'approved');
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('LOT_NOT_AVAILABLE');
+    expect((await getApp(id)).approval).toBeNull();
+  });
+
+  test('when lot.reserved arrives for the requested application, then the other pending ones are rejected with a note and an event each, and then it is approved with application.approved', async () => {
     const lot = await publishLot(h);
     const [winner, a, b, early] = [
       await apply(lot.id),
@@ -158,20 +261,36 @@ describe('approval flow reactions', () => {
       await apply(lot.id),
     ];
     expect((await setStatus(early!, 'rejected', 'Keine Rückmeldung')).status).toBe(200);
-    expect((await setStatus(winner!, 'approved')).status).toBe(200);
+    await requestApproval(winner!, 'Abholung Freitag');
+    await h.publish(reservedFor(lot, winner!));
 
-    const reserved = createEvent(
-      Events.LotReserved,
-      { lot: reservedLot(lot), application_id: winner! },
-      ADMIN,
+    const approved = await h.recorder.waitFor(
+      Events.ApplicationApproved,
+      (e) => e.payload.application_id === winner,
     );
-    await h.publish(reserved);
+    expect(approved.payload).toMatchObject({
+      old_status: 'pending',
+      new_status: 'approved',
+      reason: 'staff',
+      note: 'Abholung Freitag',
+    });
+    expect(approved.actor).toMatchObject({ id: ADMIN.id, email: ADMIN.email });
+    const winnerApp = await getApp(winner!);
+    expect(winnerApp).toMatchObject({ status: 'approved', approval: null });
+    expect(winnerApp.notes.at(-1)).toMatchObject({
+      role: 'admin',
+      email: ADMIN.email,
+      action: 'APPROVE',
+      comment: 'Abholung Freitag',
+    });
     for (const id of [a!, b!]) {
-      const event = await h.recorder.waitFor(
-        Events.ApplicationRejected,
-        (e) => e.payload.application_id === id,
-      );
-      expect(event.payload).toMatchObject({
+      const event = h.recorder
+        .of(Events.ApplicationRejected)
+        .find((e) => e.payload.application_id === id);
+      // the rivals were rejected before the approval went out
+      expect(event).toBeDefined();
+      expect(h.recorder.events.indexOf(event!)).toBeLessThan(h.recorder.events.indexOf(approved));
+      expect(event!.payload).toMatchObject({
         old_status: 'pending',
         new_status: 'rejected',
         reason: 'competitor_approved',
@@ -187,41 +306,51 @@ describe('approval flow reactions', () => {
         comment: `Automatisch abgelehnt: Das Lot wurde für Bewerbung #${winner} reserviert.`,
       });
     }
-    expect((await getApp(winner!)).status).toBe('approved');
     expect((await getApp(early!)).notes).toHaveLength(1); // the earlier rejection only
 
     // the same fact again under a new event id (a handler re-run after a crash) changes nothing
-    const before = h.recorder.of(Events.ApplicationRejected).length;
-    await deliver(
-      createEvent(Events.LotReserved, { lot: reservedLot(lot), application_id: winner! }, ADMIN),
-    );
-    await h.service.relay.sweep();
-    expect(h.recorder.of(Events.ApplicationRejected)).toHaveLength(before);
+    const before = h.recorder.events.length;
+    await deliver(reservedFor(lot, winner!));
+    await h.kit.flushOutbox();
+    await deliver(createEvent(Events.LotCreated, { lot: lotSnapshot() })); // a marker event
+    expect(
+      h.recorder.events
+        .slice(before)
+        .filter(
+          (e) => e.name === Events.ApplicationRejected || e.name === Events.ApplicationApproved,
+        ),
+    ).toEqual([]);
     expect((await getApp(a!)).notes).toHaveLength(1);
   });
 
-  test('when lot.reserved arrives for an application whose reservation was cancelled meanwhile, then nobody is rejected', async () => {
+  test('when lot.reserved arrives for a request that ended meanwhile, then nobody is rejected and the reservation is given back with application.approval_withdrawn', async () => {
     const lot = await publishLot(h);
     const winner = await apply(lot.id);
     const other = await apply(lot.id);
-    expect((await setStatus(winner, 'approved')).status).toBe(200);
-    expect((await setStatus(winner, 'pending')).status).toBe(200);
+    await requestApproval(winner);
+    // the lot was archived before the reservation's answer arrived: the request ended
     await deliver(
-      createEvent(Events.LotReserved, { lot: reservedLot(lot), application_id: winner }),
+      statusChanged(lot, { old_status: 'available', new_status: 'archived', version: 2 }),
     );
-    expect((await getApp(other)).status).toBe('pending');
+    expect((await getApp(winner)).status).toBe('rejected');
+    await deliver(
+      statusChanged(lot, { old_status: 'archived', new_status: 'available', version: 3 }),
+    );
+    const late = { ...lot, version: 3 };
+    await h.publish(reservedFor(late, winner, 4));
+    const withdrawn = await h.recorder.waitFor(
+      Events.ApplicationApprovalWithdrawn,
+      (e) => e.payload.application_id === winner,
+    );
+    expect(withdrawn.payload).toEqual({ application_id: winner, lot_id: lot.id });
+    expect((await getApp(other)).status).toBe('rejected'); // by the archiving, not by the reservation
+    expect((await getApp(winner)).status).toBe('rejected');
   });
 
-  test('when lot.reservation_failed arrives, then the approval is undone, the slot freed and the family told why', async () => {
+  test('when lot.reservation_failed arrives, then the request ends: still pending, the reason shown, application.approval_failed, no mail event, and it can be asked again', async () => {
     const lot = await publishLot(h);
     const first = await apply(lot.id);
-    const second = await apply(lot.id);
-    expect((await setStatus(first, 'approved')).status).toBe(200);
-    // the slot is held: the second cannot be approved
-    const refused = await setStatus(second, 'approved');
-    expect(refused.status).toBe(409);
-    expect(refused.body.code).toBe('LOT_ALREADY_RESERVED');
-
+    await requestApproval(first);
     await h.publish(
       createEvent(Events.LotReservationFailed, {
         lot_id: lot.id,
@@ -230,44 +359,203 @@ describe('approval flow reactions', () => {
         reason: 'not_available',
       }),
     );
-    const event = await h.recorder.waitFor(
-      Events.ApplicationReservationCancelled,
+    const failed = await h.recorder.waitFor(
+      Events.ApplicationApprovalFailed,
       (e) => e.payload.application_id === first,
     );
-    expect(event.payload).toMatchObject({
-      old_status: 'approved',
-      new_status: 'pending',
-      reason: 'reservation_failed',
+    expect(failed.payload).toEqual({
+      application_id: first,
+      lot_id: lot.id,
+      reason: 'not_available',
+      lot_status: 'taken',
     });
-    expect(event.actor).toBeNull();
+    expect(failed.actor).toMatchObject({ id: ADMIN.id });
     const app = await getApp(first);
     expect(app.status).toBe('pending');
-    expect(app.notes.at(-1).comment).toBe(
-      'Genehmigung zurückgenommen: Das Lot konnte nicht reserviert werden (das Lot ist übernommen).',
-    );
-    // the slot is free again
-    expect((await setStatus(second, 'approved')).status).toBe(200);
+    expect(app.approval).toMatchObject({
+      state: 'failed',
+      reason: 'not_available',
+      lot_status: 'taken',
+    });
+    expect(app.notes.at(-1)).toMatchObject({
+      role: 'system',
+      action: 'APPROVE',
+      comment:
+        'Genehmigung nicht möglich: Das Lot ist übernommen. Die Bewerbung bleibt ausstehend.',
+    });
+    for (const name of [
+      Events.ApplicationRejected,
+      Events.ApplicationReservationCancelled,
+      Events.ApplicationApproved,
+    ] as const) {
+      expect(h.recorder.of(name).some((e) => e.payload.application_id === first)).toBe(false);
+    }
+    // staff may ask again (the catalog decides again)
+    expect((await setStatus(first, 'approved')).status).toBe(202);
   });
 
-  test('when staff archive a lot, then its open applications are rejected and the slot is freed', async () => {
+  test('when the reservation fails because the lot is gone, then the application is rejected with reason lot_deleted', async () => {
+    const lot = await publishLot(h);
+    const id = await apply(lot.id);
+    await requestApproval(id);
+    await h.publish(
+      createEvent(Events.LotReservationFailed, {
+        lot_id: lot.id,
+        application_id: id,
+        lot_status: null,
+        reason: 'not_found',
+      }),
+    );
+    const e = await h.recorder.waitFor(
+      Events.ApplicationRejected,
+      (x) => x.payload.application_id === id,
+    );
+    expect(e.payload).toMatchObject({ reason: 'lot_deleted', old_status: 'pending' });
+    const app = await getApp(id);
+    expect(app).toMatchObject({ status: 'rejected', approval: null });
+    expect(app.notes.at(-1).comment).toBe('Automatisch abgelehnt: Das Lot existiert nicht mehr.');
+  });
+
+  test('when lot.reservation_failed arrives for an application approved by an earlier version, then it returns to the queue', async () => {
+    const lot = await publishLot(h);
+    const id = await apply(lot.id);
+    await approve(lot, id);
+    await h.publish(
+      createEvent(Events.LotReservationFailed, {
+        lot_id: lot.id,
+        application_id: id,
+        lot_status: 'taken',
+        reason: 'not_available',
+      }),
+    );
+    const e = await h.recorder.waitFor(
+      Events.ApplicationReservationCancelled,
+      (x) => x.payload.application_id === id,
+    );
+    expect(e.payload).toMatchObject({ reason: 'reservation_failed', new_status: 'pending' });
+  });
+});
+
+describe('second chances', () => {
+  test('when staff cancel a reservation, then the catalog is told, and when it frees the lot, the applications rejected because of it return to pending in their old order, staff rejections stay', async () => {
+    const lot = await publishLot(h);
+    const [a, winner, b, staffRejected, c] = [
+      await apply(lot.id),
+      await apply(lot.id),
+      await apply(lot.id),
+      await apply(lot.id),
+      await apply(lot.id),
+    ];
+    expect((await setStatus(staffRejected!, 'rejected', 'Unvollständig')).status).toBe(200);
+    await approve(lot, winner!);
+    for (const id of [a!, b!, c!]) expect((await getApp(id)).status).toBe('rejected');
+
+    const cancel = await setStatus(winner!, 'pending', 'Familie hat abgesagt');
+    expect(cancel.status).toBe(200);
+    const cancelled = await h.recorder.waitFor(
+      Events.ApplicationReservationCancelled,
+      (e) => e.payload.application_id === winner,
+    );
+    expect(cancelled.payload).toMatchObject({ reason: 'staff', note: 'Familie hat abgesagt' });
+    // nobody comes back before the lot is really free again
+    expect((await getApp(a!)).status).toBe('rejected');
+
+    await h.publish(
+      statusChanged(lot, {
+        old_status: 'reserved',
+        new_status: 'available',
+        version: 3,
+        cause: 'reservation_cancelled',
+        application_id: winner!,
+      }),
+    );
+    const back = await Promise.all(
+      [a!, b!, c!].map((id) =>
+        h.recorder.waitFor(Events.ApplicationReconsidered, (e) => e.payload.application_id === id),
+      ),
+    );
+    for (const e of back) {
+      expect(e.payload).toMatchObject({
+        old_status: 'rejected',
+        new_status: 'pending',
+        reason: 'reservation_cancelled',
+        applicant_email: 'olena@example.org',
+        language: 'de',
+      });
+    }
+    for (const id of [a!, b!, c!]) {
+      const app = await getApp(id);
+      expect(app.status).toBe('pending');
+      expect(app.notes.at(-1).comment).toBe(
+        `Wieder in der Warteschlange: Die Reservierung für Bewerbung #${winner} wurde aufgehoben.`,
+      );
+    }
+    expect((await getApp(staffRejected!)).status).toBe('rejected');
+    // the queue is the old one: a, winner, b, c (ids in arrival order)
+    const queue = await h.http.get(`/api/v1/applications?lot_id=${lot.id}&status=pending`, staff());
+    expect(
+      (queue.body.applications as { id: number }[]).map((x) => x.id).sort((x, y) => x - y),
+    ).toEqual([a, winner, b, c]);
+    const places = Object.fromEntries(
+      (queue.body.applications as { id: number; queue_position: number }[]).map((x) => [
+        x.id,
+        x.queue_position,
+      ]),
+    );
+    expect([places[a!], places[winner!], places[b!], places[c!]]).toEqual([1, 2, 3, 4]);
+  });
+
+  test('when staff set a reserved lot back to available in the form, then the approved application and the rivals rejected for it return to the queue', async () => {
+    const lot = await publishLot(h);
+    const approved = await apply(lot.id);
+    const rival = await apply(lot.id);
+    await approve(lot, approved);
+    expect((await getApp(rival)).status).toBe('rejected');
+    await h.publish(
+      statusChanged(lot, { old_status: 'reserved', new_status: 'available', version: 3 }),
+    );
+    const e = await h.recorder.waitFor(
+      Events.ApplicationReservationCancelled,
+      (x) => x.payload.application_id === approved,
+    );
+    expect(e.payload).toMatchObject({ reason: 'staff', new_status: 'pending' });
+    await h.recorder.waitFor(
+      Events.ApplicationReconsidered,
+      (x) => x.payload.application_id === rival && x.payload.reason === 'reservation_cancelled',
+    );
+    expect((await getApp(approved)).status).toBe('pending');
+    expect((await getApp(rival)).status).toBe('pending');
+    // and it can be asked to be approved again
+    expect((await setStatus(approved, 'approved')).status).toBe(202);
+  });
+
+  test('when staff reconsider a rejection by hand, then application.reconsidered with reason staff goes out (the family is mailed)', async () => {
+    const lot = await publishLot(h);
+    const id = await apply(lot.id);
+    expect((await setStatus(id, 'rejected', 'Versehen')).status).toBe(200);
+    expect((await setStatus(id, 'pending', 'Doch passend')).status).toBe(200);
+    const e = await h.recorder.waitFor(
+      Events.ApplicationReconsidered,
+      (x) => x.payload.application_id === id,
+    );
+    expect(e.payload).toMatchObject({
+      reason: 'staff',
+      note: 'Doch passend',
+      new_status: 'pending',
+    });
+  });
+});
+
+describe('lot changes by staff', () => {
+  test('when staff archive a lot, then its open applications are rejected, an approval request included', async () => {
     const lot = await publishLot(h);
     const approved = await apply(lot.id);
     const pending = await apply(lot.id);
     const rejected = await apply(lot.id);
     await setStatus(rejected, 'rejected', 'Passt nicht');
-    await setStatus(approved, 'approved');
+    await requestApproval(approved);
     await h.publish(
-      createEvent(
-        Events.LotStatusChanged,
-        {
-          lot: { ...lot, status: 'archived', version: 2 },
-          old_status: 'available',
-          new_status: 'archived',
-          cause: 'staff',
-          application_id: null,
-        },
-        ADMIN,
-      ),
+      statusChanged(lot, { old_status: 'available', new_status: 'archived', version: 2 }),
     );
     for (const id of [approved, pending]) {
       const e = await h.recorder.waitFor(
@@ -276,12 +564,13 @@ describe('approval flow reactions', () => {
       );
       expect(e.payload.reason).toBe('lot_closed');
       expect(e.actor).toMatchObject({ email: ADMIN.email });
-      expect((await getApp(id)).notes.at(-1).comment).toBe(
+      const app = await getApp(id);
+      expect(app.approval).toBeNull();
+      expect(app.notes.at(-1).comment).toBe(
         `Automatisch abgelehnt: Das Lot wurde von ${ADMIN.email} archiviert.`,
       );
     }
     expect((await getApp(rejected)).notes).toHaveLength(1);
-    expect(await h.conn.collection('reservations').countDocuments({ lot_id: lot.id })).toBe(0);
     const info = await h.http.get(`/api/v1/lots/${lot.id}/applications-info`);
     expect(info.body.data).toMatchObject({
       lot_status: 'archived',
@@ -293,20 +582,12 @@ describe('approval flow reactions', () => {
   test('when the archive event arrives after the lot was already reopened, then its applications stay open', async () => {
     const lot = await publishLot(h);
     const pending = await apply(lot.id);
-    const change = (status: 'archived' | 'available', version: number, old: string) =>
-      createEvent(
-        Events.LotStatusChanged,
-        {
-          lot: { ...lot, status, version },
-          old_status: old as 'available',
-          new_status: status,
-          cause: 'staff',
-          application_id: null,
-        },
-        ADMIN,
-      );
-    await deliver(change('available', 3, 'archived'));
-    await deliver(change('archived', 2, 'available'));
+    await deliver(
+      statusChanged(lot, { old_status: 'archived', new_status: 'available', version: 3 }),
+    );
+    await deliver(
+      statusChanged(lot, { old_status: 'available', new_status: 'archived', version: 2 }),
+    );
     expect((await getApp(pending)).status).toBe('pending');
     const info = await h.http.get(`/api/v1/lots/${lot.id}/applications-info`);
     expect(info.body.data).toMatchObject({ lot_status: 'available', applications_count: 1 });
@@ -315,79 +596,43 @@ describe('approval flow reactions', () => {
   test('when staff mark a lot taken, then the approved application is completed and the pending ones rejected', async () => {
     const lot = await publishLot(h);
     const approved = await apply(lot.id);
-    const pending = await apply(lot.id);
-    await setStatus(approved, 'approved');
+    await approve(lot, approved);
+    const late = { ...lot, status: 'reserved' as const, version: 2 };
+    const pending = await h.conn
+      .collection('applications')
+      .countDocuments({ lot_id: lot.id, status: 'pending' });
+    expect(pending).toBe(0);
     await h.publish(
-      createEvent(
-        Events.LotStatusChanged,
-        {
-          lot: { ...lot, status: 'taken', version: 2 },
-          old_status: 'available',
-          new_status: 'taken',
-          cause: 'staff',
-          application_id: null,
-        },
-        ADMIN,
-      ),
+      statusChanged(late, { old_status: 'reserved', new_status: 'taken', version: 3 }),
     );
     const done = await h.recorder.waitFor(
       Events.ApplicationCompleted,
       (e) => e.payload.application_id === approved,
     );
     expect(done.payload).toMatchObject({ reason: 'lot_closed', new_status: 'completed' });
-    await h.recorder.waitFor(
-      Events.ApplicationRejected,
-      (e) => e.payload.application_id === pending && e.payload.reason === 'lot_closed',
-    );
-  });
-
-  test('when staff set a reserved lot back to available, then its approved application returns to the queue', async () => {
-    const lot = await publishLot(h);
-    const approved = await apply(lot.id);
-    await setStatus(approved, 'approved');
-    await h.publish(
-      createEvent(
-        Events.LotStatusChanged,
-        {
-          lot: { ...lot, status: 'available', version: 3 },
-          old_status: 'reserved',
-          new_status: 'available',
-          cause: 'staff',
-          application_id: null,
-        },
-        ADMIN,
-      ),
-    );
-    const e = await h.recorder.waitFor(
-      Events.ApplicationReservationCancelled,
-      (x) => x.payload.application_id === approved,
-    );
-    expect(e.payload).toMatchObject({ reason: 'staff', new_status: 'pending' });
-    expect((await getApp(approved)).status).toBe('pending');
-    // and it can be approved again (the slot was freed)
-    expect((await setStatus(approved, 'approved')).status).toBe(200);
   });
 
   test('when a lot is deleted, then its open applications are rejected with reason lot_deleted', async () => {
     const lot = await publishLot(h);
     const approved = await apply(lot.id);
-    const pending = await apply(lot.id);
-    await setStatus(approved, 'approved');
+    const rival = await apply(lot.id);
+    await approve(lot, approved);
+    // reserved: nobody can apply any more
+    const late = await h.http.post('/api/v1/applications', applicationBody(lot.id));
+    expect(late.status).toBe(409);
     await h.publish(createEvent(Events.LotDeleted, { lot }, ADMIN));
-    for (const id of [approved, pending]) {
-      const e = await h.recorder.waitFor(
-        Events.ApplicationRejected,
-        (x) => x.payload.application_id === id,
-      );
-      expect(e.payload).toMatchObject({ reason: 'lot_deleted', lot_name: lot.name });
-    }
+    const e = await h.recorder.waitFor(
+      Events.ApplicationRejected,
+      (x) => x.payload.application_id === approved,
+    );
+    expect(e.payload).toMatchObject({ reason: 'lot_deleted', lot_name: lot.name });
     // the family's status check still names the lot
-    const phone = (await getApp(pending)).applicant_phone as string;
+    const phone = (await getApp(rival)).applicant_phone as string;
     const check = await h.http.get(
       `/api/v1/applications/public/check-status/${encodeURIComponent(phone)}`,
     );
     expect(check.body.applications[0]).toMatchObject({
-      id: pending,
+      id: rival,
       status: 'rejected',
       lot_name: lot.name,
     });

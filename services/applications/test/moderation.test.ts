@@ -41,6 +41,20 @@ async function getApp(id: number) {
   return res.body;
 }
 
+/** Staff approve: 202 while the catalog reserves the lot; answers the approved application. */
+async function approve(id: number, note?: string, token = adminToken()) {
+  const res = await patchStatus(id, { status: 'approved', note }, token);
+  expect(res.status).toBe(202);
+  expect(res.body).toMatchObject({ status: 'pending', approval: { state: 'requested' } });
+  return eventually(
+    async () => {
+      const app = await getApp(id);
+      return app.status === 'approved' ? app : undefined;
+    },
+    { what: `application ${id} approved` },
+  );
+}
+
 /** "[DD.MM.YYYY HH:mm]" of a moment in Berlin time, as the notes carry it. */
 function berlin(at: Date): string {
   const p = Object.fromEntries(
@@ -159,7 +173,7 @@ describe('lists, lookups and stats', () => {
     await apply(lotA);
     const b1 = await apply(lotB);
     await patchStatus(a1, { status: 'rejected', note: 'Doppelt' });
-    await patchStatus(b1, { status: 'approved' });
+    await approve(b1);
 
     const res = await s.http.get(
       `/api/v1/applications/stats?lot_ids=${lotA},${lotB},999999`,
@@ -204,10 +218,9 @@ describe('status changes (back-office §4)', () => {
     const lot1 = await s.createLot();
     const a = await apply(lot1);
     const t0 = new Date();
-    const approved = await patchStatus(a, { status: 'approved', note: 'Abholung Samstag 10 Uhr' });
-    expect(approved.status).toBe(200);
-    expect(approved.body.status).toBe('approved');
-    const line = approved.body.notes.at(-1);
+    const approved = await approve(a, 'Abholung Samstag 10 Uhr');
+    expect(approved.approval).toBeNull();
+    const line = approved.notes.at(-1);
     expect(line).toMatchObject({
       role: 'admin',
       email: ADMIN.email,
@@ -264,8 +277,8 @@ describe('status changes (back-office §4)', () => {
     );
 
     // approve → cancel reservation
-    const approvedB = await patchStatus(b, { status: 'approved' });
-    expect(approvedB.body.notes.at(-1).comment).toBe('Status: Ausstehend → Genehmigt');
+    const approvedB = await approve(b);
+    expect(approvedB.notes.at(-1).comment).toBe('Status: Ausstehend → Genehmigt');
     await s.waitForCatalogStatus(lot2, 'reserved');
     const cancelled = await patchStatus(b, {
       status: 'pending',
@@ -313,7 +326,7 @@ describe('status changes (back-office §4)', () => {
     );
 
     const approved = await apply(await s.createLot());
-    await patchStatus(approved, { status: 'approved' });
+    await approve(approved);
     for (const status of ['approved', 'rejected']) {
       const res = await patchStatus(approved, { status, note: 'Versuch' });
       expect(res.status).toBe(409);
@@ -360,7 +373,17 @@ describe('status changes (back-office §4)', () => {
     const lot = await s.createLot();
     const first = await apply(lot);
     const second = await apply(lot);
-    await patchStatus(first, { status: 'approved' });
+    const other = await apply(lot);
+    // while the first approval is only requested, a second request is refused already
+    expect((await patchStatus(first, { status: 'approved' })).status).toBe(202);
+    const early = await patchStatus(other, { status: 'approved' });
+    expect(early.status).toBe(409);
+    expect(early.body.code).toBe('LOT_ALREADY_RESERVED');
+    await eventually(async () => (await getApp(first)).status === 'approved', {
+      what: 'first approved',
+    });
+    // the rivals were rejected by the reservation; reconsidered, they still cannot be approved
+    expect((await patchStatus(second, { status: 'pending' })).status).toBe(200);
     const refused = await patchStatus(second, { status: 'approved' });
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({

@@ -2,14 +2,14 @@
  * The applications service as families and staff reach it: behind the real gateway, next to the
  * real catalog service, both on one event exchange (the approval flow runs between them).
  */
-import { EventBus, connectMongo, type Connection } from '@furniture/platform';
+import { topologyQueues } from '@furniture/platform';
 import {
   api,
   deleteBrokerObjects,
-  dropDatabase,
   eventually,
   listen,
   silentLogger,
+  startService,
   testKeys,
   testUrls,
   uniqueName,
@@ -18,60 +18,14 @@ import {
 } from '@furniture/platform/testing';
 import { createGatewayApp } from '../../../gateway/src/app';
 import { loadGatewayConfig } from '../../../gateway/src/config';
-import { composeCatalog } from '../../catalog/src/compose';
-import { loadCatalogConfig } from '../../catalog/src/config';
+import { catalogService } from '../../catalog/src/compose';
 import { adminToken, startApplications, waitForLot } from './harness';
 
 /** No service listens here: calls the gateway routes to auth, media or notification fail fast. */
 const NOWHERE = 'http://127.0.0.1:9';
 
 async function startCatalogOn(exchange: string) {
-  const urls = testUrls();
-  const dbName = uniqueName('catalog');
-  const keys = testKeys();
-  const config = loadCatalogConfig({
-    MONGO_URL: urls.mongoUrl,
-    AMQP_URL: urls.amqpUrl,
-    JWT_PUBLIC_KEY: keys.publicKey,
-    JWT_ISSUER: TEST_ISSUER,
-    JWT_AUDIENCE: TEST_AUDIENCE,
-    OUTBOX_INTERVAL_MS: '200',
-    READ_CACHE_TTL_MS: '0',
-    METRICS_ENABLED: 'false',
-  });
-  const conn: Connection = await connectMongo({
-    url: urls.mongoUrl,
-    dbName,
-    logger: silentLogger,
-    timeoutMs: 20000,
-  });
-  const bus = new EventBus({
-    url: urls.amqpUrl,
-    exchange,
-    service: uniqueName('catalog'),
-    logger: silentLogger,
-    retryBaseMs: 100,
-  });
-  await bus.start();
-  const catalog = await composeCatalog({ config, logger: silentLogger, conn, publisher: bus });
-  catalog.relay.start();
-  await bus.subscribe(catalog.handlers);
-  const server = await listen(catalog.app);
-  return {
-    url: server.url,
-    async stop() {
-      await server.close();
-      await bus.stop();
-      await catalog.stop();
-      await deleteBrokerObjects(urls.amqpUrl, exchange, [
-        bus.queue,
-        bus.retryQueue,
-        bus.deadLetterQueue,
-      ]);
-      await dropDatabase(urls.mongoUrl, dbName).catch(() => undefined);
-      await conn.close();
-    },
-  };
+  return startService(catalogService, { exchange, env: { READ_CACHE_TTL_MS: '0' } });
 }
 
 export async function startStack(
@@ -147,6 +101,8 @@ export async function startStack(
       await gateway.close();
       await applications.stop();
       await catalog.stop();
+      // the exchange was shared: its queues and the exchange itself are ours to remove
+      await deleteBrokerObjects(testUrls().amqpUrl, exchange, topologyQueues(exchange));
     },
   };
 }

@@ -1,16 +1,6 @@
-import {
-  OutboxRelay,
-  TokenVerifier,
-  ensureIndexes,
-  pingMongo,
-  type Connection,
-  type HealthCheck,
-  type Logger,
-  type Publisher,
-} from '@furniture/platform';
-import type { Collection, Document } from 'mongodb';
+import { defineService, ensureIndexes, type ServiceKit } from '@furniture/platform';
 import { createApp } from './app';
-import type { AuthConfig } from './config';
+import { loadAuthConfig, type AuthConfig } from './config';
 import {
   ensureThrottleIndexes,
   mongoLoginThrottle,
@@ -24,50 +14,19 @@ import { UsersService } from './domain/users-service';
 import { argon2Hasher } from './integrations/password-hasher';
 import { TokenSigner } from './integrations/token-signer';
 
-type ComposeConfig = Pick<
-  AuthConfig,
-  | 'METRICS_ENABLED'
-  | 'jwtPrivateKey'
-  | 'jwtPublicKey'
-  | 'JWT_ISSUER'
-  | 'JWT_AUDIENCE'
-  | 'ACCESS_TOKEN_TTL_SECONDS'
-  | 'SESSION_MAX_AGE_SECONDS'
-  | 'LOGIN_MAX_FAILURES_PER_ACCOUNT'
-  | 'LOGIN_MAX_FAILURES_PER_IP'
-  | 'LOGIN_FAILURE_WINDOW_SECONDS'
-  | 'LOGIN_LOCK_SECONDS'
-  | 'ARGON2_MEMORY_KIB'
-  | 'ARGON2_TIME_COST'
-  | 'ARGON2_PARALLELISM'
->;
-
 /**
- * Wires the auth service from its connections: used by start.ts and by the tests alike.
+ * Wires the auth service's domain on the kit (start.ts and the tests alike). At start the first
+ * administrator is created when there are no users yet.
  */
-export async function composeAuth(opts: {
-  config: ComposeConfig;
-  logger: Logger;
-  conn: Connection;
-  publisher: Publisher;
-  brokerConnected?: HealthCheck;
-  isAccepting?: () => boolean;
-  relayIntervalMs?: number;
-}) {
-  const { config, logger, conn } = opts;
+export async function composeAuth(kit: ServiceKit<AuthConfig>) {
+  const { config, logger, conn } = kit;
   const models = registerModels(conn);
   await ensureIndexes(conn);
   await ensureThrottleIndexes(conn);
 
   const users = new UsersRepository(conn, models);
   const sessions = new SessionsRepository(models);
-  const relay = new OutboxRelay({
-    collections: [models.User.collection as unknown as Collection<Document>],
-    publisher: opts.publisher,
-    logger,
-    intervalMs: opts.relayIntervalMs,
-  });
-  const onEvents = () => relay.kick();
+  const onEvents = kit.outbox([models.User]);
   const hasher = argon2Hasher({
     memoryCost: config.ARGON2_MEMORY_KIB,
     timeCost: config.ARGON2_TIME_COST,
@@ -78,11 +37,6 @@ export async function composeAuth(opts: {
     issuer: config.JWT_ISSUER,
     audience: config.JWT_AUDIENCE,
     ttlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
-  });
-  const verifier = new TokenVerifier({
-    publicKey: config.jwtPublicKey,
-    issuer: config.JWT_ISSUER,
-    audience: config.JWT_AUDIENCE,
   });
   const throttle = mongoLoginThrottle(conn, {
     perAccount: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
@@ -101,34 +55,29 @@ export async function composeAuth(opts: {
   });
   const usersService = new UsersService({ users, sessions, hasher, onEvents });
 
-  const app = createApp({
-    logger,
-    verifier,
-    auth,
-    users: usersService,
-    checks: { mongo: () => pingMongo(conn) },
-    info: opts.brokerConnected ? { broker: opts.brokerConnected } : undefined,
-    isAccepting: opts.isAccepting,
-    metrics: config.METRICS_ENABLED,
-  });
-
-  // housekeeping that a TTL index would do on MongoDB (FerretDB has none)
-  const housekeeping = setInterval(() => {
-    void Promise.all([
+  // what a TTL index would do on MongoDB (FerretDB has none)
+  kit.every('sessions and login counters housekeeping', 3600 * 1000, () =>
+    Promise.all([
       sessions.purgeExpired(new Date(Date.now() - 24 * 3600 * 1000)),
       purgeExpiredThrottleRows(conn),
-    ]).catch((err: Error) => logger.warn({ err: err.message }, 'housekeeping failed'));
-  }, 3600 * 1000);
-  housekeeping.unref();
+    ]),
+  );
+  kit.onStart(async () => {
+    const seeded = await usersService.seedAdmin({
+      email: config.ADMIN_EMAIL,
+      password: config.ADMIN_PASSWORD,
+      name: config.ADMIN_NAME,
+    });
+    if (seeded === 'created') logger.info({ email: config.ADMIN_EMAIL }, 'first administrator created');
+    if (seeded === 'not_configured') logger.warn('no users yet: set ADMIN_EMAIL and ADMIN_PASSWORD');
+  });
 
-  return {
-    app,
-    relay,
-    auth,
-    users: usersService,
-    stop: async () => {
-      clearInterval(housekeeping);
-      await relay.stop();
-    },
-  };
+  const app = createApp({ ...kit.appDeps(), auth, users: usersService });
+  return { app, auth, users: usersService };
 }
+
+export const authService = defineService({
+  name: 'auth',
+  loadConfig: loadAuthConfig,
+  compose: composeAuth,
+});

@@ -38,7 +38,6 @@ export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env) {
   return {
     ...c,
     jwtPrivateKey: readSecret(c.JWT_PRIVATE_KEY, c.JWT_PRIVATE_KEY_FILE, 'JWT_PRIVATE_KEY'),
-    jwtPublicKey: readSecret(c.JWT_PUBLIC_KEY, c.JWT_PUBLIC_KEY_FILE, 'JWT_PUBLIC_KEY'),
   };
 }
 export type AuthConfig = ReturnType<typeof loadAuthConfig>;

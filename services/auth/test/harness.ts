@@ -1,6 +1,5 @@
-import { listen, silentLogger, startBackbone } from '@furniture/platform/testing';
-import { loadAuthConfig } from '../src/config';
-import { composeAuth } from '../src/compose';
+import { startService, testKeys } from '@furniture/platform/testing';
+import { authService } from '../src/compose';
 
 export const ADMIN = {
   email: 'admin@example.org',
@@ -10,30 +9,15 @@ export const ADMIN = {
 
 /** Starts the real auth service against the test servers, on its own database and exchange. */
 export async function startAuth(env: Record<string, string> = {}) {
-  const backbone = await startBackbone('auth');
-  const { keys, conn, recorder, bus } = backbone;
-  const config = loadAuthConfig({ ...backbone.env, JWT_PRIVATE_KEY: keys.privateKey, ...env });
-  const auth = await composeAuth({
-    config,
-    logger: silentLogger,
-    conn,
-    publisher: bus,
-    relayIntervalMs: 200,
-  });
-  auth.relay.start();
-  await auth.users.seedAdmin(ADMIN);
-  const server = await listen(auth.app);
-  return {
-    url: server.url,
-    auth,
-    conn,
-    recorder,
-    keys,
-    config,
-    async stop() {
-      await server.close();
-      await auth.stop();
-      await backbone.stop();
+  const keys = testKeys();
+  const svc = await startService(authService, {
+    env: {
+      JWT_PRIVATE_KEY: keys.privateKey,
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      ADMIN_NAME: ADMIN.name,
+      ...env,
     },
-  };
+  });
+  return { ...svc, auth: svc.service, keys };
 }

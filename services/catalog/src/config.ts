@@ -1,9 +1,9 @@
-import { baseConfigShape, loadConfig, readSecret } from '@furniture/platform';
+import { baseConfigShape, loadConfig } from '@furniture/platform';
 import { z } from 'zod';
 
 /** Every key of the catalog service; see README "Configuration". */
 export function loadCatalogConfig(env: NodeJS.ProcessEnv = process.env) {
-  const c = loadConfig(
+  return loadConfig(
     {
       ...baseConfigShape,
       PORT: z.coerce.number().int().default(4002),
@@ -13,14 +13,8 @@ export function loadCatalogConfig(env: NodeJS.ProcessEnv = process.env) {
        * another replica wrote meanwhile (this process's own writes clear it at once); 0 = off
        */
       READ_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5000),
-      /** how often the outbox relay looks for events a crash left behind */
-      OUTBOX_INTERVAL_MS: z.coerce.number().int().min(50).default(5000),
     },
     env,
   );
-  return {
-    ...c,
-    jwtPublicKey: readSecret(c.JWT_PUBLIC_KEY, c.JWT_PUBLIC_KEY_FILE, 'JWT_PUBLIC_KEY'),
-  };
 }
 export type CatalogConfig = ReturnType<typeof loadCatalogConfig>;

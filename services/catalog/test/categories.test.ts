@@ -1,6 +1,7 @@
 import { CategorySlugs, Events } from '@furniture/contracts';
 import { signTestToken } from '@furniture/platform/testing';
 import { composeCatalog } from '../src/compose';
+import { ServiceKit } from '@furniture/platform';
 import { silentLogger } from '@furniture/platform/testing';
 import { adminToken, lotBody, startCatalog, volunteerToken, type CatalogHarness } from './harness';
 
@@ -44,13 +45,8 @@ describe('the eight known categories', () => {
   test('when the service starts again, then nothing is seeded twice and a deleted known category stays deleted; new ids continue after 8', async () => {
     const del = await svc.http.delete('/api/v1/categories/8', { token: admin });
     expect(del.status).toBe(200);
-    const again = await composeCatalog({
-      config: svc.config,
-      logger: silentLogger,
-      conn: svc.conn,
-      publisher: { publish: async () => undefined },
-    });
-    await again.stop();
+    // the same database composed again, as at a restart
+    await composeCatalog(new ServiceKit('catalog', svc.config, silentLogger, svc.conn, svc.bus));
     const list = await svc.http.get('/api/v1/categories/');
     const ids = (list.body.data as { id: number }[]).map((c) => c.id);
     expect(ids.filter((id) => id <= 8)).toEqual([1, 2, 3, 4, 5, 6, 7]);

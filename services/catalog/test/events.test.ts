@@ -29,10 +29,10 @@ async function newLot(overrides: Record<string, unknown> = {}) {
 const getLot = async (id: number) =>
   (await svc.http.get(`/api/v1/lots/${id}`, { token: admin })).body;
 
-const approved = (applicationId: number, lotId: number) =>
+const requested = (applicationId: number, lotId: number) =>
   createEvent(
-    Events.ApplicationApproved,
-    applicationChange(applicationId, lotId, { old_status: 'pending', new_status: 'approved' }),
+    Events.ApplicationApprovalRequested,
+    { application_id: applicationId, lot_id: lotId, note: null },
     ADMIN,
   );
 const cancelled = (
@@ -89,10 +89,10 @@ async function barrier(lotId: number): Promise<void> {
   );
 }
 
-describe('approval flow: application.approved', () => {
-  test('when an application for an available lot is approved, then the lot is reserved, its version goes up, and lot.reserved and lot.status_changed follow with the approving staff member', async () => {
+describe('approval flow: application.approval_requested', () => {
+  test('when approval of an application for an available lot is requested, then the lot is reserved, its version goes up, and lot.reserved and lot.status_changed follow with the approving staff member', async () => {
     const lot = await newLot();
-    await svc.publish(approved(501, lot.id));
+    await svc.publish(requested(501, lot.id));
     const reserved = await svc.recorder.waitFor(
       Events.LotReserved,
       (e) => e.payload.lot.id === lot.id,
@@ -115,9 +115,9 @@ describe('approval flow: application.approved', () => {
     expect(await getLot(lot.id)).toMatchObject({ status: 'reserved', version: 2 });
   });
 
-  test('when two applications of one lot are approved at the same moment, then exactly one reservation wins and the other gets lot.reservation_failed', async () => {
+  test('when approval of two applications of one lot is requested at the same moment, then exactly one reservation wins and the other gets lot.reservation_failed', async () => {
     const lot = await newLot();
-    await Promise.all([svc.publish(approved(601, lot.id)), svc.publish(approved(602, lot.id))]);
+    await Promise.all([svc.publish(requested(601, lot.id)), svc.publish(requested(602, lot.id))]);
     const won = await svc.recorder.waitFor(Events.LotReserved, (e) => e.payload.lot.id === lot.id);
     const lost = await svc.recorder.waitFor(
       Events.LotReservationFailed,
@@ -137,9 +137,9 @@ describe('approval flow: application.approved', () => {
     expect((await getLot(lot.id)).status).toBe('reserved');
   });
 
-  test('when ten approvals for one lot are handled at once, then one reserves it and nine fail', async () => {
+  test('when ten approval requests for one lot are handled at once, then one reserves it and nine fail', async () => {
     const lot = await newLot();
-    await Promise.all(Array.from({ length: 10 }, (_, i) => handle(approved(700 + i, lot.id))));
+    await Promise.all(Array.from({ length: 10 }, (_, i) => handle(requested(700 + i, lot.id))));
     await barrier(lot.id);
     expect(eventsOfLot(Events.LotReserved, lot.id)).toHaveLength(1);
     const failed = eventsOfLot(Events.LotReservationFailed, lot.id);
@@ -148,12 +148,12 @@ describe('approval flow: application.approved', () => {
     expect(new Set(failed.map((e) => e.payload.application_id)).has(winner)).toBe(false);
   });
 
-  test('when the same approval arrives again (redelivered, or re-sent with a new event id), then nothing new is emitted', async () => {
+  test('when the same approval request arrives again (redelivered, or re-sent with a new event id), then nothing new is emitted', async () => {
     const lot = await newLot();
-    const event = approved(801, lot.id);
+    const event = requested(801, lot.id);
     await handle(event);
     await handle(event);
-    await handle(approved(801, lot.id));
+    await handle(requested(801, lot.id));
     await barrier(lot.id);
     expect(eventsOfLot(Events.LotReserved, lot.id)).toHaveLength(1);
     expect(eventsOfLot(Events.LotStatusChanged, lot.id)).toHaveLength(1);
@@ -163,12 +163,12 @@ describe('approval flow: application.approved', () => {
 
   test('when a handler runs twice for one event (a crash before it was marked processed), then the events it emits carry the same ids', async () => {
     const lot = await newLot({ status: 'taken' });
-    const event = approved(851, lot.id);
-    await svc.catalog.lotEvents.applicationApproved(
-      event as DomainEvent<typeof Events.ApplicationApproved>,
+    const event = requested(851, lot.id);
+    await svc.catalog.lotEvents.approvalRequested(
+      event as DomainEvent<typeof Events.ApplicationApprovalRequested>,
     );
-    await svc.catalog.lotEvents.applicationApproved(
-      event as DomainEvent<typeof Events.ApplicationApproved>,
+    await svc.catalog.lotEvents.approvalRequested(
+      event as DomainEvent<typeof Events.ApplicationApprovalRequested>,
     );
     await barrier(lot.id);
     const failed = eventsOfLot(Events.LotReservationFailed, lot.id);
@@ -179,7 +179,7 @@ describe('approval flow: application.approved', () => {
   test('when the lot is not available, then lot.reservation_failed names its status and the lot stays as it is', async () => {
     for (const status of ['taken', 'archived', 'reserved'] as const) {
       const lot = await newLot({ status });
-      await svc.publish(approved(900, lot.id));
+      await svc.publish(requested(900, lot.id));
       const failed = await svc.recorder.waitFor(
         Events.LotReservationFailed,
         (e) => e.payload.lot_id === lot.id,
@@ -194,7 +194,7 @@ describe('approval flow: application.approved', () => {
   });
 
   test('when the lot does not exist or was deleted, then lot.reservation_failed with reason not_found and no status', async () => {
-    await svc.publish(approved(950, 987654));
+    await svc.publish(requested(950, 987654));
     const failed = await svc.recorder.waitFor(
       Events.LotReservationFailed,
       (e) => e.payload.lot_id === 987654,
@@ -209,7 +209,7 @@ describe('approval flow: application.approved', () => {
 
     const lot = await newLot();
     await svc.http.delete(`/api/v1/lots/${lot.id}`, { token: admin });
-    await svc.publish(approved(951, lot.id));
+    await svc.publish(requested(951, lot.id));
     const gone = await svc.recorder.waitFor(
       Events.LotReservationFailed,
       (e) => e.payload.lot_id === lot.id,
@@ -219,7 +219,7 @@ describe('approval flow: application.approved', () => {
 
   test('when a volunteer saves a lot form loaded before the lot was reserved, then 409 and the reservation stands', async () => {
     const lot = await newLot();
-    await svc.publish(approved(1001, lot.id));
+    await svc.publish(requested(1001, lot.id));
     await svc.recorder.waitFor(Events.LotReserved, (e) => e.payload.lot.id === lot.id);
     const save = await svc.http.put(
       `/api/v1/lots/${lot.id}`,
@@ -235,7 +235,7 @@ describe('approval flow: application.approved', () => {
 describe('approval flow: cancelled and completed', () => {
   async function reservedLot(applicationId: number) {
     const lot = await newLot();
-    await handle(approved(applicationId, lot.id));
+    await handle(requested(applicationId, lot.id));
     expect((await getLot(lot.id)).status).toBe('reserved');
     return lot;
   }
@@ -263,7 +263,7 @@ describe('approval flow: cancelled and completed', () => {
     expect(eventsOfLot(Events.LotStatusChanged, lot.id)).toHaveLength(1);
     expect(await getLot(lot.id)).toMatchObject({ status: 'reserved', version: 2 });
     // and the holder can still be approved again only once: nothing new
-    await handle(approved(1201, lot.id));
+    await handle(requested(1201, lot.id));
     await barrier(lot.id);
     expect(eventsOfLot(Events.LotReserved, lot.id)).toHaveLength(1);
   });

@@ -1,8 +1,7 @@
-import type { ApplicationStatus, ApplicationStatusChange, DomainEvent } from '@furniture/contracts';
+import type { ApplicationStatus, ApplicationStatusChange } from '@furniture/contracts';
 import { createEvent, withDocLock } from '@furniture/platform';
-import { api, listen, silentLogger, startBackbone } from '@furniture/platform/testing';
-import { loadCatalogConfig } from '../src/config';
-import { composeCatalog } from '../src/compose';
+import { startService } from '@furniture/platform/testing';
+import { catalogService } from '../src/compose';
 
 export {
   TEST_ADMIN as ADMIN,
@@ -16,20 +15,11 @@ export {
  * consuming its events like in production.
  */
 export async function startCatalog(env: Record<string, string> = {}) {
-  const backbone = await startBackbone('catalog');
-  const { conn, recorder, bus } = backbone;
-  const config = loadCatalogConfig({ ...backbone.env, OUTBOX_INTERVAL_MS: '200', ...env });
-  const catalog = await composeCatalog({ config, logger: silentLogger, conn, publisher: bus });
-  catalog.relay.start();
-  await bus.subscribe(catalog.handlers);
-  const server = await listen(catalog.app);
+  const svc = await startService(catalogService, { env });
+  const { conn } = svc;
   return {
-    url: server.url,
-    http: api(server.url),
-    catalog,
-    conn,
-    recorder,
-    config,
+    ...svc,
+    catalog: svc.service,
     /**
      * Changes a stored lot behind the API (e.g. its creation date), under the lot's lock like
      * every write of the service: FerretDB would otherwise lose one of two concurrent updates.
@@ -38,16 +28,8 @@ export async function startCatalog(env: Record<string, string> = {}) {
       withDocLock(conn.collection('lots'), id, () =>
         conn.collection('lots').updateOne({ id }, { $set: set }),
       ),
-    /** publishes an event on the service's exchange, as another service would */
-    publish: (event: DomainEvent) => bus.publish(event),
     /** the queues the service consumes from */
-    queues: backbone.queues,
-    async stop() {
-      await server.close();
-      // the relay first: a publish on a closed channel would wait for ever
-      await catalog.stop();
-      await backbone.stop();
-    },
+    queues: svc.backbone.queues,
   };
 }
 export type CatalogHarness = Awaited<ReturnType<typeof startCatalog>>;

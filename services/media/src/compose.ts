@@ -1,72 +1,45 @@
+import { Limits } from '@furniture/contracts';
 import {
-  OutboxRelay,
-  ProcessedEvents,
-  TokenVerifier,
+  LotReadModel,
+  LotReadModelSync,
+  catalogSnapshotSource,
+  defineService,
   ensureIndexes,
-  pingMongo,
-  type Connection,
-  type EventHandlers,
-  type HealthCheck,
-  type Logger,
-  type Publisher,
+  type LotSnapshotSource,
+  type ServiceKit,
 } from '@furniture/platform';
-import type { Collection, Document } from 'mongodb';
 import { createApp } from './app';
-import type { MediaConfig } from './config';
-import { LotsRepository } from './data-access/lots-repository';
+import { loadMediaConfig, type MediaConfig } from './config';
 import { registerModels } from './data-access/models';
 import { PhotosRepository } from './data-access/photos-repository';
 import { Admission, WorkLimiter } from './domain/limits';
 import { LotsService } from './domain/lots-service';
 import { PhotosService } from './domain/photos-service';
 import { lotEventHandlers } from './entry-points/messaging/lot-events';
-import { httpCatalogClient, type CatalogClient } from './integrations/catalog-client';
 import { sharpImageProcessor } from './integrations/image-processor';
 import { s3ObjectStore } from './integrations/object-store';
-import { Limits } from '@furniture/contracts';
-
-type ComposeConfig = Pick<
-  MediaConfig,
-  | 'METRICS_ENABLED'
-  | 's3'
-  | 'S3_BUCKET'
-  | 'S3_REGION'
-  | 'CATALOG_URL'
-  | 'LOT_SNAPSHOT_PAGE_SIZE'
-  | 'jwtPublicKey'
-  | 'JWT_ISSUER'
-  | 'JWT_AUDIENCE'
-  | 'MEDIA_MAX_PARALLEL'
-  | 'MEDIA_MAX_UPLOADS_IN_FLIGHT'
-  | 'SHARP_CONCURRENCY'
-  | 'MEDIA_MAX_INPUT_PIXELS'
-  | 'MEDIA_PROCESSING_TIMEOUT_SECONDS'
-  | 'MEDIA_UPLOAD_TIMEOUT_SECONDS'
-  | 'PHOTO_MAX_BYTES'
-  | 'WEBP_EFFORT'
->;
 
 /** A claim older than this belongs to an upload whose process died (uploads take seconds). */
 const STALE_CLAIM_MS = 30 * 60 * 1000;
 const HOUSEKEEPING_INTERVAL_MS = 5 * 60 * 1000;
 
+export interface MediaOptions {
+  /** where lots are looked up (the catalog's internal snapshot endpoint by default) */
+  catalog?: LotSnapshotSource;
+  /** first retry of the read-model rebuild while the catalog is unreachable */
+  rebuildRetryMs?: number;
+}
+
 /**
- * Wires the media service from its connections: used by start.ts and by the tests alike.
- * The bucket is created here when it is missing.
+ * Wires the media service's domain on the kit (start.ts and the tests alike). The bucket is
+ * created here when it is missing.
  */
-export async function composeMedia(opts: {
-  config: ComposeConfig;
-  logger: Logger;
-  conn: Connection;
-  publisher: Publisher;
-  brokerConnected?: HealthCheck;
-  isAccepting?: () => boolean;
-  relayIntervalMs?: number;
-  catalog?: CatalogClient;
-}) {
-  const { config, logger, conn } = opts;
+export async function composeMedia(kit: ServiceKit<MediaConfig>, options: MediaOptions = {}) {
+  const { config, logger, conn } = kit;
   const models = registerModels(conn);
   await ensureIndexes(conn);
+  const lotsRepo = new LotReadModel(conn);
+  await lotsRepo.ensureIndexes();
 
   const store = s3ObjectStore({
     s3: config.s3,
@@ -74,21 +47,22 @@ export async function composeMedia(opts: {
     region: config.S3_REGION,
   });
   await store.ensureBucket();
+  kit.check('s3', () => store.ping());
 
-  const lotsRepo = new LotsRepository(models);
   const photosRepo = new PhotosRepository(conn, models, Limits.photosPerLot);
-  const relay = new OutboxRelay({
-    collections: [models.Photo.collection as unknown as Collection<Document>],
-    publisher: opts.publisher,
-    logger,
-    intervalMs: opts.relayIntervalMs,
-  });
-  const lots = new LotsService({
+  const onEvents = kit.outbox([models.Photo]);
+  const catalog = options.catalog ?? catalogSnapshotSource(config.CATALOG_URL);
+  const lots = new LotsService({ lots: lotsRepo, catalog, logger });
+  const sync = new LotReadModelSync({
     lots: lotsRepo,
-    catalog: opts.catalog ?? httpCatalogClient({ baseUrl: config.CATALOG_URL }),
+    source: catalog,
     logger,
-    snapshotPageSize: config.LOT_SNAPSHOT_PAGE_SIZE,
+    pageSize: config.LOT_SNAPSHOT_PAGE_SIZE,
+    firstRetryMs: options.rebuildRetryMs,
   });
+  kit.onStart(() => sync.start('empty'));
+  kit.onStop(() => sync.stop());
+
   const processing = new WorkLimiter(config.MEDIA_MAX_PARALLEL);
   const admission = new Admission(config.MEDIA_MAX_UPLOADS_IN_FLIGHT);
   const images = sharpImageProcessor({
@@ -107,50 +81,40 @@ export async function composeMedia(opts: {
     maxInputPixels: config.MEDIA_MAX_INPUT_PIXELS,
     maxBytes: config.PHOTO_MAX_BYTES,
     logger,
-    onEvents: () => relay.kick(),
+    onEvents,
   });
-  const processed = new ProcessedEvents(conn);
-  const handlers: EventHandlers = processed.wrap(lotEventHandlers(lots, photos));
 
-  const verifier = new TokenVerifier({
-    publicKey: config.jwtPublicKey,
-    issuer: config.JWT_ISSUER,
-    audience: config.JWT_AUDIENCE,
-  });
+  // what a crashed upload left behind (TTL indexes would not remove the objects anyway)
+  kit.every('stale upload claims', HOUSEKEEPING_INTERVAL_MS, () =>
+    photos.cleanupStaleClaims(STALE_CLAIM_MS),
+  );
+
   const app = createApp({
-    logger,
-    verifier,
+    ...kit.appDeps(),
     photos,
     admission,
     maxBytes: config.PHOTO_MAX_BYTES,
     uploadTimeoutMs: config.MEDIA_UPLOAD_TIMEOUT_SECONDS * 1000,
-    checks: { mongo: () => pingMongo(conn), s3: () => store.ping() },
-    info: opts.brokerConnected ? { broker: opts.brokerConnected } : undefined,
-    isAccepting: opts.isAccepting,
-    metrics: config.METRICS_ENABLED,
   });
-
-  // what a crashed upload left behind (TTL indexes would not remove the objects anyway)
-  const housekeeping = setInterval(() => {
-    photos
-      .cleanupStaleClaims(STALE_CLAIM_MS)
-      .catch((err: Error) => logger.warn({ err: err.message }, 'housekeeping failed'));
-  }, HOUSEKEEPING_INTERVAL_MS);
-  housekeeping.unref();
-
   return {
     app,
-    relay,
+    handlers: lotEventHandlers(lots, photos),
     photos,
     lots,
-    handlers,
+    sync,
     store,
     processing,
     admission,
-    stop: async () => {
-      clearInterval(housekeeping);
-      await lots.stop();
-      await relay.stop();
-    },
   };
 }
+
+export const mediaService = defineService({
+  name: 'media',
+  loadConfig: loadMediaConfig,
+  compose: composeMedia,
+  describe: (config) => ({
+    bucket: config.S3_BUCKET,
+    maxParallel: config.MEDIA_MAX_PARALLEL,
+    sharpConcurrency: config.SHARP_CONCURRENCY,
+  }),
+});

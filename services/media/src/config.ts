@@ -87,7 +87,6 @@ export function loadMediaConfig(env: NodeJS.ProcessEnv = process.env) {
   return {
     ...c,
     s3: parseS3Url(s3Url),
-    jwtPublicKey: readSecret(c.JWT_PUBLIC_KEY, c.JWT_PUBLIC_KEY_FILE, 'JWT_PUBLIC_KEY'),
   };
 }
 export type MediaConfig = ReturnType<typeof loadMediaConfig>;

@@ -4,18 +4,14 @@ import { parseS3Url } from '@furniture/infra';
 import { Events, LOT_SNAPSHOT_PATH, type LotSnapshot, type Role } from '@furniture/contracts';
 import { createEvent } from '@furniture/platform';
 import {
-  api,
   eventually,
-  listen,
   signTestToken,
-  silentLogger,
+  startService,
   testUrls,
-  startBackbone,
   uniqueName,
 } from '@furniture/platform/testing';
 import { Client } from 'minio';
-import { composeMedia } from '../src/compose';
-import { loadMediaConfig } from '../src/config';
+import { mediaService } from '../src/compose';
 
 export const admin = {
   id: 1,
@@ -121,27 +117,13 @@ export async function startMedia(
   const urls = testUrls();
   const catalog = await startCatalogStub();
   opts.beforeStart?.(catalog);
-  const backbone = await startBackbone('media');
-  const { conn, recorder, bus } = backbone;
   const bucket = uniqueName('media').replace(/_/g, '-');
-  const config = loadMediaConfig({
-    ...backbone.env,
-    S3_URL: urls.s3Url,
-    S3_BUCKET: bucket,
-    CATALOG_URL: catalog.url,
-    ...env,
+  const svc = await startService(mediaService, {
+    env: { S3_URL: urls.s3Url, S3_BUCKET: bucket, CATALOG_URL: catalog.url, ...env },
+    options: { rebuildRetryMs: 200 },
   });
-  const media = await composeMedia({
-    config,
-    logger: silentLogger,
-    conn,
-    publisher: bus,
-    relayIntervalMs: 200,
-  });
-  media.relay.start();
-  await bus.subscribe(media.handlers);
-  media.lots.startRebuild(200);
-  const server = await listen(media.app);
+  const { conn, bus } = svc;
+  const media = svc.service;
   const s3 = testS3();
 
   /** Publishes a lot event as the catalog does. */
@@ -167,13 +149,8 @@ export async function startMedia(
   };
 
   return {
-    url: server.url,
-    http: api(server.url),
+    ...svc,
     media,
-    conn,
-    bus,
-    recorder,
-    config,
     bucket,
     s3,
     publishLot,
@@ -181,13 +158,11 @@ export async function startMedia(
     catalog,
     keysOf: (prefix = '') => listKeys(s3, bucket, prefix),
     async stop() {
-      await server.close();
-      await media.stop();
+      await svc.stop();
       await catalog.close();
       const left = await listKeys(s3, bucket).catch(() => []);
       if (left.length > 0) await s3.removeObjects(bucket, left).catch(() => undefined);
       await s3.removeBucket(bucket).catch(() => undefined);
-      await backbone.stop();
     },
   };
 }

@@ -1,15 +1,12 @@
 import {
-  TokenVerifier,
+  defineService,
   ensureIndexes,
   metricsRegistry,
-  pingMongo,
-  type Connection,
-  type HealthCheck,
-  type Logger,
+  type ServiceKit,
 } from '@furniture/platform';
 import { Counter } from 'prom-client';
 import { createApp } from './app';
-import type { NotificationConfig } from './config';
+import { loadNotificationConfig, type NotificationConfig } from './config';
 import { ActivityRepository } from './data-access/activity-repository';
 import { MailRepository } from './data-access/mail-repository';
 import { registerModels } from './data-access/models';
@@ -20,45 +17,45 @@ import type { Mailer } from './domain/mail-types';
 import { eventHandlers } from './entry-points/messaging/event-handlers';
 import { createSmtpMailer, senderDomain } from './integrations/smtp-mailer';
 
-type ComposeConfig = Omit<
-  NotificationConfig,
-  'PORT' | 'HOST' | 'MONGO_URL' | 'MONGO_DB' | 'AMQP_URL' | 'AMQP_EXCHANGE' | 'NODE_ENV'
->;
-
 function outcomeCounter(): Counter {
   const registry = metricsRegistry('notification');
   return (
     (registry.getSingleMetric('notification_mail_attempts_total') as Counter | undefined) ??
     new Counter({
       name: 'notification_mail_attempts_total',
-      help: 'Mail sending outcomes (sent, retry, failed, withdrawn)',
+      help: 'Mail sending outcomes (sent, retry, failed)',
       labelNames: ['outcome'],
       registers: [registry],
     })
   );
 }
 
-/**
- * Wires the notification service from its connections: used by start.ts and by the tests alike.
- * The caller subscribes `handlers` to the bus and starts `sender`.
- */
-export async function composeNotification(opts: {
-  config: ComposeConfig;
-  logger: Logger;
-  conn: Connection;
+export interface NotificationOptions {
   /** the SMTP side; built from SMTP_URL when not given */
   mailer?: Mailer;
-  brokerConnected?: HealthCheck;
-  isAccepting?: () => boolean;
-}) {
-  const { config, logger, conn } = opts;
+}
+
+/** Wires the notification service's domain on the kit (start.ts and the tests alike). */
+export async function composeNotification(
+  kit: ServiceKit<NotificationConfig>,
+  options: NotificationOptions = {},
+) {
+  const { config, logger, conn } = kit;
+  if (
+    config.NODE_ENV === 'production' &&
+    (!config.OFFICE_PHONE || config.OFFICE_EMAIL.endsWith('.local'))
+  ) {
+    logger.warn(
+      'OFFICE_EMAIL / OFFICE_PHONE are not set: the mails to families carry placeholder contact details',
+    );
+  }
   const models = registerModels(conn);
   await ensureIndexes(conn);
 
   const activityRepo = new ActivityRepository(conn, models);
   const mails = new MailRepository(conn, models);
   const mailer =
-    opts.mailer ??
+    options.mailer ??
     createSmtpMailer({
       url: config.SMTP_URL,
       from: config.MAIL_FROM,
@@ -76,6 +73,7 @@ export async function composeNotification(opts: {
     concurrency: config.MAIL_CONCURRENCY,
     leaseMs: config.MAIL_LEASE_MS,
     wakeMaxMs: config.MAIL_WAKE_MAX_MS,
+    probeIntervalMs: config.MAIL_PROBE_INTERVAL_MS,
     lockScope: conn.name,
     onOutcome: (outcome: SendOutcome) => outcomes.inc({ outcome }),
   });
@@ -91,32 +89,11 @@ export async function composeNotification(opts: {
         hours: { de: config.OFFICE_HOURS_DE, uk: config.OFFICE_HOURS_UK },
       },
     },
-    approvalHoldMs: config.MAIL_APPROVAL_HOLD_MS,
     messageIdDomain: senderDomain(config.MAIL_FROM),
     onQueued: () => sender.kick(),
     logger,
   });
   const activity = new ActivityService({ activity: activityRepo, timeZone: config.TIMEZONE });
-
-  const verifier = new TokenVerifier({
-    publicKey: config.jwtPublicKey,
-    issuer: config.JWT_ISSUER,
-    audience: config.JWT_AUDIENCE,
-  });
-  const app = createApp({
-    logger,
-    verifier,
-    activity,
-    timeZone: config.TIMEZONE,
-    csvDelimiter: config.CSV_DELIMITER,
-    checks: { mongo: () => pingMongo(conn) },
-    info: {
-      ...(opts.brokerConnected ? { broker: opts.brokerConnected } : {}),
-      smtp: () => sender.smtpHealthy(),
-    },
-    isAccepting: opts.isAccepting,
-    metrics: config.METRICS_ENABLED,
-  });
 
   /** Housekeeping: what a TTL index would do on MongoDB (FerretDB has none). */
   const purgeOldMails = async (now = new Date()): Promise<number> => {
@@ -129,26 +106,38 @@ export async function composeNotification(opts: {
       if (deleted === 0) return total;
     }
   };
-  const housekeeping = setInterval(() => {
-    purgeOldMails().then(
-      (n) => n > 0 && logger.info({ deleted: n }, 'old mails deleted'),
-      (err: Error) => logger.warn({ err: err.message }, 'mail housekeeping failed'),
-    );
-  }, 3600 * 1000);
-  housekeeping.unref();
+  kit.every('old mails', 3600 * 1000, async () => {
+    const n = await purgeOldMails();
+    if (n > 0) logger.info({ deleted: n }, 'old mails deleted');
+  });
+  kit.onStart(() => sender.start());
+  kit.onStop(async () => {
+    await sender.stop();
+    mailer.close();
+  });
+
+  const app = createApp({
+    ...kit.appDeps(),
+    // SMTP is reported but not required: mails wait in their queue while it is away
+    info: { ...kit.appDeps().info, smtp: () => sender.smtpHealthy() },
+    activity,
+    timeZone: config.TIMEZONE,
+    csvDelimiter: config.CSV_DELIMITER,
+  });
 
   return {
     app,
-    purgeOldMails,
     handlers: eventHandlers({ activity, mail }),
+    purgeOldMails,
     sender,
     activity,
     mail,
     mails,
-    stop: async () => {
-      clearInterval(housekeeping);
-      await sender.stop();
-      mailer.close();
-    },
   };
 }
+
+export const notificationService = defineService({
+  name: 'notification',
+  loadConfig: loadNotificationConfig,
+  compose: composeNotification,
+});

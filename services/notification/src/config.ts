@@ -1,4 +1,4 @@
-import { baseConfigShape, loadConfig, readSecret } from '@furniture/platform';
+import { baseConfigShape, loadConfig } from '@furniture/platform';
 import { z } from 'zod';
 
 const urlString = z.string().trim().pipe(z.url());
@@ -38,15 +38,15 @@ export function loadNotificationConfig(env: NodeJS.ProcessEnv = process.env) {
       /** delay after the first failed attempt; doubles per attempt up to MAIL_RETRY_MAX_MS */
       MAIL_RETRY_BASE_MS: z.coerce.number().int().min(1).default(30_000),
       MAIL_RETRY_MAX_MS: z.coerce.number().int().min(1).default(3_600_000),
-      /**
-       * An approval mail waits this long before it goes out, so that an approval undone at once
-       * (the lot could not be reserved, or staff cancelled the reservation) never reaches the family.
-       */
-      MAIL_APPROVAL_HOLD_MS: z.coerce.number().int().min(0).default(30_000),
+      /** while the SMTP server is unreachable, how often to look whether it answers again */
+      MAIL_PROBE_INTERVAL_MS: z.coerce.number().int().min(100).default(5000),
       /** mails sent at the same time */
       MAIL_CONCURRENCY: z.coerce.number().int().min(1).max(50).default(4),
-      /** a mail left "sending" this long (a crash mid-send) is tried again */
-      MAIL_LEASE_MS: z.coerce.number().int().min(1000).default(300_000),
+      /**
+       * a mail left "sending" this long (a crash mid-send) is tried again; must be longer than a
+       * whole SMTP conversation (3 × SMTP_TIMEOUT_MS)
+       */
+      MAIL_LEASE_MS: z.coerce.number().int().min(1000).default(60_000),
       /** sent, failed and withdrawn mails are deleted after this many days (0: kept) */
       MAIL_RETENTION_DAYS: z.coerce.number().int().min(0).default(180),
       /** longest sleep of the sender between two looks at its own queue */
@@ -64,10 +64,11 @@ export function loadNotificationConfig(env: NodeJS.ProcessEnv = process.env) {
   } catch {
     throw new Error(`Invalid configuration:\n  TIMEZONE: unknown time zone ${c.TIMEZONE}`);
   }
-  return {
-    ...c,
-    PUBLIC_BASE_URL: c.PUBLIC_BASE_URL.replace(/\/+$/, ''),
-    jwtPublicKey: readSecret(c.JWT_PUBLIC_KEY, c.JWT_PUBLIC_KEY_FILE, 'JWT_PUBLIC_KEY'),
-  };
+  if (c.MAIL_LEASE_MS <= 3 * c.SMTP_TIMEOUT_MS) {
+    throw new Error(
+      `Invalid configuration:\n  MAIL_LEASE_MS: must be longer than 3 × SMTP_TIMEOUT_MS (${3 * c.SMTP_TIMEOUT_MS})`,
+    );
+  }
+  return { ...c, PUBLIC_BASE_URL: c.PUBLIC_BASE_URL.replace(/\/+$/, '') };
 }
 export type NotificationConfig = ReturnType<typeof loadNotificationConfig>;

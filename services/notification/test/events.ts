@@ -1,5 +1,6 @@
 import {
   Events,
+  type ApplicationChangeReasons,
   type Actor,
   type ApplicationStatus,
   type DomainEvent,
@@ -92,7 +93,7 @@ export function statusChange(
   name: StatusEvent,
   f: Family,
   opts: {
-    reason?: 'staff' | 'competitor_approved' | 'reservation_failed' | 'lot_closed' | 'lot_deleted';
+    reason?: (typeof ApplicationChangeReasons)[number];
     note?: string | null;
     actor?: Actor | null;
   } = {},

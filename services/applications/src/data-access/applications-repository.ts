@@ -1,4 +1,11 @@
-import type { ApplicationStatus, DomainEvent, Language } from '@furniture/contracts';
+import type {
+  Actor,
+  ApplicationStatus,
+  ApprovalFailureReason,
+  DomainEvent,
+  Language,
+  LotStatus,
+} from '@furniture/contracts';
 import {
   docWithEvents,
   isDuplicateKeyError,
@@ -9,7 +16,7 @@ import {
   type Connection,
 } from '@furniture/platform';
 import type { QueryFilter } from 'mongoose';
-import type { ApplicationDoc, Models } from './models';
+import type { ApplicationDoc, ApprovalDoc, Models } from './models';
 
 /** Statuses that hold a place in a lot's queue. */
 export const OPEN_STATUSES: readonly ApplicationStatus[] = ['pending', 'approved'];
@@ -30,11 +37,48 @@ export interface ApplicationRecord {
   language: Language;
   lot_name: { de: string; uk: string };
   notes: string[];
+  approval: ApprovalRecord | null;
+  rejected_for: number | null;
+  request_key: string | null;
   created_at: string;
   updated_at: string;
 }
 
-export type NewApplication = Omit<ApplicationRecord, 'id' | 'created_at' | 'updated_at'>;
+export interface ApprovalRecord {
+  state: 'requested' | 'failed';
+  requested_at: string;
+  requested_by: Actor;
+  note: string | null;
+  reason: ApprovalFailureReason | null;
+  lot_status: LotStatus | null;
+  ended_at: string | null;
+}
+
+export type NewApplication = Omit<
+  ApplicationRecord,
+  'id' | 'created_at' | 'updated_at' | 'approval' | 'rejected_for'
+>;
+
+/** What a status change writes besides the status, and what it requires besides `from`. */
+export interface TransitionExtras {
+  /** rejected because the lot was reserved for this application */
+  rejectedFor?: number | null;
+  /** only while an approval of the application is requested (the catalog confirmed it) */
+  requireApprovalRequested?: boolean;
+}
+
+function toApproval(doc: ApprovalDoc | null | undefined): ApprovalRecord | null {
+  if (!doc) return null;
+  return {
+    state: doc.state,
+    requested_at: doc.requested_at.toISOString(),
+    requested_by: doc.requested_by,
+    note: doc.note ?? null,
+    reason: doc.reason ?? null,
+    lot_status: doc.lot_status ?? null,
+    ended_at: doc.ended_at ? doc.ended_at.toISOString() : null,
+  };
+}
 
 export class DuplicateApplicationError extends Error {}
 
@@ -54,6 +98,9 @@ function toRecord(doc: ApplicationDoc): ApplicationRecord {
     language: doc.language,
     lot_name: { de: doc.lot_name?.de ?? '', uk: doc.lot_name?.uk ?? '' },
     notes: doc.notes ?? [],
+    approval: toApproval(doc.approval),
+    rejected_for: doc.rejected_for ?? null,
+    request_key: doc.request_key ?? null,
     created_at: doc.created_at.toISOString(),
     updated_at: doc.updated_at.toISOString(),
   };
@@ -84,7 +131,14 @@ export class ApplicationsRepository {
   ): Promise<ApplicationRecord> {
     const now = new Date();
     const id = await this.drawId();
-    const doc: ApplicationDoc = { ...data, id, created_at: now, updated_at: now };
+    const doc: ApplicationDoc = {
+      ...data,
+      id,
+      approval: null,
+      rejected_for: null,
+      created_at: now,
+      updated_at: now,
+    };
     const record = toRecord(doc);
     try {
       await this.collection.insertOne(docWithEvents({ ...doc }, events(record)));
@@ -219,8 +273,9 @@ export class ApplicationsRepository {
 
   /**
    * Moves an application from `from` to `to` with a note line and its events, in one guarded
-   * write under the document's lock. Returns the new state, or null when the application was no
-   * longer in `from` (someone else changed it first).
+   * write under the document's lock. Any approval request or failure ends with the change.
+   * Returns the new state, or null when the application was no longer in `from` (someone else
+   * changed it first) or no longer awaited its approval when that was required.
    */
   async transition(
     id: number,
@@ -228,18 +283,126 @@ export class ApplicationsRepository {
     to: ApplicationStatus,
     noteLine: string,
     events: DomainEvent[],
+    extras: TransitionExtras = {},
   ): Promise<ApplicationRecord | null> {
+    const filter: Record<string, unknown> = { ...NOT_DELETED, id, status: from };
+    if (extras.requireApprovalRequested) filter['approval.state'] = 'requested';
     const res = await withDocLock(this.collection, id, () =>
       this.collection.updateOne(
-        { ...NOT_DELETED, id, status: from },
+        filter,
         withEvents(
-          { $set: { status: to, updated_at: new Date() }, $push: { notes: noteLine } },
+          {
+            $set: {
+              status: to,
+              approval: null,
+              rejected_for: to === 'rejected' ? (extras.rejectedFor ?? null) : null,
+              updated_at: new Date(),
+            },
+            $push: { notes: noteLine },
+          },
           events,
         ),
       ),
     );
     if (res.matchedCount !== 1) return null;
     return this.findById(id);
+  }
+
+  /**
+   * Records a staff approval request on a pending application that has none under way, with its
+   * event; null when the application is no longer pending or already awaits an approval.
+   */
+  async requestApproval(
+    id: number,
+    approval: { requested_by: Actor; note: string | null },
+    events: DomainEvent[],
+  ): Promise<ApplicationRecord | null> {
+    const now = new Date();
+    const doc: ApprovalDoc = {
+      state: 'requested',
+      requested_at: now,
+      requested_by: approval.requested_by,
+      note: approval.note,
+      reason: null,
+      lot_status: null,
+      ended_at: null,
+    };
+    const res = await withDocLock(this.collection, id, () =>
+      this.collection.updateOne(
+        { ...NOT_DELETED, id, status: 'pending', 'approval.state': { $ne: 'requested' } },
+        withEvents({ $set: { approval: doc, updated_at: now } }, events),
+      ),
+    );
+    if (res.matchedCount !== 1) return null;
+    return this.findById(id);
+  }
+
+  /**
+   * Ends a requested approval that the catalog could not confirm: the application stays pending
+   * and shows why. null when no approval of it was under way any more.
+   */
+  async failApproval(
+    id: number,
+    failure: { reason: ApprovalFailureReason; lot_status: LotStatus | null },
+    noteLine: string,
+    events: DomainEvent[],
+  ): Promise<ApplicationRecord | null> {
+    const now = new Date();
+    const res = await withDocLock(this.collection, id, () =>
+      this.collection.updateOne(
+        { ...NOT_DELETED, id, status: 'pending', 'approval.state': 'requested' },
+        withEvents(
+          {
+            $set: {
+              'approval.state': 'failed',
+              'approval.reason': failure.reason,
+              'approval.lot_status': failure.lot_status,
+              'approval.ended_at': now,
+              updated_at: now,
+            },
+            $push: { notes: noteLine },
+          },
+          events,
+        ),
+      ),
+    );
+    if (res.matchedCount !== 1) return null;
+    return this.findById(id);
+  }
+
+  /** Adds events to an application without changing it (they go out through its outbox). */
+  async addEvents(id: number, events: DomainEvent[]): Promise<boolean> {
+    const res = await withDocLock(this.collection, id, () =>
+      this.collection.updateOne({ ...NOT_DELETED, id }, withEvents({}, events)),
+    );
+    return res.matchedCount === 1;
+  }
+
+  /** Does another application of the lot hold or await its reservation? */
+  async reservationHolder(lotId: number, exceptId: number): Promise<number | null> {
+    const doc = await this.models.Application.findOne(
+      {
+        ...LIVE,
+        lot_id: lotId,
+        id: { $ne: exceptId },
+        $or: [{ status: 'approved' }, { status: 'pending', 'approval.state': 'requested' }],
+      },
+      { _id: 0, id: 1 },
+    ).lean<Pick<ApplicationDoc, 'id'>>();
+    return doc?.id ?? null;
+  }
+
+  /** Applications of a lot rejected because it was reserved for `holderId`, oldest first. */
+  async rejectedFor(lotId: number, holderId: number): Promise<ApplicationRecord[]> {
+    const docs = await this.models.Application.find({
+      ...LIVE,
+      lot_id: lotId,
+      status: 'rejected',
+      rejected_for: holderId,
+    })
+      .sort({ id: 1 })
+      .lean<ApplicationDoc[]>();
+    return docs.map(toRecord);
   }
 
   /** Appends one note line with its event; null when the application does not exist. */

@@ -1,10 +1,13 @@
 import { Schema, type Connection } from 'mongoose';
 import {
   ApplicationStatuses,
+  ApprovalFailureReasons,
   Languages,
   LotStatuses,
   WishStatuses,
+  type Actor,
   type ApplicationStatus,
+  type ApprovalFailureReason,
   type Language,
   type LotStatus,
   type WishStatus,
@@ -35,38 +38,24 @@ export interface ApplicationDoc {
   lot_name: Localized;
   /** internal notes, one line each, oldest first */
   notes: string[];
+  /** an approval the catalog has not confirmed yet, or one that failed (see ApprovalDoc) */
+  approval?: ApprovalDoc | null;
+  /** rejected because the lot was reserved for this application: back in the queue if cancelled */
+  rejected_for?: number | null;
+  /** the Idempotency-Key the family's browser sent: a repeated submission answers the same */
+  request_key?: string | null;
   created_at: Date;
   updated_at: Date;
 }
 
-/**
- * String `_id`s: FerretDB 1.24 on SQLite answers a filter that is exactly `{_id: '<string>'}` from
- * its primary key and scans the whole collection for every other filter (we measured 8 ms against
- * 250 ms for 3000 documents), so the documents read on every public call are keyed that way.
- */
-export const keyOf = (id: number): string => String(id);
-
-/** One reservation slot per lot: held by the approved application (`_id` = the lot id). */
-export interface ReservationDoc {
-  _id: string;
-  lot_id: number;
-  application_id: number;
-  created_at: Date;
-}
-
-/** The read model of the catalog's lots, fed by lot events and the snapshot endpoint. */
-export interface LotDoc {
-  /** keyOf(id) */
-  _id: string;
-  id: number;
-  name: Localized;
-  status: LotStatus;
-  category_id: number;
-  photo: string | null;
-  version: number;
-  updated_at: Date;
-  /** lot.deleted arrived: kept so that a late event cannot bring the lot back */
-  deleted: boolean;
+export interface ApprovalDoc {
+  state: 'requested' | 'failed';
+  requested_at: Date;
+  requested_by: Actor;
+  note: string | null;
+  reason: ApprovalFailureReason | null;
+  lot_status: LotStatus | null;
+  ended_at: Date | null;
 }
 
 export interface WishDoc {
@@ -101,6 +90,23 @@ const applicationSchema = new Schema<ApplicationDoc>(
     language: { type: String, enum: Languages, required: true },
     lot_name: localized,
     notes: { type: [String], default: [] },
+    approval: {
+      type: new Schema<ApprovalDoc>(
+        {
+          state: { type: String, enum: ['requested', 'failed'], required: true },
+          requested_at: { type: Date, required: true },
+          requested_by: { type: Object, required: true },
+          note: { type: String, default: null },
+          reason: { type: String, enum: [...ApprovalFailureReasons, null], default: null },
+          lot_status: { type: String, enum: [...LotStatuses, null], default: null },
+          ended_at: { type: Date, default: null },
+        },
+        { _id: false },
+      ),
+      default: null,
+    },
+    rejected_for: { type: Number, default: null },
+    request_key: { type: String, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },
@@ -115,31 +121,6 @@ applicationSchema.index({ status: 1, id: -1 });
 // the status check and the per-phone limit
 applicationSchema.index({ applicant_phone: 1, status: 1, id: -1 });
 applicationSchema.plugin(outboxPlugin);
-
-const reservationSchema = new Schema<ReservationDoc>(
-  {
-    _id: { type: String, required: true },
-    lot_id: { type: Number, required: true, unique: true },
-    application_id: { type: Number, required: true },
-    created_at: { type: Date, required: true },
-  },
-  { collection: 'reservations', versionKey: false },
-);
-
-const lotSchema = new Schema<LotDoc>(
-  {
-    _id: { type: String, required: true },
-    id: { type: Number, required: true, unique: true },
-    name: localized,
-    status: { type: String, enum: LotStatuses, required: true },
-    category_id: { type: Number, required: true },
-    photo: { type: String, default: null },
-    version: { type: Number, required: true },
-    updated_at: { type: Date, required: true },
-    deleted: { type: Boolean, default: false },
-  },
-  { collection: 'lots', versionKey: false },
-);
 
 const wishSchema = new Schema<WishDoc>(
   {
@@ -165,8 +146,6 @@ wishSchema.plugin(outboxPlugin);
 export function registerModels(conn: Connection) {
   return {
     Application: conn.model<ApplicationDoc>('Application', applicationSchema),
-    Reservation: conn.model<ReservationDoc>('Reservation', reservationSchema),
-    Lot: conn.model<LotDoc>('Lot', lotSchema),
     Wish: conn.model<WishDoc>('Wish', wishSchema),
   };
 }

@@ -1,18 +1,21 @@
-import type { Actor, ApplicationStatus, EventPayload, Events } from '@furniture/contracts';
+import {
+  Events,
+  type Actor,
+  type ApplicationStatus,
+  type EventPayload,
+} from '@furniture/contracts';
+import { createEvent, type LotReadModel } from '@furniture/platform';
 import type {
   ApplicationRecord,
   ApplicationsRepository,
 } from '../data-access/applications-repository';
-import type { LotsRepository } from '../data-access/lots-repository';
-import type { ReservationsRepository } from '../data-access/reservations-repository';
 import type { QueueCounts } from './queue-counts';
-import { SYSTEM_AUTHOR } from './notes';
+import { noteLine, SYSTEM_AUTHOR } from './notes';
 import { changeStatus, type ChangeReason } from './status-changes';
 
 export interface LotReactionsDeps {
   applications: ApplicationsRepository;
-  lots: LotsRepository;
-  reservations: ReservationsRepository;
+  lots: LotReadModel;
   queueCounts: QueueCounts;
   onEvents: () => void;
 }
@@ -28,9 +31,10 @@ const lotStatusDe: Record<string, string> = {
 };
 
 /**
- * The applications side of the approval flow (ARCHITECTURE.md "Events"), driven by the catalog's
- * lot events. Every handler is safe to run twice: each change is a guarded transition of one
- * application, and an application that has moved on meanwhile is left alone.
+ * The applications side of the approval saga (ARCHITECTURE.md "Events", docs/event-flows.md),
+ * driven by the catalog's lot events. Every handler is safe to run twice and in any order: each
+ * change is a guarded transition of one application, and an application that has moved on
+ * meanwhile is left alone.
  */
 export class LotReactions {
   constructor(private readonly deps: LotReactionsDeps) {}
@@ -41,47 +45,105 @@ export class LotReactions {
   }
 
   /**
-   * lot.reserved: the catalog reserved the lot for one approved application; the lot's other
-   * pending applications are rejected with a note saying why. Skipped when that application is
-   * no longer approved (its reservation was cancelled meanwhile; the catalog frees the lot).
+   * lot.reserved: the catalog reserved the lot for an application whose approval was requested.
+   * The lot's other pending applications are rejected (each remembers for whom, so that a later
+   * cancellation brings them back), then the application becomes approved: application.approved
+   * is final. A reservation for a request that ended meanwhile is given back.
    */
-  async lotReserved(p: Payload<typeof Events.LotReserved>, actor: Actor | null): Promise<void> {
+  async lotReserved(p: Payload<typeof Events.LotReserved>): Promise<void> {
     await this.deps.lots.apply(p.lot);
     const winner = await this.deps.applications.findById(p.application_id);
-    if (winner?.status !== 'approved' || winner.lot_id !== p.lot.id) return;
+    if (!winner || winner.lot_id !== p.lot.id) return;
+    const awaiting = winner.status === 'pending' && winner.approval?.state === 'requested';
+    if (winner.status !== 'approved' && !awaiting) {
+      await this.deps.applications.addEvents(winner.id, [
+        createEvent(Events.ApplicationApprovalWithdrawn, {
+          application_id: winner.id,
+          lot_id: winner.lot_id,
+        }),
+      ]);
+      this.deps.onEvents();
+      return;
+    }
+    const approval = winner.approval;
+    const requester = approval?.requested_by ?? null;
     const others = (await this.deps.applications.ofLot(p.lot.id, ['pending'])).filter(
       (a) => a.id !== winner.id,
     );
     await this.moveAll(others, 'rejected', {
       reason: 'competitor_approved',
       note: `Automatisch abgelehnt: Das Lot wurde für Bewerbung #${winner.id} reserviert.`,
-      actor,
+      actor: requester,
+      rejectedFor: winner.id,
     });
+    if (awaiting && approval) {
+      const updated = await changeStatus(this.deps, winner, 'approved', {
+        reason: 'staff',
+        note: approval.note,
+        author: { role: approval.requested_by.role, email: approval.requested_by.email },
+        actor: approval.requested_by,
+        requireApprovalRequested: true,
+      });
+      if (updated) this.deps.onEvents();
+    }
   }
 
-  /** lot.reservation_failed: the catalog could not reserve the lot; the approval is undone. */
+  /**
+   * lot.reservation_failed: the catalog could not reserve the lot, so the approval request ends
+   * without an approval. The application stays pending and shows why; when the lot is gone it is
+   * rejected (there is nothing left to wait for).
+   */
   async reservationFailed(p: Payload<typeof Events.LotReservationFailed>): Promise<void> {
     const app = await this.deps.applications.findById(p.application_id);
-    if (app?.status === 'approved' && app.lot_id === p.lot_id) {
-      const why =
-        p.reason === 'not_found'
-          ? 'das Lot existiert nicht mehr'
-          : `das Lot ist ${lotStatusDe[p.lot_status ?? ''] ?? p.lot_status ?? 'nicht verfügbar'}`;
+    if (!app || app.lot_id !== p.lot_id) return;
+    if (app.status === 'approved') {
+      // an approval of an earlier version of this service (approved before reserving)
       await this.moveAll([app], 'pending', {
         reason: 'reservation_failed',
-        note: `Genehmigung zurückgenommen: Das Lot konnte nicht reserviert werden (${why}).`,
+        note: 'Genehmigung zurückgenommen: Das Lot konnte nicht reserviert werden.',
         actor: null,
       });
+      return;
     }
-    // whatever the application's status now, a slot it still holds is of no use any more
-    if (app?.status !== 'approved') {
-      await this.deps.reservations.release(p.lot_id, p.application_id);
+    if (app.status !== 'pending' || app.approval?.state !== 'requested') return;
+    const requester = app.approval.requested_by;
+    if (p.reason === 'not_found') {
+      await this.moveAll([app], 'rejected', {
+        reason: 'lot_deleted',
+        note: 'Automatisch abgelehnt: Das Lot existiert nicht mehr.',
+        actor: requester,
+        requireApprovalRequested: true,
+      });
+      return;
     }
+    const label = lotStatusDe[p.lot_status ?? ''] ?? p.lot_status ?? 'nicht verfügbar';
+    const updated = await this.deps.applications.failApproval(
+      app.id,
+      { reason: p.reason, lot_status: p.lot_status },
+      noteLine(
+        SYSTEM_AUTHOR,
+        'APPROVE',
+        `Genehmigung nicht möglich: Das Lot ist ${label}. Die Bewerbung bleibt ausstehend.`,
+      ),
+      [
+        createEvent(
+          Events.ApplicationApprovalFailed,
+          {
+            application_id: app.id,
+            lot_id: app.lot_id,
+            reason: p.reason,
+            lot_status: p.lot_status,
+          },
+          requester,
+        ),
+      ],
+    );
+    if (updated) this.deps.onEvents();
   }
 
-  /** lot.deleted: the lot's open applications are closed. */
+  /** lot.deleted: the lot's open applications are closed (approval requests included). */
   async lotDeleted(p: Payload<typeof Events.LotDeleted>, actor: Actor | null): Promise<void> {
-    await this.deps.lots.apply(p.lot, { deleted: true });
+    await this.deps.lots.markDeleted(p.lot);
     const open = await this.deps.applications.ofLot(p.lot.id, ['pending', 'approved']);
     await this.moveAll(open, 'rejected', {
       reason: 'lot_deleted',
@@ -91,13 +153,15 @@ export class LotReactions {
   }
 
   /**
-   * lot.status_changed. Changes the approval flow itself caused only update the read model.
-   * A staff change in the lot form (if it is still the lot's status):
+   * lot.status_changed. A reservation given back (staff cancelled it) brings back, in their old
+   * queue order, the applications that were rejected because of it. Other changes the saga
+   * itself caused only update the read model. A staff change in the lot form (if it is still the
+   * lot's status):
    * - archived: open applications are rejected (the lot is withdrawn);
    * - taken / transferred: the approved application is completed (the family got it), pending
    *   ones are rejected;
    * - available while an application is approved: that reservation is cancelled (back to the
-   *   queue), so the lot and the applications agree again;
+   *   queue) and its rivals come back, so the lot and the applications agree again;
    * - reserved: nothing (staff may hold a lot aside; the queue waits).
    */
   async lotStatusChanged(
@@ -105,12 +169,16 @@ export class LotReactions {
     actor: Actor | null,
   ): Promise<void> {
     await this.deps.lots.apply(p.lot);
-    if (p.cause !== 'staff') return;
+    const lotId = p.lot.id;
     // events are handled concurrently: act on the lot as it is now, so that a change staff made
     // afterwards (reopening an archived lot) wins over this one
-    const lotId = p.lot.id;
     const current = await this.deps.lots.get(lotId);
     if (!current || current.deleted || current.status !== p.new_status) return;
+    if (p.cause === 'reservation_cancelled' && p.application_id !== null) {
+      await this.bringBackRivals(lotId, p.application_id, actor);
+      return;
+    }
+    if (p.cause !== 'staff') return;
     const by = actor ? ` von ${actor.email}` : '';
     switch (p.new_status) {
       case 'archived': {
@@ -146,6 +214,7 @@ export class LotReactions {
           note: `Reservierung aufgehoben: Das Lot wurde${by} wieder auf verfügbar gesetzt.`,
           actor,
         });
+        for (const app of approved) await this.bringBackRivals(lotId, app.id, actor);
         return;
       }
       default:
@@ -153,10 +222,33 @@ export class LotReactions {
     }
   }
 
+  /**
+   * The applications rejected because the lot was reserved for `holderId` return to pending;
+   * their ids keep their old places in the queue. Staff's own rejections stay.
+   */
+  private async bringBackRivals(
+    lotId: number,
+    holderId: number,
+    actor: Actor | null,
+  ): Promise<void> {
+    const rivals = await this.deps.applications.rejectedFor(lotId, holderId);
+    await this.moveAll(rivals, 'pending', {
+      reason: 'reservation_cancelled',
+      note: `Wieder in der Warteschlange: Die Reservierung für Bewerbung #${holderId} wurde aufgehoben.`,
+      actor,
+    });
+  }
+
   private async moveAll(
     apps: ApplicationRecord[],
     to: ApplicationStatus,
-    opts: { reason: ChangeReason; note: string; actor: Actor | null },
+    opts: {
+      reason: ChangeReason;
+      note: string;
+      actor: Actor | null;
+      rejectedFor?: number;
+      requireApprovalRequested?: boolean;
+    },
   ): Promise<void> {
     let changed = 0;
     for (const app of apps) {

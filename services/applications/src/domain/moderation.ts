@@ -9,27 +9,25 @@ import {
   type ApplicationsQuery,
 } from '@furniture/contracts';
 import { AppError, createEvent } from '@furniture/platform';
+import type { LotReadModel, LotView } from '@furniture/platform';
 import type {
   ApplicationRecord,
   ApplicationsRepository,
 } from '../data-access/applications-repository';
-import type { LotView, LotsRepository } from '../data-access/lots-repository';
-import type { ReservationsRepository } from '../data-access/reservations-repository';
 import type { QueueCounts } from './queue-counts';
 import { noteLine, parseNotes, type NoteAuthor } from './notes';
 import { changeStatus, lotName, staffTransition } from './status-changes';
 
 export interface ModerationDeps {
   applications: ApplicationsRepository;
-  lots: LotsRepository;
-  reservations: ReservationsRepository;
+  lots: LotReadModel;
   queueCounts: QueueCounts;
-  /** a slot whose holder never became approved is given up after this long */
-  staleClaimMs: number;
   onEvents: () => void;
 }
 
 const authorOf = (actor: Actor): NoteAuthor => ({ role: actor.role, email: actor.email });
+/** Only the actor's fields (a token's actor carries its session too). */
+const actorOf = (a: Actor): Actor => ({ id: a.id, name: a.name, email: a.email, role: a.role });
 
 /** The staff view of an application: its notes parsed, its place in the queue, its lot. */
 export function toApplication(
@@ -37,9 +35,27 @@ export function toApplication(
   lot: LotView | null,
   position: number | null,
 ): Application {
-  const { notes, lot_name: _name, ...fields } = app;
+  const {
+    notes,
+    lot_name: _name,
+    approval,
+    rejected_for: _rejectedFor,
+    request_key: _key,
+    ...fields
+  } = app;
   return {
     ...fields,
+    approval: approval
+      ? {
+          ...approval,
+          requested_by: {
+            id: approval.requested_by.id,
+            name: approval.requested_by.name,
+            email: approval.requested_by.email,
+            role: approval.requested_by.role,
+          },
+        }
+      : null,
     internal_notes: notes.join('\n'),
     notes: parseNotes(notes),
     queue_position: position,
@@ -58,9 +74,10 @@ export function toApplication(
 /**
  * Staff moderation: the list, stats and lookups, status changes along back-office §4, and notes.
  *
- * Approving claims the lot's single reservation slot first (a unique index), so of two approvals
- * of one lot at the same moment exactly one wins; the catalog then reserves the lot and the
- * lot's other applications are rejected when its lot.reserved arrives (see LotReactions).
+ * Approval is explicit (ARCHITECTURE.md "Events"): staff request it, the application stays
+ * pending while the catalog reserves the lot, and becomes approved only when lot.reserved arrives
+ * (LotReactions). Of two requests for one lot at the same moment the catalog reserves for one;
+ * the other ends with the reason.
  */
 export class Moderation {
   constructor(private readonly deps: ModerationDeps) {}
@@ -97,20 +114,32 @@ export class Moderation {
     };
   }
 
+  /**
+   * PATCH /applications/{id}/status. Answers the application and whether the change is final:
+   * an approval is only requested here ('accepted') and becomes final when the lot is reserved.
+   */
   async changeStatus(
     actor: Actor,
     id: number,
     input: ApplicationStatusUpdate,
-  ): Promise<Application> {
+  ): Promise<{ application: Application; accepted: boolean }> {
     const app = await this.require(id);
     if (app.status === 'completed') throw new AppError('APPLICATION_COMPLETED');
+    if (app.approval?.state === 'requested') {
+      // asking again is harmless; anything else waits for the catalog's answer
+      if (input.status === 'approved') return { application: await this.get(id), accepted: true };
+      throw new AppError('APPROVAL_IN_PROGRESS');
+    }
     const transition = staffTransition(app.status, input.status);
     if (!transition) {
       throw new AppError('APPLICATION_TRANSITION_NOT_ALLOWED', {
         params: { from: app.status, to: input.status },
       });
     }
-    if (transition.to === 'approved') await this.claimReservation(app);
+    if (transition.to === 'approved') {
+      await this.requestApproval(actor, app, input.note);
+      return { application: await this.get(id), accepted: true };
+    }
     const updated = await changeStatus(this.deps, app, input.status, {
       reason: 'staff',
       note: input.note,
@@ -118,12 +147,45 @@ export class Moderation {
       actor,
     });
     if (!updated) {
-      if (transition.to === 'approved') await this.deps.reservations.release(app.lot_id, app.id);
       const now = await this.require(id);
       throw new AppError('APPLICATION_CHANGED', { params: { status: now.status } });
     }
     this.deps.onEvents();
-    return this.get(id);
+    return { application: await this.get(id), accepted: false };
+  }
+
+  /**
+   * Asks the catalog to reserve the lot for this application. Refused at once when the read
+   * model already shows the lot unavailable or another application of it approved or awaiting
+   * approval; the catalog's conditional reservation decides between requests that pass together.
+   */
+  private async requestApproval(
+    actor: Actor,
+    app: ApplicationRecord,
+    note: string | null,
+  ): Promise<void> {
+    const [lot, holder] = await Promise.all([
+      this.deps.lots.get(app.lot_id),
+      this.deps.applications.reservationHolder(app.lot_id, app.id),
+    ]);
+    if (holder !== null) throw new AppError('LOT_ALREADY_RESERVED');
+    if (!lot || lot.deleted || lot.status !== 'available') throw new AppError('LOT_NOT_AVAILABLE');
+    const updated = await this.deps.applications.requestApproval(
+      app.id,
+      { requested_by: actorOf(actor), note },
+      [
+        createEvent(
+          Events.ApplicationApprovalRequested,
+          { application_id: app.id, lot_id: app.lot_id, note },
+          actor,
+        ),
+      ],
+    );
+    if (!updated) {
+      const now = await this.require(app.id);
+      throw new AppError('APPLICATION_CHANGED', { params: { status: now.status } });
+    }
+    this.deps.onEvents();
   }
 
   async addNote(actor: Actor, id: number, input: ApplicationNoteInput): Promise<Application> {
@@ -142,41 +204,6 @@ export class Moderation {
     if (!updated) throw new AppError('APPLICATION_NOT_FOUND');
     this.deps.onEvents();
     return this.get(id);
-  }
-
-  /**
-   * Takes the lot's reservation slot for this application, or refuses: the lot must be available
-   * in the read model and no other application of it may be approved.
-   */
-  private async claimReservation(app: ApplicationRecord): Promise<void> {
-    const { applications, lots, reservations } = this.deps;
-    const [lot, approved, slot] = await Promise.all([
-      lots.get(app.lot_id),
-      applications.countByLotAndStatus(app.lot_id, 'approved'),
-      reservations.find(app.lot_id),
-    ]);
-    if (approved > 0 || (slot && slot.application_id !== app.id && !this.isStale(slot))) {
-      throw new AppError('LOT_ALREADY_RESERVED');
-    }
-    if (!lot || lot.deleted || lot.status !== 'available') throw new AppError('LOT_NOT_AVAILABLE');
-    for (let attempt = 0; attempt < 2; attempt++) {
-      if (await reservations.claim(app.lot_id, app.id)) return;
-      const holder = await reservations.find(app.lot_id);
-      if (!holder) continue; // released in between: try again
-      if (holder.application_id === app.id) return; // left over from an earlier attempt of ours
-      const holderApp = await applications.findById(holder.application_id);
-      // a slot whose application never became approved (a crash between claim and save)
-      if (holderApp?.status !== 'approved' && this.isStale(holder)) {
-        await reservations.release(holder.lot_id, holder.application_id);
-        continue;
-      }
-      throw new AppError('LOT_ALREADY_RESERVED');
-    }
-    throw new AppError('LOT_ALREADY_RESERVED');
-  }
-
-  private isStale(slot: { created_at: Date }): boolean {
-    return Date.now() - slot.created_at.getTime() > this.deps.staleClaimMs;
   }
 
   private async require(id: number): Promise<ApplicationRecord> {

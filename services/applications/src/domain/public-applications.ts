@@ -7,20 +7,24 @@ import {
   type Language,
   type QueueInfo,
 } from '@furniture/contracts';
-import { AppError, createEvent, withLock } from '@furniture/platform';
+import {
+  AppError,
+  createEvent,
+  withLock,
+  type LotReadModel,
+  type LotView,
+} from '@furniture/platform';
 import {
   DuplicateApplicationError,
+  type ApplicationRecord,
   type ApplicationsRepository,
 } from '../data-access/applications-repository';
-import type { LotView, LotsRepository } from '../data-access/lots-repository';
-import type { ReservationsRepository } from '../data-access/reservations-repository';
 import type { QueueCounts } from './queue-counts';
 import { lotName } from './status-changes';
 
 export interface PublicApplicationsDeps {
   applications: ApplicationsRepository;
-  lots: LotsRepository;
-  reservations: ReservationsRepository;
+  lots: LotReadModel;
   queueCounts: QueueCounts;
   /** open applications one phone may hold across all lots */
   maxOpenPerPhone: number;
@@ -48,6 +52,8 @@ export interface Submission {
   language: Language;
   /** the hidden honeypot field was filled: a bot */
   honeypot: boolean;
+  /** the browser's Idempotency-Key of this submission (null without one) */
+  request_key: string | null;
 }
 
 export interface Eligibility {
@@ -73,12 +79,13 @@ export class PublicApplications {
   constructor(private readonly deps: PublicApplicationsDeps) {}
 
   async submit(input: Submission): Promise<ApplicationCreated> {
-    const { applications, reservations } = this.deps;
+    const { applications } = this.deps;
     const lot = await this.requireLot(input.lot_id);
     if (input.honeypot) return this.decoy(lot);
-    if (!isOpenForApplications(lot) || (await reservations.find(lot.id))) {
-      throw new AppError('LOT_NOT_AVAILABLE');
-    }
+    // the same submission sent again (its answer was lost): the first answer, not a refusal
+    const repeated = await this.repeatedSubmission(input);
+    if (repeated) return repeated;
+    if (!isOpenForApplications(lot)) throw new AppError('LOT_NOT_AVAILABLE');
     // one phone at a time (duplicate and limit checks see each other's results), then one lot
     // at a time (ids are drawn and stored in order, so queue places are exact); the unique index
     // on lot and phone still decides between processes
@@ -111,6 +118,7 @@ export class PublicApplications {
               language: input.language,
               lot_name: lot.name,
               notes: [],
+              request_key: input.request_key,
             },
             (app) => [
               createEvent(Events.ApplicationSubmitted, {
@@ -126,7 +134,11 @@ export class PublicApplications {
             ],
           );
         } catch (err) {
-          if (err instanceof DuplicateApplicationError) throw new AppError('ALREADY_APPLIED');
+          if (err instanceof DuplicateApplicationError) {
+            const again = await this.repeatedSubmission(input);
+            if (again) return again;
+            throw new AppError('ALREADY_APPLIED');
+          }
           throw err;
         }
         queueCounts.added(lot.id, generation);
@@ -139,6 +151,32 @@ export class PublicApplications {
         };
       });
     });
+  }
+
+  /**
+   * The answer to a submission this browser already made (same phone, lot and Idempotency-Key),
+   * with the application's current place in the queue; null for anything else.
+   */
+  private async repeatedSubmission(input: Submission): Promise<ApplicationCreated | null> {
+    if (!input.request_key) return null;
+    const existing = await this.deps.applications.findByLotAndPhone(
+      input.lot_id,
+      input.phone.e164,
+    );
+    if (!existing || existing.request_key !== input.request_key) return null;
+    return this.created(existing);
+  }
+
+  private async created(app: ApplicationRecord): Promise<ApplicationCreated> {
+    const open = app.status === 'pending' || app.status === 'approved';
+    return {
+      id: app.id,
+      status: app.status,
+      created_at: app.created_at,
+      queue_position: open
+        ? await this.deps.applications.queuePosition(app.lot_id, app.id)
+        : null,
+    };
   }
 
   /** GET /lots/{id}/can-apply: the lot first, then this phone's application and its limit. */
@@ -188,10 +226,7 @@ export class PublicApplications {
 
   private async judge(lot: LotView, phone?: string): Promise<Eligibility> {
     const { applications, maxOpenPerPhone } = this.deps;
-    const [held, reserved] = await Promise.all([
-      phone ? applications.ofPhone(phone) : Promise.resolve([]),
-      this.deps.reservations.find(lot.id),
-    ]);
+    const held = phone ? await applications.ofPhone(phone) : [];
     const open = held.filter((a) => isOpen(a.status)).length;
     const mine = held.some((a) => a.lot_id === lot.id);
     const result = (reason: CannotApplyReason | null, params: Record<string, number> = {}) => ({
@@ -201,7 +236,7 @@ export class PublicApplications {
       total_applications: open,
       max_open_applications: maxOpenPerPhone,
     });
-    if (!isOpenForApplications(lot) || reserved) return result('lot_not_available');
+    if (!isOpenForApplications(lot)) return result('lot_not_available');
     if (mine) return result('already_applied');
     if (open >= maxOpenPerPhone) return result('too_many_open_applications', { count: open });
     return result(null);

@@ -9,15 +9,19 @@ import { createEvent } from '@furniture/platform';
 import type {
   ApplicationRecord,
   ApplicationsRepository,
+  TransitionExtras,
 } from '../data-access/applications-repository';
-import type { LotsRepository } from '../data-access/lots-repository';
-import type { ReservationsRepository } from '../data-access/reservations-repository';
+import type { LotReadModel } from '@furniture/platform';
 import { noteLine, statusLabelDe, type NoteAuthor } from './notes';
 import type { QueueCounts } from './queue-counts';
 
 export type ChangeReason = (typeof ApplicationChangeReasons)[number];
 
-/** The staff action behind each allowed transition (back-office §4) and its note/log action. */
+/**
+ * The action behind each allowed transition (back-office §4) and its note/log action. Staff
+ * approval is not a direct transition: it is requested, and the application becomes approved
+ * when the catalog has reserved the lot (Moderation.requestApproval, LotReactions.lotReserved).
+ */
 export const Transitions = [
   { from: 'pending', to: 'approved', action: 'APPROVE', event: Events.ApplicationApproved },
   { from: 'pending', to: 'rejected', action: 'REJECT', event: Events.ApplicationRejected },
@@ -56,16 +60,14 @@ export function lotName(
 
 export interface StatusChangeDeps {
   applications: ApplicationsRepository;
-  lots: LotsRepository;
-  reservations: ReservationsRepository;
+  lots: LotReadModel;
   queueCounts: QueueCounts;
 }
 
 /**
  * Moves one application to a new status with its note line and its event (old and new status,
  * reason, note, who acted, and what notification needs for the family's mail), in one guarded
- * write. Leaving "approved" frees the lot's reservation slot. null when the application was no
- * longer in the status the change was decided on.
+ * write. null when the application was no longer in the status the change was decided on.
  */
 export async function changeStatus(
   deps: StatusChangeDeps,
@@ -77,7 +79,7 @@ export async function changeStatus(
     note: string | null;
     author: NoteAuthor;
     actor: Actor | null;
-  },
+  } & TransitionExtras,
 ): Promise<ApplicationRecord | null> {
   const t = transitionOf(app.status, to);
   const lot = await deps.lots.get(app.lot_id);
@@ -104,10 +106,8 @@ export async function changeStatus(
     to,
     noteLine(opts.author, t.action, comment),
     [event],
+    { rejectedFor: opts.rejectedFor, requireApprovalRequested: opts.requireApprovalRequested },
   );
   if (updated) deps.queueCounts.forget(app.lot_id);
-  if (updated && app.status === 'approved') {
-    await deps.reservations.release(app.lot_id, app.id);
-  }
   return updated;
 }

@@ -62,11 +62,13 @@ export class LotEvents {
   }
 
   /**
-   * Staff approved an application (the applications service already holds the lot's single
-   * reservation slot): available → reserved, or lot.reservation_failed so that the approval is
-   * reverted.
+   * Staff asked to approve an application: available → reserved for it (lot.reserved), or
+   * lot.reservation_failed with why, so that the request ends without an approval. A repeated
+   * request for a lot already reserved for this very application changes nothing.
    */
-  async applicationApproved(cause: Cause<typeof Events.ApplicationApproved>): Promise<void> {
+  async approvalRequested(
+    cause: Cause<typeof Events.ApplicationApprovalRequested>,
+  ): Promise<void> {
     const { application_id: applicationId, lot_id: lotId } = cause.payload;
     const result = await this.deps.lots.mutate(lotId, (lot) => {
       if (lot.status === 'reserved' && lot.reserved_application_id === applicationId) return null;
@@ -111,12 +113,14 @@ export class LotEvents {
   }
 
   /**
-   * The approval was taken back (by staff, or after a failed reservation): reserved → available,
-   * but only when the lot is reserved for that very application, so that undoing a failed
-   * approval never frees a lot someone else holds.
+   * The reservation is given back: staff cancelled the approval, or it was made for a request
+   * that had already ended. reserved → available, but only when the lot is reserved for that
+   * very application, so that it never frees a lot someone else holds.
    */
-  async reservationCancelled(
-    cause: Cause<typeof Events.ApplicationReservationCancelled>,
+  async reservationReleased(
+    cause:
+      | Cause<typeof Events.ApplicationReservationCancelled>
+      | Cause<typeof Events.ApplicationApprovalWithdrawn>,
   ): Promise<void> {
     const { application_id: applicationId, lot_id: lotId } = cause.payload;
     await this.deps.lots.mutate(lotId, (lot) =>

@@ -49,6 +49,8 @@ export const ActionTypes = [
   'UPDATE',
   'DELETE',
   'APPROVE',
+  /** an approval request that the catalog could not fulfil (the lot was not available) */
+  'APPROVAL_FAILED',
   'REJECT',
   'STATUS_CHANGE',
   'CONTACT',

@@ -26,6 +26,13 @@ export const Events = {
   LotReservationFailed: 'lot.reservation_failed',
   // applications
   ApplicationSubmitted: 'application.submitted',
+  /** staff asked to approve: tentative until the catalog has reserved the lot */
+  ApplicationApprovalRequested: 'application.approval_requested',
+  /** the catalog could not reserve the lot: the request ended, nothing was approved */
+  ApplicationApprovalFailed: 'application.approval_failed',
+  /** a reservation made for a request that had already ended: the catalog gives the lot back */
+  ApplicationApprovalWithdrawn: 'application.approval_withdrawn',
+  /** final: the lot is reserved for this application */
   ApplicationApproved: 'application.approved',
   ApplicationRejected: 'application.rejected',
   ApplicationCompleted: 'application.completed',
@@ -82,11 +89,19 @@ const changes = z.record(z.string(), z.object({ old: z.unknown(), new: z.unknown
 /** Why an application changed status without a staff decision on that very application. */
 export const ApplicationChangeReasons = [
   'staff',
+  /** the lot was reserved for another application of it */
   'competitor_approved',
+  /** kept for events of earlier versions (an approval undone after a failed reservation) */
   'reservation_failed',
   'lot_closed',
   'lot_deleted',
+  /** the reservation that had rejected it was cancelled: back in the queue at its old place */
+  'reservation_cancelled',
 ] as const;
+
+/** Why an approval request ended without an approval. */
+export const ApprovalFailureReasons = ['not_available', 'not_found'] as const;
+export type ApprovalFailureReason = (typeof ApprovalFailureReasons)[number];
 
 const applicationStatusChange = z.object({
   application_id: z.number().int(),
@@ -133,7 +148,7 @@ export const EventPayloads = {
     lot_id: z.number().int(),
     application_id: z.number().int(),
     lot_status: z.enum(LotStatuses).nullable(),
-    reason: z.enum(['not_available', 'not_found']),
+    reason: z.enum(ApprovalFailureReasons),
   }),
 
   [Events.ApplicationSubmitted]: z.object({
@@ -145,6 +160,22 @@ export const EventPayloads = {
     language: z.enum(Languages),
     lot_name: localized,
     queue_position: z.number().int(),
+  }),
+  [Events.ApplicationApprovalRequested]: z.object({
+    application_id: z.number().int(),
+    lot_id: z.number().int(),
+    note: z.string().nullable(),
+  }),
+  [Events.ApplicationApprovalFailed]: z.object({
+    application_id: z.number().int(),
+    lot_id: z.number().int(),
+    reason: z.enum(ApprovalFailureReasons),
+    /** the lot's status when the reservation was refused (null when the lot is gone) */
+    lot_status: z.enum(LotStatuses).nullable(),
+  }),
+  [Events.ApplicationApprovalWithdrawn]: z.object({
+    application_id: z.number().int(),
+    lot_id: z.number().int(),
   }),
   [Events.ApplicationApproved]: applicationStatusChange,
   [Events.ApplicationRejected]: applicationStatusChange,

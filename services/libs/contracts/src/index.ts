@@ -5,6 +5,7 @@ export * from './validation';
 export * from './phone';
 export * from './notes';
 export * from './events';
+export * from './topology';
 export * from './api/common';
 export * from './api/auth';
 export * from './api/catalog';

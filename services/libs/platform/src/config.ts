@@ -49,6 +49,10 @@ export const baseConfigShape = {
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000),
   /** serve Prometheus metrics on /metrics */
   METRICS_ENABLED: bool.default(true),
+  /** how often the outbox relay looks for events a crash or an outage left behind */
+  OUTBOX_INTERVAL_MS: z.coerce.number().int().min(50).default(5000),
+  /** processed event ids are remembered this long (redeliveries come within minutes) */
+  PROCESSED_EVENTS_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
 };
 
 /** Reads a secret given inline or as a file path (Kubernetes secrets are mounted as files). */

@@ -13,6 +13,8 @@ export interface ServiceAppOptions {
   checks?: Record<string, HealthCheck>;
   /** reported on /ready but not required (the broker: events wait in the outbox meanwhile) */
   info?: Record<string, HealthCheck>;
+  /** more of the state, shown on /ready (the consumer: paused, and for what) */
+  details?: () => Record<string, unknown>;
   /** false while shutting down: readiness fails first so no new traffic arrives */
   isAccepting?: () => boolean;
   metrics?: boolean;
@@ -71,7 +73,7 @@ function requestMetrics(registry: client.Registry): RequestHandler {
  * service is not shutting down).
  */
 export function healthRoutes(
-  opts: Pick<ServiceAppOptions, 'name' | 'checks' | 'info' | 'isAccepting'>,
+  opts: Pick<ServiceAppOptions, 'name' | 'checks' | 'info' | 'details' | 'isAccepting'>,
 ) {
   const router = express.Router();
   router.get('/health', (_req, res) => {
@@ -96,6 +98,7 @@ export function healthRoutes(
       status: ready ? 'ready' : accepting ? 'not_ready' : 'shutting_down',
       service: opts.name,
       checks: { ...required, ...informative },
+      ...opts.details?.(),
     });
   });
   return router;

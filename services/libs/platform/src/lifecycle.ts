@@ -2,7 +2,28 @@ import type { Server } from 'node:http';
 import type { Express } from 'express';
 import type { Logger } from './logger';
 
-type Step = { name: string; run: () => Promise<unknown> | unknown };
+type Step = { name: string; run: () => Promise<unknown> | unknown; limitMs: number };
+
+/** No single step but the HTTP drain may hold the shutdown longer than this. */
+const STEP_LIMIT_MS = 6000;
+
+/** true when `p` resolves within `ms`; rejects with its error. */
+function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    timer.unref();
+    p.then(
+      () => {
+        clearTimeout(timer);
+        resolve(true);
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        reject(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
+  });
+}
 
 /**
  * Graceful shutdown: readiness fails first, the HTTP server stops accepting and lets in-flight
@@ -22,15 +43,15 @@ export class Lifecycle {
   isAccepting = (): boolean => this.accepting;
 
   /** Registers a step; steps run last-registered first. */
-  onShutdown(name: string, run: Step['run']): void {
-    this.steps.push({ name, run });
+  onShutdown(name: string, run: Step['run'], limitMs = STEP_LIMIT_MS): void {
+    this.steps.push({ name, run, limitMs });
   }
 
   listen(app: Express, port: number, host: string): Promise<Server> {
     return new Promise((resolve, reject) => {
       const server = app.listen(port, host, (err?: Error) => {
         if (err) return reject(err);
-        this.onShutdown('http server', () => closeServer(server, this.timeoutMs));
+        this.onShutdown('http server', () => closeServer(server, this.timeoutMs), this.timeoutMs + 1000);
         resolve(server);
       });
       server.keepAliveTimeout = 65000; // longer than the gateway's agent keeps idle sockets
@@ -42,6 +63,13 @@ export class Lifecycle {
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       process.once(signal, () => {
         this.logger.info({ signal }, 'shutting down');
+        // whatever hangs (a broker or database that is gone), the process ends within its grace
+        // time; what was not published stays in the outbox for the next start
+        const deadline = setTimeout(() => {
+          this.logger.warn({ afterMs: this.hardLimitMs() }, 'shutdown took too long; exiting');
+          process.exit(1);
+        }, this.hardLimitMs());
+        deadline.unref();
         void this.shutdown().then(
           () => process.exit(0),
           (err) => {
@@ -53,6 +81,11 @@ export class Lifecycle {
     }
   }
 
+  /** The longest a shutdown may take: the HTTP drain time plus a few seconds for the rest. */
+  hardLimitMs(): number {
+    return this.timeoutMs + 8000;
+  }
+
   shutdown(): Promise<void> {
     this.shutdownPromise ??= this.runShutdown();
     return this.shutdownPromise;
@@ -62,7 +95,8 @@ export class Lifecycle {
     this.accepting = false;
     for (const step of [...this.steps].reverse()) {
       try {
-        await step.run();
+        const done = await settlesWithin(Promise.resolve().then(step.run), step.limitMs);
+        if (!done) this.logger.warn({ step: step.name }, 'shutdown step timed out; going on');
       } catch (err) {
         this.logger.warn({ err, step: step.name }, 'shutdown step failed');
       }

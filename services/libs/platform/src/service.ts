@@ -1,13 +1,20 @@
 import type { Express } from 'express';
-import type { HealthCheck } from './http';
+import type { Collection, Document } from 'mongodb';
+import { Gauge } from 'prom-client';
+import { readSecret } from './config';
+import { TokenVerifier } from './auth';
+import { isTransientError } from './failures';
+import { metricsRegistry, type HealthCheck, type ServiceAppDeps } from './http';
 import { Lifecycle, runMain } from './lifecycle';
 import { createLogger, type Logger } from './logger';
 import { EventBus, type EventHandlers } from './messaging/bus';
-import type { Publisher } from './messaging/outbox';
-import { connectMongo, type Connection } from './mongo';
+import { OutboxRelay } from './messaging/outbox';
+import { ProcessedEvents } from './messaging/processed';
+import { connectMongo, pingMongo, type Connection } from './mongo';
 
-/** The configuration keys every service's composition root reads (baseConfigShape + own). */
+/** The configuration keys the kit reads (baseConfigShape); each service adds its own. */
 export interface ServiceBaseConfig {
+  NODE_ENV: string;
   LOG_LEVEL: string;
   SHUTDOWN_TIMEOUT_MS: number;
   MONGO_URL: string;
@@ -19,80 +26,254 @@ export interface ServiceBaseConfig {
   AMQP_RETRY_BASE_MS: number;
   PORT: number;
   HOST: string;
+  JWT_PUBLIC_KEY?: string;
+  JWT_PUBLIC_KEY_FILE?: string;
+  JWT_ISSUER: string;
+  JWT_AUDIENCE: string;
+  METRICS_ENABLED: boolean;
+  OUTBOX_INTERVAL_MS: number;
+  PROCESSED_EVENTS_RETENTION_DAYS: number;
 }
 
-/** What a service's compose function receives (the same in start.ts and in tests). */
-export interface ServiceDeps<C> {
-  config: C;
-  logger: Logger;
-  conn: Connection;
-  publisher: Publisher;
-  brokerConnected: HealthCheck;
-  isAccepting: () => boolean;
+type TokenSettings = Pick<
+  ServiceBaseConfig,
+  'JWT_PUBLIC_KEY' | 'JWT_PUBLIC_KEY_FILE' | 'JWT_ISSUER' | 'JWT_AUDIENCE'
+>;
+
+/** The token verifier of a configuration (key inline or as a file; gateway and services). */
+export function verifierFromConfig(config: TokenSettings): TokenVerifier {
+  return new TokenVerifier({
+    publicKey: readSecret(config.JWT_PUBLIC_KEY, config.JWT_PUBLIC_KEY_FILE, 'JWT_PUBLIC_KEY'),
+    issuer: config.JWT_ISSUER,
+    audience: config.JWT_AUDIENCE,
+  });
 }
 
-/** What a service's compose function gives back. */
+/** Anything with a driver collection: a mongoose model, or a collection itself. */
+type HasCollection = { collection: unknown } | Collection<Document>;
+
+interface Job {
+  name: string;
+  everyMs: number;
+  run: () => Promise<unknown>;
+  timer?: NodeJS.Timeout;
+}
+
+/**
+ * What every service wires the same way, in one place used identically by `runService` and by the
+ * test harness (`startService` in ./testing): the token verifier, the outbox relay, scheduled
+ * jobs, readiness checks, metrics of the event flow, and idempotent event handling. A service's
+ * compose function receives the kit and wires only its domain.
+ */
+export class ServiceKit<C extends ServiceBaseConfig = ServiceBaseConfig> {
+  readonly verifier: TokenVerifier;
+  readonly processed: ProcessedEvents;
+  private readonly relays: OutboxRelay[] = [];
+  private readonly jobs: Job[] = [];
+  private readonly starters: (() => unknown)[] = [];
+  private readonly stoppers: (() => Promise<unknown> | unknown)[] = [];
+  private readonly checks: Record<string, HealthCheck>;
+  private started = false;
+
+  constructor(
+    readonly name: string,
+    readonly config: C,
+    readonly logger: Logger,
+    readonly conn: Connection,
+    readonly bus: EventBus,
+    private readonly isAccepting?: () => boolean,
+  ) {
+    this.verifier = verifierFromConfig(config);
+    this.processed = new ProcessedEvents(conn);
+    this.checks = { mongo: () => pingMongo(conn) };
+    const retentionMs = config.PROCESSED_EVENTS_RETENTION_DAYS * 24 * 3600 * 1000;
+    this.every('processed events housekeeping', 3600 * 1000, () =>
+      this.processed.purgeBefore(new Date(Date.now() - retentionMs)),
+    );
+  }
+
+  /** A readiness check besides the database (S3 for media). Also a dependency of the handlers. */
+  check(name: string, check: HealthCheck): void {
+    this.checks[name] = check;
+  }
+
+  /**
+   * The outbox relay of these collections, started and stopped with the service. Returns the
+   * function that asks it to publish now (call it after every write that carries events).
+   */
+  outbox(collections: HasCollection[]): () => void {
+    const relay = new OutboxRelay({
+      collections: collections.map(
+        (c) => ('collection' in c ? c.collection : c) as Collection<Document>,
+      ),
+      publisher: this.bus,
+      logger: this.logger,
+      intervalMs: this.config.OUTBOX_INTERVAL_MS,
+    });
+    this.relays.push(relay);
+    return () => relay.kick();
+  }
+
+  /** Publishes every pending outbox event now; resolves when done (tests). */
+  async flushOutbox(): Promise<number> {
+    let n = 0;
+    for (const relay of this.relays) n += await relay.sweep();
+    return n;
+  }
+
+  /** Work that runs every `everyMs` while the service runs (what TTL indexes would do, …). */
+  every(name: string, everyMs: number, run: () => Promise<unknown>): void {
+    this.jobs.push({ name, everyMs, run });
+  }
+
+  onStart(fn: () => unknown): void {
+    this.starters.push(fn);
+  }
+
+  onStop(fn: () => Promise<unknown> | unknown): void {
+    this.stoppers.push(fn);
+  }
+
+  /** What createApp takes besides the service's own objects. */
+  appDeps(): ServiceAppDeps {
+    return {
+      logger: this.logger,
+      verifier: this.verifier,
+      checks: this.checks,
+      info: { broker: () => this.bus.isConnected() },
+      details: () => ({ consumer: this.bus.consumerState() }),
+      isAccepting: this.isAccepting,
+      metrics: this.config.METRICS_ENABLED,
+    };
+  }
+
+  /** The handlers with each event id handled once, subscribed with the readiness checks. */
+  async subscribe(handlers: EventHandlers | undefined): Promise<void> {
+    if (!handlers || Object.keys(handlers).length === 0) return;
+    await this.bus.subscribe(this.processed.wrap(handlers), { dependencies: this.checks });
+  }
+
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    await this.processed.ensureIndexes();
+    for (const relay of this.relays) relay.start();
+    for (const job of this.jobs) {
+      job.timer = setInterval(() => {
+        job.run().catch((err: unknown) =>
+          this.logger[isTransientError(err) ? 'info' : 'warn'](
+            { err: (err as Error).message, job: job.name },
+            'scheduled job failed; it runs again later',
+          ),
+        );
+      }, job.everyMs);
+      job.timer.unref();
+    }
+    for (const fn of this.starters) await fn();
+    if (this.config.METRICS_ENABLED) this.registerMetrics();
+  }
+
+  async stop(): Promise<void> {
+    for (const job of this.jobs) if (job.timer) clearInterval(job.timer);
+    for (const fn of [...this.stoppers].reverse()) await fn();
+    await Promise.all(this.relays.map((r) => r.stop()));
+  }
+
+  private registerMetrics(): void {
+    const registry = metricsRegistry(this.name);
+    const gauge = (name: string, help: string, collect: () => Promise<number | null>) => {
+      if (registry.getSingleMetric(name)) return;
+      new Gauge({
+        name,
+        help,
+        registers: [registry],
+        async collect() {
+          const value = await collect().catch(() => null);
+          if (value !== null) this.set(value);
+        },
+      });
+    };
+    gauge(
+      'events_dead_letter_depth',
+      'Messages in this service’s dead-letter queue (npm run dlq lists and replays them)',
+      () => this.bus.deadLetterDepth(),
+    );
+    gauge('events_consumer_paused', '1 while consuming waits for a dependency', async () =>
+      this.bus.consumerState().state === 'paused' ? 1 : 0,
+    );
+    gauge('outbox_backlog', 'Documents with events not yet published', async () => {
+      let n = 0;
+      for (const relay of this.relays) n += await relay.backlog();
+      return n;
+    });
+  }
+}
+
+/** What a service's compose function gives back: its app, its handlers, and whatever tests use. */
 export interface ComposedService {
   app: Express;
-  /** events this service consumes (subscribed after start) */
+  /** events this service consumes (wrapped for idempotency and subscribed by the kit) */
   handlers?: EventHandlers;
-  /** background work: the outbox relay, read-model rebuilds, seeding */
-  start(): Promise<void> | void;
-  /** stops the background work (the HTTP server and connections are closed by runService) */
-  stop(): Promise<void>;
+}
+
+/** A service: its name, its configuration, and its domain wiring on top of the kit. */
+export interface ServiceDefinition<C extends ServiceBaseConfig, S extends ComposedService, O> {
+  name: string;
+  loadConfig: (env?: NodeJS.ProcessEnv) => C;
+  compose: (kit: ServiceKit<C>, options: O) => Promise<S>;
+  /** extra fields for the "listening" log line */
+  describe?: (config: C) => Record<string, unknown>;
+}
+
+export function defineService<C extends ServiceBaseConfig, S extends ComposedService, O = object>(
+  def: ServiceDefinition<C, S, O>,
+): ServiceDefinition<C, S, O> {
+  return def;
+}
+
+/** The bus of a service from its configuration. */
+export function busFromConfig(name: string, config: ServiceBaseConfig, logger: Logger): EventBus {
+  return new EventBus({
+    url: config.AMQP_URL,
+    exchange: config.AMQP_EXCHANGE,
+    service: name,
+    logger,
+    prefetch: config.AMQP_PREFETCH,
+    maxAttempts: config.AMQP_MAX_ATTEMPTS,
+    retryBaseMs: config.AMQP_RETRY_BASE_MS,
+  });
 }
 
 /**
  * The composition root shared by every service: config, logger, graceful shutdown, its own
- * database, the event bus, the service itself, its subscriptions, its background work, then the
- * HTTP listener.
- * Shutdown runs in reverse: stop accepting, finish requests, stop background work, close the
- * broker and the database.
+ * database, the event bus, the kit, the service itself, its subscriptions, its background work,
+ * then the HTTP listener. Shutdown runs in reverse: stop accepting, finish requests, stop
+ * background work, close the broker and the database, all within the grace time.
  */
-export function runService<C extends ServiceBaseConfig>(opts: {
-  name: string;
-  loadConfig: () => C;
-  compose: (deps: ServiceDeps<C>) => Promise<ComposedService>;
-  /** extra fields for the "listening" log line */
-  describe?: (config: C) => Record<string, unknown>;
-}): void {
-  runMain(opts.name, async () => {
-    const config = opts.loadConfig();
-    const logger = createLogger(opts.name, config.LOG_LEVEL);
+export function runService<C extends ServiceBaseConfig, S extends ComposedService, O>(
+  def: ServiceDefinition<C, S, O>,
+  options: O = {} as O,
+): void {
+  runMain(def.name, async () => {
+    const config = def.loadConfig();
+    const logger = createLogger(def.name, config.LOG_LEVEL);
     const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS);
     lifecycle.handleSignals();
 
     const conn = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger });
     lifecycle.onShutdown('mongo', () => conn.close());
 
-    const bus = new EventBus({
-      url: config.AMQP_URL,
-      exchange: config.AMQP_EXCHANGE,
-      service: opts.name,
-      logger,
-      prefetch: config.AMQP_PREFETCH,
-      maxAttempts: config.AMQP_MAX_ATTEMPTS,
-      retryBaseMs: config.AMQP_RETRY_BASE_MS,
-    });
+    const bus = busFromConfig(def.name, config, logger);
     await bus.start();
     lifecycle.onShutdown('broker', () => bus.stop());
 
-    const service = await opts.compose({
-      config,
-      logger,
-      conn,
-      publisher: bus,
-      brokerConnected: () => bus.isConnected(),
-      isAccepting: lifecycle.isAccepting,
-    });
-    lifecycle.onShutdown('background work', () => service.stop());
-    if (service.handlers) await bus.subscribe(service.handlers);
-    await service.start();
+    const kit = new ServiceKit(def.name, config, logger, conn, bus, lifecycle.isAccepting);
+    const service = await def.compose(kit, options);
+    lifecycle.onShutdown('background work', () => kit.stop());
+    await kit.subscribe(service.handlers);
+    await kit.start();
 
     await lifecycle.listen(service.app, config.PORT, config.HOST);
-    logger.info(
-      { port: config.PORT, ...opts.describe?.(config) },
-      `${opts.name} service listening`,
-    );
+    logger.info({ port: config.PORT, ...def.describe?.(config) }, `${def.name} service listening`);
   });
 }

@@ -1,7 +1,9 @@
 import path from 'node:path';
 import { Events, type DomainEvent } from '@furniture/contracts';
 import { startPrivateRabbit, type PrivateRabbit } from '@furniture/infra';
-import { EventBus, createEvent } from '../src';
+import { EventBus, createEvent, type Topology } from '../src';
+
+const topology: Topology = { consumer: [Events.WishCreated], producer: [] };
 import { eventually, silentLogger, uniqueName } from '../src/testing';
 
 /**
@@ -34,6 +36,7 @@ describe('RabbitMQ restart while publishing', () => {
       service: 'producer',
       logger: silentLogger,
       maxReconnectSeconds: 2,
+      topology,
     });
     const consumer = new EventBus({
       url: rabbit.url,
@@ -41,6 +44,7 @@ describe('RabbitMQ restart while publishing', () => {
       service: 'consumer',
       logger: silentLogger,
       maxReconnectSeconds: 2,
+      topology,
     });
     buses.push(producer, consumer);
     await producer.start();

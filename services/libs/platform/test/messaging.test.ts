@@ -1,6 +1,13 @@
 import amqplib from 'amqplib';
 import { Events, type DomainEvent } from '@furniture/contracts';
-import { EventBus, createEvent } from '../src';
+import {
+  DependencyUnavailableError,
+  EventBus,
+  UnroutableEventError,
+  createEvent,
+  topologyQueues,
+  type Topology,
+} from '../src';
 import {
   deleteBrokerObjects,
   eventually,
@@ -19,6 +26,13 @@ const lotSnapshot = (id: number) => ({
   version: 1,
   created_at: new Date().toISOString(),
   updated_at: new Date().toISOString(),
+});
+
+const wishPayload = (id: number) => ({
+  wish_id: id,
+  applicant_name: 'X',
+  furniture_category: null,
+  status: 'active' as const,
 });
 
 async function queueDepth(url: string, queue: string): Promise<number> {
@@ -57,12 +71,14 @@ describe('EventBus on the real broker', () => {
   });
   afterEach(async () => {
     for (const bus of buses) await bus.stop();
-    await deleteBrokerObjects(
-      amqpUrl,
-      exchange,
-      buses.flatMap((b) => [b.queue, b.retryQueue, b.deadLetterQueue]),
-    );
+    await deleteBrokerObjects(amqpUrl, exchange, topologyQueues(exchange, topology));
   });
+
+  /** The consumers of these tests and what their queues are bound to. */
+  const topology: Topology = {
+    consumer: [Events.LotCreated, Events.LotDeleted, Events.WishCreated],
+    producer: [],
+  };
 
   function bus(service: string, extra: Partial<ConstructorParameters<typeof EventBus>[0]> = {}) {
     const b = new EventBus({
@@ -72,6 +88,8 @@ describe('EventBus on the real broker', () => {
       logger: silentLogger,
       retryBaseMs: 50,
       maxAttempts: 3,
+      probeIntervalMs: 100,
+      topology,
       ...extra,
     });
     buses.push(b);
@@ -118,9 +136,9 @@ describe('EventBus on the real broker', () => {
       what: 'dead letters',
     });
     const dead = await readQueue(amqpUrl, consumer.deadLetterQueue);
-    expect(dead.map((m) => m.properties.headers?.['x-death']?.[0]?.reason)).toEqual([
-      'rejected',
-      'rejected',
+    expect(dead.map((m) => m.properties.headers?.['x-dead-reason'])).toEqual([
+      'contract',
+      'contract',
     ]);
     expect(calls).toBe(0);
     expect(await queueDepth(amqpUrl, consumer.queue)).toBe(0);
@@ -149,6 +167,145 @@ describe('EventBus on the real broker', () => {
     const [dead] = await readQueue(amqpUrl, consumer.deadLetterQueue);
     expect(JSON.parse(dead!.content.toString()).payload.lot.id).toBe(2);
     expect(dead!.properties.headers?.['x-attempt']).toBe(3);
+    expect(dead!.properties.headers).toMatchObject({
+      'x-dead-reason': 'handler',
+      'x-dead-error': 'database down',
+    });
+    expect(dead!.properties.expiration).toBeUndefined();
+  });
+
+  test('when a dead-lettered error text holds a phone number or an e-mail address, then both are masked', async () => {
+    const producer = bus('producer');
+    const consumer = bus('consumer', { maxAttempts: 1 });
+    await producer.start();
+    await consumer.start();
+    await consumer.subscribe({
+      [Events.LotCreated]: async () => {
+        throw new Error('E11000 dup key { phone: "+49 176 12345678", email: "olena@example.org" }');
+      },
+    });
+    await producer.publish(createEvent(Events.LotCreated, { lot: lotSnapshot(12) }));
+    await eventually(async () => (await queueDepth(amqpUrl, consumer.deadLetterQueue)) === 1, {
+      what: 'dead letter',
+    });
+    const [dead] = await readQueue(amqpUrl, consumer.deadLetterQueue);
+    const text = String(dead!.properties.headers?.['x-dead-error']);
+    expect(text).toContain('[phone]');
+    expect(text).toContain('[email]');
+    expect(text).not.toMatch(/12345678|olena/);
+  });
+
+  test('when a handler fails because a dependency is unreachable, then the event waits without using up attempts until the dependency answers, and is never dead-lettered', async () => {
+    const producer = bus('producer');
+    const consumer = bus('consumer', { maxAttempts: 2 });
+    await producer.start();
+    await consumer.start();
+    let databaseUp = false;
+    let calls = 0;
+    const handled: number[] = [];
+    await consumer.subscribe(
+      {
+        [Events.LotCreated]: async (e) => {
+          calls++;
+          if (!databaseUp) {
+            throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:27018'), {
+              name: 'MongoServerSelectionError',
+            });
+          }
+          handled.push(e.payload.lot.id);
+        },
+      },
+      { dependencies: { mongo: () => databaseUp } },
+    );
+    for (const id of [21, 22, 23]) {
+      await producer.publish(createEvent(Events.LotCreated, { lot: lotSnapshot(id) }));
+    }
+    await eventually(() => consumer.consumerState().state === 'paused', { what: 'paused' });
+    expect(consumer.consumerState()).toEqual({ state: 'paused', waiting_for: ['mongo'] });
+    // far longer than two attempts with backoff would take: nothing dead-lettered, nothing lost
+    await new Promise((r) => setTimeout(r, 1000));
+    const callsWhileDown = calls;
+    expect(callsWhileDown).toBeLessThanOrEqual(3); // the messages already delivered, once each
+    expect(await queueDepth(amqpUrl, consumer.deadLetterQueue)).toBe(0);
+
+    databaseUp = true;
+    const back = Date.now();
+    await eventually(() => handled.length === 3, { what: 'handled after the database is back' });
+    expect(Date.now() - back).toBeLessThan(3000);
+    expect(handled.sort()).toEqual([21, 22, 23]);
+    expect(consumer.consumerState().state).toBe('consuming');
+    expect(await queueDepth(amqpUrl, consumer.deadLetterQueue)).toBe(0);
+  });
+
+  test('when another service is unreachable (DependencyUnavailableError) while the dependencies answer, then the event is tried again later with backoff, not dead-lettered', async () => {
+    const producer = bus('producer');
+    const consumer = bus('consumer', { maxAttempts: 1 });
+    await producer.start();
+    await consumer.start();
+    const attempts: number[] = [];
+    await consumer.subscribe({
+      [Events.LotCreated]: async () => {
+        attempts.push(Date.now());
+        if (attempts.length < 3) throw new DependencyUnavailableError('catalog');
+      },
+    });
+    await producer.publish(createEvent(Events.LotCreated, { lot: lotSnapshot(31) }));
+    await eventually(() => attempts.length === 3, { what: 'three attempts', timeoutMs: 15000 });
+    // paused for a growing while in between (0.5 s, then 1 s)
+    expect(attempts[1]! - attempts[0]!).toBeGreaterThanOrEqual(450);
+    expect(attempts[2]! - attempts[1]!).toBeGreaterThanOrEqual(950);
+    expect(await queueDepth(amqpUrl, consumer.deadLetterQueue)).toBe(0);
+  });
+
+  test('when an event is published before its consumer ever started, then it waits in the consumer queue declared by the publisher', async () => {
+    const producer = bus('producer');
+    await producer.start();
+    await producer.publish(createEvent(Events.WishCreated, wishPayload(41)));
+    const consumer = bus('consumer');
+    await consumer.start();
+    const got: number[] = [];
+    await consumer.subscribe({
+      [Events.WishCreated]: async (e) => void got.push(e.payload.wish_id),
+    });
+    await eventually(() => got.includes(41), { what: 'the early event' });
+  });
+
+  test('when no queue is bound to an event, then publishing rejects with UnroutableEventError instead of dropping it', async () => {
+    const producer = bus('producer');
+    await producer.start();
+    await expect(
+      producer.publish(createEvent(Events.LotUpdated, { lot: lotSnapshot(51), changes: {} })),
+    ).rejects.toBeInstanceOf(UnroutableEventError);
+    // a bound one still goes through on the same channel
+    await producer.publish(createEvent(Events.LotCreated, { lot: lotSnapshot(52) }));
+  });
+
+  test('when a service handles an event its queue is not bound to, then subscribing refuses (the topology is the one declaration)', async () => {
+    const consumer = bus('consumer');
+    await consumer.start();
+    await expect(
+      consumer.subscribe({ [Events.LotUpdated]: async () => undefined }),
+    ).rejects.toThrow(/not bound/);
+  });
+
+  test('when the broker cannot be reached, then stop() returns within its grace time and a waiting publish is rejected', async () => {
+    const lonely = new EventBus({
+      url: 'amqp://guest:guest@127.0.0.1:9',
+      exchange,
+      service: 'producer',
+      logger: silentLogger,
+      topology,
+    });
+    await lonely.start(200);
+    const pending = lonely.publish(createEvent(Events.LotCreated, { lot: lotSnapshot(61) }));
+    const outcome = pending.then(
+      () => 'published',
+      () => 'rejected',
+    );
+    const t = Date.now();
+    await lonely.stop(1000);
+    expect(Date.now() - t).toBeLessThan(4000);
+    expect(await outcome).toBe('rejected');
   });
 
   test('when a handler fails once and then succeeds, then the event is handled exactly once and nothing is dead-lettered', async () => {

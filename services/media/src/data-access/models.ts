@@ -1,5 +1,5 @@
 import { Schema, type Connection } from 'mongoose';
-import { LotStatuses, type LotStatus, type PhotoUrls } from '@furniture/contracts';
+import type { PhotoUrls } from '@furniture/contracts';
 import { outboxPlugin } from '@furniture/platform';
 
 export type PhotoKeys = PhotoUrls;
@@ -12,7 +12,6 @@ export type PhotoKeys = PhotoUrls;
  */
 export const photoKey = (id: number): string => String(id);
 export const slotKey = (lotId: number, position: number): string => `${lotId}:${position}`;
-export const lotKey = (id: number): string => String(id);
 
 /**
  * One photo of a lot: `processing` while its image is made (its slot is claimed), `ready` once
@@ -51,17 +50,6 @@ export interface SlotDoc {
   created_at: Date;
 }
 
-/** What media knows of a catalog lot (read model fed by lot events). */
-export interface LotDoc {
-  /** lotKey(id) */
-  _id: string;
-  id: number;
-  status: LotStatus;
-  version: number;
-  updated_at: Date;
-  /** set by lot.deleted and kept, so a late event cannot bring the lot back */
-  deleted: boolean;
-}
 
 const keysSchema = new Schema<PhotoKeys>(
   {
@@ -104,23 +92,11 @@ const slotSchema = new Schema<SlotDoc>(
   { collection: 'photo_slots', versionKey: false },
 );
 
-const lotSchema = new Schema<LotDoc>(
-  {
-    _id: { type: String, required: true },
-    id: { type: Number, required: true },
-    status: { type: String, enum: LotStatuses, required: true },
-    version: { type: Number, required: true },
-    updated_at: { type: Date, required: true },
-    deleted: { type: Boolean, required: true, default: false },
-  },
-  { collection: 'lots', versionKey: false },
-);
 
 export function registerModels(conn: Connection) {
   return {
     Photo: conn.model<PhotoDoc>('Photo', photoSchema),
     Slot: conn.model<SlotDoc>('Slot', slotSchema),
-    Lot: conn.model<LotDoc>('Lot', lotSchema),
   };
 }
 export type Models = ReturnType<typeof registerModels>;

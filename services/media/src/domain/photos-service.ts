@@ -10,8 +10,7 @@ import {
   type Photo,
   type PhotoUrls,
 } from '@furniture/contracts';
-import { AppError, createEvent, type Logger } from '@furniture/platform';
-import type { LotsRepository } from '../data-access/lots-repository';
+import { AppError, createEvent, type LotReadModel, type Logger } from '@furniture/platform';
 import type { PhotoKeys } from '../data-access/models';
 import {
   NoFreeSlotError,
@@ -38,7 +37,7 @@ export interface UploadedFile {
 export interface PhotosDeps {
   photos: PhotosRepository;
   lots: LotsService;
-  lotsRepo: LotsRepository;
+  lotsRepo: LotReadModel;
   store: ObjectStore;
   images: ImageProcessor;
   /** bounds how many images are decoded and encoded at once */
@@ -125,7 +124,7 @@ export class PhotosService {
 
     try {
       // the lot may have been deleted between the first check and the claim
-      const lot = await this.deps.lotsRepo.find(lotId);
+      const lot = await this.deps.lotsRepo.get(lotId);
       if (!lot || lot.deleted) throw new AppError('LOT_NOT_FOUND');
 
       const renditions = await this.deps.processing

@@ -150,13 +150,33 @@ export class MailRepository {
     });
   }
 
-  markRetry(mail: MailRecord, nextAttemptAt: Date, error: string): Promise<boolean> {
+  /** Back to the queue; with `refund` the attempt does not count (the server was unreachable). */
+  markRetry(
+    mail: MailRecord,
+    nextAttemptAt: Date,
+    error: string,
+    opts: { refund?: boolean } = {},
+  ): Promise<boolean> {
     return this.finish(mail, {
       state: 'queued',
       next_attempt_at: nextAttemptAt,
       lease_until: null,
       last_error: error.slice(0, 1000),
+      ...(opts.refund ? { attempts: Math.max(mail.attempts - 1, 0) } : {}),
     });
+  }
+
+  /** Every queued mail is due now (the SMTP server answers again after an outage). */
+  async retryAllNow(now: Date): Promise<number> {
+    const waiting = await this.models.Mail.find(
+      { state: 'queued', next_attempt_at: { $gt: now } },
+      { _id: 1, state: 1, attempts: 1 },
+    ).lean<Pick<MailRecord, '_id' | 'state' | 'attempts'>[]>();
+    let n = 0;
+    for (const mail of waiting) {
+      if (await this.postpone(mail as MailRecord, now)) n++;
+    }
+    return n;
   }
 
   markFailed(mail: MailRecord, error: string): Promise<boolean> {
@@ -166,15 +186,6 @@ export class MailRepository {
       lease_until: null,
       last_error: error.slice(0, 1000),
     });
-  }
-
-  /** A queued mail that must not go out any more. */
-  withdraw(mail: MailRecord, reason: string): Promise<boolean> {
-    return this.finish(
-      mail,
-      { state: 'withdrawn', next_attempt_at: null, lease_until: null, withdrawn_reason: reason },
-      mail.state,
-    );
   }
 
   /**

@@ -9,6 +9,7 @@ export const ActionLabelsDe: Record<ActionType, string> = {
   UPDATE: 'Geändert',
   DELETE: 'Gelöscht',
   APPROVE: 'Genehmigt',
+  APPROVAL_FAILED: 'Genehmigung nicht möglich',
   REJECT: 'Abgelehnt',
   STATUS_CHANGE: 'Status geändert',
   CONTACT: 'Kontaktiert',
@@ -59,6 +60,9 @@ const ReasonLabelsDe: Record<string, string> = {
   reservation_failed: 'Los konnte nicht reserviert werden',
   lot_closed: 'Los nicht mehr verfügbar',
   lot_deleted: 'Los gelöscht',
+  reservation_cancelled: 'Reservierung einer anderen Bewerbung aufgehoben',
+  not_available: 'Los nicht verfügbar',
+  not_found: 'Los existiert nicht mehr',
 };
 
 const status = (s: unknown) => (typeof s === 'string' ? (StatusLabelsDe[s] ?? s) : '');

@@ -25,16 +25,6 @@ export interface NewActivity {
   created_at: Date;
 }
 
-/**
- * Events the log deliberately leaves out: each is the echo of a change that already has its
- * entry (a reservation is the lot's STATUS_CHANGE; a failed reservation is the application's
- * CANCEL_RESERVATION with reason reservation_failed).
- */
-export const UnloggedEvents: readonly EventName[] = [
-  Events.LotReserved,
-  Events.LotReservationFailed,
-];
-
 type Changes = Record<string, { old: unknown; new: unknown }>;
 
 /** Changes as the spec's old_value / new_value pair (field → value). */
@@ -160,7 +150,18 @@ function map(event: AnyEvent): Mapped | null {
     }
     case Events.LotReserved:
     case Events.LotReservationFailed:
+    case Events.ApplicationApprovalRequested:
+    case Events.ApplicationApprovalWithdrawn:
       return null;
+    case Events.ApplicationApprovalFailed: {
+      const p = event.payload;
+      return {
+        action: 'APPROVAL_FAILED',
+        target: 'application',
+        targetId: p.application_id,
+        details: { lot_id: p.lot_id, reason: p.reason, lot_status: p.lot_status },
+      };
+    }
     case Events.ApplicationSubmitted: {
       const p = event.payload;
       return {

@@ -2,7 +2,7 @@ import { withLock, type Logger } from '@furniture/platform';
 import type { MailRecord, MailRepository } from '../data-access/mail-repository';
 import { MailDeliveryError, type Mailer } from './mail-types';
 
-export type SendOutcome = 'sent' | 'retry' | 'failed' | 'withdrawn';
+export type SendOutcome = 'sent' | 'retry' | 'failed';
 
 export interface MailSenderOptions {
   mails: MailRepository;
@@ -17,24 +17,29 @@ export interface MailSenderOptions {
   wakeMaxMs: number;
   /** namespace of the per-application locks (the database name) */
   lockScope: string;
+  /** while the SMTP server is unreachable: how often to look whether it is back */
+  probeIntervalMs: number;
   onOutcome?: (outcome: SendOutcome) => void;
 }
 
-type Verdict =
-  { send: true } | { send: false; withdraw: string } | { send: false; postponeMs: number };
+type Verdict = { send: true } | { send: false; postponeMs: number };
 
 const BATCH = 50;
 const ERROR_PAUSE_MS = 1000;
-/** a cancellation waits this long while its approval mail is on the wire */
+/** a mail waits this long while an older mail of its application is on the wire */
 const IN_FLIGHT_WAIT_MS = 2000;
 /** a mail waits this long (at least) for an older mail of its application to go first */
 const ORDER_WAIT_MS = 300;
 
 /**
  * Sends queued mails. Reads only its own mail records: it sleeps until the earliest due mail
- * (at most `wakeMaxMs`) and is woken at once when a mail is queued. Failed attempts are retried
- * after base·2^(n-1) ms (capped); a permanent SMTP refusal or the last attempt marks the mail
- * failed.
+ * (at most `wakeMaxMs`) and is woken at once when a mail is queued.
+ *
+ * Failures by kind (see DeliveryFailure): a permanent refusal marks the mail failed; a temporary
+ * one is retried after base·2^(n-1) ms (capped) and marks it failed after the last attempt. When
+ * the server cannot be reached at all, sending stops: the mails wait without using up attempts,
+ * the server is probed every `probeIntervalMs`, and once it answers every waiting mail is due at
+ * once. An outage of any length therefore costs no mail and delays them by one probe interval.
  */
 export class MailSender {
   private timer?: NodeJS.Timeout;
@@ -42,6 +47,8 @@ export class MailSender {
   private again = false;
   private stopped = false;
   private smtpOk = true;
+  private probing?: Promise<void>;
+  private probeTimer?: NodeJS.Timeout;
 
   constructor(private readonly opts: MailSenderOptions) {}
 
@@ -49,9 +56,40 @@ export class MailSender {
     this.kick();
   }
 
-  /** false after an attempt failed for a transient reason, until one succeeds */
+  /** false while the SMTP server cannot be reached (from a failed send until a probe answers) */
   smtpHealthy(): boolean {
     return this.smtpOk;
+  }
+
+  /** The server could not be reached: stop sending and probe until it answers. */
+  private unreachable(): void {
+    this.smtpOk = false;
+    this.probing ??= this.probe().finally(() => {
+      this.probing = undefined;
+    });
+  }
+
+  private async probe(): Promise<void> {
+    const { mailer, mails, logger, probeIntervalMs } = this.opts;
+    logger.warn({ probeIntervalMs }, 'SMTP server unreachable; mails wait until it answers');
+    const since = Date.now();
+    while (!this.stopped) {
+      await new Promise<void>((resolve) => {
+        this.probeTimer = setTimeout(resolve, probeIntervalMs);
+        this.probeTimer.unref();
+      });
+      if (this.stopped) return;
+      try {
+        await mailer.verify();
+      } catch {
+        continue;
+      }
+      const due = await mails.retryAllNow(new Date()).catch(() => 0);
+      this.smtpOk = true;
+      logger.info({ downMs: Date.now() - since, due }, 'SMTP server answers again; sending');
+      this.kick();
+      return;
+    }
   }
 
   /** Looks at the queue now; runs never overlap. */
@@ -63,7 +101,7 @@ export class MailSender {
     }
     this.running = this.loop().finally(() => {
       this.running = undefined;
-      if (this.again) this.kick();
+      if (this.again && this.smtpOk) this.kick();
     });
   }
 
@@ -75,6 +113,7 @@ export class MailSender {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    if (this.probeTimer) clearTimeout(this.probeTimer);
     await this.idle();
   }
 
@@ -89,7 +128,8 @@ export class MailSender {
         this.opts.logger.warn({ err: (err as Error).message }, 'mail queue sweep failed');
         pauseMs = ERROR_PAUSE_MS;
       }
-      if (this.stopped) return;
+      // while the server cannot be reached, the probe kicks the sender when it answers again
+      if (this.stopped || !this.smtpOk) return;
       if (this.again && pauseMs === undefined) continue;
       await this.schedule(pauseMs);
       if (!this.again || pauseMs !== undefined) return;
@@ -113,10 +153,12 @@ export class MailSender {
   }
 
   private async sweep(): Promise<number> {
+    // while the server cannot be reached the probe decides when sending starts again
+    if (!this.smtpOk) return 0;
     const due = await this.opts.mails.due(new Date(), BATCH);
     let next = 0;
     const worker = async () => {
-      while (next < due.length && !this.stopped) {
+      while (next < due.length && !this.stopped && this.smtpOk) {
         const mail = due[next++]!;
         await this.process(mail);
       }
@@ -126,24 +168,14 @@ export class MailSender {
   }
 
   private async process(mail: MailRecord): Promise<void> {
-    const { mails, leaseMs, logger } = this.opts;
+    const { mails, leaseMs } = this.opts;
     // decisions about one application's mails are taken one at a time (see verdict)
     const claimed = await withLock(
       `${this.opts.lockScope}.mails:application:${mail.application_id}`,
       async () => {
         const verdict = await this.verdict(mail);
         if (verdict.send) return mails.claim(mail, new Date(), leaseMs);
-        if ('withdraw' in verdict) {
-          if (await mails.withdraw(mail, verdict.withdraw)) {
-            logger.info(
-              { mailId: mail.id, kind: mail.kind, applicationId: mail.application_id },
-              `mail withdrawn: ${verdict.withdraw}`,
-            );
-            this.opts.onOutcome?.('withdrawn');
-          }
-        } else {
-          await mails.postpone(mail, new Date(Date.now() + verdict.postponeMs));
-        }
+        await mails.postpone(mail, new Date(Date.now() + verdict.postponeMs));
         return null;
       },
     );
@@ -151,33 +183,13 @@ export class MailSender {
   }
 
   /**
-   * What to do with a due mail, decided under its application's lock:
-   * - an approval that is cancelled before its mail went out (the lot could not be reserved, or
-   *   staff undid it at once) is never announced: both mails are withdrawn; a cancellation is only
-   *   mailed to a family that was told of the approval;
-   * - a family reads its mails in the order things happened: while an older mail of the same
-   *   application is still queued (an SMTP outage) it is sent first, and this one waits.
+   * What to do with a due mail, decided under its application's lock: a family reads its mails in
+   * the order things happened, so while an older mail of the same application is still queued (an
+   * SMTP outage) it is sent first, and this one waits.
    */
   private async verdict(mail: MailRecord): Promise<Verdict> {
     const all = await this.opts.mails.forApplication(mail.application_id);
-    // a cancellation always follows its approval, so the same millisecond counts as "after"
     const at = mail.occurred_at.getTime();
-    if (mail.kind === 'approved') {
-      const cancelled = all.some(
-        (m) => m.kind === 'reservation_cancelled' && m.occurred_at.getTime() >= at,
-      );
-      if (cancelled)
-        return { send: false, withdraw: 'the reservation was cancelled before the mail went out' };
-    }
-    if (mail.kind === 'reservation_cancelled') {
-      const approval = all
-        .filter((m) => m.kind === 'approved' && m.occurred_at.getTime() <= at)
-        .at(-1);
-      if (approval?.state === 'sending') return { send: false, postponeMs: IN_FLIGHT_WAIT_MS };
-      if (approval?.state !== 'sent')
-        return { send: false, withdraw: 'the family was never told of the approval' };
-    }
-
     const older = all.filter(
       (m) =>
         (m.state === 'queued' || m.state === 'sending') &&
@@ -187,13 +199,9 @@ export class MailSender {
     const now = Date.now();
     let waitUntil = now + ORDER_WAIT_MS;
     for (const m of older) {
-      const due = m.next_attempt_at?.getTime() ?? now;
-      const onHold = m.kind === 'approved' && m.attempts === 0;
-      if (m.state === 'queued' && due > now && !onHold) {
+      if (m.state === 'queued' && (m.next_attempt_at?.getTime() ?? now) > now) {
         // it only waits for a retry: if SMTP works for this mail, it works for that one too
         await this.opts.mails.postpone(m, new Date(now));
-      } else if (m.state === 'queued' && onHold) {
-        waitUntil = Math.max(waitUntil, due + ORDER_WAIT_MS);
       } else if (m.state === 'sending') {
         waitUntil = Math.max(waitUntil, now + IN_FLIGHT_WAIT_MS);
       }
@@ -213,23 +221,29 @@ export class MailSender {
         language: mail.language,
         messageId: mail.message_id,
       });
-      this.smtpOk = true;
       await mails.markSent(mail, response);
       logger.info(log, 'mail sent');
       this.opts.onOutcome?.('sent');
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      const permanent = err instanceof MailDeliveryError && err.permanent;
-      if (!permanent) this.smtpOk = false;
-      if (permanent || mail.attempts >= this.opts.maxAttempts) {
+      const failure = err instanceof MailDeliveryError ? err.failure : 'unreachable';
+      if (failure === 'unreachable') {
+        // not the mail's fault: it waits for the server without using up an attempt
+        this.unreachable();
+        await mails.markRetry({ ...mail }, new Date(), message, { refund: true });
+        logger.warn({ ...log, err: message }, 'mail not sent: SMTP server unreachable; it waits');
+        this.opts.onOutcome?.('retry');
+        return;
+      }
+      if (failure === 'permanent' || mail.attempts >= this.opts.maxAttempts) {
         await mails.markFailed(mail, message);
-        logger.error({ ...log, err: message, permanent }, 'mail failed for good');
+        logger.error({ ...log, err: message, failure }, 'mail failed for good');
         this.opts.onOutcome?.('failed');
         return;
       }
       const delay = this.backoff(mail.attempts);
       await mails.markRetry(mail, new Date(Date.now() + delay), message);
-      logger.warn({ ...log, err: message, retryInMs: delay }, 'mail not sent; will retry');
+      logger.warn({ ...log, err: message, retryInMs: delay }, 'mail refused for now; will retry');
       this.opts.onOutcome?.('retry');
     }
   }

@@ -12,6 +12,7 @@ export const MailedEvents = {
   [Events.ApplicationRejected]: 'rejected',
   [Events.ApplicationCompleted]: 'completed',
   [Events.ApplicationReservationCancelled]: 'reservation_cancelled',
+  [Events.ApplicationReconsidered]: 'reconsidered',
 } as const satisfies Partial<Record<EventName, MailKind>>;
 type MailedEvent = keyof typeof MailedEvents;
 
@@ -24,14 +25,14 @@ export type QueueResult = 'queued' | 'duplicate' | 'no_address' | 'not_mailed';
 /**
  * Turns application events into mail records (rendered at once, in the family's language) and
  * wakes the sender. One record per event: a redelivered event finds its record and queues nothing.
+ * Every mailed event is final (an approval is announced only once the lot is reserved), so every
+ * mail is due at once.
  */
 export class MailService {
   constructor(
     private readonly deps: {
       mails: MailRepository;
       context: MailContext;
-      /** how long an approval mail waits before it is due (see README "Approval mails") */
-      approvalHoldMs: number;
       /** domain part of the Message-ID header */
       messageIdDomain: string;
       onQueued: () => void;
@@ -58,7 +59,6 @@ export class MailService {
       queuePosition: 'queue_position' in p ? p.queue_position : undefined,
     };
     const rendered = renderMail(facts, this.deps.context);
-    const now = Date.now();
     const queued = await this.deps.mails.insert({
       event_id: event.eventId,
       event_name: event.name,
@@ -69,7 +69,7 @@ export class MailService {
       to,
       language: p.language,
       ...rendered,
-      next_attempt_at: new Date(kind === 'approved' ? now + this.deps.approvalHoldMs : now),
+      next_attempt_at: new Date(),
       message_id: `<${event.eventId}@${this.deps.messageIdDomain}>`,
       occurred_at: new Date(event.occurredAt),
     });

@@ -287,6 +287,46 @@ function body(f: MailFacts, ctx: MailContext, lot: string): Body {
             ],
           };
     }
+    case 'reconsidered': {
+      const back = f.reason === 'reservation_cancelled';
+      return de
+        ? {
+            subject: back
+              ? `Wieder in der Warteschlange: ${lot}`
+              : `Ihre Bewerbung Nr. ${id} wird erneut geprüft`,
+            blocks: [
+              {
+                type: 'p',
+                text: back
+                  ? `gute Nachricht: Die Reservierung von ${q} (Los-Nr. ${f.lotId}) für eine andere Familie wurde aufgehoben. Ihre Bewerbung Nr. ${id} ist deshalb wieder offen, an ihrem bisherigen Platz in der Warteschlange.`
+                  : `Ihre Bewerbung Nr. ${id} für ${q} (Los-Nr. ${f.lotId}) wird erneut geprüft. Sie ist wieder offen und wartet in der Warteschlange.`,
+              },
+              {
+                type: 'p',
+                text: 'Sie müssen nichts weiter tun. Sobald über Ihre Bewerbung entschieden ist, bekommen Sie eine weitere E-Mail.',
+              },
+              statusLink,
+            ],
+          }
+        : {
+            subject: back
+              ? `Знову в черзі: ${lot}`
+              : `Вашу заявку № ${id} розглядають повторно`,
+            blocks: [
+              {
+                type: 'p',
+                text: back
+                  ? `Гарна новина: бронювання ${q} (лот № ${f.lotId}) для іншої родини скасовано. Тому Ваша заявка № ${id} знову відкрита й займає своє попереднє місце в черзі.`
+                  : `Вашу заявку № ${id} на ${q} (лот № ${f.lotId}) розглядають повторно. Вона знову відкрита й очікує в черзі.`,
+              },
+              {
+                type: 'p',
+                text: 'Вам нічого не потрібно робити. Щойно буде ухвалено рішення, Ви отримаєте ще один лист.',
+              },
+              statusLink,
+            ],
+          };
+    }
   }
 }
 

@@ -7,13 +7,15 @@ export const MailKinds = [
   'rejected',
   'completed',
   'reservation_cancelled',
+  /** back to pending: reconsidered by staff, or a cancelled reservation brought it back */
+  'reconsidered',
 ] as const;
 export type MailKind = (typeof MailKinds)[number];
 
 /**
  * queued → sending → sent; a failed attempt goes back to queued (later) or, after the last
- * attempt or a permanent SMTP refusal, to failed; withdrawn: never sent because the change it
- * announced was undone before it went out.
+ * attempt or a permanent SMTP refusal, to failed. withdrawn: kept for mails of earlier versions
+ * (approval mails were held back and could be withdrawn; approvals are final now).
  */
 export const MailStates = ['queued', 'sending', 'sent', 'failed', 'withdrawn'] as const;
 export type MailState = (typeof MailStates)[number];
@@ -32,16 +34,30 @@ export interface OutgoingMail {
 /** The SMTP side, behind a small interface (integrations/smtp-mailer.ts). */
 export interface Mailer {
   send(mail: OutgoingMail): Promise<{ response: string }>;
+  /** resolves when the server answers (connection and greeting), rejects otherwise */
+  verify(): Promise<void>;
   close(): void;
 }
 
-/** A delivery that did not work; `permanent` when retrying the same mail would fail again. */
+/**
+ * Why a delivery did not work:
+ * - permanent: the server refused this mail for good (5xx): retrying would be refused again;
+ * - temporary: the server answered but refused for now (4xx): retried, at most maxAttempts;
+ * - unreachable: no server to talk to (refused, timed out): the mail waits without using up its
+ *   attempts until the server answers again.
+ */
+export type DeliveryFailure = 'permanent' | 'temporary' | 'unreachable';
+
 export class MailDeliveryError extends Error {
   constructor(
     message: string,
-    readonly permanent: boolean,
+    readonly failure: DeliveryFailure,
   ) {
     super(message);
     this.name = 'MailDeliveryError';
+  }
+
+  get permanent(): boolean {
+    return this.failure === 'permanent';
   }
 }

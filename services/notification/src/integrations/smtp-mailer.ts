@@ -37,7 +37,8 @@ export function senderDomain(from: string): string {
 /**
  * Sends over SMTP with nodemailer, one connection per mail (mail volume is small and an SMTP
  * outage then costs nothing between attempts). SMTP 5xx answers (except 503) are permanent:
- * retrying the same mail would be refused again.
+ * retrying the same mail would be refused again; other answers are temporary; no answer at all
+ * means the server is unreachable.
  */
 export function createSmtpMailer(opts: SmtpMailerOptions): Mailer {
   const transport = nodemailer.createTransport(transportOptions(opts.url, opts.timeoutMs));
@@ -61,12 +62,19 @@ export function createSmtpMailer(opts: SmtpMailerOptions): Mailer {
         });
         return { response: String(info.response ?? '') };
       } catch (err) {
-        const e = err as { message?: string; permanent?: boolean; responseCode?: number };
-        const permanent =
-          e.permanent ??
-          (typeof e.responseCode === 'number' && e.responseCode >= 500 && e.responseCode !== 503);
-        throw new MailDeliveryError(e.message ?? String(err), permanent);
+        const e = err as { message?: string; responseCode?: number };
+        const code = e.responseCode;
+        const failure =
+          typeof code !== 'number'
+            ? 'unreachable'
+            : code >= 500 && code !== 503
+              ? 'permanent'
+              : 'temporary';
+        throw new MailDeliveryError(e.message ?? String(err), failure);
       }
+    },
+    async verify() {
+      await transport.verify();
     },
     close() {
       transport.close();

@@ -9,10 +9,21 @@ import {
   limitSkipQuerySchema,
   phoneParamSchema,
 } from '@furniture/contracts';
-import { input, requestLanguage, requireStaff } from '@furniture/platform';
+import { AppError, input, requestLanguage, requireStaff } from '@furniture/platform';
 import type { Moderation } from '../../domain/moderation';
 import type { PublicApplications } from '../../domain/public-applications';
 import { honeypotFilled, phoneFields } from './input-helpers';
+
+/**
+ * The Idempotency-Key a browser sends with a submission (one per filled form): a resend after a
+ * lost answer (a timeout, a 503 while the service restarted) gets the first answer again.
+ */
+function idempotencyKey(header: string | string[] | undefined): string | null {
+  if (header === undefined) return null;
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value || !/^[\w-]{1,100}$/.test(value)) throw new AppError('INVALID_IDEMPOTENCY_KEY');
+  return value;
+}
 
 /** /api/v1/applications: the public submit and status check, and the staff calls. */
 export function applicationsRouter(deps: {
@@ -25,6 +36,7 @@ export function applicationsRouter(deps: {
   // ---- public --------------------------------------------------------------------------------
 
   r.post('/', async (req, res) => {
+    const requestKey = idempotencyKey(req.headers['idempotency-key']);
     const body = input.body(req, applicationCreateSchema);
     const phones = phoneFields(req, 'body', {
       applicant_phone: { value: body.applicant_phone, key: 'invalid_phone' },
@@ -41,6 +53,7 @@ export function applicationsRouter(deps: {
       needs_delivery_help: body.needs_delivery_help,
       language: body.language ?? requestLanguage(req),
       honeypot: honeypotFilled(body.website),
+      request_key: requestKey,
     });
     res.status(201).json(created);
   });
@@ -76,7 +89,9 @@ export function applicationsRouter(deps: {
   r.patch('/:id/status', requireStaff, async (req, res) => {
     const { id } = input.params(req, idParamSchema);
     const body = input.body(req, applicationStatusUpdateSchema);
-    res.json(await moderation.changeStatus(req.actor!, id, body));
+    const { application, accepted } = await moderation.changeStatus(req.actor!, id, body);
+    // an approval is requested, not done: 202 until the catalog has reserved the lot
+    res.status(accepted ? 202 : 200).json(application);
   });
 
   r.patch('/:id/notes', requireStaff, async (req, res) => {

@@ -5,8 +5,9 @@ import type { LotEvents } from '../../domain/lot-events';
 /** The events the catalog consumes (thin: each hands its event to one use case). */
 export function catalogHandlers(lotEvents: LotEvents): EventHandlers {
   return {
-    [Events.ApplicationApproved]: (e) => lotEvents.applicationApproved(e),
-    [Events.ApplicationReservationCancelled]: (e) => lotEvents.reservationCancelled(e),
+    [Events.ApplicationApprovalRequested]: (e) => lotEvents.approvalRequested(e),
+    [Events.ApplicationApprovalWithdrawn]: (e) => lotEvents.reservationReleased(e),
+    [Events.ApplicationReservationCancelled]: (e) => lotEvents.reservationReleased(e),
     [Events.ApplicationCompleted]: (e) => lotEvents.applicationCompleted(e),
     [Events.PhotoUploaded]: (e) => lotEvents.photoUploaded(e),
     [Events.PhotoDeleted]: (e) => lotEvents.photoDeleted(e),

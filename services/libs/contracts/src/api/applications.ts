@@ -9,6 +9,7 @@ import {
   type LotStatus,
   type WishStatus,
 } from '../enums';
+import type { ApprovalFailureReason } from '../events';
 import { Limits, NOT_SPECIFIED } from '../limits';
 import { matchNoteLine, type NoteLineParts } from '../notes';
 import { isPhoneShaped } from '../phone';
@@ -97,10 +98,11 @@ export type ApplicationCreate = z.infer<typeof applicationCreateSchema>;
 /** Answer of POST /applications/ (201). */
 export interface ApplicationCreated {
   id: number;
-  status: 'pending';
+  /** pending; a repeated submission (same Idempotency-Key) answers the application as it is now */
+  status: ApplicationStatus;
   created_at: string;
   /** position among the lot's open applications, oldest first (1 = next in line) */
-  queue_position: number;
+  queue_position: number | null;
 }
 
 /** ?phone of the eligibility and queue calls; optional (without it only the lot is judged). */
@@ -173,6 +175,23 @@ export interface ApplicationLot {
   deleted: boolean;
 }
 
+/**
+ * An approval that is not final yet or did not go through: `requested` while the catalog
+ * reserves the lot (the application is still pending; it becomes approved when the lot is
+ * reserved), `failed` when the lot could not be reserved (until the next change).
+ */
+export interface ApplicationApproval {
+  state: 'requested' | 'failed';
+  requested_at: string;
+  /** the staff member who asked for it */
+  requested_by: { id: number; name: string; email: string; role: string };
+  note: string | null;
+  /** why it failed: the lot was not available (lot_status says how it was) or is gone */
+  reason: ApprovalFailureReason | null;
+  lot_status: LotStatus | null;
+  ended_at: string | null;
+}
+
 /** An application as staff see it. */
 export interface Application {
   id: number;
@@ -197,6 +216,8 @@ export interface Application {
   /** place among the lot's open applications, oldest first; null unless pending or approved */
   queue_position: number | null;
   lot: ApplicationLot | null;
+  /** an approval under way or one that failed; null otherwise */
+  approval: ApplicationApproval | null;
 }
 
 /** GET /applications (staff). */

@@ -35,6 +35,18 @@ export const applicationErrors = {
     de: 'Für dieses Lot ist schon eine andere Bewerbung genehmigt. Heben Sie zuerst deren Reservierung auf.',
     uk: 'Для цього лота вже схвалено іншу заявку. Спочатку скасуйте її резервування.',
   },
+  /** A status change while the catalog has not yet answered an approval request. */
+  APPROVAL_IN_PROGRESS: {
+    status: 409,
+    de: 'Die Genehmigung dieser Bewerbung läuft gerade (das Lot wird reserviert). Bitte warten Sie einen Moment.',
+    uk: 'Схвалення цієї заявки триває (лот резервується). Будь ласка, зачекайте хвилинку.',
+  },
+  /** An Idempotency-Key header that is not a short token. */
+  INVALID_IDEMPOTENCY_KEY: {
+    status: 400,
+    de: 'Ungültiger Idempotency-Key (1 bis 100 Zeichen: Buchstaben, Ziffern, Binde- und Unterstriche).',
+    uk: 'Недійсний Idempotency-Key (від 1 до 100 символів: літери, цифри, дефіси та підкреслення).',
+  },
   APPLICATION_TRANSITION_NOT_ALLOWED: {
     status: 409,
     de: 'Der Status einer Bewerbung kann nicht von „{from}“ zu „{to}“ geändert werden.',

@@ -1,7 +1,17 @@
 import amqp, { type AmqpConnectionManager, type ChannelWrapper } from 'amqp-connection-manager';
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
-import { parseEvent, type DomainEvent, type EventName } from '@furniture/contracts';
+import {
+  parseEvent,
+  queueNames,
+  type DomainEvent,
+  type EventName,
+  type QueueNames,
+} from '@furniture/contracts';
+import { isTransientError } from '../failures';
+import type { HealthCheck } from '../http';
 import type { Logger } from '../logger';
+import { maskPersonalData } from '../privacy';
+import { declareTopology, defaultTopology, type Topology } from './topology';
 
 export type EventHandler<N extends EventName = EventName> = (
   event: DomainEvent<N>,
@@ -12,29 +22,68 @@ export interface EventBusOptions {
   url: string;
   /** durable topic exchange shared by all services */
   exchange: string;
-  /** this service's name: its queue is `<exchange>.<service>` */
+  /** this service's name in the topology: its queue is `<exchange>.<service>` */
   service: string;
   logger: Logger;
   prefetch?: number;
-  /** handler attempts before the message is dead-lettered */
+  /** attempts of a handler that fails for good reasons before the message is dead-lettered */
   maxAttempts?: number;
   /** delay before the first retry; doubles per attempt */
   retryBaseMs?: number;
   /** upper bound of the reconnect backoff */
   maxReconnectSeconds?: number;
+  /** which queues exist and what they are bound to (the contracts' Subscriptions) */
+  topology?: Topology;
+  /** how often a paused consumer looks whether its dependencies are back */
+  probeIntervalMs?: number;
+  /** longest wait after a transient failure whose dependency looks fine (another service) */
+  transientBackoffMaxMs?: number;
 }
 
-const ATTEMPT_HEADER = 'x-attempt';
+export interface SubscribeOptions {
+  /**
+   * What the handlers need (the database, S3, …). When a handler fails while one of these does
+   * not answer, the message is not counted as a failed attempt: consuming pauses until all of
+   * them answer again.
+   */
+  dependencies?: Record<string, HealthCheck>;
+}
+
+/** What /ready and the metrics tell about consuming. */
+export interface ConsumerState {
+  state: 'idle' | 'consuming' | 'paused' | 'disconnected';
+  /** dependencies that did not answer at the last look (while paused) */
+  waiting_for: string[];
+}
+
+/** An event no queue is bound to: the broker returned it (it stays in the outbox). */
+export class UnroutableEventError extends Error {
+  constructor(readonly eventName: string) {
+    super(`no queue is bound to ${eventName}: the broker returned it`);
+    this.name = 'UnroutableEventError';
+  }
+}
+
+export const ATTEMPT_HEADER = 'x-attempt';
+export const DEAD_REASON_HEADER = 'x-dead-reason';
+export const DEAD_ERROR_HEADER = 'x-dead-error';
+export const DEAD_AT_HEADER = 'x-dead-at';
 const MAX_RETRY_DELAY_MS = 5 * 60 * 1000;
 
 /**
- * Domain events over RabbitMQ: one durable topic exchange, persistent messages, publisher
- * confirms, and per service a durable queue with a retry queue and a dead-letter queue.
+ * Domain events over RabbitMQ: one durable topic exchange, persistent messages published with
+ * `mandatory` and publisher confirms, and per service a durable queue with a retry queue and a
+ * dead-letter queue. The whole topology is declared before the first publish (see topology.ts).
  *
- * Consuming: manual acks with bounded prefetch; a message that breaks its contract goes straight
- * to the dead-letter queue; a handler that throws is retried with exponential delay (through the
- * retry queue, whose expired messages flow back into the main queue) and dead-lettered after
- * `maxAttempts`. Nothing is ever acked silently after a failure.
+ * Consuming: manual acks with bounded prefetch. What happens to a message whose handler throws
+ * depends on why it failed:
+ * - a dependency is unreachable (the error says so, or one of the subscription's dependency
+ *   checks fails right after): the message goes back to the queue without using an attempt and
+ *   consuming pauses until every dependency answers again, however long that takes;
+ * - any other error: retried after retryBase·2^(n-1) through the retry queue, and after
+ *   `maxAttempts` moved to the dead-letter queue with the reason (npm run dlq lists and replays);
+ * - a message that breaks its contract goes straight to the dead-letter queue.
+ * Nothing is ever acked after a failure without being kept somewhere.
  *
  * Connection loss: amqp-connection-manager reconnects (with our exponential backoff), re-declares
  * the topology, re-subscribes and re-sends publishes the broker had not confirmed.
@@ -43,15 +92,23 @@ export class EventBus {
   readonly queue: string;
   readonly retryQueue: string;
   readonly deadLetterQueue: string;
+  private readonly names: QueueNames;
   private readonly opts: Required<EventBusOptions>;
   private connection?: AmqpConnectionManager;
   private publisher?: ChannelWrapper;
   private consumer?: ChannelWrapper;
   private handlers: EventHandlers = {};
+  private dependencies: Record<string, HealthCheck> = {};
   private inFlight = new Set<Promise<void>>();
-  private consumerTag?: string;
   private consumerChannel?: ConfirmChannel;
+  private consumerTag?: string;
   private stopping = false;
+  private paused?: Promise<void>;
+  private waitingFor: string[] = [];
+  /** transient failures in a row whose dependencies all answered (another service is down) */
+  private transientStreak = 0;
+  private readonly returned = new Set<string>();
+  private wakeProbe?: () => void;
 
   constructor(opts: EventBusOptions) {
     this.opts = {
@@ -59,11 +116,19 @@ export class EventBus {
       maxAttempts: 5,
       retryBaseMs: 1000,
       maxReconnectSeconds: 30,
+      topology: defaultTopology,
+      probeIntervalMs: 1000,
+      transientBackoffMaxMs: 30_000,
       ...opts,
     };
-    this.queue = `${opts.exchange}.${opts.service}`;
-    this.retryQueue = `${this.queue}.retry`;
-    this.deadLetterQueue = `${this.queue}.dead`;
+    this.names = queueNames(opts.exchange, opts.service);
+    this.queue = this.names.queue;
+    this.retryQueue = this.names.retry;
+    this.deadLetterQueue = this.names.dead;
+  }
+
+  get service(): string {
+    return this.opts.service;
   }
 
   /**
@@ -96,7 +161,11 @@ export class EventBus {
       name: `${this.opts.service}-publisher`,
       confirm: true,
       setup: async (ch: ConfirmChannel) => {
-        await ch.assertExchange(exchange, 'topic', { durable: true });
+        // the broker sends basic.return before the confirm of an unroutable mandatory message
+        ch.on('return', (msg: ConsumeMessage) => {
+          if (msg.properties.messageId) this.returned.add(String(msg.properties.messageId));
+        });
+        await declareTopology(ch, exchange, this.opts.topology);
       },
     });
     this.publisher.on('error', (err) =>
@@ -108,17 +177,20 @@ export class EventBus {
 
   /**
    * Publishes one event (validated against its contract first) and resolves once the broker has
-   * confirmed it; while disconnected the message waits and is sent after reconnecting.
+   * confirmed it; while disconnected the message waits and is sent after reconnecting. Rejects
+   * when no queue is bound to the event (the outbox keeps it and tries again).
    */
   async publish(event: DomainEvent): Promise<void> {
     if (!this.publisher) throw new Error('EventBus.publish before start');
     const checked = parseEvent(event);
+    this.returned.delete(checked.eventId);
     await this.publisher.publish(
       this.opts.exchange,
       checked.name,
       Buffer.from(JSON.stringify(checked)),
       {
         persistent: true,
+        mandatory: true,
         contentType: 'application/json',
         messageId: checked.eventId,
         type: checked.name,
@@ -126,44 +198,50 @@ export class EventBus {
         appId: this.opts.service,
       },
     );
+    if (this.returned.delete(checked.eventId)) {
+      this.opts.logger.error(
+        { event: checked.name, eventId: checked.eventId },
+        'event is unroutable (no queue bound); kept for a later attempt',
+      );
+      throw new UnroutableEventError(checked.name);
+    }
   }
 
   /** Registers the handlers and starts consuming this service's queue. */
-  async subscribe(handlers: EventHandlers): Promise<void> {
+  async subscribe(handlers: EventHandlers, opts: SubscribeOptions = {}): Promise<void> {
     if (!this.connection) throw new Error('EventBus.subscribe before start');
+    const bound = this.opts.topology[this.opts.service] ?? [];
+    const unbound = Object.keys(handlers).filter((n) => !bound.includes(n as EventName));
+    if (unbound.length > 0) {
+      throw new Error(
+        `${this.opts.service} handles ${unbound.join(', ')} but its queue is not bound to them (contracts: Subscriptions)`,
+      );
+    }
     this.handlers = { ...this.handlers, ...handlers };
-    const names = Object.keys(this.handlers);
+    this.dependencies = { ...this.dependencies, ...opts.dependencies };
     const { exchange, prefetch } = this.opts;
     this.consumer = this.connection.createChannel({
       name: `${this.opts.service}-consumer`,
       confirm: true,
       setup: async (ch: ConfirmChannel) => {
-        await ch.assertExchange(exchange, 'topic', { durable: true });
-        await ch.assertQueue(this.deadLetterQueue, { durable: true });
-        await ch.assertQueue(this.retryQueue, {
-          durable: true,
-          arguments: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': this.queue },
-        });
-        await ch.assertQueue(this.queue, {
-          durable: true,
-          arguments: {
-            'x-dead-letter-exchange': '',
-            'x-dead-letter-routing-key': this.deadLetterQueue,
-          },
-        });
-        for (const name of names) await ch.bindQueue(this.queue, exchange, name);
+        await declareTopology(ch, exchange, this.opts.topology);
         await ch.prefetch(prefetch);
-        const { consumerTag } = await ch.consume(this.queue, (msg) => {
-          if (msg) this.track(this.handle(ch, msg));
-        });
-        this.consumerTag = consumerTag;
         this.consumerChannel = ch;
+        this.consumerTag = undefined;
+        if (!this.paused && !this.stopping) await this.consume(ch);
       },
     });
     this.consumer.on('error', (err) =>
       this.opts.logger.warn({ err: err.message }, 'consumer channel error'),
     );
     if (this.isConnected()) await this.consumer.waitForConnect();
+  }
+
+  private async consume(ch: ConfirmChannel): Promise<void> {
+    const { consumerTag } = await ch.consume(this.queue, (msg) => {
+      if (msg) this.track(this.handle(ch, msg));
+    });
+    this.consumerTag = consumerTag;
   }
 
   private track(p: Promise<void>): void {
@@ -179,13 +257,13 @@ export class EventBus {
     } catch (err) {
       logger.error(
         {
-          err: (err as Error).message,
+          err: maskPersonalData((err as Error).message),
           routingKey: msg.fields.routingKey,
           messageId: msg.properties.messageId,
         },
         'message breaks its contract; dead-lettering it',
       );
-      settle(() => ch.nack(msg, false, false));
+      await this.deadLetter(ch, msg, 'contract', err);
       return;
     }
     const handler = this.handlers[event.name] as EventHandler | undefined;
@@ -197,36 +275,134 @@ export class EventBus {
     const attempt = Number(msg.properties.headers?.[ATTEMPT_HEADER] ?? 1);
     try {
       await handler(event);
+      this.transientStreak = 0;
       settle(() => ch.ack(msg));
     } catch (err) {
-      const log = { err, event: event.name, eventId: event.eventId, attempt };
-      if (attempt >= this.opts.maxAttempts || this.stopping) {
-        if (!this.stopping) logger.error(log, 'handler failed for the last time; dead-lettering');
-        // while stopping, hand the message back instead of burning an attempt
-        settle(() => ch.nack(msg, false, this.stopping));
+      const log = { err: errorText(err), event: event.name, eventId: event.eventId, attempt };
+      if (this.stopping) {
+        // hand the message back instead of burning an attempt
+        settle(() => ch.nack(msg, false, true));
+        return;
+      }
+      const missing = await this.missingDependencies();
+      if (missing.length > 0 || isTransientError(err)) {
+        if (missing.length === 0) this.transientStreak++;
+        logger.warn(
+          { ...log, waitingFor: missing },
+          'handler failed: a dependency is unreachable; the event waits',
+        );
+        await this.pause(ch, missing);
+        settle(() => ch.nack(msg, false, true));
+        return;
+      }
+      if (attempt >= this.opts.maxAttempts) {
+        logger.error(log, 'handler failed for the last time; dead-lettering');
+        await this.deadLetter(ch, msg, 'handler', err);
         return;
       }
       const delay = Math.min(this.opts.retryBaseMs * 2 ** (attempt - 1), MAX_RETRY_DELAY_MS);
       logger.warn({ ...log, retryInMs: delay }, 'handler failed; will retry');
       try {
-        await new Promise<void>((resolve, reject) =>
-          ch.sendToQueue(
-            this.retryQueue,
-            msg.content,
-            {
-              ...msg.properties,
-              persistent: true,
-              expiration: String(delay),
-              headers: { ...msg.properties.headers, [ATTEMPT_HEADER]: attempt + 1 },
-            },
-            (confirmErr) => (confirmErr ? reject(confirmErr) : resolve()),
-          ),
-        );
+        await sendConfirmed(ch, this.retryQueue, msg, {
+          expiration: String(delay),
+          headers: { ...msg.properties.headers, [ATTEMPT_HEADER]: attempt + 1 },
+        });
         settle(() => ch.ack(msg));
       } catch (retryErr) {
-        logger.warn({ err: retryErr }, 'could not schedule retry; message returns to the queue');
+        logger.warn({ err: errorText(retryErr) }, 'could not schedule retry; message returns');
         settle(() => ch.nack(msg, false, true));
       }
+    }
+  }
+
+  /** Moves a message to the dead-letter queue with why it is there, then acks it. */
+  private async deadLetter(
+    ch: ConfirmChannel,
+    msg: ConsumeMessage,
+    reason: 'contract' | 'handler',
+    err: unknown,
+  ): Promise<void> {
+    try {
+      await sendConfirmed(ch, this.deadLetterQueue, msg, {
+        expiration: undefined,
+        headers: {
+          ...msg.properties.headers,
+          [DEAD_REASON_HEADER]: reason,
+          [DEAD_ERROR_HEADER]: errorText(err).slice(0, 500),
+          [DEAD_AT_HEADER]: new Date().toISOString(),
+        },
+      });
+      settle(() => ch.ack(msg));
+    } catch {
+      // not kept anywhere yet: the broker keeps it in the queue
+      settle(() => ch.nack(msg, false, true));
+    }
+  }
+
+  private async missingDependencies(): Promise<string[]> {
+    const missing: string[] = [];
+    await Promise.all(
+      Object.entries(this.dependencies).map(async ([name, check]) => {
+        const ok = await Promise.race([
+          Promise.resolve()
+            .then(check)
+            .catch(() => false),
+          new Promise<boolean>((r) => setTimeout(() => r(false), 3000).unref()),
+        ]);
+        if (!ok) missing.push(name);
+      }),
+    );
+    return missing.sort();
+  }
+
+  /**
+   * Stops taking messages until the dependencies answer again (and, after failures whose
+   * dependencies all answered, a backoff has passed). One pause at a time.
+   */
+  private pause(ch: ConfirmChannel, missing: string[]): Promise<void> {
+    this.waitingFor = missing;
+    if (this.paused) return this.paused;
+    const tag = this.consumerTag;
+    this.consumerTag = undefined;
+    this.paused = (tag ? ch.cancel(tag).then(() => undefined) : Promise.resolve()).catch(
+      () => undefined, // the channel is gone: nothing is delivered on it any more
+    );
+    this.opts.logger.warn({ waitingFor: missing }, 'consuming paused');
+    void this.resumeWhenReady();
+    return this.paused;
+  }
+
+  private async resumeWhenReady(): Promise<void> {
+    const { probeIntervalMs, transientBackoffMaxMs, logger } = this.opts;
+    const backoff =
+      this.transientStreak > 0
+        ? Math.min(500 * 2 ** (this.transientStreak - 1), transientBackoffMaxMs)
+        : 0;
+    const since = Date.now();
+    await this.paused;
+    for (;;) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, probeIntervalMs);
+        timer.unref();
+        this.wakeProbe = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      if (this.stopping) return;
+      const missing = await this.missingDependencies();
+      this.waitingFor = missing;
+      if (missing.length === 0 && Date.now() - since >= backoff) break;
+    }
+    this.paused = undefined;
+    this.waitingFor = [];
+    logger.info({ pausedMs: Date.now() - since }, 'dependencies answer again; consuming resumes');
+    const ch = this.consumerChannel;
+    if (ch && !this.stopping) {
+      await this.consume(ch).catch((err: Error) =>
+        // the channel closed meanwhile: its setup consumes again after reconnecting
+        logger.warn({ err: err.message }, 'could not resume consuming yet'),
+      );
     }
   }
 
@@ -234,21 +410,71 @@ export class EventBus {
     return this.connection?.isConnected() ?? false;
   }
 
-  /** Stops consuming, lets running handlers finish, then closes. */
-  async stop(): Promise<void> {
-    this.stopping = true;
-    if (this.consumerChannel && this.consumerTag) {
-      await this.consumerChannel.cancel(this.consumerTag).catch(() => undefined);
+  consumerState(): ConsumerState {
+    if (!this.consumer) return { state: 'idle', waiting_for: [] };
+    if (this.paused) return { state: 'paused', waiting_for: this.waitingFor };
+    if (!this.isConnected()) return { state: 'disconnected', waiting_for: [] };
+    return { state: 'consuming', waiting_for: [] };
+  }
+
+  /** Messages in this service's dead-letter queue (null while the broker is unreachable). */
+  async deadLetterDepth(): Promise<number | null> {
+    if (!this.publisher || !this.isConnected()) return null;
+    try {
+      const { messageCount } = await this.publisher.checkQueue(this.deadLetterQueue);
+      return messageCount;
+    } catch {
+      return null;
     }
-    await Promise.allSettled([...this.inFlight]);
-    await this.consumer?.close().catch(() => undefined);
-    await this.publisher?.close().catch(() => undefined);
-    await this.connection?.close().catch(() => undefined);
+  }
+
+  /**
+   * Stops consuming, lets running handlers finish, then closes; never waits longer than
+   * `graceMs` (with the broker gone, unconfirmed publishes are abandoned: the outbox keeps them).
+   */
+  async stop(graceMs = 5000): Promise<void> {
+    this.stopping = true;
+    this.wakeProbe?.();
+    const steps = async () => {
+      if (this.consumerChannel && this.consumerTag) {
+        await this.consumerChannel.cancel(this.consumerTag).catch(() => undefined);
+      }
+      await Promise.allSettled([...this.inFlight]);
+    };
+    await waitUntil(steps(), graceMs);
+    await waitUntil(
+      Promise.allSettled([
+        this.consumer?.close(),
+        this.publisher?.close(),
+        this.connection?.close(),
+      ]),
+      2000,
+    );
   }
 }
 
+function errorText(err: unknown): string {
+  return maskPersonalData(err instanceof Error ? err.message : String(err));
+}
+
+function sendConfirmed(
+  ch: ConfirmChannel,
+  queue: string,
+  msg: ConsumeMessage,
+  props: { expiration?: string; headers: Record<string, unknown> },
+): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    ch.sendToQueue(
+      queue,
+      msg.content,
+      { ...msg.properties, persistent: true, ...props },
+      (confirmErr) => (confirmErr ? reject(confirmErr) : resolve()),
+    );
+  });
+}
+
 /** true when `p` settles within `ms` */
-function waitUntil(p: Promise<unknown>, ms: number): Promise<boolean> {
+export function waitUntil(p: Promise<unknown>, ms: number): Promise<boolean> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve(false), ms);
     timer.unref();
@@ -257,7 +483,10 @@ function waitUntil(p: Promise<unknown>, ms: number): Promise<boolean> {
         clearTimeout(timer);
         resolve(true);
       },
-      () => resolve(false),
+      () => {
+        clearTimeout(timer);
+        resolve(false);
+      },
     );
   });
 }

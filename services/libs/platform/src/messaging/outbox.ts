@@ -3,6 +3,7 @@ import type { Collection, Document, ObjectId, UpdateFilter } from 'mongodb';
 import type { Schema } from 'mongoose';
 import { withDocLock } from '../locks';
 import type { Logger } from '../logger';
+import { UnroutableEventError, waitUntil } from './bus';
 
 /** Fields a document carries while it has events waiting to be published. */
 export interface OutboxFields {
@@ -105,7 +106,16 @@ export class OutboxRelay {
         .limit(this.opts.batchSize ?? 200)
         .toArray();
       for (const { _id, id } of docs) {
-        published += await this.drain(collection, _id, (id as number | undefined) ?? String(_id));
+        try {
+          published += await this.drain(
+            collection,
+            _id,
+            (id as number | undefined) ?? String(_id),
+          );
+        } catch (err) {
+          // kept in its document; the documents behind it must not wait for it
+          if (!(err instanceof UnroutableEventError)) throw err;
+        }
       }
     }
     return published;
@@ -142,11 +152,23 @@ export class OutboxRelay {
     return events.length;
   }
 
-  /** Waits for a running sweep and stops the interval. */
-  async stop(): Promise<void> {
+  /**
+   * Stops the interval and waits for a running sweep, at most `graceMs`: with the broker gone a
+   * publish waits for ever, and what it was publishing stays in the outbox for the next start.
+   */
+  async stop(graceMs = 3000): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
-    await this.running;
+    if (this.running) await waitUntil(this.running, graceMs);
+  }
+
+  /** Documents with events not yet published (the outbox backlog). */
+  async backlog(): Promise<number> {
+    let total = 0;
+    for (const collection of this.opts.collections) {
+      total += await collection.countDocuments({ _outbox_pending: true });
+    }
+    return total;
   }
 }
 

@@ -25,6 +25,28 @@ export class ProcessedEvents {
     return (await this.collection.countDocuments({ _id: eventId }, { limit: 1 })) > 0;
   }
 
+  /** The index housekeeping needs (created at start with the service's other indexes). */
+  async ensureIndexes(): Promise<void> {
+    await this.collection.createIndex({ processed_at: 1 });
+  }
+
+  /**
+   * Forgets events processed before `before`, a batch at a time (what a TTL index would do;
+   * FerretDB has none). A redelivery older than that is caught by the handlers' own guards.
+   */
+  async purgeBefore(before: Date, batch = 1000): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const old = await this.collection
+        .find({ processed_at: { $lt: before } }, { projection: { _id: 1 } })
+        .limit(batch)
+        .toArray();
+      if (old.length === 0) return total;
+      const res = await this.collection.deleteMany({ _id: { $in: old.map((d) => d._id) } });
+      total += res.deletedCount;
+    }
+  }
+
   async remember(event: DomainEvent): Promise<void> {
     try {
       await this.collection.insertOne({

@@ -20,7 +20,14 @@ import {
 } from '@furniture/contracts';
 import { TOKEN_ALGORITHM } from '../auth';
 import { EventBus } from '../messaging/bus';
+import { topologyQueues } from '../messaging/topology';
 import { connectMongo } from '../mongo';
+import {
+  ServiceKit,
+  type ComposedService,
+  type ServiceBaseConfig,
+  type ServiceDefinition,
+} from '../service';
 
 export interface TestUrls {
   mongoUrl: string;
@@ -291,9 +298,10 @@ export async function deleteBrokerObjects(
 
 /**
  * What every service's test harness needs before composing the service: its own database, its
- * own exchange (unless shared with other services of the same test), an event bus on it, an
- * EventRecorder listening to everything published there, and the config env that points a
- * service at all of it. `stop()` removes what was created (after the service itself stopped).
+ * own exchange (unless shared with other services of the same test), an event bus on it with the
+ * service's name in the topology, an EventRecorder listening to everything published there, and
+ * the config env that points a service at all of it. `stop()` removes what was created (after the
+ * service itself stopped).
  */
 export async function startBackbone(
   name: string,
@@ -313,20 +321,25 @@ export async function startBackbone(
   const bus = new EventBus({
     url: urls.amqpUrl,
     exchange,
-    service: uniqueName(name),
+    service: name,
     logger: silentLogger,
     retryBaseMs: opts.retryBaseMs ?? 100,
+    probeIntervalMs: 200,
   });
   await bus.start();
   /** config keys that point a service at this backbone (merge the service's own keys in) */
   const env: Record<string, string> = {
+    NODE_ENV: 'test',
     MONGO_URL: urls.mongoUrl,
+    MONGO_DB: dbName,
     AMQP_URL: urls.amqpUrl,
     AMQP_EXCHANGE: exchange,
+    AMQP_RETRY_BASE_MS: String(opts.retryBaseMs ?? 100),
     JWT_PUBLIC_KEY: keys.publicKey,
     JWT_ISSUER: TEST_ISSUER,
     JWT_AUDIENCE: TEST_AUDIENCE,
     METRICS_ENABLED: 'false',
+    OUTBOX_INTERVAL_MS: '200',
   };
   return {
     urls,
@@ -342,15 +355,56 @@ export async function startBackbone(
     async stop() {
       await bus.stop();
       await recorder.stop();
-      // a shared exchange belongs to whoever created it
-      await deleteBrokerObjects(urls.amqpUrl, opts.exchange ? null : exchange, [
-        bus.queue,
-        bus.retryQueue,
-        bus.deadLetterQueue,
-      ]);
+      // a shared exchange (and its queues) belongs to whoever created it
+      if (!opts.exchange)
+        await deleteBrokerObjects(urls.amqpUrl, exchange, topologyQueues(exchange));
       await dropDatabase(urls.mongoUrl, dbName).catch(() => undefined);
       await conn.close();
     },
   };
 }
 export type Backbone = Awaited<ReturnType<typeof startBackbone>>;
+
+/**
+ * Starts a real service in this process the way `runService` does (the same kit, the same
+ * subscriptions, the same background work) against the test servers, on its own database and
+ * exchange, listening on a free port. `env` overrides configuration; `options` are the service's
+ * compose options (a stub for an external system, …).
+ */
+export async function startService<C extends ServiceBaseConfig, S extends ComposedService, O>(
+  def: ServiceDefinition<C, S, O>,
+  opts: { env?: Record<string, string>; exchange?: string; options?: O } = {},
+) {
+  const backbone = await startBackbone(def.name, { exchange: opts.exchange });
+  const { conn, bus, recorder } = backbone;
+  const config = def.loadConfig({ ...backbone.env, ...opts.env });
+  const kit = new ServiceKit(def.name, config, silentLogger, conn, bus);
+  const service = await def.compose(kit, opts.options ?? ({} as O));
+  await kit.subscribe(service.handlers);
+  await kit.start();
+  const server = await listen(service.app);
+  return {
+    url: server.url,
+    http: api(server.url),
+    service,
+    kit,
+    conn,
+    bus,
+    recorder,
+    config,
+    exchange: backbone.exchange,
+    backbone,
+    /** publishes an event on the service's exchange, as another service would */
+    publish: (event: DomainEvent) => bus.publish(event),
+    async stop() {
+      await server.close();
+      // background work first: the relay must not publish on a closed channel
+      await kit.stop();
+      await backbone.stop();
+    },
+  };
+}
+export type ServiceUnderTest<S extends ComposedService = ComposedService> = Omit<
+  Awaited<ReturnType<typeof startService>>,
+  'service'
+> & { service: S };

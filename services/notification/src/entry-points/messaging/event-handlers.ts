@@ -1,6 +1,5 @@
-import { Events, type EventName } from '@furniture/contracts';
+import { Subscriptions, UnloggedEvents, type EventName } from '@furniture/contracts';
 import type { EventHandler, EventHandlers } from '@furniture/platform';
-import { UnloggedEvents } from '../../domain/activity-mapping';
 import type { ActivityService } from '../../domain/activity-service';
 import { isMailedEvent, type MailService } from '../../domain/mail-service';
 
@@ -14,7 +13,7 @@ export function eventHandlers(deps: {
   mail: MailService;
 }): EventHandlers {
   const handlers: Record<string, EventHandler> = {};
-  for (const name of Object.values(Events) as EventName[]) {
+  for (const name of Subscriptions.notification as EventName[]) {
     const logs = !UnloggedEvents.includes(name);
     const mails = isMailedEvent(name);
     if (!logs && !mails) continue;

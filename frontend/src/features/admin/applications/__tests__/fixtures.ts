@@ -24,6 +24,7 @@ export function application(overrides: Partial<Application> = {}): Application {
     internal_notes: '',
     notes: [],
     queue_position: null,
+    approval: null,
     lot: {
       id: lotId,
       name: { de: `Los ${lotId}`, uk: `Лот ${lotId}` },

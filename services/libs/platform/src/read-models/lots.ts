@@ -1,0 +1,285 @@
+import type { Collection } from 'mongodb';
+import { z } from 'zod';
+import {
+  LOT_SNAPSHOT_PATH,
+  lotSnapshotSchema,
+  type LotSnapshot,
+  type LotSnapshotPage,
+  type LotStatus,
+} from '@furniture/contracts';
+import { DependencyUnavailableError } from '../failures';
+import { withDocLock } from '../locks';
+import type { Logger } from '../logger';
+import { isDuplicateKeyError, type Connection } from '../mongo';
+
+/** What a service knows of one of the catalog's lots. */
+export interface LotView {
+  id: number;
+  name: { de: string; uk: string };
+  status: LotStatus;
+  category_id: number;
+  /** the first photo (the card image), null without photos */
+  photo: string | null;
+  version: number;
+  updated_at: string;
+  /** lot.deleted arrived: kept so that a late event cannot bring the lot back */
+  deleted: boolean;
+}
+
+interface LotDoc {
+  /** String(id): FerretDB answers a filter of exactly {_id: '<string>'} from its primary key */
+  _id: string;
+  id: number;
+  name?: { de?: string; uk?: string };
+  status: LotStatus;
+  category_id?: number;
+  photo?: string | null;
+  version: number;
+  updated_at: Date;
+  deleted: boolean;
+}
+
+const keyOf = (id: number): string => String(id);
+
+function docOf(lot: LotSnapshot): LotDoc {
+  return {
+    _id: keyOf(lot.id),
+    id: lot.id,
+    name: { de: lot.name.de, uk: lot.name.uk },
+    status: lot.status,
+    category_id: lot.category_id,
+    photo: lot.photos[0] ?? null,
+    version: lot.version,
+    updated_at: new Date(lot.updated_at),
+    deleted: false,
+  };
+}
+
+function toView(doc: LotDoc): LotView {
+  return {
+    id: doc.id,
+    name: { de: doc.name?.de ?? '', uk: doc.name?.uk ?? '' },
+    status: doc.status,
+    category_id: doc.category_id ?? 0,
+    photo: doc.photo ?? null,
+    version: doc.version,
+    updated_at: doc.updated_at.toISOString(),
+    deleted: doc.deleted ?? false,
+  };
+}
+
+/** (version, then updated_at: photo changes keep the version) of `lot` is older than stored. */
+const isOlder = (lot: LotSnapshot, stored: LotDoc): boolean =>
+  lot.version < stored.version ||
+  (lot.version === stored.version && new Date(lot.updated_at) < stored.updated_at);
+
+/**
+ * The read model of the catalog's lots that the applications and media services keep, fed by
+ * lot events and rebuilt from the catalog's snapshot. Events arrive more than once and out of
+ * order, and replicas apply them at the same time, so:
+ * - a snapshot is applied only when it is at least as new as the stored one, and the update's
+ *   filter carries the version it was compared with (another replica's newer write in between
+ *   makes it match nothing, and it is compared again);
+ * - a deleted lot stays deleted.
+ */
+export class LotReadModel {
+  private readonly collection: Collection<LotDoc>;
+
+  constructor(conn: Connection, collectionName = 'lots') {
+    this.collection = conn.collection<LotDoc>(collectionName) as unknown as Collection<LotDoc>;
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.collection.createIndex({ id: 1 }, { unique: true });
+  }
+
+  /** Stores the snapshot unless a newer one (or the deletion) is stored; true when applied. */
+  async apply(lot: LotSnapshot): Promise<boolean> {
+    const doc = docOf(lot);
+    return withDocLock(this.collection, doc._id, async () => {
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const stored = await this.collection.findOne({ _id: doc._id });
+        if (stored && (stored.deleted || isOlder(lot, stored))) return false;
+        if (!stored) {
+          try {
+            await this.collection.insertOne(doc);
+            return true;
+          } catch (err) {
+            if (isDuplicateKeyError(err)) continue; // another replica stored it meanwhile
+            throw err;
+          }
+        }
+        const { _id, ...set } = doc;
+        const res = await this.collection.updateOne(
+          { _id, version: stored.version, updated_at: stored.updated_at, deleted: false },
+          { $set: set },
+        );
+        if (res.matchedCount === 1) return true;
+      }
+      return false;
+    });
+  }
+
+  /** Marks the lot deleted for good, keeping the newest names known (also for unknown lots). */
+  async markDeleted(lot: LotSnapshot): Promise<void> {
+    const { _id, ...fields } = docOf(lot);
+    await withDocLock(this.collection, _id, async () => {
+      const stored = await this.collection.findOne({ _id });
+      const set = stored && isOlder(lot, stored) ? { deleted: true } : { ...fields, deleted: true };
+      await this.collection.updateOne({ _id }, { $set: set }, { upsert: true });
+    });
+  }
+
+  /**
+   * Fills an empty read model fast: one insert per page. Lots an event stored meanwhile collide
+   * with the key and go through `apply`, so the newer of the two stays.
+   */
+  async insertPage(lots: LotSnapshot[]): Promise<number> {
+    if (lots.length === 0) return 0;
+    let collided: number[] = [];
+    try {
+      await this.collection.insertMany(lots.map(docOf), { ordered: false });
+    } catch (err) {
+      const writeErrors = (err as { writeErrors?: { index: number; code?: number }[] }).writeErrors;
+      if (!writeErrors || !writeErrors.every((e) => isDuplicateKeyError(e))) throw err;
+      collided = writeErrors.map((e) => e.index);
+    }
+    for (const index of collided) await this.apply(lots[index]!);
+    return lots.length;
+  }
+
+  async get(id: number): Promise<LotView | null> {
+    const doc = await this.collection.findOne({ _id: keyOf(id) });
+    return doc ? toView(doc) : null;
+  }
+
+  async getMany(ids: number[]): Promise<Map<number, LotView>> {
+    const out = new Map<number, LotView>();
+    // one primary-key read per lot is faster on FerretDB than one scan for all
+    const docs = await Promise.all(ids.map((id) => this.collection.findOne({ _id: keyOf(id) })));
+    for (const d of docs) if (d) out.set(d.id, toView(d));
+    return out;
+  }
+
+  async isEmpty(): Promise<boolean> {
+    return (await this.collection.countDocuments({}, { limit: 1 })) === 0;
+  }
+}
+
+export interface LotSnapshotSource {
+  lotSnapshotPage(afterId: number, limit: number): Promise<LotSnapshotPage>;
+}
+
+const pageSchema = z.object({
+  lots: z.array(lotSnapshotSchema),
+  next_after_id: z.number().int().nullable(),
+});
+
+/** The catalog's internal snapshot endpoint (contracts api/internal.ts). */
+export function catalogSnapshotSource(baseUrl: string, timeoutMs = 10000): LotSnapshotSource {
+  return {
+    async lotSnapshotPage(afterId, limit) {
+      const url = new URL(LOT_SNAPSHOT_PATH, baseUrl);
+      url.searchParams.set('after_id', String(afterId));
+      url.searchParams.set('limit', String(limit));
+      let res: Response;
+      try {
+        res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+      } catch (err) {
+        throw new DependencyUnavailableError('catalog', err);
+      }
+      if (res.status >= 500) throw new DependencyUnavailableError('catalog');
+      if (!res.ok) throw new Error(`catalog snapshot answered ${res.status}`);
+      return pageSchema.parse(await res.json());
+    },
+  };
+}
+
+/** One lot straight from the catalog's snapshot (null when it has none with that id). */
+export async function findSnapshotLot(
+  source: LotSnapshotSource,
+  id: number,
+): Promise<LotSnapshot | null> {
+  const page = await source.lotSnapshotPage(id - 1, 1);
+  const lot = page.lots[0];
+  return lot && lot.id === id ? lot : null;
+}
+
+/**
+ * Loads an empty (or, with 'always', any) read model from the catalog's snapshot at start,
+ * retrying with backoff while the catalog is unreachable; the service answers meanwhile from the
+ * events that arrive.
+ */
+export class LotReadModelSync {
+  private stopped = false;
+  private wake?: () => void;
+  private running?: Promise<void>;
+
+  constructor(
+    private readonly deps: {
+      lots: LotReadModel;
+      source: LotSnapshotSource;
+      logger: Logger;
+      pageSize: number;
+      /** first wait after the catalog did not answer; doubles up to 30 s */
+      firstRetryMs?: number;
+    },
+  ) {}
+
+  /** One full pass over the snapshot; returns the number of lots read. */
+  async syncAll(mode: 'insert' | 'apply' = 'apply'): Promise<number> {
+    let afterId = 0;
+    let read = 0;
+    for (;;) {
+      const page = await this.deps.source.lotSnapshotPage(afterId, this.deps.pageSize);
+      if (mode === 'insert') await this.deps.lots.insertPage(page.lots);
+      else for (const lot of page.lots) await this.deps.lots.apply(lot);
+      read += page.lots.length;
+      if (page.next_after_id === null || page.lots.length === 0 || this.stopped) return read;
+      afterId = page.next_after_id;
+    }
+  }
+
+  /** Starts the load in the background; `done()` resolves when it ended (tests). */
+  start(mode: 'empty' | 'always' | 'never'): void {
+    this.running = this.run(mode);
+  }
+
+  done(): Promise<void> {
+    return this.running ?? Promise.resolve();
+  }
+
+  private async run(mode: 'empty' | 'always' | 'never'): Promise<void> {
+    if (mode === 'never') return;
+    let delay = this.deps.firstRetryMs ?? 1000;
+    while (!this.stopped) {
+      try {
+        const empty = await this.deps.lots.isEmpty();
+        if (mode === 'empty' && !empty) return;
+        const read = await this.syncAll(empty ? 'insert' : 'apply');
+        this.deps.logger.info({ lots: read }, 'lot read model loaded from the catalog snapshot');
+        return;
+      } catch (err) {
+        this.deps.logger.warn(
+          { err: (err as Error).message, retryInMs: delay },
+          'lot snapshot not available yet',
+        );
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, delay);
+          timer.unref();
+          this.wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        delay = Math.min(delay * 2, 30000);
+      }
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake?.();
+    await this.running;
+  }
+}
