@@ -433,6 +433,45 @@ describe('users (admins only)', () => {
     expect((await http.get(`/api/v1/users/${adminId}`, { token: admin })).body.role).toBe('admin');
   });
 
+  test('when the only two admins delete or demote each other at the same moment, then one of them is always left', async () => {
+    for (let round = 0; round < 4; round++) {
+      const own = await startAuth();
+      try {
+        const h = api(own.url);
+        const loginAs = async (email: string, password: string) => {
+          const res = await h.post('/api/v1/auth/login', { email, password });
+          expect(res.status).toBe(200);
+          return res.body.access_token as string;
+        };
+        const first = await loginAs(ADMIN.email, ADMIN.password);
+        const firstId = (await h.get('/api/v1/auth/me', { token: first })).body.id as number;
+        const other = { email: `race-${round}@example.org`, password: 'race-admin-pass-1' };
+        const created = await h.post(
+          '/api/v1/users',
+          { name: `Race ${round}`, role: 'admin', ...other },
+          { token: first },
+        );
+        expect(created.status).toBe(201);
+        const second = await loginAs(other.email, other.password);
+        // even rounds delete, odd rounds demote
+        const act = (token: string, id: number) =>
+          round % 2 === 0
+            ? h.delete(`/api/v1/users/${id}`, { token })
+            : h.patch(`/api/v1/users/${id}`, { role: 'volunteer' }, { token });
+        const results = await Promise.all([act(first, created.body.id), act(second, firstId)]);
+        const refused = results.filter((r) => r.status === 409);
+        expect(refused.length).toBeGreaterThanOrEqual(1);
+        for (const r of refused) expect(r.body.code).toBe('LAST_ADMIN');
+        const admins = await own.conn
+          .collection('users')
+          .countDocuments({ role: 'admin', deleted_at: null });
+        expect(admins).toBeGreaterThanOrEqual(1);
+      } finally {
+        await own.stop();
+      }
+    }
+  });
+
   test('when a volunteer calls /users, then 403; without a token 401', async () => {
     const email = `vol-${Date.now()}@example.org`;
     await http.post(

@@ -11,6 +11,8 @@ export interface UserDoc {
   created_at: Date;
   updated_at: Date;
   last_login_at?: Date;
+  /** an administrator being deleted: no longer counted as one (see UsersService.delete) */
+  deleting?: boolean;
 }
 
 export interface SessionDoc {
@@ -34,6 +36,7 @@ const userSchema = new Schema<UserDoc>(
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
     last_login_at: { type: Date },
+    deleting: { type: Boolean },
   },
   { collection: 'users', versionKey: false },
 );

@@ -47,8 +47,24 @@ export class UsersRepository {
     return this.models.User.countDocuments(NOT_DELETED);
   }
 
+  /** Administrators that stay: an admin marked for deletion no longer counts. */
   async countAdmins(): Promise<number> {
-    return this.models.User.countDocuments({ ...NOT_DELETED, role: 'admin' });
+    return this.models.User.countDocuments({
+      ...NOT_DELETED,
+      role: 'admin',
+      deleting: { $ne: true },
+    });
+  }
+
+  /**
+   * First step of a deletion: marks the user so that it no longer counts as an administrator,
+   * without deleting anything yet (see UsersService.delete). false when the user is gone.
+   */
+  async markDeleting(id: number, deleting: boolean): Promise<boolean> {
+    const res = await withDocLock(this.models.User.collection, id, () =>
+      this.models.User.collection.updateOne({ ...NOT_DELETED, id }, { $set: { deleting } }),
+    );
+    return res.matchedCount === 1;
   }
 
   async findById(id: number): Promise<UserRecord | null> {

@@ -112,11 +112,22 @@ export class UsersService {
     return toPublicUser(updated);
   }
 
+  /**
+   * Deletes a user. An administrator is deleted in two steps so that two admins deleting each
+   * other at the same moment (also on two replicas) cannot leave none: first it is marked, which
+   * takes it out of the admin count at once; if no other admin remains then, the mark is undone
+   * and LAST_ADMIN answered (of two crossing deletions at least one is refused).
+   */
   async delete(actor: Actor, id: number): Promise<void> {
     if (actor.id === id) throw new AppError('CANNOT_DELETE_SELF');
     const target = await this.require(id);
-    if (target.role === 'admin' && (await this.deps.users.countAdmins()) <= 1)
-      throw new AppError('LAST_ADMIN');
+    if (target.role === 'admin') {
+      if (!(await this.deps.users.markDeleting(id, true))) throw new AppError('USER_NOT_FOUND');
+      if ((await this.deps.users.countAdmins()) === 0) {
+        await this.deps.users.markDeleting(id, false);
+        throw new AppError('LAST_ADMIN');
+      }
+    }
     const deleted = await this.deps.users.delete(id, [
       createEvent(Events.UserDeleted, { user: snapshot(toPublicUser(target)) }, actor),
     ]);
