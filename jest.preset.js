@@ -3,8 +3,25 @@ const path = require('node:path');
 
 const root = __dirname;
 
-/** @param {string} dir absolute path of the workspace; @param {object} extra overrides */
+/**
+ * The real servers (FerretDB, RabbitMQ, MinIO, SMTP catcher) are started once per jest run by
+ * the first project that needs them; projects that talk to none (component tests with mocked
+ * HTTP) say `infra: false` and run without them.
+ */
+const INFRA = {
+  globalSetup: path.join(root, 'infra/src/testing/global-setup.ts'),
+  globalTeardown: path.join(root, 'infra/src/testing/global-teardown.ts'),
+};
+
+/** The services, the gateway and their entry points that other workspaces' tests may import. */
+const SERVICES = 'auth|catalog|applications|media|notification';
+
+/**
+ * @param {string} dir absolute path of the workspace
+ * @param {object} extra overrides; `infra: false` for a project that needs no real servers
+ */
 module.exports = function preset(dir, extra = {}) {
+  const { infra = true, ...rest } = extra;
   return {
     displayName: path.relative(root, dir),
     rootDir: dir,
@@ -30,9 +47,14 @@ module.exports = function preset(dir, extra = {}) {
         'services/libs/platform/src/testing/index.ts',
       ),
       '^@furniture/infra$': path.join(root, 'infra/src/index.ts'),
+      [`^@furniture/(${SERVICES})/service$`]: path.join(root, 'services/$1/src/compose.ts'),
+      [`^@furniture/(${SERVICES})/config$`]: path.join(root, 'services/$1/src/config.ts'),
+      [`^@furniture/(${SERVICES})/testing$`]: path.join(root, 'services/$1/test/harness.ts'),
+      '^@furniture/gateway/(app|config)$': path.join(root, 'gateway/src/$1.ts'),
     },
     testMatch: ['<rootDir>/**/*.test.ts', '<rootDir>/**/*.test.tsx'],
     testPathIgnorePatterns: ['/node_modules/', '/dist/'],
-    ...extra,
+    ...(infra ? INFRA : {}),
+    ...rest,
   };
 };

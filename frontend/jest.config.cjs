@@ -3,6 +3,8 @@ const path = require('node:path');
 const contracts = path.join(__dirname, '../services/libs/contracts/src');
 
 const config = require('../jest.preset.js')(__dirname, {
+  // the API is mocked (msw): no real servers
+  infra: false,
   // jsdom with Node's fetch, Request and Response, so RTK Query and msw run as in a browser
   testEnvironment: 'jest-fixed-jsdom',
   setupFilesAfterEnv: ['<rootDir>/src/test/setup.ts'],

@@ -13,7 +13,7 @@ import {
 import { createGatewayApp } from '../src/app';
 import { loadGatewayConfig } from '../src/config';
 import { serviceFor } from '../src/routes';
-import { ADMIN, startAuth } from '../../services/auth/test/harness';
+import { ADMIN, startAuth } from '@furniture/auth/testing';
 
 /** A stand-in service that records what reaches it. */
 async function recordingService(name: string) {

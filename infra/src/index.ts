@@ -19,3 +19,8 @@ export {
 export { DEFAULT_AMQP_URL } from './rabbit';
 export { runInfraForeground, DEFAULT_PORTS } from './foreground';
 export { REPO_ROOT, RUN_DATA_DIR, TEST_DATA_DIR } from './paths';
+export { startFerret, type RunningFerret } from './ferretdb';
+export { startMinio } from './minio';
+export { chooseFerretBackend, dropFerretDatabase, type FerretBackend } from './postgres';
+export { startPlatform, SERVICE_NAMES, type Platform, type PlatformOptions } from './run/platform';
+export { freePort, isPortFree, waitUntil } from './util';

@@ -50,6 +50,10 @@ export interface PrivateRabbit {
   stop(): Promise<void>;
   /** rabbitmqctl stop_app + start_app: every connection drops, durable data survives. */
   restart(): Promise<void>;
+  /** rabbitmqctl stop_app: the broker is gone (connections refused) until startApp(). */
+  stopApp(): Promise<void>;
+  /** rabbitmqctl start_app, and waits until it accepts AMQP connections again. */
+  startApp(): Promise<void>;
 }
 
 function findScripts(): { server: string; ctl: string } {
@@ -223,6 +227,13 @@ export async function startPrivateRabbit(opts: PrivateRabbitOptions): Promise<Pr
       await ctl('start_app');
       await waitForAmqp();
       log(`private RabbitMQ node ${nodeName} restarted (${Date.now() - t} ms)`);
+    },
+    async stopApp() {
+      await ctl('stop_app');
+    },
+    async startApp() {
+      await ctl('start_app');
+      await waitForAmqp();
     },
     async stop() {
       if (!proc.isRunning) return;

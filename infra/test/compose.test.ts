@@ -5,12 +5,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { loadApplicationsConfig } from '../../services/applications/src/config';
-import { loadAuthConfig } from '../../services/auth/src/config';
-import { loadCatalogConfig } from '../../services/catalog/src/config';
-import { loadMediaConfig } from '../../services/media/src/config';
-import { loadNotificationConfig } from '../../services/notification/src/config';
-import { loadGatewayConfig } from '../../gateway/src/config';
+import { loadApplicationsConfig } from '@furniture/applications/config';
+import { loadAuthConfig } from '@furniture/auth/config';
+import { loadCatalogConfig } from '@furniture/catalog/config';
+import { loadMediaConfig } from '@furniture/media/config';
+import { loadNotificationConfig } from '@furniture/notification/config';
+import { loadGatewayConfig } from '@furniture/gateway/config';
 import { REPO_ROOT } from '../src/paths';
 
 interface ComposeService {

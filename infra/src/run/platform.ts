@@ -35,9 +35,13 @@ export interface PlatformOptions {
 
 export interface Platform {
   gatewayUrl: string;
+  /** each service's own URL (http://127.0.0.1:port) */
+  serviceUrls: Record<(typeof SERVICE_NAMES)[number], string>;
   keys: { privateKeyFile: string; publicKeyFile: string; created: boolean };
   /** services whose build is missing (not started) */
   missing: string[];
+  /** the processes, for fault tests (signal, pid, exited) */
+  supervisor: Supervisor;
   stop(): Promise<void>;
 }
 
@@ -123,5 +127,8 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     await supervisor.stop();
     throw err;
   }
-  return { gatewayUrl, keys, missing, stop: () => supervisor.stop() };
+  const serviceUrls = Object.fromEntries(
+    services.map((s) => [s.name, `http://127.0.0.1:${s.port}`]),
+  ) as Platform['serviceUrls'];
+  return { gatewayUrl, serviceUrls, keys, missing, supervisor, stop: () => supervisor.stop() };
 }

@@ -59,6 +59,24 @@ export class Supervisor {
     });
   }
 
+  /** Sends a signal to one running service (fault tests: SIGKILL, SIGSTOP/SIGCONT, SIGTERM). */
+  signal(name: string, signal: NodeJS.Signals): boolean {
+    const child = this.children.get(name);
+    return child ? child.kill(signal) : false;
+  }
+
+  /** The process id of a running service (undefined while it is down or restarting). */
+  pid(name: string): number | undefined {
+    return this.children.get(name)?.pid;
+  }
+
+  /** Resolves when the named service's current process has exited. */
+  exited(name: string): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    const child = this.children.get(name);
+    if (!child) return Promise.resolve({ code: null, signal: null });
+    return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  }
+
   /** SIGTERM to every service (they shut down gracefully), SIGKILL after the grace time. */
   async stop(graceMs = 15_000): Promise<void> {
     this.stopping = true;

@@ -8,13 +8,15 @@ import { TEST_DATA_DIR } from '../paths';
 import { startInfra, type Infra } from '../start-infra';
 import { ensureTool } from '../tools';
 import { startContainers } from './containers';
-import { INFRA_ENV_KEYS, setTestInfra } from './state';
+import { INFRA_ENV_KEYS, hasTestInfra, setTestInfra } from './state';
 
 const log = (line: string): void => {
   process.stderr.write(`[infra] ${line}\n`);
 };
 
 export default async function globalSetup(): Promise<void> {
+  // every project that needs the servers names this setup; the first one starts them
+  if (hasTestInfra()) return;
   const started = Date.now();
   let infra: Infra;
   if (process.env.USE_TESTCONTAINERS === '1') {

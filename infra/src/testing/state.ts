@@ -18,6 +18,10 @@ export function setTestInfra(infra: Infra): void {
   (globalThis as WithInfra)[KEY] = infra;
 }
 
+export function hasTestInfra(): boolean {
+  return (globalThis as WithInfra)[KEY] !== undefined;
+}
+
 export function takeTestInfra(): Infra | undefined {
   const g = globalThis as WithInfra;
   const infra = g[KEY];

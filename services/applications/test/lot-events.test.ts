@@ -283,14 +283,14 @@ describe('explicit approval', () => {
       action: 'APPROVE',
       comment: 'Abholung Freitag',
     });
+    // the rivals were rejected before the approval was written: seen as soon as it is out
+    for (const id of [a!, b!]) expect((await getApp(id)).status).toBe('rejected');
     for (const id of [a!, b!]) {
-      const event = h.recorder
-        .of(Events.ApplicationRejected)
-        .find((e) => e.payload.application_id === id);
-      // the rivals were rejected before the approval went out
-      expect(event).toBeDefined();
-      expect(h.recorder.events.indexOf(event!)).toBeLessThan(h.recorder.events.indexOf(approved));
-      expect(event!.payload).toMatchObject({
+      const event = await h.recorder.waitFor(
+        Events.ApplicationRejected,
+        (e) => e.payload.application_id === id,
+      );
+      expect(event.payload).toMatchObject({
         old_status: 'pending',
         new_status: 'rejected',
         reason: 'competitor_approved',
@@ -299,7 +299,6 @@ describe('explicit approval', () => {
         lot_name: lot.name,
       });
       const app = await getApp(id);
-      expect(app.status).toBe('rejected');
       expect(app.notes.at(-1)).toMatchObject({
         role: 'system',
         action: 'REJECT',
@@ -433,6 +432,43 @@ describe('explicit approval', () => {
       (x) => x.payload.application_id === id,
     );
     expect(e.payload).toMatchObject({ reason: 'reservation_failed', new_status: 'pending' });
+  });
+});
+
+describe('applications racing a reservation', () => {
+  test('when families apply while the lot is being reserved, then no application stays pending on the reserved lot', async () => {
+    const lot = await publishLot(h);
+    const winner = await apply(lot.id);
+    await requestApproval(winner);
+    const burst = Array.from({ length: 24 }, (_, i) =>
+      (async () => {
+        await new Promise((r) => setTimeout(r, i * 8));
+        const res = await h.http.post('/api/v1/applications', applicationBody(lot.id));
+        return res.status;
+      })(),
+    );
+    // the catalog's answer arrives in the middle of the burst
+    await new Promise((r) => setTimeout(r, 90));
+    await h.publish(reservedFor(lot, winner));
+    const statuses = await Promise.all(burst);
+    expect(statuses.every((s) => s === 201 || s === 409)).toBe(true);
+    await eventually(async () => (await getApp(winner)).status === 'approved', {
+      what: 'approved',
+    });
+    const stored = await eventually(
+      async () => {
+        const all = await h.conn
+          .collection('applications')
+          .find({ lot_id: lot.id }, { projection: { id: 1, status: 1, rejected_for: 1 } })
+          .toArray();
+        return all.every((a) => a.status !== 'pending') ? all : undefined;
+      },
+      { what: 'no pending application left on the reserved lot' },
+    );
+    for (const a of stored.filter((x) => x.id !== winner)) {
+      expect(a).toMatchObject({ status: 'rejected', rejected_for: winner });
+    }
+    expect(stored.length).toBe(1 + statuses.filter((s) => s === 201).length);
   });
 });
 

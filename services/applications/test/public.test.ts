@@ -11,8 +11,8 @@ import {
   TEST_AUDIENCE,
   TEST_ISSUER,
 } from '@furniture/platform/testing';
-import { createGatewayApp } from '../../../gateway/src/app';
-import { loadGatewayConfig } from '../../../gateway/src/config';
+import { createGatewayApp } from '@furniture/gateway/app';
+import { loadGatewayConfig } from '@furniture/gateway/config';
 import { adminToken, applicationBody, e164, newPhone } from './harness';
 import { startStack, type Stack } from './stack';
 

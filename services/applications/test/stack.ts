@@ -16,9 +16,9 @@ import {
   TEST_AUDIENCE,
   TEST_ISSUER,
 } from '@furniture/platform/testing';
-import { createGatewayApp } from '../../../gateway/src/app';
-import { loadGatewayConfig } from '../../../gateway/src/config';
-import { catalogService } from '../../catalog/src/compose';
+import { createGatewayApp } from '@furniture/gateway/app';
+import { loadGatewayConfig } from '@furniture/gateway/config';
+import { catalogService } from '@furniture/catalog/service';
 import { adminToken, startApplications, waitForLot } from './harness';
 
 /** No service listens here: calls the gateway routes to auth, media or notification fail fast. */

@@ -268,6 +268,28 @@ describe('approval flow: cancelled and completed', () => {
     expect(eventsOfLot(Events.LotReserved, lot.id)).toHaveLength(1);
   });
 
+  test('when an approval is withdrawn (a reservation made for a request that had ended), then the lot is available again, but only when it is reserved for that application', async () => {
+    const lot = await reservedLot(1251);
+    const withdrawn = (applicationId: number) =>
+      createEvent(Events.ApplicationApprovalWithdrawn, {
+        application_id: applicationId,
+        lot_id: lot.id,
+      });
+    await handle(withdrawn(1252)); // someone else's: nothing
+    expect((await getLot(lot.id)).status).toBe('reserved');
+    await svc.publish(withdrawn(1251));
+    const changed = await svc.recorder.waitFor(
+      Events.LotStatusChanged,
+      (e) => e.payload.lot.id === lot.id && e.payload.cause === 'reservation_cancelled',
+    );
+    expect(changed.payload).toMatchObject({
+      old_status: 'reserved',
+      new_status: 'available',
+      application_id: 1251,
+    });
+    expect(await getLot(lot.id)).toMatchObject({ status: 'available', version: 3 });
+  });
+
   test('when the application holding the lot is completed, then the lot is taken; a repeat changes nothing', async () => {
     const lot = await reservedLot(1301);
     await svc.publish(completed(1301, lot.id));

@@ -20,7 +20,7 @@ import {
   type ApplicationsRepository,
 } from '../data-access/applications-repository';
 import type { QueueCounts } from './queue-counts';
-import { lotName } from './status-changes';
+import { closeLateApplication, lotName } from './status-changes';
 
 export interface PublicApplicationsDeps {
   applications: ApplicationsRepository;
@@ -142,6 +142,12 @@ export class PublicApplications {
           throw err;
         }
         queueCounts.added(lot.id, generation);
+        // the lot may have been reserved or closed between the check above and the insert; the
+        // handler that closed its other applications may have missed this one (see docs)
+        const now = await this.deps.lots.get(lot.id);
+        if (now && (now.deleted || now.status !== 'available')) {
+          await closeLateApplication(this.deps, created, now);
+        }
         this.deps.onEvents();
         return {
           id: created.id,

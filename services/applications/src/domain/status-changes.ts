@@ -11,8 +11,8 @@ import type {
   ApplicationsRepository,
   TransitionExtras,
 } from '../data-access/applications-repository';
-import type { LotReadModel } from '@furniture/platform';
-import { noteLine, statusLabelDe, type NoteAuthor } from './notes';
+import type { LotReadModel, LotView } from '@furniture/platform';
+import { noteLine, statusLabelDe, SYSTEM_AUTHOR, type NoteAuthor } from './notes';
 import type { QueueCounts } from './queue-counts';
 
 export type ChangeReason = (typeof ApplicationChangeReasons)[number];
@@ -110,4 +110,47 @@ export async function changeStatus(
   );
   if (updated) deps.queueCounts.forget(app.lot_id);
   return updated;
+}
+
+/**
+ * An application stored while its lot stopped being available: the family's check and insert
+ * raced the lot's reservation (or closing), whose handler had already closed the lot's other
+ * applications. It is closed the same way: rejected for the application the lot is reserved
+ * for, or because the lot is closed or gone. A lot staff merely hold aside (reserved without an
+ * approved application) keeps it waiting, like the others.
+ */
+export async function closeLateApplication(
+  deps: StatusChangeDeps,
+  app: ApplicationRecord,
+  lot: LotView,
+): Promise<void> {
+  if (lot.deleted) {
+    await changeStatus(deps, app, 'rejected', {
+      reason: 'lot_deleted',
+      note: 'Automatisch abgelehnt: Das Lot wurde gelöscht.',
+      author: SYSTEM_AUTHOR,
+      actor: null,
+    });
+    return;
+  }
+  if (lot.status === 'reserved') {
+    const holder = await deps.applications.reservationHolder(lot.id, app.id);
+    if (holder === null) return;
+    await changeStatus(deps, app, 'rejected', {
+      reason: 'competitor_approved',
+      note: `Automatisch abgelehnt: Das Lot wurde für Bewerbung #${holder} reserviert.`,
+      author: SYSTEM_AUTHOR,
+      actor: null,
+      rejectedFor: holder,
+    });
+    return;
+  }
+  if (lot.status !== 'available') {
+    await changeStatus(deps, app, 'rejected', {
+      reason: 'lot_closed',
+      note: 'Automatisch abgelehnt: Das Lot ist nicht mehr verfügbar.',
+      author: SYSTEM_AUTHOR,
+      actor: null,
+    });
+  }
 }

@@ -15,3 +15,4 @@ export * from './messaging/events';
 export * from './messaging/outbox';
 export * from './messaging/processed';
 export * from './messaging/topology';
+export * from './messaging/dead-letters';

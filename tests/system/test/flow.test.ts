@@ -6,18 +6,34 @@
  * staff close their applications; the lot read model is rebuilt from the catalog's snapshot.
  */
 import { Events } from '@furniture/contracts';
-import { adminToken, applicationBody, eventually, startApplications, waitForLot } from './harness';
-import { startStack, type Stack } from './stack';
+import { applicationsService } from '@furniture/applications/service';
+import { adminToken, eventually, startService } from '@furniture/platform/testing';
+import { startSystem, type System } from '../src/stack';
 
-let s: Stack;
+let s: System;
 beforeAll(async () => {
-  s = await startStack();
+  s = await startSystem();
 });
 afterAll(async () => {
   await s?.stop();
 });
 
 const staff = () => ({ token: adminToken() });
+
+let phone = 4_000_000;
+function applicationBody(lotId: number) {
+  phone += 1;
+  return {
+    applicant_name: 'Olena Kovalenko',
+    applicant_phone: `0176 ${String(phone).padStart(8, '0')}`,
+    applicant_whatsapp: '+380 67 123 4567',
+    applicant_email: 'olena@example.org',
+    applicant_city: 'Berlin',
+    applicant_address: 'Sonnenallee 1',
+    needs_delivery_help: false,
+    lot_id: lotId,
+  };
+}
 
 async function apply(lotId: number): Promise<number> {
   const res = await s.http.post('/api/v1/applications/', applicationBody(lotId));
@@ -38,12 +54,37 @@ async function waitForStatus(id: number, status: string) {
   });
 }
 
+/** The lot as the catalog answers it. */
+async function catalogLot(id: number) {
+  return (await s.http.get(`/api/v1/lots/${id}`, staff())).body;
+}
+
+async function waitForCatalogStatus(id: number, status: string) {
+  await eventually(async () => (await catalogLot(id))?.status === status, {
+    what: `catalog lot ${id} ${status}`,
+  });
+}
+
+/** Waits until the applications service's read model shows the lot in this status. */
+async function waitForLot(url: string, lotId: number, status: string) {
+  await eventually(
+    async () => {
+      const res = await fetch(`${url}/api/v1/lots/${lotId}/applications-info`);
+      return (
+        res.ok &&
+        ((await res.json()) as { data: { lot_status: string } }).data.lot_status === status
+      );
+    },
+    { what: `lot ${lotId} ${status} in the read model` },
+  );
+}
+
 test('when staff approve one application, then the catalog reserves the lot and the other pending applications are rejected with a note', async () => {
   const lot = await s.createLot();
   const [winner, loserA, loserB] = [await apply(lot), await apply(lot), await apply(lot)];
 
   expect((await patchStatus(winner!, 'approved', 'Abholung Freitag')).status).toBe(202);
-  await s.waitForCatalogStatus(lot, 'reserved');
+  await waitForCatalogStatus(lot, 'reserved');
   const reserved = await s.recorder.waitFor(
     Events.LotReserved,
     (e) => e.payload.application_id === winner,
@@ -64,7 +105,7 @@ test('when staff approve one application, then the catalog reserves the lot and 
     );
     expect(event.payload.reason).toBe('competitor_approved');
   }
-  expect(await statusOf(winner!)).toBe('approved');
+  await waitForStatus(winner!, 'approved');
 
   // the public side sees the lot as reserved: nobody can apply any more
   await waitForLot(s.url, lot, 'reserved');
@@ -84,12 +125,14 @@ test('when staff cancel the reservation, then the lot is available again, the ap
   const first = await apply(lot);
   const second = await apply(lot);
   await patchStatus(first, 'approved');
-  await s.waitForCatalogStatus(lot, 'reserved');
+  await waitForCatalogStatus(lot, 'reserved');
   await waitForStatus(second, 'rejected');
+  // the rivals are rejected first, then the approval becomes final
+  await waitForStatus(first, 'approved');
 
   const cancelled = await patchStatus(first, 'pending', 'Familie hat abgesagt');
   expect(cancelled.status).toBe(200);
-  await s.waitForCatalogStatus(lot, 'available');
+  await waitForCatalogStatus(lot, 'available');
   await waitForLot(s.url, lot, 'available');
   expect(await statusOf(first)).toBe('pending');
   // the competitor rejected because of the reservation is back in the queue by itself
@@ -99,7 +142,7 @@ test('when staff cancel the reservation, then the lot is available again, the ap
   expect((await patchStatus(second, 'approved')).status).toBe(202);
   await eventually(
     async () =>
-      (await s.catalogLot(lot))?.status === 'reserved' &&
+      (await catalogLot(lot))?.status === 'reserved' &&
       s.recorder
         .of(Events.LotReserved)
         .some((e) => e.payload.application_id === second && e.payload.lot.id === lot),
@@ -112,10 +155,10 @@ test('when staff complete the approved application, then the catalog marks the l
   const lot = await s.createLot();
   const id = await apply(lot);
   await patchStatus(id, 'approved');
-  await s.waitForCatalogStatus(lot, 'reserved');
+  await waitForCatalogStatus(lot, 'reserved');
   await waitForStatus(id, 'approved');
   expect((await patchStatus(id, 'completed', 'Abgeholt')).status).toBe(200);
-  await s.waitForCatalogStatus(lot, 'taken');
+  await waitForCatalogStatus(lot, 'taken');
   await waitForLot(s.url, lot, 'taken');
   expect((await s.http.post('/api/v1/applications/', applicationBody(lot))).status).toBe(409);
   const event = await s.recorder.waitFor(
@@ -137,12 +180,14 @@ test('when two applications of one lot are approved at the same moment, then exa
   }
   expect(results.some((r) => r.status === 202)).toBe(true);
 
-  await s.waitForCatalogStatus(lot, 'reserved');
+  await waitForCatalogStatus(lot, 'reserved');
   const reserved = await s.recorder.waitFor(Events.LotReserved, (e) => e.payload.lot.id === lot);
   const winner = reserved.payload.application_id;
   const loser = winner === a ? b : a;
   await waitForStatus(winner, 'approved');
   await waitForStatus(loser, 'rejected');
+  await s.recorder.waitFor(Events.ApplicationApproved, (e) => e.payload.application_id === winner);
+  await s.recorder.waitFor(Events.ApplicationRejected, (e) => e.payload.application_id === loser);
   const approvedEvents = s.recorder
     .of(Events.ApplicationApproved)
     .filter((e) => e.payload.lot_id === lot);
@@ -152,7 +197,7 @@ test('when two applications of one lot are approved at the same moment, then exa
 test('when staff archive a lot in the catalog, then its open applications are rejected', async () => {
   const lot = await s.createLot();
   const id = await apply(lot);
-  const { version } = await s.catalogLot(lot);
+  const { version } = await catalogLot(lot);
   const res = await s.http.patch(`/api/v1/lots/${lot}`, { status: 'archived', version }, staff());
   expect(res.status).toBe(200);
   await waitForStatus(id, 'rejected');
@@ -179,9 +224,9 @@ test('when staff delete a lot in the catalog, then its open applications are rej
 
 test('when a new applications service starts with an empty read model, then it loads every lot from the catalog snapshot', async () => {
   const available = await s.createLot();
-  const archived = await s.createLot({ status: 'archived' });
-  const fresh = await startApplications({
-    env: { CATALOG_URL: s.catalogUrl, LOT_SNAPSHOT_PAGE_SIZE: '2' },
+  const archived = await s.createLot('Archiviert', { status: 'archived' });
+  const fresh = await startService(applicationsService, {
+    env: { CATALOG_URL: s.catalog.url, LOT_SNAPSHOT_SYNC: 'never', LOT_SNAPSHOT_PAGE_SIZE: '2' },
   });
   try {
     fresh.service.lotSync.start('empty');

@@ -1,0 +1,109 @@
+/**
+ * The catalog, applications and notification services as in production (the same kit, each on
+ * its own database), on one event exchange, behind the real gateway. Auth and media are not
+ * needed: tokens are signed with the test key, and no photos are uploaded.
+ */
+import { createGatewayApp } from '@furniture/gateway/app';
+import { loadGatewayConfig } from '@furniture/gateway/config';
+import { applicationsService } from '@furniture/applications/service';
+import { catalogService } from '@furniture/catalog/service';
+import { notificationService } from '@furniture/notification/service';
+import { topologyQueues } from '@furniture/platform';
+import {
+  EventRecorder,
+  api,
+  adminToken,
+  deleteBrokerObjects,
+  eventually,
+  listen,
+  silentLogger,
+  startService,
+  testKeys,
+  testUrls,
+  uniqueName,
+  TEST_AUDIENCE,
+  TEST_ISSUER,
+} from '@furniture/platform/testing';
+
+/** No service listens here: calls the gateway routes to auth or media fail fast. */
+const NOWHERE = 'http://127.0.0.1:9';
+
+export async function startSystem() {
+  const urls = testUrls();
+  const exchange = uniqueName('system');
+  const catalog = await startService(catalogService, { exchange, env: { READ_CACHE_TTL_MS: '0' } });
+  const applications = await startService(applicationsService, {
+    exchange,
+    env: { CATALOG_URL: catalog.url, LOT_SNAPSHOT_SYNC: 'never' },
+  });
+  const notification = await startService(notificationService, {
+    exchange,
+    env: {
+      SMTP_URL: urls.smtpUrl,
+      PUBLIC_BASE_URL: 'https://moebel.example',
+      OFFICE_EMAIL: 'buero@moebelbruecke.example',
+      OFFICE_PHONE: '+49 30 5550100',
+      MAIL_PROBE_INTERVAL_MS: '200',
+    },
+  });
+  const recorder = await new EventRecorder(urls.amqpUrl, exchange).start();
+  const config = loadGatewayConfig({
+    AUTH_URL: NOWHERE,
+    CATALOG_URL: catalog.url,
+    APPLICATIONS_URL: applications.url,
+    MEDIA_URL: NOWHERE,
+    NOTIFICATION_URL: notification.url,
+    JWT_PUBLIC_KEY: testKeys().publicKey,
+    JWT_ISSUER: TEST_ISSUER,
+    JWT_AUDIENCE: TEST_AUDIENCE,
+    RATE_LIMIT_PUBLIC_WRITES: '100000',
+    RATE_LIMIT_PUBLIC_LOOKUPS: '100000',
+    LOG_LEVEL: 'silent',
+  });
+  const gateway = await listen(createGatewayApp({ config, logger: silentLogger }));
+  const http = api(gateway.url);
+  const staff = () => ({ token: adminToken() });
+
+  /** A lot created in the catalog as staff do, once the applications service knows it. */
+  async function createLot(
+    name = 'Ecksofa grau',
+    overrides: Record<string, unknown> = {},
+  ): Promise<number> {
+    const res = await http.post(
+      '/api/v1/lots/',
+      {
+        name: { de: name, uk: 'Кутовий диван сірий' },
+        description: { de: 'Gut erhalten', uk: 'У доброму стані' },
+        category_id: 1,
+        status: 'available',
+        ...overrides,
+      },
+      staff(),
+    );
+    if (res.status !== 201) throw new Error(`lot not created: ${JSON.stringify(res.body)}`);
+    const id = res.body.id as number;
+    await eventually(
+      async () => (await http.get(`/api/v1/lots/${id}/applications-info`)).status === 200,
+      { what: `lot ${id} known to applications` },
+    );
+    return id;
+  }
+
+  return {
+    url: gateway.url,
+    http,
+    staff,
+    recorder,
+    catalog,
+    applications,
+    notification,
+    createLot,
+    async stop() {
+      await gateway.close();
+      await recorder.stop();
+      for (const s of [notification, applications, catalog]) await s.stop();
+      await deleteBrokerObjects(urls.amqpUrl, exchange, topologyQueues(exchange));
+    },
+  };
+}
+export type System = Awaited<ReturnType<typeof startSystem>>;
