@@ -74,7 +74,9 @@ export class Supervisor {
   exited(name: string): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
     const child = this.children.get(name);
     if (!child) return Promise.resolve({ code: null, signal: null });
-    return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    return new Promise((resolve) =>
+      child.once('exit', (code, signal) => resolve({ code, signal })),
+    );
   }
 
   /** SIGTERM to every service (they shut down gracefully), SIGKILL after the grace time. */

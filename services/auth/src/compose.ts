@@ -68,8 +68,10 @@ export async function composeAuth(kit: ServiceKit<AuthConfig>) {
       password: config.ADMIN_PASSWORD,
       name: config.ADMIN_NAME,
     });
-    if (seeded === 'created') logger.info({ email: config.ADMIN_EMAIL }, 'first administrator created');
-    if (seeded === 'not_configured') logger.warn('no users yet: set ADMIN_EMAIL and ADMIN_PASSWORD');
+    if (seeded === 'created')
+      logger.info({ email: config.ADMIN_EMAIL }, 'first administrator created');
+    if (seeded === 'not_configured')
+      logger.warn('no users yet: set ADMIN_EMAIL and ADMIN_PASSWORD');
   });
 
   const app = createApp({ ...kit.appDeps(), auth, users: usersService });

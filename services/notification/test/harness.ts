@@ -1,10 +1,5 @@
 import type { DomainEvent, Role } from '@furniture/contracts';
-import {
-  eventually,
-  signTestToken,
-  startService,
-  testUrls,
-} from '@furniture/platform/testing';
+import { eventually, signTestToken, startService, testUrls } from '@furniture/platform/testing';
 import { notificationService } from '../src/compose';
 
 export const ADMIN = {

@@ -165,10 +165,7 @@ export class PublicApplications {
    */
   private async repeatedSubmission(input: Submission): Promise<ApplicationCreated | null> {
     if (!input.request_key) return null;
-    const existing = await this.deps.applications.findByLotAndPhone(
-      input.lot_id,
-      input.phone.e164,
-    );
+    const existing = await this.deps.applications.findByLotAndPhone(input.lot_id, input.phone.e164);
     if (!existing || existing.request_key !== input.request_key) return null;
     return this.created(existing);
   }
@@ -179,9 +176,7 @@ export class PublicApplications {
       id: app.id,
       status: app.status,
       created_at: app.created_at,
-      queue_position: open
-        ? await this.deps.applications.queuePosition(app.lot_id, app.id)
-        : null,
+      queue_position: open ? await this.deps.applications.queuePosition(app.lot_id, app.id) : null,
     };
   }
 

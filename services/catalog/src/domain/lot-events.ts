@@ -66,9 +66,7 @@ export class LotEvents {
    * lot.reservation_failed with why, so that the request ends without an approval. A repeated
    * request for a lot already reserved for this very application changes nothing.
    */
-  async approvalRequested(
-    cause: Cause<typeof Events.ApplicationApprovalRequested>,
-  ): Promise<void> {
+  async approvalRequested(cause: Cause<typeof Events.ApplicationApprovalRequested>): Promise<void> {
     const { application_id: applicationId, lot_id: lotId } = cause.payload;
     const result = await this.deps.lots.mutate(lotId, (lot) => {
       if (lot.status === 'reserved' && lot.reserved_application_id === applicationId) return null;

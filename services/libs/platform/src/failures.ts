@@ -67,7 +67,11 @@ function isTransientOne(err: unknown): boolean {
   };
   if (typeof e.code === 'string' && NETWORK_CODES.has(e.code)) return true;
   if (e.name && MONGO_TRANSIENT_NAMES.has(e.name)) return true;
-  if (e.name?.startsWith('Mongo') && typeof e.code === 'number' && MONGO_TRANSIENT_CODES.has(e.code))
+  if (
+    e.name?.startsWith('Mongo') &&
+    typeof e.code === 'number' &&
+    MONGO_TRANSIENT_CODES.has(e.code)
+  )
     return true;
   if (typeof e.hasErrorLabel === 'function') {
     if (e.hasErrorLabel('RetryableWriteError') || e.hasErrorLabel('ResetPool')) return true;

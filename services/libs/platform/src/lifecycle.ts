@@ -51,7 +51,11 @@ export class Lifecycle {
     return new Promise((resolve, reject) => {
       const server = app.listen(port, host, (err?: Error) => {
         if (err) return reject(err);
-        this.onShutdown('http server', () => closeServer(server, this.timeoutMs), this.timeoutMs + 1000);
+        this.onShutdown(
+          'http server',
+          () => closeServer(server, this.timeoutMs),
+          this.timeoutMs + 1000,
+        );
         resolve(server);
       });
       server.keepAliveTimeout = 65000; // longer than the gateway's agent keeps idle sockets

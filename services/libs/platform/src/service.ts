@@ -160,12 +160,14 @@ export class ServiceKit<C extends ServiceBaseConfig = ServiceBaseConfig> {
     for (const relay of this.relays) relay.start();
     for (const job of this.jobs) {
       job.timer = setInterval(() => {
-        job.run().catch((err: unknown) =>
-          this.logger[isTransientError(err) ? 'info' : 'warn'](
-            { err: (err as Error).message, job: job.name },
-            'scheduled job failed; it runs again later',
-          ),
-        );
+        job
+          .run()
+          .catch((err: unknown) =>
+            this.logger[isTransientError(err) ? 'info' : 'warn'](
+              { err: (err as Error).message, job: job.name },
+              'scheduled job failed; it runs again later',
+            ),
+          );
       }, job.everyMs);
       job.timer.unref();
     }

@@ -50,7 +50,6 @@ export interface SlotDoc {
   created_at: Date;
 }
 
-
 const keysSchema = new Schema<PhotoKeys>(
   {
     thumbnail: { type: String, required: true },
@@ -91,7 +90,6 @@ const slotSchema = new Schema<SlotDoc>(
   },
   { collection: 'photo_slots', versionKey: false },
 );
-
 
 export function registerModels(conn: Connection) {
   return {

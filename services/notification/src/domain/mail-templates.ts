@@ -309,9 +309,7 @@ function body(f: MailFacts, ctx: MailContext, lot: string): Body {
             ],
           }
         : {
-            subject: back
-              ? `Знову в черзі: ${lot}`
-              : `Вашу заявку № ${id} розглядають повторно`,
+            subject: back ? `Знову в черзі: ${lot}` : `Вашу заявку № ${id} розглядають повторно`,
             blocks: [
               {
                 type: 'p',

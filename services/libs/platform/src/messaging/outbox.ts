@@ -107,11 +107,7 @@ export class OutboxRelay {
         .toArray();
       for (const { _id, id } of docs) {
         try {
-          published += await this.drain(
-            collection,
-            _id,
-            (id as number | undefined) ?? String(_id),
-          );
+          published += await this.drain(collection, _id, (id as number | undefined) ?? String(_id));
         } catch (err) {
           // kept in its document; the documents behind it must not wait for it
           if (!(err instanceof UnroutableEventError)) throw err;
