@@ -1,28 +1,10 @@
 // Two phones of one family apply for the same lot (one in German, one in Ukrainian); the admin
-// approves one: the lot is reserved, the other application rejected, and the family's e-mails
-// reach the SMTP catcher.
-import type { Locator, Page } from 'playwright-core';
+// approves one: the page follows the approval until the lot is reserved and the other
+// application rejected, and the family's e-mails reach the SMTP catcher.
 import { dialog, screenshot, visible } from '../support/browser';
 import { containing, t } from '../support/i18n';
 import type { World } from '../support/world';
 import { applyForLot, checkStatus, type Applicant } from './family';
-
-/**
- * Waits for `locator` on a back-office list; what other services do after a decision arrives by
- * events a moment later, so the list's refresh button is pressed while waiting (as staff would).
- */
-async function seeAfterRefresh(page: Page, locator: Locator, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await locator.first().waitFor({ state: 'visible', timeout: 3_000 });
-      return;
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await page.getByRole('button', { name: t('de', 'admin:ui.refresh') }).click();
-    }
-  }
-}
 
 export function queueScenario(world: World): void {
   test("the family applies from two phones; the admin approves one, sees the lot reserved and the other rejected, and the family's e-mails reach the catcher", () =>
@@ -85,23 +67,18 @@ export function queueScenario(world: World): void {
       await confirm
         .getByRole('button', { name: t('de', 'admin:applications.actions.approve') })
         .click();
+      // the approval is requested; the page follows it until the catalog has reserved the lot
       await visible(
         admin.getByRole('status').filter({
-          hasText: t('de', 'admin:applications.statusChanged', {
-            status: t('de', 'admin:applicationStatus.approved'),
-          }),
+          hasText: t('de', 'admin:applications.approvalRequestedToast'),
         }),
       );
       await visible(
         card(mother).getByText(t('de', 'admin:applicationStatus.approved'), { exact: true }),
       );
-      // the lot is reserved and the other application rejected
-      await seeAfterRefresh(
-        admin,
-        group.getByText(t('de', 'admin:lotStatus.reserved'), { exact: true }),
-      );
-      await seeAfterRefresh(
-        admin,
+      // the lot is reserved and the other application rejected, without pressing refresh
+      await visible(group.getByText(t('de', 'admin:lotStatus.reserved'), { exact: true }));
+      await visible(
         card(son).getByText(t('de', 'admin:applicationStatus.rejected'), { exact: true }),
       );
       await visible(card(son).getByText(t('de', 'admin:applications.rejectedMessage')));

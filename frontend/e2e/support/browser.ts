@@ -10,7 +10,7 @@ import {
   type Locator,
   type Page,
 } from 'playwright-core';
-import { REPO_ROOT } from '../../../infra/src/paths';
+import { REPO_ROOT } from '@furniture/infra';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 

@@ -5,10 +5,16 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
+import { topologyQueues } from '@furniture/platform';
 import { deleteBrokerObjects, dropDatabase } from '@furniture/platform/testing';
-import { REPO_ROOT } from '../../../infra/src/paths';
-import { SERVICE_NAMES, startPlatform, type Platform } from '../../../infra/src/run/platform';
-import { freePort, isPortFree } from '../../../infra/src/util';
+import {
+  REPO_ROOT,
+  SERVICE_NAMES,
+  freePort,
+  isPortFree,
+  startPlatform,
+  type Platform,
+} from '@furniture/infra';
 
 export interface Stack {
   /** http://127.0.0.1:<port>: the gateway serving the SPA, /api/v1 and /media */
@@ -115,9 +121,6 @@ export async function startStack(): Promise<Stack> {
       overrides: {
         AMQP_EXCHANGE: exchange,
         S3_BUCKET: `furniture-e2e-${tag}`,
-        // an approval mail is held back 30 s by default (an approval undone at once never
-        // reaches the family); 2 s keeps that behaviour and the test short
-        MAIL_APPROVAL_HOLD_MS: '2000',
       },
       // every line is in <dataDir>/logs/<service>.log; only crashes are worth a line here
       print: (line) => {
@@ -139,11 +142,7 @@ export async function startStack(): Promise<Stack> {
     logDir,
     async stop() {
       await platform.stop();
-      const queues = SERVICE_NAMES.flatMap((name) => {
-        const queue = `${exchange}.${name}`;
-        return [queue, `${queue}.retry`, `${queue}.dead`];
-      });
-      await deleteBrokerObjects(amqpUrl, exchange, queues).catch(() => undefined);
+      await deleteBrokerObjects(amqpUrl, exchange, topologyQueues(exchange)).catch(() => undefined);
       for (const db of DATABASES) await dropDatabase(mongoUrl, db).catch(() => undefined);
     },
   };

@@ -45,8 +45,20 @@ export const applicationsApi = api.injectEndpoints({
       transformResponse: dataOf<QueueInfo>,
       providesTags: (_info, _error, { lotId }) => [{ type: 'QueueInfo', id: lotId }],
     }),
-    submitApplication: build.mutation<ApplicationCreated, ApplicationPayload>({
-      query: (body) => ({ url: '/applications/', method: 'POST', body }),
+    /**
+     * `key` is one Idempotency-Key per filled form: sending the same form again (the answer was
+     * lost, or the server was restarting) answers the first result instead of "already applied".
+     */
+    submitApplication: build.mutation<
+      ApplicationCreated,
+      { body: ApplicationPayload; key: string }
+    >({
+      query: ({ body, key }) => ({
+        url: '/applications/',
+        method: 'POST',
+        body,
+        headers: { 'Idempotency-Key': key },
+      }),
     }),
     checkStatus: build.query<ApplicationStatusItem[], string>({
       query: (phone) => `/applications/public/check-status/${encodeURIComponent(phone)}`,

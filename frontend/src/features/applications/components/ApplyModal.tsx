@@ -42,6 +42,13 @@ function useReasonText() {
  * The apply form (public-site §2, §5, §8). A phone-based eligibility check runs while the family
  * types; while it says no, submitting is blocked and the reason is shown.
  */
+
+/** A random key (crypto.randomUUID exists only on https and localhost pages). */
+function newRequestKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
 export default function ApplyModal({
   open,
   onClose,
@@ -67,6 +74,8 @@ export default function ApplyModal({
   const [banner, setBanner] = useState<string | null>(null);
   const [submit, { isLoading: submitting }] = useSubmitApplicationMutation();
   const formRef = useRef<HTMLFormElement>(null);
+  // one key per opened form: a resend of the same application is recognised by the server
+  const [requestKey] = useState(newRequestKey);
 
   // nothing typed is lost: the draft survives closing the modal and the next lot
   useEffect(() => saveDraft(values), [values]);
@@ -117,7 +126,7 @@ export default function ApplyModal({
     setBanner(null);
     const payload = buildApplicationPayload(values, lotId, lang, honeypot);
     try {
-      const created = await submit(payload).unwrap();
+      const created = await submit({ body: payload, key: requestKey }).unwrap();
       onApplied(created, payload.applicant_phone);
     } catch (err) {
       const outcome = isApiError(err)

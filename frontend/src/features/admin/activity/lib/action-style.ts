@@ -2,6 +2,7 @@ import type { LucideIcon } from 'lucide-react';
 import {
   CheckCheck,
   CheckCircle2,
+  CircleAlert,
   Download,
   ImageMinus,
   ImagePlus,
@@ -30,6 +31,7 @@ const STYLES: Record<string, { icon: LucideIcon; tone: string }> = {
   UPDATE: { icon: Pencil, tone: 'bg-blue-100 text-blue-800' },
   DELETE: { icon: Trash2, tone: 'bg-red-100 text-red-800' },
   APPROVE: { icon: CheckCircle2, tone: 'bg-green-100 text-green-800' },
+  APPROVAL_FAILED: { icon: CircleAlert, tone: 'bg-amber-100 text-amber-900' },
   REJECT: { icon: XCircle, tone: 'bg-red-100 text-red-800' },
   STATUS_CHANGE: { icon: RefreshCw, tone: 'bg-amber-100 text-amber-800' },
   CONTACT: { icon: MessageCircle, tone: 'bg-sky-100 text-sky-800' },

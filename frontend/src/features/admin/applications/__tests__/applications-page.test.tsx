@@ -143,23 +143,140 @@ describe('applications screen', () => {
     expect(body).toEqual({ id: '21', status: 'rejected', note: 'Wohnung zu klein' });
   });
 
-  test('when an application is approved, then the list is read again once the events have settled', async () => {
+  test('when an application is approved, then the card follows the request until the lot is reserved and the application approved, then stats and lots are read again', async () => {
     const seen: URL[] = [];
+    let stage: 'pending' | 'requested' | 'approved' = 'pending';
+    let statsReads = 0;
+    const irynaNow = () =>
+      stage === 'pending'
+        ? APPS[2]!
+        : stage === 'requested'
+          ? {
+              ...APPS[2]!,
+              approval: {
+                state: 'requested' as const,
+                requested_at: '2026-03-05T10:00:00Z',
+                requested_by: {
+                  id: 1,
+                  name: 'Admin',
+                  email: 'admin@moebelbruecke.local',
+                  role: 'admin',
+                },
+                note: null,
+                reason: null,
+                lot_status: null,
+                ended_at: null,
+              },
+            }
+          : { ...APPS[2]!, status: 'approved' as const };
     server.use(
-      ...handlers(seen),
-      http.patch(apiUrl('/applications/:id/status'), () =>
-        HttpResponse.json({ ...APPS[2], status: 'approved' }),
-      ),
+      meHandler(ADMIN),
+      http.get(apiUrl('/applications'), ({ request }) => {
+        seen.push(new URL(request.url));
+        return HttpResponse.json({
+          applications: APPS.map((a) => (a.id === 21 ? irynaNow() : a)),
+          total: 45,
+        });
+      }),
+      http.get(apiUrl('/applications/stats'), () => {
+        statsReads += 1;
+        return HttpResponse.json({
+          total: 45,
+          pending: 30,
+          approved: 5,
+          rejected: 8,
+          completed: 2,
+          lots: [],
+        });
+      }),
+      http.patch(apiUrl('/applications/:id/status'), () => {
+        stage = 'requested';
+        return HttpResponse.json(irynaNow(), { status: 202 });
+      }),
     );
     const { user } = renderAdmin('/admin/applications');
-    const iryna = (await screen.findByText('Iryna M.')).closest('li')!;
-    await user.click(within(iryna).getByRole('button', { name: 'Genehmigen' }));
+    const iryna = () => screen.getByText('Iryna M.').closest('li')!;
+    await screen.findByText('Iryna M.');
+    await user.click(within(iryna()).getByRole('button', { name: 'Genehmigen' }));
     const dialog = await screen.findByRole('dialog', { name: /Iryna M\./ });
     await user.click(within(dialog).getByRole('button', { name: 'Genehmigen' }));
-    await screen.findByText('Status erfolgreich zu „Genehmigt“ geändert');
-    // the first read, the one the mutation's tags cause, and one later for the lot's reservation
-    // and the rivals' rejection, which the catalog and the queue send by events
-    await waitFor(() => expect(seen.length).toBeGreaterThanOrEqual(3), { timeout: 3000 });
+    expect(
+      await screen.findByText('Genehmigung angefragt: Das Los wird reserviert.'),
+    ).toBeInTheDocument();
+    // while the catalog reserves: a notice instead of the buttons, and the list is read again
+    expect(
+      await within(iryna()).findByText(
+        /Genehmigung läuft: Das Los wird für diese Familie reserviert/,
+      ),
+    ).toBeInTheDocument();
+    expect(within(iryna()).queryByRole('button', { name: 'Genehmigen' })).toBeNull();
+    // the other pending application of the lot cannot be approved meanwhile
+    const mykola = screen.getByText('Mykola B.').closest('li')!;
+    expect(within(mykola).queryByRole('button', { name: 'Genehmigen' })).toBeNull();
+    const readsWhileRequested = seen.length;
+    const statsBefore = statsReads;
+    stage = 'approved';
+    await waitFor(
+      () => expect(within(iryna()).getAllByText('Genehmigt').length).toBeGreaterThan(0),
+      { timeout: 4000 },
+    );
+    expect(seen.length).toBeGreaterThan(readsWhileRequested);
+    expect(within(iryna()).queryByText(/Genehmigung läuft/)).toBeNull();
+    await waitFor(() => expect(statsReads).toBeGreaterThan(statsBefore));
+    // once final, the list is not polled any more
+    const settled = seen.length;
+    await new Promise((r) => setTimeout(r, 1600));
+    expect(seen.length).toBe(settled);
+  });
+
+  test('when an approval failed, then the card says why and the application can be approved again', async () => {
+    server.use(
+      meHandler(ADMIN),
+      http.get(apiUrl('/applications'), () =>
+        HttpResponse.json({
+          applications: APPS.map((a) =>
+            a.id === 21
+              ? {
+                  ...a,
+                  approval: {
+                    state: 'failed',
+                    requested_at: '2026-03-05T10:00:00Z',
+                    requested_by: {
+                      id: 1,
+                      name: 'Admin',
+                      email: 'admin@moebelbruecke.local',
+                      role: 'admin',
+                    },
+                    note: null,
+                    reason: 'not_available',
+                    lot_status: 'archived',
+                    ended_at: '2026-03-05T10:00:01Z',
+                  },
+                }
+              : a,
+          ),
+          total: 45,
+        }),
+      ),
+      http.get(apiUrl('/applications/stats'), () =>
+        HttpResponse.json({
+          total: 45,
+          pending: 30,
+          approved: 5,
+          rejected: 8,
+          completed: 2,
+          lots: [],
+        }),
+      ),
+    );
+    renderAdmin('/admin/applications');
+    const iryna = (await screen.findByText('Iryna M.')).closest('li')!;
+    expect(
+      within(iryna).getByText(
+        'Genehmigung nicht möglich: Das Los ist Archiviert. Die Bewerbung bleibt ausstehend.',
+      ),
+    ).toBeInTheDocument();
+    expect(within(iryna).getByRole('button', { name: 'Genehmigen' })).toBeInTheDocument();
   });
 
   test('when notes are opened, then they are listed with user and action, and an empty note is refused', async () => {

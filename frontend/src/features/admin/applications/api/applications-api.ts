@@ -5,15 +5,21 @@ import type {
   ApplicationStats,
   ApplicationsPage,
 } from '@furniture/contracts/api/applications';
+import { useEffect, useRef, useState } from 'react';
+import { useAppDispatch } from '../../../../app/hooks';
 import { adminApi } from '../../api/admin-api';
 
 export type { Application };
 
 export const APPLICATIONS_PAGE_SIZE = Limits.defaultPageSize;
 
-/** When to read again after a status change whose consequences come by events. */
-export const EVENT_SETTLE_DELAYS_MS = [1500, 4000] as const;
+/** How often the list is read again while an approval is under way (the catalog reserves). */
+export const APPROVAL_POLL_MS = 1000;
+/** What an approval or a status change may change besides the application itself. */
 const SETTLED_TAGS = ['Application', 'ApplicationStats', 'AdminLot', 'Lot'] as const;
+
+/** An approval was requested and the catalog has not answered yet. */
+export const approvalUnderWay = (a: Application) => a.approval?.state === 'requested';
 
 /** Application calls of back-office §7 (search and dates stay in the browser). */
 export const applicationsApi = adminApi.injectEndpoints({
@@ -36,7 +42,11 @@ export const applicationsApi = adminApi.injectEndpoints({
       query: () => '/applications/stats',
       providesTags: ['ApplicationStats'],
     }),
-    /** the server derives the action from the change and writes its note line */
+    /**
+     * The server derives the action from the change and writes its note line. An approval is
+     * answered 202 while the catalog reserves the lot (approval.state requested); the page then
+     * follows the application until it is approved or the request failed (ApplicationsPage).
+     */
     updateApplicationStatus: build.mutation<
       Application,
       { id: number; status: ApplicationStatus; note: string | null }
@@ -46,20 +56,7 @@ export const applicationsApi = adminApi.injectEndpoints({
         method: 'PATCH',
         body: { status, ...(note ? { note } : {}) },
       }),
-      // an approval reserves the lot and rejects the other applications of it
       invalidatesTags: [...SETTLED_TAGS],
-      // ... but the catalog and the queue answer by events a moment later: read again then, so
-      // the page shows the reserved lot and the rejected rivals without a press on refresh
-      async onQueryStarted(_args, { dispatch, queryFulfilled }) {
-        try {
-          await queryFulfilled;
-        } catch {
-          return;
-        }
-        for (const delay of EVENT_SETTLE_DELAYS_MS) {
-          setTimeout(() => dispatch(adminApi.util.invalidateTags([...SETTLED_TAGS])), delay);
-        }
-      },
     }),
     addApplicationNote: build.mutation<Application, { id: number; line: string }>({
       query: ({ id, line }) => ({
@@ -71,6 +68,33 @@ export const applicationsApi = adminApi.injectEndpoints({
     }),
   }),
 });
+
+/**
+ * Reads the list again every second while an approval on it is under way, and when one ends
+ * (approved, or failed) also the stats and the lots, which the approval changed.
+ */
+export function useApplicationsFollowingApprovals(args: {
+  status: ApplicationStatus | '';
+  page: number;
+}) {
+  const dispatch = useAppDispatch();
+  const [underWay, setUnderWay] = useState(false);
+  const list = applicationsApi.useGetApplicationsQuery(args, {
+    pollingInterval: underWay ? APPROVAL_POLL_MS : 0,
+  });
+  const pendingIds = (list.data?.applications ?? []).filter(approvalUnderWay).map((a) => a.id);
+  const key = pendingIds.join(',');
+  const previous = useRef(key);
+  useEffect(() => {
+    setUnderWay(key !== '');
+    const before = previous.current.split(',').filter(Boolean);
+    if (before.some((id) => !key.split(',').includes(id))) {
+      dispatch(adminApi.util.invalidateTags(['ApplicationStats', 'AdminLot', 'Lot']));
+    }
+    previous.current = key;
+  }, [key, dispatch]);
+  return list;
+}
 
 export const {
   useGetApplicationsQuery,

@@ -4,6 +4,7 @@ import {
   Check,
   CheckCheck,
   Info,
+  Loader2,
   MapPin,
   MessageCircle,
   Phone,
@@ -74,6 +75,7 @@ export function ApplicationCard({
   const canContact = application.status === 'pending' || application.status === 'approved';
   const next = isNextInQueue(application, place);
   const blocked = reservedFor !== null && reservedFor.id !== application.id;
+  const approval = application.approval;
   // the prefilled message is German (back-office §5), whatever the page language
   const message = i18n.getFixedT('de', 'admin')('applications.whatsappMessage', {
     name: application.applicant_name,
@@ -179,8 +181,34 @@ export function ApplicationCard({
         </div>
       </dl>
 
+      {approval?.state === 'failed' && application.status === 'pending' && (
+        <p
+          role="status"
+          className="mt-3 flex items-start gap-2 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-950"
+        >
+          <Info aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+          {approval.reason === 'not_found'
+            ? t('applications.approvalFailedGone')
+            : t('applications.approvalFailed', {
+                status: approval.lot_status
+                  ? t(`lotStatus.${approval.lot_status}`)
+                  : t('applications.lotUnavailable'),
+              })}
+        </p>
+      )}
+
       <div className="mt-3 flex flex-wrap items-center gap-2">
+        {approval?.state === 'requested' && application.status === 'pending' ? (
+          <p
+            role="status"
+            className="flex items-center gap-2 rounded-lg bg-blue-50 px-3 py-2 text-sm text-blue-950"
+          >
+            <Loader2 aria-hidden="true" className="size-4 shrink-0 animate-spin" />
+            {t('applications.approvalRequested')}
+          </p>
+        ) : null}
         {application.status === 'pending' &&
+          approval?.state !== 'requested' &&
           (blocked ? (
             <p className="flex items-center gap-2 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-950">
               <Info aria-hidden="true" className="size-4 shrink-0" />

@@ -17,7 +17,7 @@ import { thumbnailOf } from '../../lots/lib/photo-list';
 import {
   APPLICATIONS_PAGE_SIZE,
   useGetApplicationTotalsQuery,
-  useGetApplicationsQuery,
+  useApplicationsFollowingApprovals,
 } from '../api/applications-api';
 import { groupByLot, matchesSearch, queuePositions, type ApplicationGroup } from '../lib/grouping';
 import { ApplicationCard } from './ApplicationCard';
@@ -122,7 +122,7 @@ export default function ApplicationsPage() {
   const [status, setStatus] = useState<ApplicationStatus | ''>('');
   const [page, setPage] = useState(1);
   const [search, setSearch] = useState('');
-  const list = useGetApplicationsQuery({ status, page });
+  const list = useApplicationsFollowingApprovals({ status, page });
   const totals = useGetApplicationTotalsQuery();
   const shown = (list.data?.applications ?? []).filter((a) => matchesSearch(a, search));
   const groups = groupByLot(shown);

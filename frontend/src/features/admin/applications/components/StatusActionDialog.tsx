@@ -46,10 +46,12 @@ export function StatusActionDialog({
     setFailure(null);
     const status = ACTIONS[action];
     try {
-      await update({ id: application.id, status, note: comment || null }).unwrap();
+      const answer = await update({ id: application.id, status, note: comment || null }).unwrap();
       toast(
         'success',
-        t('applications.statusChanged', { status: t(`applicationStatus.${status}`) }),
+        answer.approval?.state === 'requested'
+          ? t('applications.approvalRequestedToast')
+          : t('applications.statusChanged', { status: t(`applicationStatus.${status}`) }),
       );
       onClose();
     } catch (error) {

@@ -7,7 +7,7 @@ export interface ApplicationGroup {
   /** oldest first */
   applications: Application[];
   counts: Record<ApplicationStatus, number> & { total: number };
-  /** the application of the group that holds the lot's reservation */
+  /** the application of the group that holds the lot's reservation, or is about to */
   approved: Application | null;
 }
 
@@ -37,7 +37,8 @@ export function groupByLot(applications: Application[]): ApplicationGroup[] {
     group.applications.push(application);
     group.counts.total += 1;
     group.counts[application.status] += 1;
-    if (application.status === 'approved') group.approved = application;
+    if (application.status === 'approved' || application.approval?.state === 'requested')
+      group.approved = application;
   }
   const list = [...groups.values()];
   for (const group of list) group.applications.sort(byAge);
