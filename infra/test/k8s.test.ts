@@ -33,7 +33,10 @@ const overlays = fs
 
 /** kubernetes-models class for an apiVersion/kind, e.g. apps/v1 Deployment. */
 function modelFor(obj: K8sObject): { new (data: unknown): { validate(): void } } {
-  const modulePath = `kubernetes-models/${obj.apiVersion}`; // core 'v1' or 'group/version'
+  // the Prometheus Operator's resources (PodMonitor, PrometheusRule) have their own package
+  const modulePath = obj.apiVersion.startsWith('monitoring.coreos.com/')
+    ? `@kubernetes-models/prometheus-operator/${obj.apiVersion}`
+    : `kubernetes-models/${obj.apiVersion}`; // core 'v1' or 'group/version'
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the module is chosen by the object's apiVersion
   const mod = require(modulePath) as Record<string, { new (data: unknown): { validate(): void } }>;
   const model = mod[obj.kind];
@@ -98,6 +101,54 @@ describe.each(overlays)('overlay %s', (overlay) => {
         expect(c.image).not.toMatch(/:latest$/);
       }
     }
+  });
+
+  test('when rendered with monitoring, then the alerts cover service down, 5xx, media latency, dead letters, outbox backlog, paused consumers and stuck events, and the dashboard is valid JSON', () => {
+    const rules = byKind('PrometheusRule');
+    if (overlay !== 'production') return expect(rules).toEqual([]);
+    const alerts = rules.flatMap((r) =>
+      (r.spec as { groups: { rules: { alert: string; expr: string }[] }[] }).groups.flatMap(
+        (g) => g.rules,
+      ),
+    );
+    expect(alerts.map((a) => a.alert).sort()).toEqual([
+      'ConsumerPaused',
+      'DeadLetters',
+      'EventsStuck',
+      'HighServerErrorRate',
+      'MediaUploadsSlow',
+      'OutboxBacklogGrowing',
+      'ServiceDown',
+    ]);
+    // every metric an alert reads is one the services export
+    const exported = [
+      'up',
+      'http_request_duration_seconds_count',
+      'http_request_duration_seconds_bucket',
+      'events_dead_letter_depth',
+      'outbox_backlog',
+      'events_consumer_paused',
+      'events_age_at_handling_seconds_bucket',
+    ];
+    for (const a of alerts) {
+      const metrics = a.expr.match(/\b[a-z_]+(?=\{|\[| *[=!<>)])/g) ?? [];
+      const used = metrics.filter((m) => /_/.test(m) || m === 'up');
+      expect(
+        used.filter(
+          (m) =>
+            !exported.includes(m) &&
+            !/^(by|and|sum|max|min|rate|delta|histogram_quantile)$/.test(m),
+        ),
+      ).toEqual([]);
+    }
+    const dashboard = byKind('ConfigMap').find(
+      (c) => c.metadata.name === 'moebelbruecke-dashboard',
+    );
+    const json = JSON.parse(dashboard?.data?.['moebelbruecke.json'] ?? 'null') as {
+      panels: { title: string }[];
+    };
+    expect(json.panels.length).toBeGreaterThanOrEqual(8);
+    expect(byKind('PodMonitor')).toHaveLength(1);
   });
 
   test('when rendered, then no credentials are in the manifests: connection URLs come from Secrets created outside the repository', () => {

@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import type { Collection, Document } from 'mongodb';
-import { Gauge } from 'prom-client';
+import { Gauge, Histogram } from 'prom-client';
 import { readSecret } from './config';
 import { TokenVerifier } from './auth';
 import { isTransientError } from './failures';
@@ -235,6 +235,7 @@ export function defineService<C extends ServiceBaseConfig, S extends ComposedSer
 
 /** The bus of a service from its configuration. */
 export function busFromConfig(name: string, config: ServiceBaseConfig, logger: Logger): EventBus {
+  const age = config.METRICS_ENABLED ? eventAgeHistogram(name) : undefined;
   return new EventBus({
     url: config.AMQP_URL,
     exchange: config.AMQP_EXCHANGE,
@@ -243,7 +244,23 @@ export function busFromConfig(name: string, config: ServiceBaseConfig, logger: L
     prefetch: config.AMQP_PREFETCH,
     maxAttempts: config.AMQP_MAX_ATTEMPTS,
     retryBaseMs: config.AMQP_RETRY_BASE_MS,
+    onHandled: age ? (event, seconds) => age.observe({ event: event.name }, seconds) : undefined,
   });
+}
+
+/** Time from an event's occurrence to its handling: a stuck flow between two services shows here. */
+function eventAgeHistogram(name: string): Histogram {
+  const registry = metricsRegistry(name);
+  return (
+    (registry.getSingleMetric('events_age_at_handling_seconds') as Histogram | undefined) ??
+    new Histogram({
+      name: 'events_age_at_handling_seconds',
+      help: 'Seconds from an event’s occurrence to the end of its handling here',
+      labelNames: ['event'],
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800],
+      registers: [registry],
+    })
+  );
 }
 
 /**

@@ -38,6 +38,8 @@ export interface EventBusOptions {
   probeIntervalMs?: number;
   /** longest wait after a transient failure whose dependency looks fine (another service) */
   transientBackoffMaxMs?: number;
+  /** called after each successfully handled event with its age (metrics) */
+  onHandled?: (event: DomainEvent, ageSeconds: number) => void;
 }
 
 export interface SubscribeOptions {
@@ -120,6 +122,7 @@ export class EventBus {
       probeIntervalMs: 1000,
       transientBackoffMaxMs: 30_000,
       ...opts,
+      onHandled: opts.onHandled ?? (() => undefined),
     };
     this.names = queueNames(opts.exchange, opts.service);
     this.queue = this.names.queue;
@@ -277,6 +280,7 @@ export class EventBus {
       await handler(event);
       this.transientStreak = 0;
       settle(() => ch.ack(msg));
+      this.opts.onHandled(event, Math.max(0, (Date.now() - Date.parse(event.occurredAt)) / 1000));
     } catch (err) {
       const log = { err: errorText(err), event: event.name, eventId: event.eventId, attempt };
       if (this.stopping) {
