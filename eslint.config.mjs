@@ -39,4 +39,71 @@ export default tseslint.config(
     files: ['infra/**', '**/bench/**', '**/scripts/**'],
     rules: { 'no-console': 'off' },
   },
+  // Layers of every service (STYLE.md rule 9): entry-points → domain → data-access, with record
+  // types owned by the domain. The domain sees the platform only through its domain entry and
+  // data access and integrations only as types (they are injected); nothing below the entry
+  // points knows them.
+  {
+    files: ['services/*/src/domain/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@furniture/platform',
+              message: 'Domain code imports the platform only through @furniture/platform/domain.',
+            },
+            ...['express', 'mongoose', 'mongodb', 'amqplib', 'amqp-connection-manager', 'pino'].map(
+              (name) => ({ name, message: 'Domain code does not use infrastructure libraries.' }),
+            ),
+          ],
+          patterns: [
+            {
+              group: ['**/entry-points', '**/entry-points/**'],
+              message: 'The domain does not know its entry points.',
+            },
+            {
+              group: ['**/data-access/**', '**/integrations/**'],
+              allowTypeImports: true,
+              message:
+                'The domain uses data access and integrations only as types (injected); records and errors live in domain/records.ts.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['services/*/src/data-access/**/*.ts', 'services/*/src/integrations/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/entry-points', '**/entry-points/**'],
+              message: 'Data access and integrations do not know the entry points.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['services/*/src/entry-points/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/data-access/**', '**/integrations/**'],
+              message: 'Entry points call the domain; they do not reach data access or integrations.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -9,9 +9,9 @@ import {
   type Connection,
 } from '@furniture/platform';
 import type { QueryFilter } from 'mongoose';
+import type { NewWish } from '../domain/records';
 import type { Models, WishDoc } from './models';
 
-export type NewWish = Omit<Wish, 'id' | 'created_at' | 'updated_at'>;
 
 function toWish(doc: WishDoc): Wish {
   return {

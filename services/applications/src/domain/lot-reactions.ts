@@ -4,18 +4,16 @@ import {
   type ApplicationStatus,
   type EventPayload,
 } from '@furniture/contracts';
-import { createEvent, type LotReadModel } from '@furniture/platform';
-import type {
-  ApplicationRecord,
-  ApplicationsRepository,
-} from '../data-access/applications-repository';
+import { createEvent, type LotLookup } from '@furniture/platform/domain';
+import type { ApplicationsRepository } from '../data-access/applications-repository';
+import type { ApplicationRecord } from './records';
 import type { QueueCounts } from './queue-counts';
 import { noteLine, SYSTEM_AUTHOR } from './notes';
 import { changeStatus, type ChangeReason } from './status-changes';
 
 export interface LotReactionsDeps {
   applications: ApplicationsRepository;
-  lots: LotReadModel;
+  lots: LotLookup;
   queueCounts: QueueCounts;
   onEvents: () => void;
 }

@@ -8,19 +8,17 @@ import {
   type ApplicationsPage,
   type ApplicationsQuery,
 } from '@furniture/contracts';
-import { AppError, createEvent } from '@furniture/platform';
-import type { LotReadModel, LotView } from '@furniture/platform';
-import type {
-  ApplicationRecord,
-  ApplicationsRepository,
-} from '../data-access/applications-repository';
+import { AppError, createEvent } from '@furniture/platform/domain';
+import type { LotLookup, LotView } from '@furniture/platform/domain';
+import type { ApplicationsRepository } from '../data-access/applications-repository';
+import type { ApplicationRecord } from './records';
 import type { QueueCounts } from './queue-counts';
 import { noteLine, parseNotes, type NoteAuthor } from './notes';
 import { changeStatus, lotName, staffTransition } from './status-changes';
 
 export interface ModerationDeps {
   applications: ApplicationsRepository;
-  lots: LotReadModel;
+  lots: LotLookup;
   queueCounts: QueueCounts;
   onEvents: () => void;
 }

@@ -11,20 +11,17 @@ import {
   AppError,
   createEvent,
   withLock,
-  type LotReadModel,
+  type LotLookup,
   type LotView,
-} from '@furniture/platform';
-import {
-  DuplicateApplicationError,
-  type ApplicationRecord,
-  type ApplicationsRepository,
-} from '../data-access/applications-repository';
+} from '@furniture/platform/domain';
+import type { ApplicationsRepository } from '../data-access/applications-repository';
+import { DuplicateApplicationError, type ApplicationRecord } from './records';
 import type { QueueCounts } from './queue-counts';
 import { closeLateApplication, lotName } from './status-changes';
 
 export interface PublicApplicationsDeps {
   applications: ApplicationsRepository;
-  lots: LotReadModel;
+  lots: LotLookup;
   queueCounts: QueueCounts;
   /** open applications one phone may hold across all lots */
   maxOpenPerPhone: number;

@@ -5,13 +5,10 @@ import {
   type ApplicationStatus,
   type DomainEvent,
 } from '@furniture/contracts';
-import { createEvent } from '@furniture/platform';
-import type {
-  ApplicationRecord,
-  ApplicationsRepository,
-  TransitionExtras,
-} from '../data-access/applications-repository';
-import type { LotReadModel, LotView } from '@furniture/platform';
+import { createEvent } from '@furniture/platform/domain';
+import type { ApplicationsRepository } from '../data-access/applications-repository';
+import type { ApplicationRecord, TransitionExtras } from './records';
+import type { LotLookup, LotView } from '@furniture/platform/domain';
 import { noteLine, statusLabelDe, SYSTEM_AUTHOR, type NoteAuthor } from './notes';
 import type { QueueCounts } from './queue-counts';
 
@@ -60,7 +57,7 @@ export function lotName(
 
 export interface StatusChangeDeps {
   applications: ApplicationsRepository;
-  lots: LotReadModel;
+  lots: LotLookup;
   queueCounts: QueueCounts;
 }
 

@@ -9,7 +9,7 @@ import {
   type WishesPage,
   type WishesQuery,
 } from '@furniture/contracts';
-import { AppError, createEvent } from '@furniture/platform';
+import { AppError, createEvent } from '@furniture/platform/domain';
 import type { WishesRepository } from '../data-access/wishes-repository';
 import type { PhoneValue } from './public-applications';
 

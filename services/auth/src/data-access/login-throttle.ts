@@ -1,12 +1,7 @@
 import type { Connection } from '@furniture/platform';
 import { RateLimiterMongo, RateLimiterRes } from 'rate-limiter-flexible';
+import type { LoginThrottle } from '../domain/records';
 
-export interface LoginThrottle {
-  /** seconds until the account or the IP may try again, or 0 */
-  blockedFor(email: string, ip: string): Promise<number>;
-  recordFailure(email: string, ip: string): Promise<void>;
-  recordSuccess(email: string): Promise<void>;
-}
 
 /**
  * Failed-login counters shared by every replica (stored in this service's database through

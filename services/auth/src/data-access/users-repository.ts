@@ -11,14 +11,10 @@ import {
   type Connection,
 } from '@furniture/platform';
 import type { QueryFilter } from 'mongoose';
+import { EmailTakenError, toPublicUser, type UserRecord } from '../domain/records';
 import type { Models, UserDoc } from './models';
 
-/** A user as the domain sees it, with the password hash that never leaves the service. */
-export interface UserRecord extends User {
-  password_hash: string;
-}
-
-export class EmailTakenError extends Error {}
+export { toPublicUser, type UserRecord } from '../domain/records';
 
 function toRecord(doc: UserDoc): UserRecord {
   return {
@@ -30,11 +26,6 @@ function toRecord(doc: UserDoc): UserRecord {
     created_at: doc.created_at.toISOString(),
     updated_at: doc.updated_at.toISOString(),
   };
-}
-
-export function toPublicUser(record: UserRecord): User {
-  const { password_hash: _hidden, ...user } = record;
-  return user;
 }
 
 export class UsersRepository {

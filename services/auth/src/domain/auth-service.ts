@@ -7,15 +7,10 @@ import {
   type PasswordChange,
   type ProfileUpdate,
 } from '@furniture/contracts';
-import { AppError, createEvent, type AuthenticatedActor } from '@furniture/platform';
-import type { LoginThrottle } from '../data-access/login-throttle';
+import { AppError, createEvent, type AuthenticatedActor } from '@furniture/platform/domain';
 import type { SessionsRepository } from '../data-access/sessions-repository';
-import {
-  EmailTakenError,
-  toPublicUser,
-  type UserRecord,
-  type UsersRepository,
-} from '../data-access/users-repository';
+import type { UsersRepository } from '../data-access/users-repository';
+import { EmailTakenError, toPublicUser, type LoginThrottle, type UserRecord } from './records';
 import type { PasswordHasher } from '../integrations/password-hasher';
 import type { TokenSigner } from '../integrations/token-signer';
 import { changesOf } from './changes';

@@ -7,14 +7,10 @@ import {
   type UsersPage,
   type UsersQuery,
 } from '@furniture/contracts';
-import { AppError, createEvent } from '@furniture/platform';
+import { AppError, createEvent } from '@furniture/platform/domain';
 import type { SessionsRepository } from '../data-access/sessions-repository';
-import {
-  EmailTakenError,
-  toPublicUser,
-  type UserRecord,
-  type UsersRepository,
-} from '../data-access/users-repository';
+import type { UsersRepository } from '../data-access/users-repository';
+import { EmailTakenError, toPublicUser, type UserRecord } from './records';
 import type { PasswordHasher } from '../integrations/password-hasher';
 import { changesOf } from './changes';
 

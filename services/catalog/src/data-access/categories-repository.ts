@@ -13,11 +13,15 @@ import {
   type Connection,
 } from '@furniture/platform';
 import type { Document, UpdateFilter } from 'mongodb';
-import type { CategoryChange, CategoryData } from '../domain/records';
+import {
+  DuplicateCategoryNameError,
+  type CategoryChange,
+  type CategoryData,
+} from '../domain/records';
 import { docKey, type CategoryDoc, type Models } from './models';
 
 /** Another category already has this German or Ukrainian name. */
-export class DuplicateCategoryNameError extends Error {}
+export { DuplicateCategoryNameError } from '../domain/records';
 
 const MAX_ATTEMPTS = 5;
 

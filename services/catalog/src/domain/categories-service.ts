@@ -7,15 +7,12 @@ import {
   type CategoryCreate,
   type CategoryUpdate,
 } from '@furniture/contracts';
-import { AppError, createEvent } from '@furniture/platform';
-import {
-  DuplicateCategoryNameError,
-  type CategoriesRepository,
-} from '../data-access/categories-repository';
+import { AppError, createEvent } from '@furniture/platform/domain';
+import type { CategoriesRepository } from '../data-access/categories-repository';
 import type { LotsRepository } from '../data-access/lots-repository';
 import type { ReadCache } from '../data-access/read-cache';
 import { categorySnapshot, changesOf } from './events';
-import { toCategory, type CategoryData } from './records';
+import { DuplicateCategoryNameError, toCategory, type CategoryData } from './records';
 import { KNOWN_CATEGORIES } from './seed';
 
 /** lot_count counts the lots a visitor can see: every status but archived. */

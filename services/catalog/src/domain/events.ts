@@ -6,7 +6,7 @@ import {
   type EventPayload,
   type LotSnapshot,
 } from '@furniture/contracts';
-import { createEvent } from '@furniture/platform';
+import { createEvent } from '@furniture/platform/domain';
 import type { CategoryData, LotData } from './records';
 
 export function lotSnapshot(lot: LotData): LotSnapshot {

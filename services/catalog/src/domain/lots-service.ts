@@ -15,7 +15,7 @@ import {
   type LotsQuery,
   type LotUpdate,
 } from '@furniture/contracts';
-import { AppError, createEvent } from '@furniture/platform';
+import { AppError, createEvent } from '@furniture/platform/domain';
 import type { CategoriesRepository } from '../data-access/categories-repository';
 import type { LotFilter, LotsRepository } from '../data-access/lots-repository';
 import type { ReadCache } from '../data-access/read-cache';

@@ -107,3 +107,6 @@ export function toCategory(d: CategoryData, lotCount: number): Category {
     version: d.version,
   };
 }
+
+/** Another category already has this name (the unique index said so). */
+export class DuplicateCategoryNameError extends Error {}

@@ -1,56 +1,10 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
-import {
-  DEFAULT_LANGUAGE,
-  Errors,
-  formatMessage,
-  translateIssue,
-  type ErrorCode,
-  type FieldError,
-  type Language,
-} from '@furniture/contracts';
+import { DEFAULT_LANGUAGE, translateIssue, type Language } from '@furniture/contracts';
 import type { z } from 'zod';
+import { AppError } from './app-error';
 import type { Logger } from './logger';
 
-type Params = Record<string, string | number>;
-
-/**
- * The one error type for everything a user can cause (and for catastrophic failures).
- * `code` is stable; the message is rendered in the request's language by the error middleware.
- */
-export class AppError extends Error {
-  readonly code: ErrorCode;
-  readonly status: number;
-  readonly params: Params;
-  readonly fieldErrors?: FieldError[];
-  /** extra data the client may use (e.g. the current version on a stale-version conflict) */
-  readonly extra?: Record<string, unknown>;
-  readonly isCatastrophic: boolean;
-
-  constructor(
-    code: ErrorCode,
-    opts: {
-      params?: Params;
-      status?: number;
-      fieldErrors?: FieldError[];
-      extra?: Record<string, unknown>;
-      isCatastrophic?: boolean;
-      cause?: unknown;
-    } = {},
-  ) {
-    super(formatMessage(Errors[code].de, opts.params), { cause: opts.cause });
-    this.name = 'AppError';
-    this.code = code;
-    this.status = opts.status ?? Errors[code].status;
-    this.params = opts.params ?? {};
-    this.fieldErrors = opts.fieldErrors;
-    this.extra = opts.extra;
-    this.isCatastrophic = opts.isCatastrophic ?? false;
-  }
-
-  localizedMessage(lang: Language): string {
-    return formatMessage(Errors[this.code][lang], this.params);
-  }
-}
+export { AppError } from './app-error';
 
 /** The language a client asked for: ?lang, then Accept-Language; German by default. */
 export function requestLanguage(req: Pick<Request, 'headers' | 'query'>): Language {

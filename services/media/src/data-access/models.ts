@@ -1,8 +1,9 @@
 import { Schema, type Connection } from 'mongoose';
 import type { PhotoUrls } from '@furniture/contracts';
+import type { PhotoKeys } from '../domain/records';
 import { outboxPlugin } from '@furniture/platform';
 
-export type PhotoKeys = PhotoUrls;
+export type { PhotoKeys } from '../domain/records';
 
 /**
  * Keys of our documents: FerretDB 1.24 on SQLite answers only a filter that is exactly

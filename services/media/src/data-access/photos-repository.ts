@@ -16,21 +16,9 @@ import {
   type PhotoKeys,
   type SlotDoc,
 } from './models';
+import { NoFreeSlotError, type PhotoClaim } from '../domain/records';
 
-/** A claimed slot whose image is still being processed. */
-export interface PhotoClaim {
-  id: number;
-  lot_id: number;
-  position: number;
-  keys: PhotoKeys;
-}
-
-/** Every slot of the lot is taken (ready photos and uploads in progress). */
-export class NoFreeSlotError extends Error {
-  constructor(readonly taken: number) {
-    super('no free photo slot');
-  }
-}
+export { NoFreeSlotError, type PhotoClaim } from '../domain/records';
 
 /** A photo record as stored, outbox fields included (raw driver reads select everything). */
 type StoredPhoto = PhotoDoc & { deleted_at?: Date | null };

@@ -1,4 +1,4 @@
-import { AppError } from '@furniture/platform';
+import { AppError } from '@furniture/platform/domain';
 
 /** The formats a photo may arrive in (back-office §5). */
 export type PhotoFormat = 'jpeg' | 'png' | 'webp';

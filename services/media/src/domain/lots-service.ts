@@ -2,11 +2,11 @@ import type { LotSnapshot } from '@furniture/contracts';
 import {
   AppError,
   findSnapshotLot,
-  type LotReadModel,
+  type LotLookup,
   type LotSnapshotSource,
   type LotView,
   type Logger,
-} from '@furniture/platform';
+} from '@furniture/platform/domain';
 
 /**
  * The lots media knows of: the shared lot read model fed by catalog's lot events (rebuilt from
@@ -17,7 +17,7 @@ import {
 export class LotsService {
   constructor(
     private readonly deps: {
-      lots: LotReadModel;
+      lots: LotLookup;
       catalog: LotSnapshotSource;
       logger: Logger;
     },

@@ -10,19 +10,17 @@ import {
   type Photo,
   type PhotoUrls,
 } from '@furniture/contracts';
-import { AppError, createEvent, type LotReadModel, type Logger } from '@furniture/platform';
-import type { PhotoKeys } from '../data-access/models';
-import {
-  NoFreeSlotError,
-  type PhotoClaim,
-  type PhotosRepository,
-} from '../data-access/photos-repository';
+import { AppError, createEvent, type LotLookup, type Logger } from '@furniture/platform/domain';
+import type { PhotosRepository } from '../data-access/photos-repository';
+import type { ImageProcessor } from '../integrations/image-processor';
 import {
   ImageDecodeError,
   ImagePixelLimitError,
   ImageTimeoutError,
-  type ImageProcessor,
-} from '../integrations/image-processor';
+  NoFreeSlotError,
+  type PhotoClaim,
+  type PhotoKeys,
+} from './records';
 import type { ObjectInfo, ObjectStore } from '../integrations/object-store';
 import { checkContent } from './file-checks';
 import type { WorkLimiter } from './limits';
@@ -37,7 +35,7 @@ export interface UploadedFile {
 export interface PhotosDeps {
   photos: PhotosRepository;
   lots: LotsService;
-  lotsRepo: LotReadModel;
+  lotsRepo: LotLookup;
   store: ObjectStore;
   images: ImageProcessor;
   /** bounds how many images are decoded and encoded at once */

@@ -1,5 +1,8 @@
 import sharp from 'sharp';
 import { PhotoSizeNames, PhotoSizes, type PhotoSizeName } from '@furniture/contracts';
+import { ImageDecodeError, ImagePixelLimitError, ImageTimeoutError } from '../domain/records';
+
+export { ImageDecodeError, ImagePixelLimitError, ImageTimeoutError } from '../domain/records';
 
 export interface ImageHeader {
   format: string;
@@ -14,13 +17,6 @@ export interface Rendition {
   width: number;
   height: number;
 }
-
-/** The bytes do not decode as an image (corrupt, truncated, not an image). */
-export class ImageDecodeError extends Error {}
-/** Decoding and encoding took longer than allowed. */
-export class ImageTimeoutError extends Error {}
-/** More pixels than allowed (found while decoding; the header check usually catches it first). */
-export class ImagePixelLimitError extends Error {}
 
 export interface ImageProcessor {
   /** Reads dimensions and format from the header only, without decoding pixels. */

@@ -13,19 +13,10 @@ import {
   type Connection,
 } from '@furniture/platform';
 import type { QueryFilter } from 'mongoose';
+import type { ActivityQuery } from '../domain/activity-service';
 import type { ActivityDoc, LogUserDoc, Models } from './models';
 
-/** Filters in the form the database takes (days already turned into instants). */
-export interface ActivityQuery {
-  user_id?: number;
-  action_type?: ActionType;
-  target_type?: TargetType;
-  target_id?: number;
-  from?: Date;
-  /** exclusive */
-  until?: Date;
-  search?: string;
-}
+export type { ActivityQuery } from '../domain/activity-service';
 
 export interface ActivityInsert {
   event_id: string;

@@ -1,7 +1,8 @@
 import { isDuplicateKeyError, nextId, withDocLock, type Connection } from '@furniture/platform';
+import type { MailRecord } from '../domain/mail-types';
 import type { MailDoc, Models } from './models';
 
-export type MailRecord = MailDoc;
+export type { MailRecord } from '../domain/mail-types';
 export type NewMail = Omit<
   MailDoc,
   | '_id'

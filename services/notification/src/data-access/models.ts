@@ -1,7 +1,7 @@
 import { Schema, type Connection } from 'mongoose';
 import { ActionTypes, Languages, Roles, TargetTypes } from '@furniture/contracts';
-import type { ActionType, Language, Role, TargetType } from '@furniture/contracts';
-import { MailKinds, MailStates, type MailKind, type MailState } from '../domain/mail-types';
+import type { ActionType, Role, TargetType } from '@furniture/contracts';
+import { MailKinds, MailStates, type MailRecord } from '../domain/mail-types';
 
 /**
  * One activity log entry. `_id` is the domain event's id (`client:<uuid>` for entries posted by
@@ -36,39 +36,8 @@ export interface LogUserDoc {
   last_activity_at: Date;
 }
 
-/** One mail per event (`_id` is the event's id), with its sending state. */
-export interface MailDoc {
-  /** the application event's id */
-  _id: string;
-  id: number;
-  event_name: string;
-  kind: MailKind;
-  /** why the application changed (contracts ApplicationChangeReasons); null for a submission */
-  reason: string | null;
-  application_id: number;
-  lot_id: number;
-  to: string;
-  language: Language;
-  subject: string;
-  text: string;
-  html: string;
-  state: MailState;
-  attempts: number;
-  /** when a queued mail is due */
-  next_attempt_at: Date | null;
-  /** while sending: after this the attempt counts as lost and the mail is tried again */
-  lease_until: Date | null;
-  last_error: string | null;
-  /** why a mail was withdrawn without sending */
-  withdrawn_reason: string | null;
-  /** Message-ID header (the same on every attempt, so a repeated delivery is recognisable) */
-  message_id: string;
-  smtp_response: string | null;
-  occurred_at: Date;
-  created_at: Date;
-  updated_at: Date;
-  sent_at: Date | null;
-}
+/** One mail per event (`_id` is the event's id): the domain's MailRecord as stored. */
+export type MailDoc = MailRecord;
 
 const activitySchema = new Schema<ActivityDoc>(
   {

@@ -1,6 +1,6 @@
-import { withLock, type Logger } from '@furniture/platform';
-import type { MailRecord, MailRepository } from '../data-access/mail-repository';
-import { MailDeliveryError, type Mailer } from './mail-types';
+import { withLock, type Logger } from '@furniture/platform/domain';
+import type { MailRepository } from '../data-access/mail-repository';
+import { MailDeliveryError, type MailRecord, type Mailer } from './mail-types';
 
 export type SendOutcome = 'sent' | 'retry' | 'failed';
 

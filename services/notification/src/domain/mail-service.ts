@@ -1,5 +1,5 @@
 import { Events, type DomainEvent, type EventName } from '@furniture/contracts';
-import type { Logger } from '@furniture/platform';
+import type { Logger } from '@furniture/platform/domain';
 import type { MailRepository } from '../data-access/mail-repository';
 import type { AnyEvent } from './activity-mapping';
 import { renderMail, type MailContext, type MailFacts } from './mail-templates';

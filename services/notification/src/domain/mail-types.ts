@@ -61,3 +61,37 @@ export class MailDeliveryError extends Error {
     return this.failure === 'permanent';
   }
 }
+
+/** One mail per event (`_id` is the event's id), with its sending state. */
+export interface MailRecord {
+  /** the application event's id */
+  _id: string;
+  id: number;
+  event_name: string;
+  kind: MailKind;
+  /** why the application changed (contracts ApplicationChangeReasons); null for a submission */
+  reason: string | null;
+  application_id: number;
+  lot_id: number;
+  to: string;
+  language: Language;
+  subject: string;
+  text: string;
+  html: string;
+  state: MailState;
+  attempts: number;
+  /** when a queued mail is due */
+  next_attempt_at: Date | null;
+  /** while sending: after this the attempt counts as lost and the mail is tried again */
+  lease_until: Date | null;
+  last_error: string | null;
+  /** why a mail was withdrawn without sending */
+  withdrawn_reason: string | null;
+  /** Message-ID header (the same on every attempt, so a repeated delivery is recognisable) */
+  message_id: string;
+  smtp_response: string | null;
+  occurred_at: Date;
+  created_at: Date;
+  updated_at: Date;
+  sent_at: Date | null;
+}

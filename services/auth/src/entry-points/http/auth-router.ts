@@ -6,7 +6,7 @@ import {
 } from '@furniture/contracts';
 import { input, requireAuth } from '@furniture/platform';
 import type { AuthService } from '../../domain/auth-service';
-import { toPublicUser } from '../../data-access/users-repository';
+import { toPublicUser } from '../../domain/records';
 
 export function authRouter(auth: AuthService): Router {
   const r = Router();

@@ -4,27 +4,16 @@ import {
   LOT_SNAPSHOT_PATH,
   lotSnapshotSchema,
   type LotSnapshot,
-  type LotSnapshotPage,
   type LotStatus,
 } from '@furniture/contracts';
 import { DependencyUnavailableError } from '../failures';
+import type { LotLookup, LotSnapshotSource, LotView } from './lot-view';
+
+export type { LotLookup, LotSnapshotSource, LotView } from './lot-view';
+export { findSnapshotLot } from './lot-view';
 import { withDocLock } from '../locks';
 import type { Logger } from '../logger';
 import { isDuplicateKeyError, type Connection } from '../mongo';
-
-/** What a service knows of one of the catalog's lots. */
-export interface LotView {
-  id: number;
-  name: { de: string; uk: string };
-  status: LotStatus;
-  category_id: number;
-  /** the first photo (the card image), null without photos */
-  photo: string | null;
-  version: number;
-  updated_at: string;
-  /** lot.deleted arrived: kept so that a late event cannot bring the lot back */
-  deleted: boolean;
-}
 
 interface LotDoc {
   /** String(id): FerretDB answers a filter of exactly {_id: '<string>'} from its primary key */
@@ -82,7 +71,7 @@ const isOlder = (lot: LotSnapshot, stored: LotDoc): boolean =>
  *   makes it match nothing, and it is compared again);
  * - a deleted lot stays deleted.
  */
-export class LotReadModel {
+export class LotReadModel implements LotLookup {
   private readonly collection: Collection<LotDoc>;
 
   constructor(conn: Connection, collectionName = 'lots') {
@@ -166,10 +155,6 @@ export class LotReadModel {
   }
 }
 
-export interface LotSnapshotSource {
-  lotSnapshotPage(afterId: number, limit: number): Promise<LotSnapshotPage>;
-}
-
 const pageSchema = z.object({
   lots: z.array(lotSnapshotSchema),
   next_after_id: z.number().int().nullable(),
@@ -193,16 +178,6 @@ export function catalogSnapshotSource(baseUrl: string, timeoutMs = 10000): LotSn
       return pageSchema.parse(await res.json());
     },
   };
-}
-
-/** One lot straight from the catalog's snapshot (null when it has none with that id). */
-export async function findSnapshotLot(
-  source: LotSnapshotSource,
-  id: number,
-): Promise<LotSnapshot | null> {
-  const page = await source.lotSnapshotPage(id - 1, 1);
-  const lot = page.lots[0];
-  return lot && lot.id === id ? lot : null;
 }
 
 /**

@@ -1,0 +1,13 @@
+/**
+ * What domain code may import from the platform (enforced by lint, eslint.config.mjs): errors,
+ * events, locks and a few types, none of which pulls express, mongoose or amqplib into the
+ * domain's graph.
+ */
+export { AppError } from './app-error';
+export { createEvent } from './messaging/events';
+export { withLock, withDocLock } from './locks';
+export { DependencyUnavailableError } from './failures';
+export { findSnapshotLot } from './read-models/lot-view';
+export type { LotLookup, LotSnapshotSource, LotView } from './read-models/lot-view';
+export type { Logger } from 'pino';
+export type { AuthenticatedActor } from './auth';
