@@ -52,6 +52,7 @@ module.exports = function preset(dir, extra = {}) {
       [`^@furniture/(${SERVICES})/config$`]: path.join(root, 'services/$1/src/config.ts'),
       [`^@furniture/(${SERVICES})/testing$`]: path.join(root, 'services/$1/test/harness.ts'),
       '^@furniture/gateway/(app|config)$': path.join(root, 'gateway/src/$1.ts'),
+      '^@furniture/gateway/testing$': path.join(root, 'gateway/test/harness.ts'),
     },
     testMatch: ['<rootDir>/**/*.test.ts', '<rootDir>/**/*.test.tsx'],
     testPathIgnorePatterns: ['/node_modules/', '/dist/'],

@@ -23,4 +23,4 @@ export { startFerret, type RunningFerret } from './ferretdb';
 export { startMinio } from './minio';
 export { chooseFerretBackend, dropFerretDatabase, type FerretBackend } from './postgres';
 export { startPlatform, SERVICE_NAMES, type Platform, type PlatformOptions } from './run/platform';
-export { freePort, isPortFree, waitUntil } from './util';
+export { freePort, freePortRun, isPortFree, waitUntil } from './util';

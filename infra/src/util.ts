@@ -33,6 +33,19 @@ export function isPortFree(port: number, host = '127.0.0.1'): Promise<boolean> {
   });
 }
 
+/**
+ * The first of `count` consecutive free ports (services listen on base .. base+count-1), below
+ * the kernel's ephemeral range (32768-60999), where outgoing connections take ports.
+ */
+export async function freePortRun(count: number): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const base = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await Promise.all(Array.from({ length: count }, (_, i) => isPortFree(base + i)));
+    if (free.every(Boolean)) return base;
+  }
+  throw new Error(`no run of ${count} free ports found`);
+}
+
 /** `wanted` when given (non-zero) and free, a fresh free port when 0/absent; throws when a fixed port is taken. */
 export async function choosePort(
   wanted: number | undefined,

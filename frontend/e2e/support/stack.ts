@@ -11,7 +11,7 @@ import {
   REPO_ROOT,
   SERVICE_NAMES,
   freePort,
-  isPortFree,
+  freePortRun,
   startPlatform,
   type Platform,
 } from '@furniture/infra';
@@ -105,7 +105,7 @@ export async function startStack(): Promise<Stack> {
   const exchange = `furniture.e2e.${tag}`;
   const admin = { email: 'admin@e2e.moebelbruecke.test', password: `e2e-admin-${tag}` };
   const gatewayPort = await freePort();
-  const servicePortBase = await freeRun(SERVICE_NAMES.length);
+  const servicePortBase = await freePortRun(SERVICE_NAMES.length);
   const baseUrl = `http://127.0.0.1:${gatewayPort}`;
   const logDir = path.join(dataDir, 'logs');
 
@@ -146,15 +146,4 @@ export async function startStack(): Promise<Stack> {
       for (const db of DATABASES) await dropDatabase(mongoUrl, db).catch(() => undefined);
     },
   };
-}
-
-/** The first of `count` consecutive free ports (the services listen on base .. base+count-1). */
-async function freeRun(count: number): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    // below the kernel's ephemeral range (32768-60999), where outgoing connections take ports
-    const base = 20_000 + Math.floor(Math.random() * 12_000);
-    const free = await Promise.all(Array.from({ length: count }, (_, i) => isPortFree(base + i)));
-    if (free.every(Boolean)) return base;
-  }
-  throw new Error(`no run of ${count} free ports found`);
 }

@@ -17,7 +17,7 @@ import { Moderation } from './domain/moderation';
 import { PublicApplications } from './domain/public-applications';
 import { QueueCounts } from './domain/queue-counts';
 import { WishesService } from './domain/wishes-service';
-import { lotEventHandlers } from './entry-points/messaging/lot-events';
+import { eventHandlers } from './entry-points/messaging/handlers';
 
 export interface ApplicationsOptions {
   /** where the lot snapshot comes from (the catalog's internal endpoint by default) */
@@ -63,7 +63,7 @@ export async function composeApplications(
   kit.onStop(() => lotSync.stop());
 
   const app = createApp({ ...kit.appDeps(), publicApplications, moderation, wishes });
-  return { app, handlers: lotEventHandlers(reactions), lotSync, lots, moderation, reactions };
+  return { app, handlers: eventHandlers(reactions), lotSync, lots, moderation, reactions };
 }
 
 export const applicationsService = defineService({

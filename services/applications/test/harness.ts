@@ -2,7 +2,7 @@ import type { LotSnapshot, LotStatus } from '@furniture/contracts';
 import { Events } from '@furniture/contracts';
 import { createEvent } from '@furniture/platform';
 import type { LotSnapshotSource } from '@furniture/platform';
-import { api, eventually, TEST_ADMIN, startService } from '@furniture/platform/testing';
+import { api, eventually, TEST_ADMIN, startService, testLot } from '@furniture/platform/testing';
 import { applicationsService } from '../src/compose';
 
 export {
@@ -31,18 +31,13 @@ export type ApplicationsHarness = Awaited<ReturnType<typeof startApplications>>;
 let lotIds = 1000;
 /** A lot as the catalog's events carry it; override what a test is about. */
 export function lotSnapshot(overrides: Partial<LotSnapshot> = {}): LotSnapshot {
-  const now = new Date().toISOString();
-  return {
+  return testLot({
     id: ++lotIds,
     name: { de: 'Kleiderschrank weiß', uk: 'Шафа біла' },
-    status: 'available',
     category_id: 4,
     photos: ['/media/lots/1/a-medium.webp'],
-    version: 1,
-    created_at: now,
-    updated_at: now,
     ...overrides,
-  };
+  });
 }
 
 /**

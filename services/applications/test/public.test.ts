@@ -3,16 +3,8 @@
  * whether they can, see their place in the queue, and look up their applications by phone.
  */
 import { Events, NOT_SPECIFIED } from '@furniture/contracts';
-import {
-  api,
-  listen,
-  silentLogger,
-  testKeys,
-  TEST_AUDIENCE,
-  TEST_ISSUER,
-} from '@furniture/platform/testing';
-import { createGatewayApp } from '@furniture/gateway/app';
-import { loadGatewayConfig } from '@furniture/gateway/config';
+import { api } from '@furniture/platform/testing';
+import { startTestGateway } from '@furniture/gateway/testing';
 import { adminToken, applicationBody, e164, newPhone } from './harness';
 import { startStack, type Stack } from './stack';
 
@@ -306,18 +298,10 @@ describe('applying (POST /applications/)', () => {
 
   test('when a client sends more public writes than the gateway allows, then 429 with retry_after', async () => {
     const lot = await s.createLot();
-    const config = loadGatewayConfig({
-      AUTH_URL: 'http://127.0.0.1:9',
-      CATALOG_URL: s.catalogUrl,
-      APPLICATIONS_URL: s.applications.url,
-      MEDIA_URL: 'http://127.0.0.1:9',
-      NOTIFICATION_URL: 'http://127.0.0.1:9',
-      JWT_PUBLIC_KEY: testKeys().publicKey,
-      JWT_ISSUER: TEST_ISSUER,
-      JWT_AUDIENCE: TEST_AUDIENCE,
-      RATE_LIMIT_PUBLIC_WRITES: '2',
-    });
-    const strict = await listen(createGatewayApp({ config, logger: silentLogger }));
+    const strict = await startTestGateway(
+      { CATALOG_URL: s.catalogUrl, APPLICATIONS_URL: s.applications.url },
+      { RATE_LIMIT_PUBLIC_WRITES: '2' },
+    );
     try {
       const http = api(strict.url);
       expect((await http.post('/api/v1/applications/', applicationBody(lot))).status).toBe(201);

@@ -7,22 +7,13 @@ import {
   api,
   deleteBrokerObjects,
   eventually,
-  listen,
-  silentLogger,
   startService,
-  testKeys,
   testUrls,
   uniqueName,
-  TEST_AUDIENCE,
-  TEST_ISSUER,
 } from '@furniture/platform/testing';
-import { createGatewayApp } from '@furniture/gateway/app';
-import { loadGatewayConfig } from '@furniture/gateway/config';
+import { startTestGateway } from '@furniture/gateway/testing';
 import { catalogService } from '@furniture/catalog/service';
 import { adminToken, startApplications, waitForLot } from './harness';
-
-/** No service listens here: calls the gateway routes to auth, media or notification fail fast. */
-const NOWHERE = 'http://127.0.0.1:9';
 
 async function startCatalogOn(exchange: string) {
   return startService(catalogService, { exchange, env: { READ_CACHE_TTL_MS: '0' } });
@@ -37,20 +28,10 @@ export async function startStack(
     exchange,
     env: { CATALOG_URL: catalog.url, LOT_SNAPSHOT_SYNC: 'empty', ...opts.env },
   });
-  const gatewayConfig = loadGatewayConfig({
-    AUTH_URL: NOWHERE,
-    CATALOG_URL: catalog.url,
-    APPLICATIONS_URL: applications.url,
-    MEDIA_URL: NOWHERE,
-    NOTIFICATION_URL: NOWHERE,
-    JWT_PUBLIC_KEY: testKeys().publicKey,
-    JWT_ISSUER: TEST_ISSUER,
-    JWT_AUDIENCE: TEST_AUDIENCE,
-    RATE_LIMIT_PUBLIC_WRITES: '100000',
-    LOG_LEVEL: 'silent',
-    ...opts.gatewayEnv,
-  });
-  const gateway = await listen(createGatewayApp({ config: gatewayConfig, logger: silentLogger }));
+  const gateway = await startTestGateway(
+    { CATALOG_URL: catalog.url, APPLICATIONS_URL: applications.url },
+    { RATE_LIMIT_PUBLIC_WRITES: '100000', ...opts.gatewayEnv },
+  );
   const http = api(gateway.url);
 
   /** Creates a lot in the catalog as staff do and waits until the applications service knows it. */

@@ -12,7 +12,7 @@ import { UsersRepository } from './data-access/users-repository';
 import { AuthService } from './domain/auth-service';
 import { UsersService } from './domain/users-service';
 import { argon2Hasher } from './integrations/password-hasher';
-import { TokenSigner } from './integrations/token-signer';
+import { rs256TokenSigner } from './integrations/token-signer';
 
 /**
  * Wires the auth service's domain on the kit (start.ts and the tests alike). At start the first
@@ -32,7 +32,7 @@ export async function composeAuth(kit: ServiceKit<AuthConfig>) {
     timeCost: config.ARGON2_TIME_COST,
     parallelism: config.ARGON2_PARALLELISM,
   });
-  const signer = new TokenSigner({
+  const signer = rs256TokenSigner({
     privateKey: config.jwtPrivateKey,
     issuer: config.JWT_ISSUER,
     audience: config.JWT_AUDIENCE,

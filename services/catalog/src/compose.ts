@@ -9,7 +9,7 @@ import { ReadCache } from './data-access/read-cache';
 import { CategoriesService } from './domain/categories-service';
 import { LotEvents } from './domain/lot-events';
 import { LotsService } from './domain/lots-service';
-import { catalogHandlers } from './entry-points/messaging/handlers';
+import { eventHandlers } from './entry-points/messaging/handlers';
 
 /**
  * Wires the catalog's domain on the kit (start.ts and the tests alike). Creates the indexes and
@@ -37,7 +37,7 @@ export async function composeCatalog(kit: ServiceKit<CatalogConfig>) {
   if (seeded > 0) logger.info({ seeded }, 'known categories created');
 
   const app = createApp({ ...kit.appDeps(), categories, lots });
-  return { app, handlers: catalogHandlers(lotEvents), cache, categories, lots, lotEvents };
+  return { app, handlers: eventHandlers(lotEvents), cache, categories, lots, lotEvents };
 }
 
 export const catalogService = defineService({

@@ -15,6 +15,7 @@ import sharp from 'sharp';
 import { startInfra, REPO_ROOT } from '@furniture/infra';
 import { Events } from '@furniture/contracts';
 import { EventBus, createEvent, createLogger } from '@furniture/platform';
+import { testLot } from '@furniture/platform/testing';
 import { deleteBrokerObjects, signTestToken } from '@furniture/platform/testing';
 
 const PHOTOS = Number(process.env.BENCH_PHOTOS ?? 40);
@@ -175,22 +176,8 @@ async function main(): Promise<void> {
     // the lots, as the catalog would announce them (at most 10 photos per lot)
     await bus.start();
     const lots = Math.ceil(PHOTOS / 10);
-    const now = new Date().toISOString();
     for (let id = 1; id <= lots; id++) {
-      await bus.publish(
-        createEvent(Events.LotCreated, {
-          lot: {
-            id,
-            name: { de: `Lot ${id}`, uk: `Лот ${id}` },
-            status: 'available',
-            category_id: 1,
-            photos: [],
-            version: 1,
-            created_at: now,
-            updated_at: now,
-          },
-        }),
-      );
+      await bus.publish(createEvent(Events.LotCreated, { lot: testLot({ id }) }));
     }
     const token = signTestToken(
       { id: 1, role: 'volunteer', name: 'Bench', email: 'bench@example.org' },

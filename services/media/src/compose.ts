@@ -15,7 +15,7 @@ import { PhotosRepository } from './data-access/photos-repository';
 import { Admission, WorkLimiter } from './domain/limits';
 import { LotsService } from './domain/lots-service';
 import { PhotosService } from './domain/photos-service';
-import { lotEventHandlers } from './entry-points/messaging/lot-events';
+import { eventHandlers } from './entry-points/messaging/handlers';
 import { sharpImageProcessor } from './integrations/image-processor';
 import { s3ObjectStore } from './integrations/object-store';
 
@@ -98,7 +98,7 @@ export async function composeMedia(kit: ServiceKit<MediaConfig>, options: MediaO
   });
   return {
     app,
-    handlers: lotEventHandlers(lots, photos),
+    handlers: eventHandlers(lots, photos),
     photos,
     lots,
     sync,

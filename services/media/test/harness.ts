@@ -7,6 +7,7 @@ import {
   eventually,
   signTestToken,
   startService,
+  testLot,
   testUrls,
   uniqueName,
 } from '@furniture/platform/testing';
@@ -92,18 +93,7 @@ export async function listKeys(client: Client, bucket: string, prefix = ''): Pro
 }
 
 export function lotSnapshot(id: number, over: Partial<LotSnapshot> = {}): LotSnapshot {
-  const now = new Date().toISOString();
-  return {
-    id,
-    name: { de: `Sofa ${id}`, uk: `Диван ${id}` },
-    status: 'available',
-    category_id: 1,
-    photos: [],
-    version: 1,
-    created_at: now,
-    updated_at: now,
-    ...over,
-  };
+  return testLot({ id, ...over });
 }
 
 /**

@@ -14,7 +14,7 @@ import { ActivityService } from './domain/activity-service';
 import { MailSender, type SendOutcome } from './domain/mail-sender';
 import { MailService } from './domain/mail-service';
 import type { Mailer } from './domain/mail-types';
-import { eventHandlers } from './entry-points/messaging/event-handlers';
+import { eventHandlers } from './entry-points/messaging/handlers';
 import { createSmtpMailer, senderDomain } from './integrations/smtp-mailer';
 
 function outcomeCounter(): Counter {

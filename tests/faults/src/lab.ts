@@ -13,6 +13,7 @@ import {
   dropFerretDatabase,
   ensureTool,
   freePort,
+  freePortRun,
   isPortFree,
   startFerret,
   startMailCatcher,
@@ -92,7 +93,7 @@ export class FaultLab {
     const tag = randomBytes(3).toString('hex');
     const admin = { email: 'admin@faults.moebelbruecke.test', password: `faults-admin-${tag}` };
     const gatewayPort = await freePort();
-    const servicePortBase = await freeRun(SERVICE_NAMES.length);
+    const servicePortBase = await freePortRun(SERVICE_NAMES.length);
     const platform = await startPlatform({
       infraEnv: {
         MONGO_URL: ferret.url,
@@ -433,15 +434,5 @@ export interface Application {
 }
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-/** The first of `count` consecutive free ports. */
-async function freeRun(count: number): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 20_000 + Math.floor(Math.random() * 12_000);
-    const free = await Promise.all(Array.from({ length: count }, (_, i) => isPortFree(base + i)));
-    if (free.every(Boolean)) return base;
-  }
-  throw new Error(`no run of ${count} free ports found`);
-}
 
 export { SERVICE_NAMES };

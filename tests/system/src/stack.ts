@@ -3,8 +3,7 @@
  * its own database), on one event exchange, behind the real gateway. Auth and media are not
  * needed: tokens are signed with the test key, and no photos are uploaded.
  */
-import { createGatewayApp } from '@furniture/gateway/app';
-import { loadGatewayConfig } from '@furniture/gateway/config';
+import { startTestGateway } from '@furniture/gateway/testing';
 import { applicationsService } from '@furniture/applications/service';
 import { catalogService } from '@furniture/catalog/service';
 import { notificationService } from '@furniture/notification/service';
@@ -15,18 +14,10 @@ import {
   adminToken,
   deleteBrokerObjects,
   eventually,
-  listen,
-  silentLogger,
   startService,
-  testKeys,
   testUrls,
   uniqueName,
-  TEST_AUDIENCE,
-  TEST_ISSUER,
 } from '@furniture/platform/testing';
-
-/** No service listens here: calls the gateway routes to auth or media fail fast. */
-const NOWHERE = 'http://127.0.0.1:9';
 
 export async function startSystem() {
   const urls = testUrls();
@@ -47,20 +38,14 @@ export async function startSystem() {
     },
   });
   const recorder = await new EventRecorder(urls.amqpUrl, exchange).start();
-  const config = loadGatewayConfig({
-    AUTH_URL: NOWHERE,
-    CATALOG_URL: catalog.url,
-    APPLICATIONS_URL: applications.url,
-    MEDIA_URL: NOWHERE,
-    NOTIFICATION_URL: notification.url,
-    JWT_PUBLIC_KEY: testKeys().publicKey,
-    JWT_ISSUER: TEST_ISSUER,
-    JWT_AUDIENCE: TEST_AUDIENCE,
-    RATE_LIMIT_PUBLIC_WRITES: '100000',
-    RATE_LIMIT_PUBLIC_LOOKUPS: '100000',
-    LOG_LEVEL: 'silent',
-  });
-  const gateway = await listen(createGatewayApp({ config, logger: silentLogger }));
+  const gateway = await startTestGateway(
+    {
+      CATALOG_URL: catalog.url,
+      APPLICATIONS_URL: applications.url,
+      NOTIFICATION_URL: notification.url,
+    },
+    { RATE_LIMIT_PUBLIC_WRITES: '100000', RATE_LIMIT_PUBLIC_LOOKUPS: '100000' },
+  );
   const http = api(gateway.url);
   const staff = () => ({ token: adminToken() });
 

@@ -7,6 +7,7 @@
  */
 import { Events } from '@furniture/contracts';
 import { applicationsService } from '@furniture/applications/service';
+import { applicationBody } from '@furniture/applications/testing';
 import { adminToken, eventually, startService } from '@furniture/platform/testing';
 import { startSystem, type System } from '../src/stack';
 
@@ -19,21 +20,6 @@ afterAll(async () => {
 });
 
 const staff = () => ({ token: adminToken() });
-
-let phone = 4_000_000;
-function applicationBody(lotId: number) {
-  phone += 1;
-  return {
-    applicant_name: 'Olena Kovalenko',
-    applicant_phone: `0176 ${String(phone).padStart(8, '0')}`,
-    applicant_whatsapp: '+380 67 123 4567',
-    applicant_email: 'olena@example.org',
-    applicant_city: 'Berlin',
-    applicant_address: 'Sonnenallee 1',
-    needs_delivery_help: false,
-    lot_id: lotId,
-  };
-}
 
 async function apply(lotId: number): Promise<number> {
   const res = await s.http.post('/api/v1/applications/', applicationBody(lotId));

@@ -6,43 +6,23 @@ import {
   LotStatuses,
   WishStatuses,
   type Actor,
-  type ApplicationStatus,
   type ApprovalFailureReason,
   type Language,
   type LotStatus,
   type WishStatus,
 } from '@furniture/contracts';
 import { outboxPlugin } from '@furniture/platform';
+import type { ApplicationRecord } from '../domain/records';
 
-interface Localized {
-  de: string;
-  uk: string;
-}
 const localized = { de: { type: String, default: '' }, uk: { type: String, default: '' } };
 
-export interface ApplicationDoc {
-  id: number;
-  lot_id: number;
-  status: ApplicationStatus;
-  applicant_name: string;
-  /** E.164: the key that makes 0176…, +49 176… and 0049 176… one applicant */
-  applicant_phone: string;
-  applicant_phone_raw: string;
-  applicant_whatsapp: string | null;
-  applicant_email: string | null;
-  applicant_city: string;
-  applicant_address: string;
-  needs_delivery_help: boolean;
-  language: Language;
-  /** the lot's name when the family applied (the read model's current name is preferred) */
-  lot_name: Localized;
-  /** internal notes, one line each, oldest first */
-  notes: string[];
-  /** an approval the catalog has not confirmed yet, or one that failed (see ApprovalDoc) */
+/** An application as stored: the domain's record with dates as dates. */
+export interface ApplicationDoc extends Omit<
+  ApplicationRecord,
+  'approval' | 'rejected_for' | 'request_key' | 'created_at' | 'updated_at'
+> {
   approval?: ApprovalDoc | null;
-  /** rejected because the lot was reserved for this application: back in the queue if cancelled */
   rejected_for?: number | null;
-  /** the Idempotency-Key the family's browser sent: a repeated submission answers the same */
   request_key?: string | null;
   created_at: Date;
   updated_at: Date;

@@ -12,7 +12,6 @@ import type { QueryFilter } from 'mongoose';
 import type { NewWish } from '../domain/records';
 import type { Models, WishDoc } from './models';
 
-
 function toWish(doc: WishDoc): Wish {
   return {
     id: doc.id,

@@ -4,7 +4,6 @@ import {
   type ApplicationStatus,
   type ApplicationStatusItem,
   type CannotApplyReason,
-  type Language,
   type QueueInfo,
 } from '@furniture/contracts';
 import {
@@ -15,7 +14,7 @@ import {
   type LotView,
 } from '@furniture/platform/domain';
 import type { ApplicationsRepository } from '../data-access/applications-repository';
-import { DuplicateApplicationError, type ApplicationRecord } from './records';
+import { DuplicateApplicationError, type ApplicantFields, type ApplicationRecord } from './records';
 import type { QueueCounts } from './queue-counts';
 import { closeLateApplication, lotName } from './status-changes';
 
@@ -36,17 +35,12 @@ export interface PhoneValue {
   raw: string;
 }
 
-export interface Submission {
+export interface Submission extends Omit<
+  ApplicantFields,
+  'applicant_phone' | 'applicant_phone_raw'
+> {
   lot_id: number;
-  applicant_name: string;
   phone: PhoneValue;
-  /** E.164 */
-  applicant_whatsapp: string | null;
-  applicant_email: string | null;
-  applicant_city: string;
-  applicant_address: string;
-  needs_delivery_help: boolean;
-  language: Language;
   /** the hidden honeypot field was filled: a bot */
   honeypot: boolean;
   /** the browser's Idempotency-Key of this submission (null without one) */

@@ -1,10 +1,10 @@
 import type {
   Actor,
-  Wish,
+  Application,
   ApplicationStatus,
   ApprovalFailureReason,
-  Language,
   LotStatus,
+  Wish,
 } from '@furniture/contracts';
 
 /*
@@ -15,27 +15,35 @@ import type {
 /** Statuses that hold a place in a lot's queue. */
 export const OPEN_STATUSES: readonly ApplicationStatus[] = ['pending', 'approved'];
 
+/** The fields a family gave (as in the staff's view of an application, contracts). */
+export type ApplicantFields = Pick<
+  Application,
+  | 'applicant_name'
+  | 'applicant_phone'
+  | 'applicant_phone_raw'
+  | 'applicant_whatsapp'
+  | 'applicant_email'
+  | 'applicant_city'
+  | 'applicant_address'
+  | 'needs_delivery_help'
+  | 'language'
+>;
+
 /** An application as the domain sees it (plain object, ISO dates). */
-export interface ApplicationRecord {
-  id: number;
-  lot_id: number;
-  status: ApplicationStatus;
-  applicant_name: string;
-  applicant_phone: string;
-  applicant_phone_raw: string;
-  applicant_whatsapp: string | null;
-  applicant_email: string | null;
-  applicant_city: string;
-  applicant_address: string;
-  needs_delivery_help: boolean;
-  language: Language;
+export interface ApplicationRecord
+  extends
+    ApplicantFields,
+    Pick<Application, 'id' | 'lot_id' | 'status' | 'created_at' | 'updated_at'> {
+  /** the lot's name when the family applied (the read model's current name is preferred) */
   lot_name: { de: string; uk: string };
+  /** internal notes, one line each, oldest first */
   notes: string[];
+  /** an approval the catalog has not confirmed yet, or one that failed */
   approval: ApprovalRecord | null;
+  /** rejected because the lot was reserved for this application: back in the queue if cancelled */
   rejected_for: number | null;
+  /** the Idempotency-Key the family's browser sent: a repeated submission answers the same */
   request_key: string | null;
-  created_at: string;
-  updated_at: string;
 }
 
 export interface ApprovalRecord {
@@ -60,7 +68,6 @@ export interface TransitionExtras {
   /** only while an approval of the application is requested (the catalog confirmed it) */
   requireApprovalRequested?: boolean;
 }
-
 
 export type NewWish = Omit<Wish, 'id' | 'created_at' | 'updated_at'>;
 

@@ -2,7 +2,6 @@ import type { Connection } from '@furniture/platform';
 import { RateLimiterMongo, RateLimiterRes } from 'rate-limiter-flexible';
 import type { LoginThrottle } from '../domain/records';
 
-
 /**
  * Failed-login counters shared by every replica (stored in this service's database through
  * rate-limiter-flexible): per account and per client IP, each with its own budget and lock.

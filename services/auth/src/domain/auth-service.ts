@@ -7,13 +7,23 @@ import {
   type PasswordChange,
   type ProfileUpdate,
 } from '@furniture/contracts';
-import { AppError, createEvent, type AuthenticatedActor } from '@furniture/platform/domain';
+import {
+  AppError,
+  changesOf,
+  createEvent,
+  type AuthenticatedActor,
+} from '@furniture/platform/domain';
 import type { SessionsRepository } from '../data-access/sessions-repository';
 import type { UsersRepository } from '../data-access/users-repository';
-import { EmailTakenError, toPublicUser, type LoginThrottle, type UserRecord } from './records';
+import {
+  EmailTakenError,
+  keysOf,
+  toPublicUser,
+  type LoginThrottle,
+  type UserRecord,
+} from './records';
 import type { PasswordHasher } from '../integrations/password-hasher';
 import type { TokenSigner } from '../integrations/token-signer';
-import { changesOf } from './changes';
 
 export interface AuthDeps {
   users: UsersRepository;
@@ -129,7 +139,10 @@ export class AuthService {
       const updated = await this.deps.users.update(user, set, (next) => [
         createEvent(
           Events.UserUpdated,
-          { user: snapshot(next), changes: changesOf(user, set) },
+          {
+            user: snapshot(next),
+            changes: changesOf(user, set, keysOf(set), { masked: ['password_hash'] }),
+          },
           actorOf(next),
         ),
       ]);

@@ -17,7 +17,6 @@ export function toPublicUser(record: UserRecord): User {
   return user;
 }
 
-
 /** Failed-login counting (data-access/login-throttle.ts implements it). */
 export interface LoginThrottle {
   /** seconds until the account or the IP may try again, or 0 */
@@ -25,3 +24,7 @@ export interface LoginThrottle {
   recordFailure(email: string, ip: string): Promise<void>;
   recordSuccess(email: string): Promise<void>;
 }
+
+/** The fields a change sets (for changesOf). */
+export const keysOf = <T extends object>(set: Partial<T>) =>
+  Object.keys(set) as (keyof T & string)[];

@@ -7,12 +7,11 @@ import {
   type UsersPage,
   type UsersQuery,
 } from '@furniture/contracts';
-import { AppError, createEvent } from '@furniture/platform/domain';
+import { AppError, changesOf, createEvent } from '@furniture/platform/domain';
 import type { SessionsRepository } from '../data-access/sessions-repository';
 import type { UsersRepository } from '../data-access/users-repository';
-import { EmailTakenError, toPublicUser, type UserRecord } from './records';
+import { EmailTakenError, keysOf, toPublicUser, type UserRecord } from './records';
 import type { PasswordHasher } from '../integrations/password-hasher';
-import { changesOf } from './changes';
 
 const snapshot = (u: User) => ({ id: u.id, name: u.name, email: u.email, role: u.role });
 
@@ -77,7 +76,10 @@ export class UsersService {
       updated = await this.deps.users.update(before, set, (next) => [
         createEvent(
           Events.UserUpdated,
-          { user: snapshot(next), changes: changesOf(before, set) },
+          {
+            user: snapshot(next),
+            changes: changesOf(before, set, keysOf(set), { masked: ['password_hash'] }),
+          },
           actor,
         ),
       ]);

@@ -49,17 +49,4 @@ export function causedEvent<N extends EventName>(
   return { ...createEvent(name, payload, actor), eventId: uuidOf(`${cause.eventId}/${name}`) };
 }
 
-/** Old and new values of the fields that differ (for events and the activity log). */
-export function changesOf<K extends string>(
-  before: Partial<Record<K, unknown>>,
-  after: Partial<Record<K, unknown>>,
-  keys: readonly K[],
-): Record<string, { old: unknown; new: unknown }> {
-  const out: Record<string, { old: unknown; new: unknown }> = {};
-  for (const key of keys) {
-    if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) {
-      out[key] = { old: before[key], new: after[key] };
-    }
-  }
-  return out;
-}
+export { changesOf } from '@furniture/platform/domain';

@@ -1,4 +1,10 @@
-import { Errors, formatMessage, type ErrorCode, type FieldError, type Language } from '@furniture/contracts';
+import {
+  Errors,
+  formatMessage,
+  type ErrorCode,
+  type FieldError,
+  type Language,
+} from '@furniture/contracts';
 
 type Params = Record<string, string | number>;
 
@@ -40,4 +46,3 @@ export class AppError extends Error {
     return formatMessage(Errors[this.code][lang], this.params);
   }
 }
-

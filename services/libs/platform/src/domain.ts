@@ -11,3 +11,5 @@ export { findSnapshotLot } from './read-models/lot-view';
 export type { LotLookup, LotSnapshotSource, LotView } from './read-models/lot-view';
 export type { Logger } from 'pino';
 export type { AuthenticatedActor } from './auth';
+export { formatLocal, localDay, rangeEnd, rangeStart } from './dates';
+export { changesOf } from './changes';

@@ -16,3 +16,5 @@ export * from './messaging/outbox';
 export * from './messaging/processed';
 export * from './messaging/topology';
 export * from './messaging/dead-letters';
+export * from './dates';
+export * from './changes';

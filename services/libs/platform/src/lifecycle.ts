@@ -1,29 +1,12 @@
 import type { Server } from 'node:http';
 import type { Express } from 'express';
 import type { Logger } from './logger';
+import { settlesWithin } from './time';
 
 type Step = { name: string; run: () => Promise<unknown> | unknown; limitMs: number };
 
 /** No single step but the HTTP drain may hold the shutdown longer than this. */
 const STEP_LIMIT_MS = 6000;
-
-/** true when `p` resolves within `ms`; rejects with its error. */
-function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => resolve(false), ms);
-    timer.unref();
-    p.then(
-      () => {
-        clearTimeout(timer);
-        resolve(true);
-      },
-      (err: unknown) => {
-        clearTimeout(timer);
-        reject(err instanceof Error ? err : new Error(String(err)));
-      },
-    );
-  });
-}
 
 /**
  * Graceful shutdown: readiness fails first, the HTTP server stops accepting and lets in-flight
@@ -98,12 +81,13 @@ export class Lifecycle {
   private async runShutdown(): Promise<void> {
     this.accepting = false;
     for (const step of [...this.steps].reverse()) {
-      try {
-        const done = await settlesWithin(Promise.resolve().then(step.run), step.limitMs);
-        if (!done) this.logger.warn({ step: step.name }, 'shutdown step timed out; going on');
-      } catch (err) {
-        this.logger.warn({ err, step: step.name }, 'shutdown step failed');
-      }
+      const run = Promise.resolve()
+        .then(step.run)
+        .catch((err: unknown) =>
+          this.logger.warn({ err, step: step.name }, 'shutdown step failed'),
+        );
+      if (!(await settlesWithin(run, step.limitMs)))
+        this.logger.warn({ step: step.name }, 'shutdown step timed out; going on');
     }
   }
 }

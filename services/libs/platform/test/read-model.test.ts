@@ -1,7 +1,7 @@
 import type { LotSnapshot } from '@furniture/contracts';
 import { LotReadModel, ProcessedEvents, connectMongo, createEvent, type Connection } from '../src';
 import { Events } from '@furniture/contracts';
-import { dropDatabase, silentLogger, testUrls, uniqueName } from '../src/testing';
+import { dropDatabase, silentLogger, testLot, testUrls, uniqueName } from '../src/testing';
 
 let conn: Connection;
 let dbName: string;
@@ -17,20 +17,8 @@ afterAll(async () => {
 const raw = () => conn.collection<{ _id: string }>('lots_race');
 
 let ids = 100;
-function lot(overrides: Partial<LotSnapshot> = {}): LotSnapshot {
-  const now = new Date().toISOString();
-  return {
-    id: ++ids,
-    name: { de: 'Sofa', uk: 'Диван' },
-    status: 'available',
-    category_id: 1,
-    photos: [],
-    version: 1,
-    created_at: now,
-    updated_at: now,
-    ...overrides,
-  };
-}
+const lot = (overrides: Partial<LotSnapshot> = {}): LotSnapshot =>
+  testLot({ id: ++ids, ...overrides });
 
 /**
  * The read model of another replica: its writes happen between this replica's read and write

@@ -29,4 +29,3 @@ export class ImageDecodeError extends Error {}
 export class ImageTimeoutError extends Error {}
 /** More pixels than allowed (found while decoding; the header check usually catches it first). */
 export class ImagePixelLimitError extends Error {}
-

@@ -1,6 +1,6 @@
 import type { ActivityLogEntry } from '@furniture/contracts';
 import { ActionLabelsDe, RoleLabelsDe, TargetLabelsDe, describeDe } from './activity-describe';
-import { formatLocal } from './dates';
+import { formatLocal } from '@furniture/platform/domain';
 
 /** Column headers of the CSV export, German like the back-office. */
 export const csvColumns = [

@@ -30,7 +30,7 @@ export interface ActivityQuery {
 }
 
 import { activityFromEvent, textsOf, type NewActivity } from './activity-mapping';
-import { rangeEnd, rangeStart } from './dates';
+import { rangeEnd, rangeStart } from '@furniture/platform/domain';
 
 /**
  * The activity log: one entry per domain event (written by the event handlers) and per staff

@@ -3,7 +3,7 @@ import type { EventHandlers } from '@furniture/platform';
 import type { LotEvents } from '../../domain/lot-events';
 
 /** The events the catalog consumes (thin: each hands its event to one use case). */
-export function catalogHandlers(lotEvents: LotEvents): EventHandlers {
+export function eventHandlers(lotEvents: LotEvents): EventHandlers {
   return {
     [Events.ApplicationApprovalRequested]: (e) => lotEvents.approvalRequested(e),
     [Events.ApplicationApprovalWithdrawn]: (e) => lotEvents.reservationReleased(e),

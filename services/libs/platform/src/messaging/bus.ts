@@ -8,6 +8,7 @@ import {
   type QueueNames,
 } from '@furniture/contracts';
 import { isTransientError } from '../failures';
+import { settlesWithin } from '../time';
 import type { HealthCheck } from '../http';
 import type { Logger } from '../logger';
 import { maskPersonalData } from '../privacy';
@@ -174,7 +175,7 @@ export class EventBus {
     this.publisher.on('error', (err) =>
       logger.warn({ err: err.message }, 'publisher channel error'),
     );
-    const connected = await waitUntil(this.publisher.waitForConnect(), waitMs);
+    const connected = await settlesWithin(this.publisher.waitForConnect(), waitMs);
     if (!connected) logger.warn({ waitMs }, 'RabbitMQ not reachable yet; continuing and retrying');
   }
 
@@ -445,8 +446,8 @@ export class EventBus {
       }
       await Promise.allSettled([...this.inFlight]);
     };
-    await waitUntil(steps(), graceMs);
-    await waitUntil(
+    await settlesWithin(steps(), graceMs);
+    await settlesWithin(
       Promise.allSettled([
         this.consumer?.close(),
         this.publisher?.close(),
@@ -473,24 +474,6 @@ function sendConfirmed(
       msg.content,
       { ...msg.properties, persistent: true, ...props },
       (confirmErr) => (confirmErr ? reject(confirmErr) : resolve()),
-    );
-  });
-}
-
-/** true when `p` settles within `ms` */
-export function waitUntil(p: Promise<unknown>, ms: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
-    timer.unref();
-    p.then(
-      () => {
-        clearTimeout(timer);
-        resolve(true);
-      },
-      () => {
-        clearTimeout(timer);
-        resolve(false);
-      },
     );
   });
 }

@@ -3,7 +3,8 @@ import type { Collection, Document, ObjectId, UpdateFilter } from 'mongodb';
 import type { Schema } from 'mongoose';
 import { withDocLock } from '../locks';
 import type { Logger } from '../logger';
-import { UnroutableEventError, waitUntil } from './bus';
+import { settlesWithin } from '../time';
+import { UnroutableEventError } from './bus';
 
 /** Fields a document carries while it has events waiting to be published. */
 export interface OutboxFields {
@@ -155,7 +156,7 @@ export class OutboxRelay {
   async stop(graceMs = 3000): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
-    if (this.running) await waitUntil(this.running, graceMs);
+    if (this.running) await settlesWithin(this.running, graceMs);
   }
 
   /** Documents with events not yet published (the outbox backlog). */

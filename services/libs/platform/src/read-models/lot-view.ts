@@ -40,4 +40,3 @@ export async function findSnapshotLot(
   const lot = page.lots[0];
   return lot && lot.id === id ? lot : null;
 }
-

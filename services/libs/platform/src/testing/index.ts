@@ -16,6 +16,7 @@ import {
   type Actor,
   type DomainEvent,
   type EventName,
+  type LotSnapshot,
   type Role,
 } from '@furniture/contracts';
 import { TOKEN_ALGORITHM } from '../auth';
@@ -116,6 +117,21 @@ export const TEST_VOLUNTEER: Actor = {
 };
 export const adminToken = () => signTestToken(TEST_ADMIN);
 export const volunteerToken = () => signTestToken(TEST_VOLUNTEER);
+
+/** A lot as the catalog's events carry it; override what a test is about. */
+export function testLot(lot: Partial<LotSnapshot> & { id: number }): LotSnapshot {
+  const now = new Date().toISOString();
+  return {
+    name: { de: `Sofa ${lot.id}`, uk: `Диван ${lot.id}` },
+    status: 'available',
+    category_id: 1,
+    photos: [],
+    version: 1,
+    created_at: now,
+    updated_at: now,
+    ...lot,
+  };
+}
 
 /** Listens on a free port; `close` also ends keep-alive connections. */
 export async function listen(

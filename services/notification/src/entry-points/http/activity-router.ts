@@ -11,7 +11,7 @@ import {
 import { input, requireAdmin, requireStaff } from '@furniture/platform';
 import type { ActivityService } from '../../domain/activity-service';
 import { csvColumns, csvRow } from '../../domain/activity-csv';
-import { localDay } from '../../domain/dates';
+import { localDay } from '@furniture/platform';
 
 /**
  * /api/v1/activity-logs: reading the log is for administrators (back-office §2, §6); any staff

@@ -3,7 +3,7 @@ import type { EventHandlers } from '@furniture/platform';
 import type { LotReactions } from '../../domain/lot-reactions';
 
 /** The catalog's lot events this service consumes (the kit makes each event id count once). */
-export function lotEventHandlers(reactions: LotReactions): EventHandlers {
+export function eventHandlers(reactions: LotReactions): EventHandlers {
   return {
     [Events.LotCreated]: (e) => reactions.lotChanged(e.payload),
     [Events.LotUpdated]: (e) => reactions.lotChanged(e.payload),

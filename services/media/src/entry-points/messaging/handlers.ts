@@ -4,7 +4,7 @@ import type { LotsService } from '../../domain/lots-service';
 import type { PhotosService } from '../../domain/photos-service';
 
 /** The lot events media follows: its read model of lots, and photo removal for deleted lots. */
-export function lotEventHandlers(lots: LotsService, photos: PhotosService): EventHandlers {
+export function eventHandlers(lots: LotsService, photos: PhotosService): EventHandlers {
   return {
     [Events.LotCreated]: (e) => lots.lotChanged(e.payload.lot),
     [Events.LotUpdated]: (e) => lots.lotChanged(e.payload.lot),

@@ -1,6 +1,6 @@
 /**
- * Calendar days of the office's time zone: staff in Germany who pick "1 March" mean 1 March in
- * Berlin, not in UTC.
+ * Calendar days of a time zone: staff in Germany who pick "1 March" mean 1 March in Berlin, not in
+ * UTC. Used by the date filters of the lot list and of the activity log, and by the CSV export.
  */
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
