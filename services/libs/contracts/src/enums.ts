@@ -25,19 +25,6 @@ export const WishTransitions: Record<WishStatus, readonly WishStatus[]> = {
 };
 
 /**
- * Staff actions on an application (back-office §4) and the status each one leads to.
- * `cancel_reservation` and `reconsider` both lead back to pending.
- */
-export const ApplicationActions = {
-  approve: { from: ['pending'], to: 'approved' },
-  reject: { from: ['pending'], to: 'rejected' },
-  complete: { from: ['approved'], to: 'completed' },
-  cancel_reservation: { from: ['approved'], to: 'pending' },
-  reconsider: { from: ['rejected'], to: 'pending' },
-} as const satisfies Record<string, { from: readonly ApplicationStatus[]; to: ApplicationStatus }>;
-export type ApplicationAction = keyof typeof ApplicationActions;
-
-/**
  * Activity log action types. The spec shows both cases; we store and answer UPPER case everywhere
  * (documented in docs/decisions.md) and accept either case on input.
  */
