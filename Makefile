@@ -10,10 +10,10 @@ help:
 	@echo "make test   - every test against real servers (FerretDB, RabbitMQ, MinIO, SMTP catcher)"
 	@echo "make up     - the same stack with docker compose (MongoDB, RabbitMQ, MinIO, Mailpit)"
 
-# Install when the lock file changed since the last install. `npm install` (not `npm ci`): with
-# npm 11 here the lock file leaves out other platforms' optional binaries and `npm ci` refuses it.
+# Install exactly what the lock file says when it changed since the last install. `npm ci` refuses
+# a lock file that disagrees with package.json; `npm run lock` regenerates it (README).
 $(NPM_STAMP): package-lock.json package.json
-	npm install --no-audit --no-fund
+	npm ci --no-audit --no-fund
 	@# argon2 must be compiled here (allowScripts); an older install may hold the crashing prebuild
 	@node -e "require('argon2').hash('x')" 2>/dev/null || npm rebuild argon2
 	@touch $(NPM_STAMP)
