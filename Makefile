@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NPM_STAMP := node_modules/.install-stamp
 
-.PHONY: help install tools build run test test-unit lint typecheck e2e up down bench-gateway clean
+.PHONY: help install tools machine build run test test-unit lint typecheck e2e up down bench-gateway clean
 
 help:
 	@echo "make run    - everything on this machine at http://localhost:8080 (data kept in .data/run)"
@@ -24,6 +24,11 @@ install: $(NPM_STAMP)
 tools: install
 	npx tsx infra/src/cli/install-tools.ts
 
+# What the tests need from the machine: Debian's chromium (installed when missing and allowed,
+# otherwise the command to run is printed) and the machine's PostgreSQL started
+machine:
+	@bash scripts/prepare-test-machine.sh
+
 build: install
 	npm run build
 
@@ -37,11 +42,11 @@ typecheck: install
 	npx tsc -p tsconfig.json
 	npx tsc -p frontend/e2e/tsconfig.json
 
-test: tools build lint typecheck
+test: machine tools build lint typecheck
 	npx tsx infra/src/cli/install-tools.ts kustomize
 	npx jest --ci
 
-e2e: tools build
+e2e: machine tools build
 	npx jest --ci --selectProjects e2e
 
 up:
