@@ -3,10 +3,11 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NPM_STAMP := node_modules/.install-stamp
 
-.PHONY: help install tools machine build run test test-unit lint typecheck e2e up down bench-gateway clean
+.PHONY: help install tools machine build run reset test test-unit lint typecheck e2e up down bench-gateway clean
 
 help:
 	@echo "make run    - everything on this machine at http://localhost:8080 (data kept in .data/run)"
+	@echo "make reset  - delete make run's data (.data/run and its database): the next run starts afresh"
 	@echo "make test   - every test against real servers (FerretDB, RabbitMQ, MinIO, SMTP catcher)"
 	@echo "make up     - the same stack with docker compose (MongoDB, RabbitMQ, MinIO, Mailpit)"
 
@@ -34,6 +35,10 @@ build: install
 
 run: tools build
 	npx tsx infra/src/cli/run.ts
+
+# make run's data gone (the folder and FerretDB's PostgreSQL database of it): the next run is fresh
+reset: install
+	npx tsx infra/src/cli/reset.ts
 
 lint: install
 	npx eslint . --max-warnings=0
