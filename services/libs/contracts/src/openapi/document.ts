@@ -84,6 +84,7 @@ interface Operation {
   access: Access;
   params?: z.ZodObject;
   query?: z.ZodObject;
+  headers?: z.ZodObject;
   body?: z.ZodType;
   /** multipart/form-data instead of JSON */
   multipart?: z.ZodType;
@@ -447,9 +448,25 @@ export const operations: readonly Operation[] = [
     description:
       'Unknown fields are ignored. The hidden field `website` must stay empty (a filled one is answered like a success and nothing is stored).',
     access: 'public',
+    headers: z.object({
+      'idempotency-key': z
+        .string()
+        .regex(/^[\w-]{1,100}$/)
+        .optional()
+        .meta({
+          description:
+            'one per filled form: a resend after a lost answer gets the first answer again',
+        }),
+    }),
     body: applicationCreateSchema,
     ok: { status: 201, description: 'received', schema: answers.applicationCreatedAnswer },
-    errors: ['LOT_NOT_FOUND', 'LOT_NOT_AVAILABLE', 'ALREADY_APPLIED', 'TOO_MANY_OPEN_APPLICATIONS'],
+    errors: [
+      'LOT_NOT_FOUND',
+      'LOT_NOT_AVAILABLE',
+      'ALREADY_APPLIED',
+      'TOO_MANY_OPEN_APPLICATIONS',
+      'INVALID_IDEMPOTENCY_KEY',
+    ],
     rateLimited: true,
   },
   {
@@ -506,12 +523,21 @@ export const operations: readonly Operation[] = [
     service: 'applications',
     summary: 'Approve, reject, complete or reopen an application',
     description:
-      'Approving reserves the lot (one approved application per lot); a rejection needs a note.',
+      'Approving asks the catalog to reserve the lot (one approved application per lot) and answers 202: the application becomes approved once the lot is reserved, or shows approval.state failed. A rejection needs a note.',
     access: 'staff',
     params: idParamSchema,
     body: applicationStatusUpdateSchema,
     ok: { description: 'the changed application', schema: answers.applicationAnswer },
+    also: [
+      {
+        status: 202,
+        description:
+          'an approval requested: the application stays pending (approval.state requested) until the catalog has reserved the lot',
+        schema: answers.applicationAnswer,
+      },
+    ],
     errors: [
+      'APPROVAL_IN_PROGRESS',
       'APPLICATION_NOT_FOUND',
       'APPLICATION_COMPLETED',
       'APPLICATION_TRANSITION_NOT_ALLOWED',
@@ -846,8 +872,12 @@ function operationObject(op: Operation): ZodOpenApiOperationObject {
     };
   }
   const requestParams =
-    op.params || op.query
-      ? { ...(op.params ? { path: op.params } : {}), ...(op.query ? { query: op.query } : {}) }
+    op.params || op.query || op.headers
+      ? {
+          ...(op.params ? { path: op.params } : {}),
+          ...(op.query ? { query: op.query } : {}),
+          ...(op.headers ? { header: op.headers } : {}),
+        }
       : undefined;
   const requestBody = op.body
     ? { required: true, content: { 'application/json': { schema: op.body } } }

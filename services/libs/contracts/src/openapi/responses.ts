@@ -9,13 +9,14 @@ import {
   WishStatuses,
 } from '../enums';
 import { Errors } from '../errors';
-import { lotSnapshotSchema } from '../events';
+import { ApprovalFailureReasons, lotSnapshotSchema } from '../events';
 import type { TokenResponse, UsersPage } from '../api/auth';
 import { categorySchema, lotSchema, type LotCount, type LotSearchPage } from '../api/catalog';
 import { userSchema } from '../api/auth';
 import {
   CannotApplyReasons,
   type Application,
+  type ApplicationApproval,
   type ApplicationCreated,
   type ApplicationsPage,
   type ApplicationStats,
@@ -158,9 +159,14 @@ const localizedText = localized;
 export const applicationCreatedAnswer = same<ApplicationCreated>()(
   z.object({
     id: int(),
-    status: z.literal('pending'),
+    status: applicationStatus.meta({
+      description:
+        'pending; a repeated submission (same Idempotency-Key) answers the application as it is now',
+    }),
     created_at: z.string(),
-    queue_position: int().meta({ description: "position among the lot's open applications" }),
+    queue_position: int()
+      .nullable()
+      .meta({ description: "position among the lot's open applications (1 = next in line)" }),
   }),
 );
 
@@ -243,6 +249,27 @@ export const applicationAnswer = same<Application>()(
           deleted: z.boolean(),
         })
         .nullable(),
+      approval: same<ApplicationApproval>()(
+        z.object({
+          state: z.enum(['requested', 'failed']).meta({
+            description:
+              'requested: the catalog is reserving the lot (the application is still pending); failed: the lot could not be reserved',
+          }),
+          requested_at: z.string(),
+          requested_by: z.object({
+            id: int(),
+            name: z.string(),
+            email: z.string(),
+            role: z.string(),
+          }),
+          note: z.string().nullable(),
+          reason: z.enum(ApprovalFailureReasons).nullable(),
+          lot_status: z.enum(LotStatuses).nullable(),
+          ended_at: z.string().nullable(),
+        }),
+      )
+        .nullable()
+        .meta({ description: 'an approval under way or one that failed; null otherwise' }),
     })
     .meta({ id: 'Application' }),
 );
@@ -389,6 +416,13 @@ export const serviceReadyAnswer = z.object({
   status: z.enum(['ready', 'not_ready', 'shutting_down']),
   service: z.string(),
   checks: z.record(z.string(), z.boolean()),
+  /** services that consume events: the consumer, paused while a dependency does not answer */
+  consumer: z
+    .object({
+      state: z.enum(['idle', 'consuming', 'paused', 'disconnected']),
+      waiting_for: z.array(z.string()),
+    })
+    .optional(),
 });
 export const platformHealthAnswer = z.object({
   status: z.enum(['ok', 'degraded']),
