@@ -3,17 +3,18 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NPM_STAMP := node_modules/.install-stamp
 
-.PHONY: help install tools build run test test-unit lint typecheck e2e up down bench-gateway clean
+.PHONY: help install tools machine build run reset test test-unit lint typecheck e2e up down bench-gateway clean
 
 help:
 	@echo "make run    - everything on this machine at http://localhost:8080 (data kept in .data/run)"
+	@echo "make reset  - delete make run's data (.data/run and its database): the next run starts afresh"
 	@echo "make test   - every test against real servers (FerretDB, RabbitMQ, MinIO, SMTP catcher)"
 	@echo "make up     - the same stack with docker compose (MongoDB, RabbitMQ, MinIO, Mailpit)"
 
-# Install when the lock file changed since the last install. `npm install` (not `npm ci`): with
-# npm 11 here the lock file leaves out other platforms' optional binaries and `npm ci` refuses it.
+# Install exactly what the lock file says when it changed since the last install. `npm ci` refuses
+# a lock file that disagrees with package.json; `npm run lock` regenerates it (README).
 $(NPM_STAMP): package-lock.json package.json
-	npm install --no-audit --no-fund
+	npm ci --no-audit --no-fund
 	@# argon2 must be compiled here (allowScripts); an older install may hold the crashing prebuild
 	@node -e "require('argon2').hash('x')" 2>/dev/null || npm rebuild argon2
 	@touch $(NPM_STAMP)
@@ -24,11 +25,20 @@ install: $(NPM_STAMP)
 tools: install
 	npx tsx infra/src/cli/install-tools.ts
 
+# What the tests need from the machine: Debian's chromium (installed when missing and allowed,
+# otherwise the command to run is printed) and the machine's PostgreSQL started
+machine:
+	@bash scripts/prepare-test-machine.sh
+
 build: install
 	npm run build
 
 run: tools build
 	npx tsx infra/src/cli/run.ts
+
+# make run's data gone (the folder and FerretDB's PostgreSQL database of it): the next run is fresh
+reset: install
+	npx tsx infra/src/cli/reset.ts
 
 lint: install
 	npx eslint . --max-warnings=0
@@ -37,11 +47,11 @@ typecheck: install
 	npx tsc -p tsconfig.json
 	npx tsc -p frontend/e2e/tsconfig.json
 
-test: tools build lint typecheck
+test: machine tools build lint typecheck
 	npx tsx infra/src/cli/install-tools.ts kustomize
 	npx jest --ci
 
-e2e: tools build
+e2e: machine tools build
 	npx jest --ci --selectProjects e2e
 
 up:

@@ -41,6 +41,10 @@ module.exports = function preset(dir, extra = {}) {
     },
     moduleNameMapper: {
       '^@furniture/contracts$': path.join(root, 'services/libs/contracts/src/index.ts'),
+      '^@furniture/contracts/openapi$': path.join(
+        root,
+        'services/libs/contracts/src/openapi/index.ts',
+      ),
       '^@furniture/platform$': path.join(root, 'services/libs/platform/src/index.ts'),
       '^@furniture/platform/testing$': path.join(
         root,

@@ -3,6 +3,7 @@
 // the file; the scenarios run in this order and each opens its own browser contexts.
 import { World } from './support/world';
 import { adminLotScenario } from './scenarios/admin-lot';
+import { apiDocsScenario } from './scenarios/api-docs';
 import { familyScenario } from './scenarios/family';
 import { languageScenario } from './scenarios/language';
 import { queueScenario } from './scenarios/queue';
@@ -22,3 +23,4 @@ languageScenario(world);
 volunteerScenario(world);
 wishScenario(world);
 screenshotsScenario(world);
+apiDocsScenario(world);

@@ -15,6 +15,7 @@ import {
   TokenVerifier,
   type Logger,
 } from '@furniture/platform';
+import { apiDocs } from './api-docs';
 import type { GatewayConfig } from './config';
 import { servicesHealth } from './health';
 import { bodyLimit } from './middleware/body-limit';
@@ -111,6 +112,8 @@ export function createGatewayApp(opts: {
   });
 
   app.use(compression());
+  // the OpenAPI document (/api/v1/openapi.json) and its reference page (/api/docs)
+  app.use(apiDocs());
   app.use(
     ['/api/v1', '/media'],
     bodyLimit((req) =>

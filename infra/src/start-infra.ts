@@ -55,7 +55,7 @@ function envUrl(name: string): string | undefined {
 }
 
 /** Refuses to wipe folders that are obviously not a data folder. */
-function wipe(dataDir: string, log: Log): void {
+export function wipe(dataDir: string, log: Log): void {
   const forbidden = new Set([path.parse(dataDir).root, REPO_ROOT, os.homedir(), os.tmpdir()]);
   if (forbidden.has(dataDir)) throw new Error(`refusing to wipe ${dataDir}: not a data folder`);
   if (fs.existsSync(dataDir)) log(`wiping ${dataDir}`);

@@ -107,6 +107,6 @@ test('when the Dockerfile is read, then the runtime stage runs as a non-root use
   const dockerfile = fs.readFileSync(path.join(REPO_ROOT, 'infra/docker/Dockerfile'), 'utf8');
   const runtime = dockerfile.slice(dockerfile.lastIndexOf('FROM '));
   expect(runtime).toMatch(/^USER node$/m);
-  expect(dockerfile).toMatch(/npm install --omit=dev/);
+  expect(dockerfile).toMatch(/npm ci --omit=dev/);
   expect(runtime).not.toMatch(/COPY \. \./);
 });

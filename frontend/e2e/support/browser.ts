@@ -28,7 +28,7 @@ export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-output', 'e2e');
 export async function launchChromium(): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM)) {
     throw new Error(
-      `${CHROMIUM} is missing: the browser tests use Debian's Chromium (apt-get install -y chromium; .ci/run installs it)`,
+      `${CHROMIUM} is missing: the browser tests use Debian's Chromium (sudo apt-get install -y chromium; make test and make e2e install it when allowed)`,
     );
   }
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });

@@ -33,7 +33,7 @@ describe('error middleware', () => {
     });
     app.use(router);
     server = await listen(finishApp(app, silentLogger));
-    http = api(server.url);
+    http = api(server.url, { contract: false }); // a test app, not the platform API
   });
   afterAll(() => server.close());
 

@@ -29,6 +29,9 @@ import {
   type ServiceBaseConfig,
   type ServiceDefinition,
 } from '../service';
+import { assertAnswerInContract } from './contract';
+
+export { assertAnswerInContract, contractProblem, type AnswerToCheck } from './contract';
 
 export interface TestUrls {
   mongoUrl: string;
@@ -159,8 +162,12 @@ export interface ApiResponse<T = any> {
   headers: Headers;
 }
 
-/** A small JSON client for tests: `api(url).post('/x', body, { token })`. */
-export function api(baseUrl: string) {
+/**
+ * A small JSON client for tests: `api(url).post('/x', body, { token })`. Every answer is checked
+ * against the OpenAPI document (./contract.ts): one the document does not describe throws, so
+ * the test fails. `{ contract: false }` for servers that are not ours (stand-ins in a test).
+ */
+export function api(baseUrl: string, clientOpts: { contract?: boolean } = {}) {
   const call = async <T = any>(
     method: string,
     path: string,
@@ -177,7 +184,17 @@ export function api(baseUrl: string) {
     const res = await fetch(`${baseUrl}${path}`, { method, headers, body: payload });
     const text = await res.text();
     let parsed: unknown = text;
-    if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+    const contentType = res.headers.get('content-type') ?? '';
+    if (contentType.includes('json') && text) parsed = JSON.parse(text);
+    if (clientOpts.contract !== false) {
+      assertAnswerInContract({
+        method,
+        url: `${baseUrl}${path}`,
+        status: res.status,
+        contentType,
+        body: parsed,
+      });
+    }
     return { status: res.status, body: parsed as T, headers: res.headers };
   };
   type Opts = { token?: string; headers?: Record<string, string> };

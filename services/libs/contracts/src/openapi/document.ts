@@ -1,0 +1,956 @@
+import { z } from 'zod';
+import {
+  createDocument,
+  type ZodOpenApiOperationObject,
+  type ZodOpenApiResponseObject,
+} from 'zod-openapi';
+import {
+  activityFilterSchema,
+  activityLogCreateSchema,
+  activityLogQuerySchema,
+} from '../api/activity';
+import {
+  applicationCreateSchema,
+  applicationNoteSchema,
+  applicationStatsQuerySchema,
+  applicationStatusUpdateSchema,
+  applicationsQuerySchema,
+  lotPhoneQuerySchema,
+  phoneParamSchema,
+  wishCreateSchema,
+  wishesQuerySchema,
+  wishStatusBodySchema,
+  wishStatusQuerySchema,
+} from '../api/applications';
+import {
+  loginRequestSchema,
+  passwordChangeSchema,
+  profileUpdateSchema,
+  userCreateSchema,
+  usersQuerySchema,
+  userUpdateSchema,
+} from '../api/auth';
+import {
+  categoryCreateSchema,
+  categoryUpdateSchema,
+  lotCreateSchema,
+  lotPatchSchema,
+  lotSearchQuerySchema,
+  lotSnapshotQuerySchema,
+  lotsQuerySchema,
+  lotUpdateSchema,
+} from '../api/catalog';
+import { idParamSchema, limitSkipQuerySchema } from '../api/common';
+import { lotPhotoParamsSchema, lotPhotosParamsSchema, photoUploadFieldsSchema } from '../api/media';
+import { Limits, PHOTO_MIME_TYPES } from '../limits';
+import { Errors, type ErrorCode } from '../errors';
+import * as answers from './responses';
+
+/*
+ * The platform's HTTP API as one OpenAPI 3.1 document, generated from the zod contracts: every
+ * route of every service (as the gateway routes it) with its parameters, bodies, answers, errors
+ * and who may call it. The request schemas are the ones the services parse their input with; the
+ * answers are in ./responses.ts. The gateway serves the public part at /api/v1/openapi.json; the
+ * service tests check every answer they receive against the whole document
+ * (@furniture/platform/testing), so a route, a field or an error that is not described here
+ * fails a test.
+ */
+
+export const ServiceNames = [
+  'auth',
+  'catalog',
+  'applications',
+  'media',
+  'notification',
+  'gateway',
+] as const;
+export type ApiServiceName = (typeof ServiceNames)[number];
+
+/**
+ * Who may call an operation: anyone (`public`), anyone but staff see more (`public-staff-more`),
+ * any signed-in staff member (`signed-in`), admins and volunteers (`staff`), admins (`admin`).
+ * `internal`: inside the deployment only (never routed by the gateway).
+ */
+export type Access = 'public' | 'public-staff-more' | 'signed-in' | 'staff' | 'admin' | 'internal';
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+interface Operation {
+  method: Method;
+  path: string;
+  service: ApiServiceName;
+  summary: string;
+  description?: string;
+  access: Access;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  headers?: z.ZodObject;
+  body?: z.ZodType;
+  /** multipart/form-data instead of JSON */
+  multipart?: z.ZodType;
+  ok: {
+    status?: number;
+    description: string;
+    schema?: z.ZodType;
+    /** default application/json */
+    contentType?: string;
+  };
+  /** more answers that are not errors (the degraded health report) */
+  also?: { status: number; description: string; schema: z.ZodType }[];
+  /** domain errors this operation answers (common ones are added from access and input) */
+  errors?: ErrorCode[];
+  /** limited per client IP by the gateway (429 RATE_LIMITED) */
+  rateLimited?: boolean;
+}
+
+// ---- path and query parameters the services read without a zod schema of their own -----------
+
+const lotIdParam = z.object({
+  id: z.coerce.number().int().positive().meta({ description: 'lot id' }),
+});
+const categoryRefParam = z.object({
+  id: z.string().meta({
+    description: 'category id, or one of the eight known slugs (sofas-chairs, …)',
+    example: '1',
+  }),
+});
+const mediaFileParams = z.object({
+  lotId: z.coerce.number().int().positive(),
+  file: z.string().meta({
+    description: '<uuid>-<thumbnail|medium|large>.webp, as the photo urls name it',
+  }),
+});
+const multipartPhoto = photoUploadFieldsSchema.extend({
+  file: z.string().meta({
+    description: `the photo: ${PHOTO_MIME_TYPES.join(', ')}; at most ${Limits.photosPerLot} per lot`,
+    contentMediaType: 'application/octet-stream',
+  }),
+});
+
+// ---- the operations -----------------------------------------------------------------------------
+
+const V1 = '/api/v1';
+
+export const operations: readonly Operation[] = [
+  // auth
+  {
+    method: 'post',
+    path: `${V1}/auth/login`,
+    service: 'auth',
+    summary: 'Log in (staff)',
+    description:
+      'Answers an access token (RS256 JWT, 15 minutes) for a session of at most 12 hours. After 5 failed logins for an account, or 30 from one IP, within 15 minutes: 429 LOGIN_THROTTLED.',
+    access: 'public',
+    body: loginRequestSchema,
+    ok: { description: 'signed in', schema: answers.tokenAnswer },
+    errors: ['INVALID_CREDENTIALS', 'LOGIN_THROTTLED'],
+    rateLimited: true,
+  },
+  {
+    method: 'get',
+    path: `${V1}/auth/me`,
+    service: 'auth',
+    summary: 'The signed-in user',
+    access: 'signed-in',
+    ok: { description: 'the user', schema: answers.userAnswer },
+    errors: ['SESSION_EXPIRED'],
+  },
+  {
+    method: 'post',
+    path: `${V1}/auth/refresh`,
+    service: 'auth',
+    summary: 'A fresh token for the same session',
+    access: 'signed-in',
+    ok: { description: 'a new token', schema: answers.tokenAnswer },
+    errors: ['SESSION_EXPIRED'],
+  },
+  {
+    method: 'post',
+    path: `${V1}/auth/logout`,
+    service: 'auth',
+    summary: "Log out (ends this token's session)",
+    access: 'signed-in',
+    ok: { description: 'logged out', schema: answers.successAnswer },
+    errors: ['SESSION_EXPIRED'],
+  },
+  {
+    method: 'patch',
+    path: `${V1}/auth/profile`,
+    service: 'auth',
+    summary: 'Change own name or e-mail',
+    access: 'signed-in',
+    body: profileUpdateSchema,
+    ok: { description: 'the changed user', schema: answers.userAnswer },
+    errors: ['SESSION_EXPIRED', 'EMAIL_TAKEN', 'USER_NOT_FOUND'],
+  },
+  {
+    method: 'patch',
+    path: `${V1}/auth/password`,
+    service: 'auth',
+    summary: 'Change own password',
+    description: 'Closes every other session of the user and answers a fresh token for this one.',
+    access: 'signed-in',
+    body: passwordChangeSchema,
+    ok: { description: 'changed', schema: answers.passwordChangedAnswer },
+    errors: ['SESSION_EXPIRED', 'CURRENT_PASSWORD_WRONG', 'PASSWORD_UNCHANGED'],
+  },
+  {
+    method: 'get',
+    path: `${V1}/users`,
+    service: 'auth',
+    summary: 'Staff users',
+    access: 'admin',
+    query: usersQuerySchema,
+    ok: { description: 'a page of users', schema: answers.usersPageAnswer },
+  },
+  {
+    method: 'post',
+    path: `${V1}/users`,
+    service: 'auth',
+    summary: 'Create a staff user',
+    access: 'admin',
+    body: userCreateSchema,
+    ok: { status: 201, description: 'created', schema: answers.userAnswer },
+    errors: ['EMAIL_TAKEN'],
+  },
+  {
+    method: 'get',
+    path: `${V1}/users/{id}`,
+    service: 'auth',
+    summary: 'One staff user',
+    access: 'admin',
+    params: idParamSchema,
+    ok: { description: 'the user', schema: answers.userAnswer },
+    errors: ['USER_NOT_FOUND'],
+  },
+  {
+    method: 'patch',
+    path: `${V1}/users/{id}`,
+    service: 'auth',
+    summary: 'Change a staff user (name, e-mail, role, password)',
+    description: "A role or password change closes all of the user's sessions.",
+    access: 'admin',
+    params: idParamSchema,
+    body: userUpdateSchema,
+    ok: { description: 'the changed user', schema: answers.userAnswer },
+    errors: ['USER_NOT_FOUND', 'EMAIL_TAKEN', 'LAST_ADMIN', 'CONFLICT'],
+  },
+  {
+    method: 'delete',
+    path: `${V1}/users/{id}`,
+    service: 'auth',
+    summary: 'Delete a staff user',
+    access: 'admin',
+    params: idParamSchema,
+    ok: { description: 'deleted', schema: answers.successAnswer },
+    errors: ['USER_NOT_FOUND', 'CANNOT_DELETE_SELF', 'LAST_ADMIN'],
+  },
+
+  // catalog: categories
+  {
+    method: 'get',
+    path: `${V1}/categories`,
+    service: 'catalog',
+    summary: 'Every category with its lot count',
+    access: 'public',
+    ok: {
+      description: 'the categories (ETag; 304 to If-None-Match)',
+      schema: answers.categoriesAnswer,
+    },
+  },
+  {
+    method: 'post',
+    path: `${V1}/categories`,
+    service: 'catalog',
+    summary: 'Create a category',
+    access: 'staff',
+    body: categoryCreateSchema,
+    ok: { status: 201, description: 'created', schema: answers.categoryAnswer },
+    errors: ['CATEGORY_DUPLICATE_NAME'],
+  },
+  {
+    method: 'get',
+    path: `${V1}/categories/{id}`,
+    service: 'catalog',
+    summary: 'One category (by id or slug)',
+    access: 'public',
+    params: categoryRefParam,
+    ok: { description: 'the category', schema: answers.categoryAnswer },
+    errors: ['CATEGORY_NOT_FOUND', 'CATEGORY_INVALID_ID'],
+  },
+  {
+    method: 'put',
+    path: `${V1}/categories/{id}`,
+    service: 'catalog',
+    summary: 'Change a category',
+    description: 'With the version it was loaded with; a stale one answers 409 STALE_VERSION.',
+    access: 'staff',
+    params: idParamSchema,
+    body: categoryUpdateSchema,
+    ok: { description: 'the changed category', schema: answers.categoryAnswer },
+    errors: [
+      'CATEGORY_NOT_FOUND',
+      'CATEGORY_INVALID_ID',
+      'CATEGORY_DUPLICATE_NAME',
+      'STALE_VERSION',
+    ],
+  },
+  {
+    method: 'delete',
+    path: `${V1}/categories/{id}`,
+    service: 'catalog',
+    summary: 'Delete a category without lots',
+    access: 'staff',
+    params: idParamSchema,
+    ok: { description: 'deleted', schema: answers.deletedAnswer },
+    errors: ['CATEGORY_NOT_FOUND', 'CATEGORY_INVALID_ID', 'CATEGORY_HAS_LOTS'],
+  },
+
+  // catalog: lots
+  {
+    method: 'get',
+    path: `${V1}/lots`,
+    service: 'catalog',
+    summary: 'Lots (filters, paging)',
+    description: 'Anonymous callers never see archived lots; staff see all.',
+    access: 'public-staff-more',
+    query: lotsQuerySchema,
+    ok: { description: 'the lots', schema: z.array(answers.lotAnswerSchema) },
+  },
+  {
+    method: 'post',
+    path: `${V1}/lots`,
+    service: 'catalog',
+    summary: 'Create a lot',
+    access: 'staff',
+    body: lotCreateSchema,
+    ok: { status: 201, description: 'created', schema: answers.lotAnswerSchema },
+    errors: ['LOT_CATEGORY_NOT_FOUND'],
+  },
+  {
+    method: 'get',
+    path: `${V1}/lots/count`,
+    service: 'catalog',
+    summary: 'How many lots the same filters find',
+    access: 'public-staff-more',
+    query: lotsQuerySchema,
+    ok: { description: 'the count', schema: answers.lotCountAnswer },
+  },
+  {
+    method: 'get',
+    path: `${V1}/lots/search`,
+    service: 'catalog',
+    summary: 'Search lots (page/limit)',
+    access: 'public-staff-more',
+    query: lotSearchQuerySchema,
+    ok: { description: 'a page of lots', schema: answers.lotSearchAnswer },
+  },
+  {
+    method: 'get',
+    path: `${V1}/lots/category/{ref}`,
+    service: 'catalog',
+    summary: "A category's lots (by id or slug)",
+    access: 'public-staff-more',
+    params: z.object({ ref: categoryRefParam.shape.id }),
+    ok: {
+      description: 'the lots (ETag; 304 to If-None-Match)',
+      schema: z.array(answers.lotAnswerSchema),
+    },
+    errors: ['CATEGORY_NOT_FOUND', 'CATEGORY_INVALID_ID'],
+  },
+  {
+    method: 'get',
+    path: `${V1}/lots/{id}`,
+    service: 'catalog',
+    summary: 'One lot',
+    access: 'public-staff-more',
+    params: lotIdParam,
+    ok: { description: 'the lot', schema: answers.lotAnswerSchema },
+    errors: ['LOT_NOT_FOUND'],
+  },
+  {
+    method: 'put',
+    path: `${V1}/lots/{id}`,
+    service: 'catalog',
+    summary: 'Change a lot (the whole form)',
+    description: 'With the version it was loaded with; a stale one answers 409 STALE_VERSION.',
+    access: 'staff',
+    params: lotIdParam,
+    body: lotUpdateSchema,
+    ok: { description: 'the changed lot', schema: answers.lotAnswerSchema },
+    errors: ['LOT_NOT_FOUND', 'LOT_CATEGORY_NOT_FOUND', 'STALE_VERSION', 'LOT_VERSION_REQUIRED'],
+  },
+  {
+    method: 'patch',
+    path: `${V1}/lots/{id}`,
+    service: 'catalog',
+    summary: 'Change some fields of a lot',
+    description:
+      '`version` is required unless only photos and gallery_photos are sent (setting the main photo).',
+    access: 'staff',
+    params: lotIdParam,
+    body: lotPatchSchema,
+    ok: { description: 'the changed lot', schema: answers.lotAnswerSchema },
+    errors: ['LOT_NOT_FOUND', 'LOT_CATEGORY_NOT_FOUND', 'STALE_VERSION', 'LOT_VERSION_REQUIRED'],
+  },
+  {
+    method: 'delete',
+    path: `${V1}/lots/{id}`,
+    service: 'catalog',
+    summary: 'Delete a lot',
+    access: 'staff',
+    params: lotIdParam,
+    ok: { description: 'deleted', schema: answers.deletedAnswer },
+    errors: ['LOT_NOT_FOUND'],
+  },
+  {
+    method: 'get',
+    path: '/internal/lots/snapshot',
+    service: 'catalog',
+    summary: 'Every lot by id, for read models of other services',
+    access: 'internal',
+    query: lotSnapshotQuerySchema,
+    ok: { description: 'a page of lot snapshots', schema: answers.lotSnapshotPageAnswer },
+  },
+
+  // applications: the lot page's queue panel
+  {
+    method: 'get',
+    path: `${V1}/lots/{id}/can-apply`,
+    service: 'applications',
+    summary: 'May this phone apply for the lot?',
+    access: 'public',
+    params: idParamSchema,
+    query: lotPhoneQuerySchema,
+    ok: { description: 'the verdict', schema: answers.eligibilityAnswer },
+    errors: ['LOT_NOT_FOUND'],
+    rateLimited: true,
+  },
+  {
+    method: 'get',
+    path: `${V1}/lots/{id}/applications-info`,
+    service: 'applications',
+    summary: "The lot's queue, and this phone's place in it",
+    access: 'public',
+    params: idParamSchema,
+    query: lotPhoneQuerySchema,
+    ok: { description: 'the queue', schema: answers.queueInfoAnswer },
+    errors: ['LOT_NOT_FOUND'],
+    rateLimited: true,
+  },
+
+  // applications
+  {
+    method: 'post',
+    path: `${V1}/applications`,
+    service: 'applications',
+    summary: 'Apply for a lot (families)',
+    description:
+      'Unknown fields are ignored. The hidden field `website` must stay empty (a filled one is answered like a success and nothing is stored).',
+    access: 'public',
+    headers: z.object({
+      'idempotency-key': z
+        .string()
+        .regex(/^[\w-]{1,100}$/)
+        .optional()
+        .meta({
+          description:
+            'one per filled form: a resend after a lost answer gets the first answer again',
+        }),
+    }),
+    body: applicationCreateSchema,
+    ok: { status: 201, description: 'received', schema: answers.applicationCreatedAnswer },
+    errors: [
+      'LOT_NOT_FOUND',
+      'LOT_NOT_AVAILABLE',
+      'ALREADY_APPLIED',
+      'TOO_MANY_OPEN_APPLICATIONS',
+      'INVALID_IDEMPOTENCY_KEY',
+    ],
+    rateLimited: true,
+  },
+  {
+    method: 'get',
+    path: `${V1}/applications`,
+    service: 'applications',
+    summary: 'Applications (the queue)',
+    access: 'staff',
+    query: applicationsQuerySchema,
+    ok: { description: 'a page of applications', schema: answers.applicationsPageAnswer },
+  },
+  {
+    method: 'get',
+    path: `${V1}/applications/public/check-status/{phone}`,
+    service: 'applications',
+    summary: "A family's applications by phone number",
+    access: 'public',
+    params: phoneParamSchema,
+    ok: { description: 'the applications', schema: answers.statusCheckAnswer },
+    rateLimited: true,
+  },
+  {
+    method: 'get',
+    path: `${V1}/applications/stats`,
+    service: 'applications',
+    summary: 'Counts by status, overall and per lot',
+    access: 'staff',
+    query: applicationStatsQuerySchema,
+    ok: { description: 'the counts', schema: answers.applicationStatsAnswer },
+  },
+  {
+    method: 'get',
+    path: `${V1}/applications/by-phone/{phone}`,
+    service: 'applications',
+    summary: "A phone number's applications",
+    access: 'staff',
+    params: phoneParamSchema,
+    query: limitSkipQuerySchema,
+    ok: { description: 'a page of applications', schema: answers.applicationsPageAnswer },
+  },
+  {
+    method: 'get',
+    path: `${V1}/applications/{id}`,
+    service: 'applications',
+    summary: 'One application',
+    access: 'staff',
+    params: idParamSchema,
+    ok: { description: 'the application', schema: answers.applicationAnswer },
+    errors: ['APPLICATION_NOT_FOUND'],
+  },
+  {
+    method: 'patch',
+    path: `${V1}/applications/{id}/status`,
+    service: 'applications',
+    summary: 'Approve, reject, complete or reopen an application',
+    description:
+      'Approving asks the catalog to reserve the lot (one approved application per lot) and answers 202: the application becomes approved once the lot is reserved, or shows approval.state failed. A rejection needs a note.',
+    access: 'staff',
+    params: idParamSchema,
+    body: applicationStatusUpdateSchema,
+    ok: { description: 'the changed application', schema: answers.applicationAnswer },
+    also: [
+      {
+        status: 202,
+        description:
+          'an approval requested: the application stays pending (approval.state requested) until the catalog has reserved the lot',
+        schema: answers.applicationAnswer,
+      },
+    ],
+    errors: [
+      'APPROVAL_IN_PROGRESS',
+      'APPLICATION_NOT_FOUND',
+      'APPLICATION_COMPLETED',
+      'APPLICATION_TRANSITION_NOT_ALLOWED',
+      'APPLICATION_CHANGED',
+      'LOT_ALREADY_RESERVED',
+      'LOT_NOT_AVAILABLE',
+      'LOT_NOT_FOUND',
+      'CONFLICT',
+    ],
+  },
+  {
+    method: 'patch',
+    path: `${V1}/applications/{id}/notes`,
+    service: 'applications',
+    summary: 'Add an internal note',
+    access: 'staff',
+    params: idParamSchema,
+    body: applicationNoteSchema,
+    ok: { description: 'the application with the note', schema: answers.applicationAnswer },
+    errors: ['APPLICATION_NOT_FOUND'],
+  },
+
+  // wishes
+  {
+    method: 'post',
+    path: `${V1}/wishes`,
+    service: 'applications',
+    summary: 'Send a wish (families)',
+    description: 'Unknown fields are ignored; the hidden field `website` must stay empty.',
+    access: 'public',
+    body: wishCreateSchema,
+    ok: { status: 201, description: 'received', schema: answers.wishCreatedAnswer },
+    rateLimited: true,
+  },
+  {
+    method: 'get',
+    path: `${V1}/wishes`,
+    service: 'applications',
+    summary: 'Wishes',
+    access: 'staff',
+    query: wishesQuerySchema,
+    ok: { description: 'a page of wishes', schema: answers.wishesPageAnswer },
+  },
+  {
+    method: 'get',
+    path: `${V1}/wishes/{id}`,
+    service: 'applications',
+    summary: 'One wish',
+    access: 'staff',
+    params: idParamSchema,
+    ok: { description: 'the wish', schema: answers.wishAnswer },
+    errors: ['WISH_NOT_FOUND'],
+  },
+  {
+    method: 'patch',
+    path: `${V1}/wishes/{id}/status`,
+    service: 'applications',
+    summary: "Change a wish's status and notes",
+    description: 'The status comes as ?status= (or in the body); admin_notes replaces the notes.',
+    access: 'staff',
+    params: idParamSchema,
+    query: wishStatusQuerySchema,
+    body: wishStatusBodySchema,
+    ok: { description: 'the changed wish', schema: answers.wishAnswer },
+    errors: ['WISH_NOT_FOUND', 'WISH_FULFILLED', 'WISH_TRANSITION_NOT_ALLOWED'],
+  },
+
+  // media
+  {
+    method: 'post',
+    path: `${V1}/lots/{id}/photos`,
+    service: 'media',
+    summary: 'Upload a photo of a lot',
+    description:
+      'One JPEG, PNG or WebP file; stored as three WebP sizes (thumbnail 320, medium 800, large 1600 px). Busy: 503 PHOTO_UPLOADS_BUSY with Retry-After.',
+    access: 'staff',
+    params: lotPhotosParamsSchema,
+    multipart: multipartPhoto,
+    ok: { status: 201, description: 'stored', schema: answers.photoUploadAnswer },
+    errors: [
+      'LOT_NOT_FOUND',
+      'PHOTO_FILE_MISSING',
+      'PHOTO_SINGLE_FILE_ONLY',
+      'PHOTO_INVALID_EXTENSION',
+      'PHOTO_INVALID_TYPE',
+      'PHOTO_TYPE_MISMATCH',
+      'PHOTO_CORRUPT',
+      'PHOTO_TOO_LARGE',
+      'PHOTO_TOO_SMALL',
+      'PHOTO_TOO_MANY_PIXELS',
+      'PHOTO_LIMIT_REACHED',
+      'PHOTO_UPLOAD_INCOMPLETE',
+      'PHOTO_UPLOADS_BUSY',
+      'PHOTO_PROCESSING_TIMEOUT',
+      'BAD_REQUEST',
+    ],
+  },
+  {
+    method: 'get',
+    path: `${V1}/lots/{id}/photos`,
+    service: 'media',
+    summary: "A lot's photos",
+    access: 'staff',
+    params: lotPhotosParamsSchema,
+    ok: { description: 'the photos', schema: answers.photoListAnswer },
+    errors: ['LOT_NOT_FOUND'],
+  },
+  {
+    method: 'delete',
+    path: `${V1}/lots/{id}/photos/{photoId}`,
+    service: 'media',
+    summary: 'Delete a photo',
+    access: 'staff',
+    params: lotPhotoParamsSchema,
+    ok: { description: 'deleted', schema: answers.photoDeleteAnswer },
+    errors: ['PHOTO_NOT_FOUND', 'LOT_NOT_FOUND'],
+  },
+  {
+    method: 'get',
+    path: '/media/lots/{lotId}/{file}',
+    service: 'media',
+    summary: 'A photo (WebP)',
+    description: 'Cached for a year (immutable); ETag answers 304 to a conditional GET.',
+    access: 'public',
+    params: mediaFileParams,
+    ok: {
+      description: 'the image',
+      schema: z.string().meta({ contentMediaType: 'image/webp' }),
+      contentType: 'image/webp',
+    },
+    errors: ['PHOTO_NOT_FOUND'],
+  },
+
+  // notification: activity log
+  {
+    method: 'get',
+    path: `${V1}/activity-logs`,
+    service: 'notification',
+    summary: 'The activity log',
+    access: 'admin',
+    query: activityLogQuerySchema,
+    ok: { description: 'a page of entries', schema: answers.activityPageAnswer },
+    errors: ['ACTIVITY_DATE_RANGE_INVALID'],
+  },
+  {
+    method: 'post',
+    path: `${V1}/activity-logs`,
+    service: 'notification',
+    summary: 'Add an entry for the signed-in staff member',
+    access: 'staff',
+    body: activityLogCreateSchema,
+    ok: { status: 201, description: 'the entry', schema: answers.activityEntryAnswer },
+    errors: ['ACTIVITY_DETAILS_TOO_LARGE'],
+  },
+  {
+    method: 'get',
+    path: `${V1}/activity-logs/stats`,
+    service: 'notification',
+    summary: 'Counts by action, target and user',
+    access: 'admin',
+    query: activityFilterSchema,
+    ok: { description: 'the counts', schema: answers.activityStatsAnswer },
+    errors: ['ACTIVITY_DATE_RANGE_INVALID'],
+  },
+  {
+    method: 'get',
+    path: `${V1}/activity-logs/users`,
+    service: 'notification',
+    summary: 'Staff members who appear in the log',
+    access: 'admin',
+    ok: { description: 'the users', schema: answers.activityUsersAnswer },
+  },
+  {
+    method: 'get',
+    path: `${V1}/activity-logs/export.csv`,
+    service: 'notification',
+    summary: 'The filtered log as CSV (UTF-8 with BOM)',
+    access: 'admin',
+    query: activityFilterSchema,
+    ok: { description: 'the CSV file', schema: z.string(), contentType: 'text/csv' },
+    errors: ['ACTIVITY_DATE_RANGE_INVALID'],
+  },
+
+  // gateway
+  {
+    method: 'get',
+    path: `${V1}/health`,
+    service: 'gateway',
+    summary: 'Health of the gateway and every service',
+    access: 'public',
+    ok: { description: 'every service ready', schema: answers.platformHealthAnswer },
+    also: [
+      {
+        status: 503,
+        description: 'a service is down or not ready',
+        schema: answers.platformHealthAnswer,
+      },
+    ],
+  },
+  {
+    method: 'get',
+    path: `${V1}/ready`,
+    service: 'gateway',
+    summary: 'The same as /health (for probes)',
+    access: 'public',
+    ok: { description: 'every service ready', schema: answers.platformHealthAnswer },
+    also: [
+      {
+        status: 503,
+        description: 'a service is down or not ready',
+        schema: answers.platformHealthAnswer,
+      },
+    ],
+  },
+  {
+    method: 'get',
+    path: `${V1}/openapi.json`,
+    service: 'gateway',
+    summary: 'This document',
+    access: 'public',
+    ok: { description: 'the OpenAPI document', schema: z.record(z.string(), z.unknown()) },
+  },
+
+  // every service (inside the deployment: probes and Prometheus)
+  {
+    method: 'get',
+    path: '/health',
+    service: 'gateway',
+    summary: 'Liveness of a service or the gateway',
+    access: 'internal',
+    ok: { description: 'the process answers', schema: answers.serviceHealthAnswer },
+  },
+  {
+    method: 'get',
+    path: '/ready',
+    service: 'gateway',
+    summary: 'Readiness: the database answers and the process is not shutting down',
+    access: 'internal',
+    ok: { description: 'ready', schema: answers.serviceReadyAnswer },
+    also: [
+      {
+        status: 503,
+        description: 'not ready, or shutting down',
+        schema: answers.serviceReadyAnswer,
+      },
+    ],
+  },
+  {
+    method: 'get',
+    path: '/metrics',
+    service: 'gateway',
+    summary: 'Prometheus metrics',
+    access: 'internal',
+    ok: { description: 'metrics', schema: z.string(), contentType: 'text/plain' },
+  },
+];
+
+// ---- the document ---------------------------------------------------------------------------
+
+const VALIDATION_CODES: ErrorCode[] = ['VALIDATION_FAILED'];
+const BODY_CODES: ErrorCode[] = [
+  'INVALID_JSON',
+  'BAD_REQUEST',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+];
+
+/** Every error code an operation may answer, the common ones included. */
+export function errorCodesOf(op: Operation): ErrorCode[] {
+  const codes = new Set<ErrorCode>(op.errors ?? []);
+  codes.add('INTERNAL');
+  if (op.service !== 'gateway' && (op.path.startsWith(V1) || op.path.startsWith('/media/'))) {
+    // a token that is sent is checked on every call, public or not
+    codes.add('TOKEN_INVALID').add('TOKEN_EXPIRED');
+    codes.add('SERVICE_UNAVAILABLE'); // the gateway, when the service does not answer
+  }
+  if (op.access === 'signed-in' || op.access === 'staff' || op.access === 'admin')
+    codes.add('AUTH_REQUIRED');
+  if (op.access === 'staff' || op.access === 'admin') codes.add('FORBIDDEN');
+  if (op.params || op.query || op.body || op.multipart)
+    VALIDATION_CODES.forEach((c) => codes.add(c));
+  if (op.body || op.multipart) BODY_CODES.forEach((c) => codes.add(c));
+  if (op.rateLimited) codes.add('RATE_LIMITED');
+  return [...codes];
+}
+
+const ROLE_NOTE: Record<Access, string> = {
+  public: 'Anyone.',
+  'public-staff-more': 'Anyone; staff (with a token) see archived lots too.',
+  'signed-in': 'A signed-in staff member (bearer token).',
+  staff: 'Staff: admin or volunteer (bearer token).',
+  admin: 'Administrators only (bearer token).',
+  internal: 'Inside the deployment only; the gateway does not route it.',
+};
+
+const ROLES: Partial<Record<Access, string[]>> = {
+  'signed-in': ['admin', 'volunteer'],
+  staff: ['admin', 'volunteer'],
+  admin: ['admin'],
+};
+
+function security(access: Access): Record<string, string[]>[] | undefined {
+  if (access === 'public' || access === 'internal') return [];
+  if (access === 'public-staff-more') return [{}, { bearerAuth: [] }];
+  return [{ bearerAuth: [] }];
+}
+
+function operationObject(op: Operation): ZodOpenApiOperationObject {
+  const responses: Record<string, ZodOpenApiResponseObject> = {
+    [String(op.ok.status ?? 200)]: {
+      description: op.ok.description,
+      ...(op.ok.schema
+        ? { content: { [op.ok.contentType ?? 'application/json']: { schema: op.ok.schema } } }
+        : {}),
+    },
+  };
+  for (const extra of op.also ?? []) {
+    responses[String(extra.status)] = {
+      description: extra.description,
+      content: { 'application/json': { schema: extra.schema } },
+    };
+  }
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of errorCodesOf(op)) {
+    const status = Errors[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    responses[String(status)] = {
+      description: codes.join(', '),
+      content: { 'application/json': { schema: answers.errorSchema(codes) } },
+    };
+  }
+  const requestParams =
+    op.params || op.query || op.headers
+      ? {
+          ...(op.params ? { path: op.params } : {}),
+          ...(op.query ? { query: op.query } : {}),
+          ...(op.headers ? { header: op.headers } : {}),
+        }
+      : undefined;
+  const requestBody = op.body
+    ? { required: true, content: { 'application/json': { schema: op.body } } }
+    : op.multipart
+      ? { required: true, content: { 'multipart/form-data': { schema: op.multipart } } }
+      : undefined;
+  return {
+    operationId: operationId(op),
+    summary: op.summary,
+    description: [op.description, ROLE_NOTE[op.access]].filter(Boolean).join('\n\n'),
+    tags: [op.service],
+    security: security(op.access),
+    ...(ROLES[op.access] ? { 'x-roles': ROLES[op.access] } : {}),
+    ...(op.access === 'internal' ? { 'x-internal': true } : {}),
+    ...(op.rateLimited ? { 'x-rate-limited': true } : {}),
+    ...(requestParams ? { requestParams } : {}),
+    ...(requestBody ? { requestBody } : {}),
+    responses: responses as ZodOpenApiOperationObject['responses'],
+  };
+}
+
+/** e.g. get /api/v1/lots/{id}/photos → getLotsIdPhotos */
+function operationId(op: Operation): string {
+  const words = op.path
+    .replace(/^\/api\/v1\//, '/')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1));
+  return `${op.method}${words.join('')}`;
+}
+
+export interface OpenApiDocument {
+  openapi: string;
+  info: { title: string; version: string; description?: string };
+  paths: Record<string, Record<string, unknown>>;
+  components?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/**
+ * The OpenAPI 3.1 document. `internal: true` adds the calls that stay inside the deployment
+ * (snapshots, probes, metrics); the gateway publishes the document without them.
+ */
+export function createOpenApiDocument(opts: { internal?: boolean } = {}): OpenApiDocument {
+  const paths: Record<string, Record<string, ZodOpenApiOperationObject>> = {};
+  for (const op of operations) {
+    if (op.access === 'internal' && !opts.internal) continue;
+    (paths[op.path] ??= {})[op.method] = operationObject(op);
+  }
+  return createDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Möbelbrücke API',
+      version: '1.0.0',
+      description: [
+        'The HTTP API of the Möbelbrücke platform (donated furniture for families in need), as the gateway serves it.',
+        'Errors are `{success: false, code, message, detail}`: `code` is stable, `message` is German or Ukrainian after `Accept-Language` (or `?lang=`), `detail` repeats the message or, for 422, lists the field errors `[{loc, msg, type}]`.',
+        'Staff calls take `Authorization: Bearer <access token>` from POST /api/v1/auth/login.',
+      ].join('\n\n'),
+      license: { name: 'AGPL-3.0-or-later', identifier: 'AGPL-3.0-or-later' },
+    },
+    servers: [{ url: '/' }],
+    tags: ServiceNames.map((name) => ({ name, description: `${name} service` })),
+    components: {
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'The access token of POST /api/v1/auth/login (RS256, 15 minutes).',
+        },
+      },
+    },
+    paths,
+  }) as unknown as OpenApiDocument;
+}
