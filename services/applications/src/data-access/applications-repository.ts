@@ -6,9 +6,14 @@ import type {
   LotStatus,
 } from '@furniture/contracts';
 import {
+  KeptCounts,
+  addCount,
+  countsWithPrefix,
   docWithEvents,
   isDuplicateKeyError,
   nextId,
+  pageOfBuckets,
+  type KeptCountsDoc,
   withDocLock,
   withEvents,
   NOT_DELETED,
@@ -67,11 +72,74 @@ function toRecord(doc: ApplicationDoc): ApplicationRecord {
 const LIVE = NOT_DELETED as QueryFilter<ApplicationDoc>;
 const OPEN = { $in: [...OPEN_STATUSES] };
 
+/** Applications per block: the staff list reads the one or two blocks a page lies in. */
+export const BLOCK_SIZE = 100;
+export const blockOf = (id: number): number => Math.floor(id / BLOCK_SIZE);
+
+/**
+ * The counts kept with every write (KeptCounts): `status:<status>` and `block:<status>:<block>`.
+ * The staff list without lot or phone filter and the stats read them instead of counting.
+ */
+const COUNTS = 'application_counts';
+const countKeys = (status: ApplicationStatus, id: number) => [
+  `status:${status}`,
+  `block:${status}:${blockOf(id)}`,
+];
+
 export class ApplicationsRepository {
+  private readonly kept: KeptCounts;
+
   constructor(
     private readonly conn: Connection,
     private readonly models: Models,
-  ) {}
+  ) {
+    this.kept = new KeptCounts(conn.collection<KeptCountsDoc>(COUNTS));
+  }
+
+  /** At start: true when the counts must be rebuilt (rebuildCounts) from the applications. */
+  openCounts(): Promise<boolean> {
+    return this.kept.open(async () => Boolean(await this.models.Application.exists({})));
+  }
+
+  /**
+   * Gives every application its block and counts the applications once more, in one pass (after
+   * openCounts() said so, or to repair counts that drifted).
+   */
+  async rebuildCounts(log: (msg: string) => void = () => undefined): Promise<void> {
+    await this.kept.invalidate();
+    log('rebuilding the application counts');
+    const missing = this.collection.find(
+      { block: { $exists: false } },
+      { projection: { _id: 1, id: 1 } },
+    );
+    let batch: { _id: unknown; id: number }[] = [];
+    const flush = async () => {
+      if (batch.length === 0) return;
+      await this.collection.bulkWrite(
+        batch.map((b) => ({
+          updateOne: { filter: { _id: b._id }, update: { $set: { block: blockOf(b.id) } } },
+        })) as Parameters<typeof this.collection.bulkWrite>[0],
+        { ordered: false },
+      );
+      batch = [];
+    };
+    for (const doc of await missing.toArray()) {
+      batch.push({ _id: doc._id, id: doc.id });
+      if (batch.length >= 1000) await flush();
+    }
+    await flush();
+    const groups = await this.collection
+      .aggregate<{ _id: { status: ApplicationStatus; block: number }; n: number }>([
+        { $match: LIVE },
+        { $group: { _id: { status: '$status', block: '$block' }, n: { $sum: 1 } } },
+      ])
+      .toArray();
+    const counts: Record<string, number> = {};
+    for (const { _id, n } of groups)
+      for (const key of countKeys(_id.status, _id.block * BLOCK_SIZE)) addCount(counts, key, n);
+    await this.kept.replace(counts);
+    log(`application counts rebuilt: ${groups.reduce((sum, g) => sum + g.n, 0)} applications`);
+  }
 
   private get collection() {
     return this.models.Application.collection;
@@ -92,6 +160,7 @@ export class ApplicationsRepository {
     const doc: ApplicationDoc = {
       ...data,
       id,
+      block: blockOf(id),
       approval: null,
       rejected_for: null,
       created_at: now,
@@ -104,6 +173,7 @@ export class ApplicationsRepository {
       if (isDuplicateKeyError(err)) throw new DuplicateApplicationError();
       throw err;
     }
+    await this.kept.add(Object.fromEntries(countKeys('pending', id).map((k) => [k, 1])));
     return record;
   }
 
@@ -184,6 +254,24 @@ export class ApplicationsRepository {
     limit: number;
     skip: number;
   }): Promise<{ applications: ApplicationRecord[]; total: number }> {
+    const counts = q.lot_id === undefined && !q.phone ? await this.kept.read() : null;
+    if (counts) {
+      // newest first = blocks in descending order, each read by an equality (an index lookup)
+      const sizes = new Map<number, number>();
+      for (const [key, n] of countsWithPrefix(counts, 'block:')) {
+        const [status, block] = key.split(':');
+        if (q.status && status !== q.status) continue;
+        sizes.set(Number(block), (sizes.get(Number(block)) ?? 0) + n);
+      }
+      const blocks = [...sizes].sort(([a], [b]) => b - a);
+      const docs = await pageOfBuckets(blocks, q.skip, q.limit, (block) =>
+        this.models.Application.find({ ...LIVE, block, ...(q.status ? { status: q.status } : {}) })
+          .sort({ id: -1 })
+          .lean<ApplicationDoc[]>(),
+      );
+      const total = [...sizes.values()].reduce((sum, n) => sum + n, 0);
+      return { applications: docs.map(toRecord), total };
+    }
     const filter: QueryFilter<ApplicationDoc> = { ...LIVE };
     if (q.status) filter.status = q.status;
     if (q.lot_id !== undefined) filter.lot_id = q.lot_id;
@@ -200,6 +288,14 @@ export class ApplicationsRepository {
   }
 
   async countsByStatus(): Promise<Record<ApplicationStatus, number>> {
+    const counts = await this.kept.read();
+    if (counts)
+      return {
+        pending: counts['status:pending'] ?? 0,
+        approved: counts['status:approved'] ?? 0,
+        rejected: counts['status:rejected'] ?? 0,
+        completed: counts['status:completed'] ?? 0,
+      };
     const [pending, approved, rejected, completed] = await Promise.all(
       (['pending', 'approved', 'rejected', 'completed'] as const).map((status) =>
         this.models.Application.countDocuments({ ...LIVE, status }),
@@ -263,6 +359,11 @@ export class ApplicationsRepository {
       ),
     );
     if (res.matchedCount !== 1) return null;
+    if (from !== to)
+      await this.kept.add({
+        ...Object.fromEntries(countKeys(from, id).map((k) => [k, -1])),
+        ...Object.fromEntries(countKeys(to, id).map((k) => [k, 1])),
+      });
     return this.findById(id);
   }
 

@@ -22,6 +22,8 @@ export interface ApplicationDoc extends Omit<
   'approval' | 'rejected_for' | 'request_key' | 'created_at' | 'updated_at'
 > {
   approval?: ApprovalDoc | null;
+  /** the staff list's bucket: Math.floor(id / 100) (applications-repository.ts, KeptCounts) */
+  block?: number;
   rejected_for?: number | null;
   request_key?: string | null;
   created_at: Date;
@@ -85,6 +87,7 @@ const applicationSchema = new Schema<ApplicationDoc>(
       ),
       default: null,
     },
+    block: { type: Number },
     rejected_for: { type: Number, default: null },
     request_key: { type: String, default: null },
     created_at: { type: Date, required: true },
@@ -98,6 +101,8 @@ applicationSchema.index({ lot_id: 1, applicant_phone: 1 }, { unique: true });
 applicationSchema.index({ lot_id: 1, status: 1, id: 1 });
 // the staff list by status, newest first
 applicationSchema.index({ status: 1, id: -1 });
+// the staff list's pages, one block of ids at a time
+applicationSchema.index({ block: 1, status: 1, id: -1 });
 // the status check and the per-phone limit
 applicationSchema.index({ applicant_phone: 1, status: 1, id: -1 });
 applicationSchema.plugin(outboxPlugin);
