@@ -217,20 +217,32 @@ export class ApplicationsRepository {
     });
   }
 
+  /**
+   * A lot's applications, id, status and whether live (one equality per lot: FerretDB pushes
+   * `lot_id` down to an index, but not `$in`, which would read every application).
+   */
+  private async ofLots(
+    lotIds: number[],
+  ): Promise<Map<number, Pick<ApplicationDoc, 'id' | 'status'>[]>> {
+    const rows = await Promise.all(
+      lotIds.map((lotId) =>
+        this.models.Application.find({ lot_id: lotId }, { _id: 0, id: 1, status: 1, deleted_at: 1 })
+          .lean<(Pick<ApplicationDoc, 'id' | 'status'> & { deleted_at?: Date | null })[]>()
+          .then((docs) => [lotId, docs.filter((d) => !d.deleted_at)] as const),
+      ),
+    );
+    return new Map(rows);
+  }
+
   /** The open applications' ids of several lots, oldest first (queue positions for a page). */
   async openIdsByLot(lotIds: number[]): Promise<Map<number, number[]>> {
     const out = new Map<number, number[]>();
-    if (lotIds.length === 0) return out;
-    const docs = await this.models.Application.find(
-      { ...LIVE, lot_id: { $in: lotIds }, status: OPEN },
-      { _id: 0, id: 1, lot_id: 1 },
-    )
-      .sort({ id: 1 })
-      .lean<Pick<ApplicationDoc, 'id' | 'lot_id'>[]>();
-    for (const d of docs) {
-      const ids = out.get(d.lot_id) ?? [];
-      ids.push(d.id);
-      out.set(d.lot_id, ids);
+    for (const [lotId, docs] of await this.ofLots(lotIds)) {
+      const ids = docs
+        .filter((d) => (OPEN_STATUSES as readonly string[]).includes(d.status))
+        .map((d) => d.id)
+        .sort((a, b) => a - b);
+      if (ids.length > 0) out.set(lotId, ids);
     }
     return out;
   }
@@ -309,18 +321,11 @@ export class ApplicationsRepository {
     lotIds: number[],
   ): Promise<Map<number, Partial<Record<ApplicationStatus, number>>>> {
     const out = new Map<number, Partial<Record<ApplicationStatus, number>>>();
-    if (lotIds.length === 0) return out;
-    const rows = await this.models.Application.aggregate<{
-      _id: { lot_id: number; status: ApplicationStatus };
-      n: number;
-    }>([
-      { $match: { ...LIVE, lot_id: { $in: lotIds } } },
-      { $group: { _id: { lot_id: '$lot_id', status: '$status' }, n: { $sum: 1 } } },
-    ]);
-    for (const row of rows) {
-      const counts = out.get(row._id.lot_id) ?? {};
-      counts[row._id.status] = row.n;
-      out.set(row._id.lot_id, counts);
+    for (const [lotId, docs] of await this.ofLots(lotIds)) {
+      if (docs.length === 0) continue;
+      const counts: Partial<Record<ApplicationStatus, number>> = {};
+      for (const d of docs) counts[d.status] = (counts[d.status] ?? 0) + 1;
+      out.set(lotId, counts);
     }
     return out;
   }
