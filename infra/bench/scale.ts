@@ -594,6 +594,14 @@ async function main(): Promise<void> {
         figures.set(call.url, await measure(gw, call, token, connections));
       }
       runs.push({ label, figures });
+      // at once, so that a run cut short still leaves its figures
+      console.log(`\n${label} (ms: p50 / p95 / p99, req/s at 1 connection)`);
+      for (const call of calls) {
+        const f = figures.get(call.url)!;
+        console.log(
+          `  ${call.name.padEnd(26)} ${f.failed ?? `${fmt(f.p50)} / ${fmt(f.p95)} / ${fmt(f.p99)}, ${fmt(f.rps, 0)}`}`,
+        );
+      }
     };
     const pgUrl = backend === 'PostgreSQL' ? infra.ferretPostgresUrl : undefined;
     // before: what the platform did before issue 16 (no PostgreSQL indexes, counting per request)

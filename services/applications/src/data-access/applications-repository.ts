@@ -108,37 +108,29 @@ export class ApplicationsRepository {
   async rebuildCounts(log: (msg: string) => void = () => undefined): Promise<void> {
     await this.kept.invalidate();
     log('rebuilding the application counts');
-    const missing = this.collection.find(
-      { block: { $exists: false } },
-      { projection: { _id: 1, id: 1 } },
+    // one pass, counted here (FerretDB's $group is slow), blocks written after the pass
+    const counts: Record<string, number> = {};
+    const missing: { _id: unknown; id: number }[] = [];
+    let total = 0;
+    const cursor = this.collection.find(
+      {},
+      { projection: { _id: 1, id: 1, status: 1, block: 1, deleted_at: 1 } },
     );
-    let batch: { _id: unknown; id: number }[] = [];
-    const flush = async () => {
-      if (batch.length === 0) return;
+    for (const doc of await cursor.toArray()) {
+      if (doc.block === undefined || doc.block === null) missing.push({ _id: doc._id, id: doc.id });
+      if (doc.deleted_at) continue;
+      total++;
+      for (const key of countKeys(doc.status, doc.id)) addCount(counts, key);
+    }
+    for (let i = 0; i < missing.length; i += 1000)
       await this.collection.bulkWrite(
-        batch.map((b) => ({
+        missing.slice(i, i + 1000).map((b) => ({
           updateOne: { filter: { _id: b._id }, update: { $set: { block: blockOf(b.id) } } },
         })) as Parameters<typeof this.collection.bulkWrite>[0],
         { ordered: false },
       );
-      batch = [];
-    };
-    for (const doc of await missing.toArray()) {
-      batch.push({ _id: doc._id, id: doc.id });
-      if (batch.length >= 1000) await flush();
-    }
-    await flush();
-    const groups = await this.collection
-      .aggregate<{ _id: { status: ApplicationStatus; block: number }; n: number }>([
-        { $match: LIVE },
-        { $group: { _id: { status: '$status', block: '$block' }, n: { $sum: 1 } } },
-      ])
-      .toArray();
-    const counts: Record<string, number> = {};
-    for (const { _id, n } of groups)
-      for (const key of countKeys(_id.status, _id.block * BLOCK_SIZE)) addCount(counts, key, n);
     await this.kept.replace(counts);
-    log(`application counts rebuilt: ${groups.reduce((sum, g) => sum + g.n, 0)} applications`);
+    log(`application counts rebuilt: ${total} applications`);
   }
 
   private get collection() {

@@ -108,15 +108,23 @@ export class LotsRepository {
     await this.kept.invalidate();
     log('rebuilding the lot counts');
     const collection = this.models.Lot.collection;
-    const missing = collection.find(
-      { block: { $exists: false } },
-      { projection: { _id: 1, id: 1 } },
+    // one pass, counted here (FerretDB's $group is slow), blocks written after the pass
+    const counts: Record<string, number> = {};
+    const missing: Document[] = [];
+    let total = 0;
+    const cursor = collection.find(
+      {},
+      { projection: { _id: 1, id: 1, category_id: 1, status: 1, block: 1, deleted_at: 1 } },
     );
-    let batch: Document[] = [];
-    const flush = async () => {
-      if (batch.length === 0) return;
+    for (const doc of await cursor.toArray()) {
+      if (doc.block === undefined || doc.block === null) missing.push(doc);
+      if (doc.deleted_at) continue;
+      total++;
+      addCount(counts, countKey(doc as unknown as LotData));
+    }
+    for (let i = 0; i < missing.length; i += 1000)
       await collection.bulkWrite(
-        batch.map((b) => ({
+        missing.slice(i, i + 1000).map((b) => ({
           updateOne: {
             filter: { _id: b._id },
             update: { $set: { block: blockOf(b.id as number) } },
@@ -124,29 +132,8 @@ export class LotsRepository {
         })),
         { ordered: false },
       );
-      batch = [];
-    };
-    for (const doc of await missing.toArray()) {
-      batch.push(doc);
-      if (batch.length >= 1000) await flush();
-    }
-    await flush();
-    const groups = await collection
-      .aggregate<{ _id: { category_id: number; status: LotStatus; block: number }; n: number }>([
-        { $match: NOT_DELETED },
-        {
-          $group: {
-            _id: { category_id: '$category_id', status: '$status', block: '$block' },
-            n: { $sum: 1 },
-          },
-        },
-      ])
-      .toArray();
-    const counts: Record<string, number> = {};
-    for (const { _id, n } of groups)
-      addCount(counts, countKey({ ..._id, id: _id.block * BLOCK_SIZE }), n);
     await this.kept.replace(counts);
-    log(`lot counts rebuilt: ${groups.reduce((sum, g) => sum + g.n, 0)} lots`);
+    log(`lot counts rebuilt: ${total} lots`);
   }
 
   /**
