@@ -8,7 +8,7 @@ export type ServiceName = (typeof ServiceNames)[number];
 export const routes: readonly { pattern: RegExp; service: ServiceName }[] = [
   { pattern: /^\/api\/v1\/(auth|users)(\/|$)/, service: 'auth' },
   {
-    pattern: /^\/api\/v1\/lots\/[^/]+\/(applications-info|can-apply)\/?$/,
+    pattern: /^\/api\/v1\/lots\/[^/]+\/(applications-info|can-apply|wish-matches)\/?$/,
     service: 'applications',
   },
   { pattern: /^\/api\/v1\/lots\/[^/]+\/photos(\/|$)/, service: 'media' },

@@ -94,6 +94,7 @@ export async function changeStatus(
       applicant_email: app.applicant_email,
       language: app.language,
       lot_name: lotName(lot, app),
+      ...(to === 'approved' ? { pickup_by: opts.pickupBy ?? null } : {}),
     },
     opts.actor,
   );
@@ -103,7 +104,11 @@ export async function changeStatus(
     to,
     noteLine(opts.author, t.action, comment),
     [event],
-    { rejectedFor: opts.rejectedFor, requireApprovalRequested: opts.requireApprovalRequested },
+    {
+      rejectedFor: opts.rejectedFor,
+      requireApprovalRequested: opts.requireApprovalRequested,
+      pickupBy: opts.pickupBy,
+    },
   );
   if (updated) deps.queueCounts.forget(app.lot_id);
   return updated;
