@@ -15,6 +15,7 @@ export const routes: readonly { pattern: RegExp; service: ServiceName }[] = [
   { pattern: /^\/api\/v1\/(categories|lots)(\/|$)/, service: 'catalog' },
   { pattern: /^\/api\/v1\/(applications|wishes)(\/|$)/, service: 'applications' },
   { pattern: /^\/api\/v1\/activity-logs(\/|$)/, service: 'notification' },
+  { pattern: /^\/api\/v1\/impact(\/|$)/, service: 'notification' },
   { pattern: /^\/media\//, service: 'media' },
 ];
 

@@ -355,6 +355,15 @@ export class ApplicationsRepository {
     return res.matchedCount === 1;
   }
 
+  /** Has the phone another completed application (a family served before)? */
+  async hasCompleted(phone: string, exceptId: number): Promise<boolean> {
+    const doc = await this.models.Application.findOne(
+      { ...LIVE, applicant_phone: phone, status: 'completed', id: { $ne: exceptId } },
+      { id: 1 },
+    ).lean();
+    return doc !== null;
+  }
+
   /** Marks a pending application as next in the queue after a lapse, with its event. */
   async markNextInQueue(id: number, afterId: number, events: DomainEvent[]): Promise<boolean> {
     const res = await withDocLock(this.collection, id, () =>

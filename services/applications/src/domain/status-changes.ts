@@ -95,6 +95,11 @@ export async function changeStatus(
       language: app.language,
       lot_name: lotName(lot, app),
       ...(to === 'approved' ? { pickup_by: opts.pickupBy ?? null } : {}),
+      ...(lot ? { category_id: lot.category_id } : {}),
+      applied_at: app.created_at,
+      ...(to === 'completed'
+        ? { first_handover: !(await deps.applications.hasCompleted(app.applicant_phone, app.id)) }
+        : {}),
     },
     opts.actor,
   );

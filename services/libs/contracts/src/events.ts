@@ -129,6 +129,11 @@ const applicationStatusChange = z.object({
   lot_name: localized,
   /** an approval's pickup date (YYYY-MM-DD, the last day); absent in earlier versions */
   pickup_by: z.string().nullable().optional(),
+  /** the impact counters (absent in earlier versions): the lot's category, when the family applied */
+  category_id: z.number().int().optional(),
+  applied_at: z.string().optional(),
+  /** completed: the family's first handover (no other completed application of its phone) */
+  first_handover: z.boolean().optional(),
 });
 export type ApplicationStatusChange = z.infer<typeof applicationStatusChange>;
 

@@ -9,6 +9,7 @@ import {
   activityLogCreateSchema,
   activityLogQuerySchema,
 } from '../api/activity';
+import { impactQuerySchema } from '../api/impact';
 import {
   applicationCreateSchema,
   applicationNoteSchema,
@@ -756,6 +757,19 @@ export const operations: readonly Operation[] = [
     query: activityFilterSchema,
     ok: { description: 'the counts', schema: answers.activityStatsAnswer },
     errors: ['ACTIVITY_DATE_RANGE_INVALID'],
+  },
+  {
+    method: 'get',
+    path: `${V1}/impact`,
+    service: 'notification',
+    summary:
+      'The impact dashboard: lots received and given per month, families served, waiting times, categories',
+    access: 'admin',
+    query: impactQuerySchema,
+    ok: {
+      description: 'the figures, from counters kept by the events',
+      schema: answers.impactAnswer,
+    },
   },
   {
     method: 'get',

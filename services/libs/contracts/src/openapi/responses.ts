@@ -44,6 +44,7 @@ import type {
 } from '../api/activity';
 import type { CategoriesAnswer, CategoryAnswer, DeletedAnswer } from '../api/catalog';
 import type { LotSnapshotPage } from '../api/internal';
+import type { ImpactReport } from '../api/impact';
 import type { ErrorCode } from '../errors';
 
 /*
@@ -326,12 +327,9 @@ export const wishAnswer = same<Wish>()(
       language: z.enum(Languages),
       created_at: z.string(),
       updated_at: z.string(),
-      matching_lots: z
-        .array(wishMatchLot)
-        .optional()
-        .meta({
-          description: 'active wishes in lists: available lots of the category (at most 5)',
-        }),
+      matching_lots: z.array(wishMatchLot).optional().meta({
+        description: 'active wishes in lists: available lots of the category (at most 5)',
+      }),
     })
     .meta({ id: 'Wish' }),
 );
@@ -473,3 +471,36 @@ export const platformHealthAnswer = z.object({
     }),
   ),
 });
+
+export const impactAnswer = same<ImpactReport>()(
+  z
+    .object({
+      counting_since: z.string().nullable(),
+      months: z.array(
+        z.object({
+          month: z.string().meta({ description: 'YYYY-MM (office time zone)' }),
+          lots_received: int(),
+          lots_given: int(),
+        }),
+      ),
+      totals: z.object({
+        lots_received: int(),
+        lots_given: int(),
+        families_served: int(),
+        applications: int(),
+        wishes: int(),
+      }),
+      median_days_to_pickup: z.number().nullable(),
+      handovers_measured: int(),
+      categories: z.array(
+        z.object({
+          category_id: int(),
+          applications: int(),
+          wishes: int(),
+          lots_given: int(),
+          open_wishes: int(),
+        }),
+      ),
+    })
+    .meta({ id: 'ImpactReport' }),
+);
