@@ -327,6 +327,8 @@ describe('wishes matched to lots (issue 19)', () => {
       matching_lots: [{ id: lot, name: { de: 'Kinderbett 70x140', uk: 'Дитяче ліжко 70x140' } }],
     });
     expect(byId.get(done)).not.toHaveProperty('matching_lots');
+    const detail = await s.http.get(`/api/v1/wishes/${newer}`, { token: adminToken() });
+    expect(detail.body.matching_lots.map((l: { id: number }) => l.id)).toEqual([lot]);
     const other = await s.http.get(`/api/v1/wishes/${elsewhere}`, { token: adminToken() });
     expect(other.body.status).toBe('active');
   });

@@ -78,26 +78,34 @@ export class WishesService {
   /** A page of wishes; each active one with the available lots of its category (oldest first). */
   async list(q: WishesQuery): Promise<WishesPage> {
     const page = await this.deps.wishes.list(q);
-    const active = page.wishes.filter((w) => w.status === 'active');
+    return { ...page, wishes: await this.withMatches(page.wishes) };
+  }
+
+  /** GET /wishes/{id}: the wish, with its matching lots while it is active. */
+  async detail(id: number): Promise<Wish> {
+    const [wish] = await this.withMatches([await this.get(id)]);
+    return wish!;
+  }
+
+  private async withMatches(wishes: Wish[]): Promise<Wish[]> {
+    const active = wishes.filter((w) => w.status === 'active');
+    if (active.length === 0) return wishes;
     const lots = await this.deps.lots.availableByCategory(
       active.map((w) => w.furniture_category),
       MATCHES_PER_WISH,
     );
-    return {
-      ...page,
-      wishes: page.wishes.map((w) =>
-        w.status === 'active'
-          ? {
-              ...w,
-              matching_lots: (lots.get(w.furniture_category) ?? []).map((l) => ({
-                id: l.id,
-                name: l.name,
-                photo: l.photo,
-              })),
-            }
-          : w,
-      ),
-    };
+    return wishes.map((w) =>
+      w.status === 'active'
+        ? {
+            ...w,
+            matching_lots: (lots.get(w.furniture_category) ?? []).map((l) => ({
+              id: l.id,
+              name: l.name,
+              photo: l.photo,
+            })),
+          }
+        : w,
+    );
   }
 
   /**

@@ -37,7 +37,7 @@ export function wishesRouter(wishes: WishesService): Router {
   });
 
   r.get('/:id', requireStaff, async (req, res) => {
-    res.json(await wishes.get(input.params(req, idParamSchema).id));
+    res.json(await wishes.detail(input.params(req, idParamSchema).id));
   });
 
   // the spec sends the status as ?status=; the notes travel in the body
