@@ -1,3 +1,4 @@
+import { context, isSpanContextValid, trace } from '@opentelemetry/api';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import pino, { type Logger } from 'pino';
@@ -7,11 +8,20 @@ export type { Logger } from 'pino';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
+/** The trace and span of the line (when tracing is on), to find a request's lines by its trace. */
+function traceIds(): Record<string, string> {
+  const span = trace.getSpan(context.active());
+  if (!span) return {};
+  const ids = span.spanContext();
+  return isSpanContextValid(ids) ? { trace_id: ids.traceId, span_id: ids.spanId } : {};
+}
+
 export function createLogger(name: string, level = 'info'): Logger {
   return pino({
     name,
     level,
     base: { service: name },
+    mixin: traceIds,
     redact: {
       paths: [
         'req.headers.authorization',

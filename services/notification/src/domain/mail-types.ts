@@ -9,6 +9,12 @@ export const MailKinds = [
   'reservation_cancelled',
   /** back to pending: reconsidered by staff, or a cancelled reservation brought it back */
   'reconsidered',
+  /** staff moved the pickup date */
+  'pickup_extended',
+  /** the pickup date is two days away */
+  'pickup_reminder',
+  /** a lot matching the family's wish */
+  'wish_match',
 ] as const;
 export type MailKind = (typeof MailKinds)[number];
 
@@ -89,6 +95,8 @@ export interface MailRecord {
   withdrawn_reason: string | null;
   /** Message-ID header (the same on every attempt, so a repeated delivery is recognisable) */
   message_id: string;
+  /** the trace of the event that asked for the mail (tracing on), continued by its delivery */
+  traceparent?: string | null;
   smtp_response: string | null;
   occurred_at: Date;
   created_at: Date;

@@ -2,14 +2,16 @@ import { useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ArrowLeft, MessageCircle, RotateCcw } from 'lucide-react';
-import { i18n } from '../../../../app/i18n';
 import { Spinner } from '../../../../components/Spinner';
 import { useLanguage } from '../../../../lib/language';
 import { useGetAdminCategoriesQuery } from '../../categories/api/categories-api';
 import { formatPhone, whatsappLink } from '../../applications/lib/contact';
 import { formatDate } from '../../lib/dates';
+import { useFamilyT } from '../../lib/family-language';
 import { WishStatusBadge } from '../../ui/StatusBadges';
 import { useGetWishQuery } from '../api/wishes-api';
+import { CategoryIconView } from '../../../catalog/lib/category-icon';
+import { MatchingLots } from './WishMatches';
 import { WishStatusDialog } from './WishStatusDialog';
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
@@ -31,6 +33,7 @@ export default function WishDetailPage() {
   const wish = useGetWishQuery(id, { skip: !valid, refetchOnMountOrArgChange: true });
   const categories = useGetAdminCategoriesQuery();
   const [editing, setEditing] = useState(false);
+  const familyT = useFamilyT(wish.data?.language ?? lang);
 
   const back = (
     <Link to="/admin/wishes" className="btn-secondary">
@@ -89,8 +92,8 @@ export default function WishDetailPage() {
             <a
               href={whatsappLink(
                 whatsapp,
-                // German, as for applications (back-office §5)
-                i18n.getFixedT('de', 'admin')('wishes.whatsappMessage', {
+                // in the family's language (issue 19)
+                familyT('wishes.whatsappMessage', {
                   name: data.applicant_name,
                 }),
               )}
@@ -105,8 +108,15 @@ export default function WishDetailPage() {
           {data.applicant_email && <p className="mt-1 text-slate-800">{data.applicant_email}</p>}
         </Section>
         <Section title={t('wishes.category')}>
-          <p className="text-slate-900">
-            {category ? `${category.icon} ${category.name.de}` : `#${data.furniture_category}`}
+          <p className="flex items-center gap-2 text-slate-900">
+            {category ? (
+              <>
+                <CategoryIconView category={category} className="size-5" />
+                {category.name.de}
+              </>
+            ) : (
+              `#${data.furniture_category}`
+            )}
           </p>
         </Section>
         <Section title={t('wishes.description')}>
@@ -125,6 +135,7 @@ export default function WishDetailPage() {
             )}
           </ol>
         </Section>
+        {data.status === 'active' && <MatchingLots wish={data} lots={data.matching_lots ?? []} />}
       </div>
       {editing && <WishStatusDialog wish={data} onClose={() => setEditing(false)} />}
     </div>
