@@ -362,12 +362,7 @@ async function seed(
   }
 }
 
-async function measure(
-  base: string,
-  call: Call,
-  token: string,
-  connections: number,
-): Promise<Figures> {
+async function measure(base: string, call: Call, token: string): Promise<Figures> {
   const headers: Record<string, string> = call.staff ? { authorization: `Bearer ${token}` } : {};
   const times: number[] = [];
   const started = performance.now();
@@ -389,13 +384,24 @@ async function measure(
   }
   const total = performance.now() - started;
   times.sort((a, b) => a - b);
-  const figures: Figures = {
+  return {
     p50: percentile(times, 50),
     p95: percentile(times, 95),
     p99: percentile(times, 99),
     rps: (times.length / total) * 1000,
   };
-  if (connections > 1) {
+}
+
+/** req/s and p95 at several connections for 3 s, into the call's figures. */
+async function measureConcurrent(
+  base: string,
+  call: Call,
+  token: string,
+  connections: number,
+  figures: Figures,
+): Promise<void> {
+  const headers: Record<string, string> = call.staff ? { authorization: `Bearer ${token}` } : {};
+  {
     const latencies: number[] = [];
     const result = await new Promise<autocannon.Result>((resolve, reject) => {
       const instance = autocannon(
@@ -408,7 +414,8 @@ async function measure(
     figures.rps16 = result.requests.average;
     figures.p95at16 = percentile(latencies, 95);
   }
-  return figures;
+  // requests autocannon left open are still being answered: let them finish before the next call
+  await new Promise((r) => setTimeout(r, 2000));
 }
 
 function rssKiB(pid: number): { rss: number; hwm: number } {
@@ -589,10 +596,17 @@ async function main(): Promise<void> {
     const runs: { label: string; figures: Map<string, Figures> }[] = [];
     const runAll = async (label: string, connections: number) => {
       const figures = new Map<string, Figures>();
+      // every call alone first, then (when asked) every call at several connections
       for (const call of calls) {
         progress(`${label}: ${call.name}`);
-        figures.set(call.url, await measure(gw, call, token, connections));
+        figures.set(call.url, await measure(gw, call, token));
       }
+      if (connections > 1)
+        for (const call of calls) {
+          progress(`${label}: ${call.name} at ${connections} connections`);
+          const f = figures.get(call.url)!;
+          if (!f.failed) await measureConcurrent(gw, call, token, connections, f);
+        }
       runs.push({ label, figures });
       // at once, so that a run cut short still leaves its figures
       console.log(`\n${label} (ms: p50 / p95 / p99, req/s at 1 connection)`);
