@@ -429,12 +429,7 @@ export const platformHealthAnswer = z.object({
   gateway: z.literal('up'),
   services: z.record(
     z.string(),
-    z.object({
-      status: z.enum(['up', 'down']),
-      ready: z.boolean(),
-      checks: z.record(z.string(), z.boolean()).optional(),
-      latency_ms: z.number(),
-      error: z.string().optional(),
-    }),
+    // public: no checks, latencies or error texts (each service's own /ready has them)
+    z.object({ status: z.enum(['up', 'down']), ready: z.boolean() }),
   ),
 });
