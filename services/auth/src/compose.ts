@@ -11,7 +11,7 @@ import { SessionsRepository } from './data-access/sessions-repository';
 import { UsersRepository } from './data-access/users-repository';
 import { AuthService } from './domain/auth-service';
 import { UsersService } from './domain/users-service';
-import { argon2Hasher } from './integrations/password-hasher';
+import { argon2Hasher, boundedHasher } from './integrations/password-hasher';
 import { rs256TokenSigner } from './integrations/token-signer';
 
 /**
@@ -27,11 +27,14 @@ export async function composeAuth(kit: ServiceKit<AuthConfig>) {
   const users = new UsersRepository(conn, models);
   const sessions = new SessionsRepository(models);
   const onEvents = kit.outbox([models.User]);
-  const hasher = argon2Hasher({
-    memoryCost: config.ARGON2_MEMORY_KIB,
-    timeCost: config.ARGON2_TIME_COST,
-    parallelism: config.ARGON2_PARALLELISM,
-  });
+  const hasher = boundedHasher(
+    argon2Hasher({
+      memoryCost: config.ARGON2_MEMORY_KIB,
+      timeCost: config.ARGON2_TIME_COST,
+      parallelism: config.ARGON2_PARALLELISM,
+    }),
+    { concurrent: config.ARGON2_MAX_CONCURRENT, queue: config.ARGON2_MAX_QUEUE },
+  );
   const signer = rs256TokenSigner({
     privateKey: config.jwtPrivateKey,
     issuer: config.JWT_ISSUER,

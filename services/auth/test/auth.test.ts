@@ -529,6 +529,80 @@ describe('login throttling', () => {
     await login();
   });
 
+  test('when 15 wrong passwords for one account arrive at once, then at most the budget of 5 is checked and the rest refused with 429', async () => {
+    const email = `parallel-${Date.now()}@example.org`;
+    const admin = await login();
+    await http.post(
+      '/api/v1/users',
+      { name: 'P', email, role: 'volunteer', password: 'right-password-1' },
+      { token: admin },
+    );
+    const answers = await Promise.all(
+      Array.from({ length: 15 }, () =>
+        http.post('/api/v1/auth/login', { email, password: 'wrong-password' }),
+      ),
+    );
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(5);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(10);
+    expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
+  });
+
+  test("when a stranger's guesses from other addresses fail, then the staff member's own address is not locked", async () => {
+    const svc2 = await startAuth({ LOGIN_MAX_FAILURES_PER_ACCOUNT: '2' });
+    try {
+      const h = api(svc2.url);
+      // services trust one hop: the gateway's X-Forwarded-For names the client
+      for (const ip of ['198.51.100.1', '198.51.100.2']) {
+        for (let i = 0; i < 2; i++) {
+          const res = await h.post(
+            '/api/v1/auth/login',
+            { email: ADMIN.email, password: 'wrong-password' },
+            { headers: { 'x-forwarded-for': ip } },
+          );
+          expect(res.status).toBe(401);
+        }
+        const locked = await h.post(
+          '/api/v1/auth/login',
+          { email: ADMIN.email, password: ADMIN.password },
+          { headers: { 'x-forwarded-for': ip } },
+        );
+        expect(locked.status).toBe(429);
+      }
+      const own = await h.post(
+        '/api/v1/auth/login',
+        { email: ADMIN.email, password: ADMIN.password },
+        { headers: { 'x-forwarded-for': '192.0.2.50' } },
+      );
+      expect(own.status).toBe(200);
+    } finally {
+      await svc2.stop();
+    }
+  });
+
+  test('when more logins arrive than argon2 may work on and wait for, then the surplus is refused with 429 at once', async () => {
+    const svc2 = await startAuth({
+      ARGON2_MAX_CONCURRENT: '1',
+      ARGON2_MAX_QUEUE: '1',
+      LOGIN_MAX_FAILURES_PER_IP: '1000',
+      LOGIN_MAX_FAILURES_PER_ACCOUNT: '1000',
+    });
+    try {
+      const h = api(svc2.url);
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          h.post('/api/v1/auth/login', { email: `flood${i}@example.org`, password: 'wrong-pass' }),
+        ),
+      );
+      const statuses = answers.map((a) => a.status);
+      expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(1);
+      expect(answers.find((a) => a.status === 429)?.body.code).toBe('RATE_LIMITED');
+      expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
+    } finally {
+      await svc2.stop();
+    }
+  });
+
   test('when an IP fails too often across accounts, then it is refused', async () => {
     const svc2 = await startAuth({
       LOGIN_MAX_FAILURES_PER_IP: '4',

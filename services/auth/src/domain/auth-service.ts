@@ -54,7 +54,7 @@ export class AuthService {
 
   async login(email: string, password: string, ip: string): Promise<TokenResponse> {
     const { users, hasher, throttle } = this.deps;
-    const wait = await throttle.blockedFor(email, ip);
+    const wait = await throttle.take(email, ip);
     if (wait > 0) {
       throw new AppError('LOGIN_THROTTLED', {
         params: { minutes: Math.max(1, Math.ceil(wait / 60)) },
@@ -62,13 +62,14 @@ export class AuthService {
       });
     }
     const user = await users.findByEmail(email);
-    this.dummyHash ??= hasher.hash(randomUUID());
+    // a refused computation (too many at once) must not stay cached
+    this.dummyHash ??= hasher.hash(randomUUID()).catch((err: unknown) => {
+      this.dummyHash = undefined;
+      throw err;
+    });
     const ok = await hasher.verify(user?.password_hash ?? (await this.dummyHash), password);
-    if (!user || !ok) {
-      await throttle.recordFailure(email, ip);
-      throw new AppError('INVALID_CREDENTIALS');
-    }
-    await throttle.recordSuccess(email);
+    if (!user || !ok) throw new AppError('INVALID_CREDENTIALS');
+    await throttle.recordSuccess(email, ip);
     if (hasher.needsRehash(user.password_hash)) {
       await users.update(user, { password_hash: await hasher.hash(password) }, () => []);
     }

@@ -17,12 +17,16 @@ export function toPublicUser(record: UserRecord): User {
   return user;
 }
 
-/** Failed-login counting (data-access/login-throttle.ts implements it). */
+/**
+ * Login attempt counting (data-access/login-throttle.ts implements it). Every attempt takes a
+ * point before the password is checked, in one atomic step, so parallel guesses cannot pass the
+ * budget; a successful login gives its points back.
+ */
 export interface LoginThrottle {
-  /** seconds until the account or the IP may try again, or 0 */
-  blockedFor(email: string, ip: string): Promise<number>;
-  recordFailure(email: string, ip: string): Promise<void>;
-  recordSuccess(email: string): Promise<void>;
+  /** takes a point for this attempt: 0 when it may go on, else seconds until it may try again */
+  take(email: string, ip: string): Promise<number>;
+  /** the attempt succeeded: its points are given back and the account's failures forgotten */
+  recordSuccess(email: string, ip: string): Promise<void>;
 }
 
 /** The fields a change sets (for changesOf). */
