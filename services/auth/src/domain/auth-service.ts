@@ -125,7 +125,11 @@ export class AuthService {
     await this.deps.sessions.revoke(actor.sessionId, 'logout');
     const publicUser = toPublicUser(user);
     await this.deps.users.recordSessionEvent(user.id, [
-      createEvent(Events.UserLoggedOut, { user: snapshot(publicUser) }, actorOf(publicUser)),
+      createEvent(
+        Events.UserLoggedOut,
+        { user: snapshot(publicUser), session_id: actor.sessionId },
+        actorOf(publicUser),
+      ),
     ]);
     this.deps.onEvents();
   }
