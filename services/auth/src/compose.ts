@@ -1,3 +1,4 @@
+import { Limits } from '@furniture/contracts';
 import { defineService, ensureIndexes, type ServiceKit } from '@furniture/platform';
 import { createApp } from './app';
 import { loadAuthConfig, type AuthConfig } from './config';
@@ -12,6 +13,11 @@ import { UsersRepository } from './data-access/users-repository';
 import { AuthService } from './domain/auth-service';
 import { UsersService } from './domain/users-service';
 import { argon2Hasher, boundedHasher } from './integrations/password-hasher';
+import {
+  adminPasswordProblem,
+  DOCUMENTED_ADMIN_PASSWORD,
+  zxcvbnPasswordPolicy,
+} from './integrations/password-policy';
 import { rs256TokenSigner } from './integrations/token-signer';
 
 /**
@@ -41,6 +47,7 @@ export async function composeAuth(kit: ServiceKit<AuthConfig>) {
     audience: config.JWT_AUDIENCE,
     ttlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
   });
+  const policy = zxcvbnPasswordPolicy();
   const throttle = mongoLoginThrottle(conn, {
     perAccount: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
     perIp: config.LOGIN_MAX_FAILURES_PER_IP,
@@ -51,12 +58,13 @@ export async function composeAuth(kit: ServiceKit<AuthConfig>) {
     users,
     sessions,
     hasher,
+    policy,
     signer,
     throttle,
     sessionMaxAgeSeconds: config.SESSION_MAX_AGE_SECONDS,
     onEvents,
   });
-  const usersService = new UsersService({ users, sessions, hasher, onEvents });
+  const usersService = new UsersService({ users, sessions, hasher, policy, onEvents });
 
   // what a TTL index would do on MongoDB (FerretDB has none)
   kit.every('sessions and login counters housekeeping', 3600 * 1000, () =>
@@ -66,6 +74,16 @@ export async function composeAuth(kit: ServiceKit<AuthConfig>) {
     ]),
   );
   kit.onStart(async () => {
+    // production never runs with the documented default admin, seeded or kept
+    const problem = adminPasswordProblem(config, policy, Limits.newPasswordMin);
+    if (problem) throw new Error(problem);
+    if (config.NODE_ENV === 'production' && config.ADMIN_EMAIL) {
+      const admin = await users.findByEmail(config.ADMIN_EMAIL.trim().toLowerCase());
+      if (admin && (await hasher.verify(admin.password_hash, DOCUMENTED_ADMIN_PASSWORD)))
+        throw new Error(
+          `${config.ADMIN_EMAIL} still has the documented default password: change it (make run, or PATCH /api/v1/users) before starting in production`,
+        );
+    }
     const seeded = await usersService.seedAdmin({
       email: config.ADMIN_EMAIL,
       password: config.ADMIN_PASSWORD,

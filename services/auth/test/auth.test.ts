@@ -262,8 +262,25 @@ describe('profile and password', () => {
     expect(short.status).toBe(422);
     expect(short.body.detail[0]).toMatchObject({
       loc: ['body', 'new_password'],
-      msg: 'Passwort muss mindestens 8 Zeichen haben',
+      msg: 'Passwort muss mindestens 12 Zeichen haben',
     });
+    for (const [lang, msg] of [
+      ['de', 'Dieses Passwort ist zu leicht zu erraten'],
+      ['uk', 'Цей пароль занадто легко вгадати'],
+    ]) {
+      const common = await http.patch(
+        '/api/v1/auth/password',
+        { current_password: 'volunteer-pass-1', new_password: 'password1234' },
+        { token, headers: { 'accept-language': lang! } },
+      );
+      expect(common.status).toBe(422);
+      expect(common.body.code).toBe('PASSWORD_TOO_WEAK');
+      expect(common.body.detail[0]).toMatchObject({
+        loc: ['body', 'new_password'],
+        type: 'password_too_weak',
+        msg: expect.stringContaining(msg!),
+      });
+    }
     const same = await http.patch(
       '/api/v1/auth/password',
       { current_password: 'volunteer-pass-1', new_password: 'volunteer-pass-1' },
@@ -403,9 +420,27 @@ describe('users (admins only)', () => {
       name: 'Name ist erforderlich',
       email: 'Ungültige E-Mail-Adresse',
       role: 'Ungültige Rolle',
-      password: 'Passwort muss mindestens 8 Zeichen haben',
+      password: 'Passwort muss mindestens 12 Zeichen haben',
     });
   });
+
+  test.each(['password1234', 'qwertyuiop12', 'moebel-admin-2026'])(
+    'when an admin creates a user with the common password %p, then 422 PASSWORD_TOO_WEAK and no user',
+    async (password) => {
+      const admin = await login();
+      const email = `weak-${Date.now()}@example.org`;
+      const res = await http.post(
+        '/api/v1/users',
+        { name: 'Weak', email, role: 'volunteer', password },
+        { token: admin },
+      );
+      expect(res.status).toBe(422);
+      expect(res.body.code).toBe('PASSWORD_TOO_WEAK');
+      expect(res.body.detail[0].loc).toEqual(['body', 'password']);
+      const found = await http.get(`/api/v1/users?search=${email}`, { token: admin });
+      expect(found.body.total).toBe(0);
+    },
+  );
 
   test('when an admin deletes their own row, then 409 and they still exist', async () => {
     const res = await http.delete(`/api/v1/users/${adminId}`, { token: admin });

@@ -1,4 +1,4 @@
-import type { Connection } from '@furniture/platform';
+import { withLock, type Connection } from '@furniture/platform';
 import { RateLimiterMongo, RateLimiterRes } from 'rate-limiter-flexible';
 import type { LoginThrottle } from '../domain/records';
 
@@ -38,14 +38,21 @@ export function mongoLoginThrottle(
     points: opts.perAccount * 4,
     blockDuration: ACCOUNT_DELAY_SECONDS,
   });
+  const limiters = [byAccountAndIp, byIp, byAccount];
   const pairKey = (email: string, ip: string) => `${email.toLowerCase()}|${ip}`;
 
   /** seconds to wait when the point could not be taken, else 0 */
-  const consume = async (limiter: RateLimiterMongo, key: string): Promise<number> => {
+  const consume = async (limiter: RateLimiterMongo, key: string, attempt = 1): Promise<number> => {
     try {
-      await limiter.consume(key);
+      // FerretDB's $inc is not isolated (platform locks.ts): one counter update at a time here
+      await withLock(`login-throttle:${String(limiters.indexOf(limiter))}:${key}`, () =>
+        limiter.consume(key),
+      );
       return 0;
     } catch (err) {
+      // parallel first attempts race to insert the key's row: the loser counts again
+      if ((err as { code?: number }).code === 11000 && attempt < 5)
+        return consume(limiter, key, attempt + 1);
       if (!(err instanceof RateLimiterRes)) throw err;
       return Math.max(1, Math.ceil(err.msBeforeNext / 1000));
     }

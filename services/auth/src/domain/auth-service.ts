@@ -18,8 +18,10 @@ import type { UsersRepository } from '../data-access/users-repository';
 import {
   EmailTakenError,
   keysOf,
+  passwordTooWeak,
   toPublicUser,
   type LoginThrottle,
+  type PasswordPolicy,
   type UserRecord,
 } from './records';
 import type { PasswordHasher } from '../integrations/password-hasher';
@@ -29,6 +31,7 @@ export interface AuthDeps {
   users: UsersRepository;
   sessions: SessionsRepository;
   hasher: PasswordHasher;
+  policy: PasswordPolicy;
   signer: TokenSigner;
   throttle: LoginThrottle;
   sessionMaxAgeSeconds: number;
@@ -174,6 +177,8 @@ export class AuthService {
         fieldErrors: [{ loc: ['body', 'new_password'], msg: '', type: 'password_unchanged' }],
       });
     }
+    if (this.deps.policy.isWeak(change.new_password, [user.name, user.email]))
+      throw passwordTooWeak('new_password');
     const hash = await this.deps.hasher.hash(change.new_password);
     await this.deps.users.update(user, { password_hash: hash }, (next) => [
       createEvent(Events.UserPasswordChanged, { user: snapshot(next) }, actorOf(next)),

@@ -1,4 +1,5 @@
 import type { User } from '@furniture/contracts';
+import { AppError } from '@furniture/platform/domain';
 
 /*
  * The records and ports of the auth domain. Data access maps its documents to these and
@@ -32,3 +33,16 @@ export interface LoginThrottle {
 /** The fields a change sets (for changesOf). */
 export const keysOf = <T extends object>(set: Partial<T>) =>
   Object.keys(set) as (keyof T & string)[];
+
+/** Whether a new password is too easy to guess (integrations/password-policy.ts). */
+export interface PasswordPolicy {
+  /** `userInputs`: the user's name and e-mail, which a guesser would try first */
+  isWeak(password: string, userInputs?: string[]): boolean;
+}
+
+/** The 422 of a password that is long enough but easy to guess, on the field that carries it. */
+export function passwordTooWeak(field: string): AppError {
+  return new AppError('PASSWORD_TOO_WEAK', {
+    fieldErrors: [{ loc: ['body', field], msg: '', type: 'password_too_weak' }],
+  });
+}

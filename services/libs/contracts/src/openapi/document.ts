@@ -192,7 +192,12 @@ export const operations: readonly Operation[] = [
     access: 'signed-in',
     body: passwordChangeSchema,
     ok: { description: 'changed', schema: answers.passwordChangedAnswer },
-    errors: ['SESSION_EXPIRED', 'CURRENT_PASSWORD_WRONG', 'PASSWORD_UNCHANGED'],
+    errors: [
+      'SESSION_EXPIRED',
+      'CURRENT_PASSWORD_WRONG',
+      'PASSWORD_UNCHANGED',
+      'PASSWORD_TOO_WEAK',
+    ],
   },
   {
     method: 'get',
@@ -211,7 +216,7 @@ export const operations: readonly Operation[] = [
     access: 'admin',
     body: userCreateSchema,
     ok: { status: 201, description: 'created', schema: answers.userAnswer },
-    errors: ['EMAIL_TAKEN'],
+    errors: ['EMAIL_TAKEN', 'PASSWORD_TOO_WEAK'],
   },
   {
     method: 'get',
@@ -233,7 +238,7 @@ export const operations: readonly Operation[] = [
     params: idParamSchema,
     body: userUpdateSchema,
     ok: { description: 'the changed user', schema: answers.userAnswer },
-    errors: ['USER_NOT_FOUND', 'EMAIL_TAKEN', 'LAST_ADMIN', 'CONFLICT'],
+    errors: ['USER_NOT_FOUND', 'EMAIL_TAKEN', 'LAST_ADMIN', 'CONFLICT', 'PASSWORD_TOO_WEAK'],
   },
   {
     method: 'delete',
