@@ -10,7 +10,7 @@ import { mediaService } from '@furniture/media/service';
 import { applicationsService } from '@furniture/applications/service';
 import { catalogService } from '@furniture/catalog/service';
 import { notificationService } from '@furniture/notification/service';
-import { topologyQueues } from '@furniture/platform';
+import { topologyQueues, type Logger } from '@furniture/platform';
 import {
   EventRecorder,
   api,
@@ -27,16 +27,28 @@ import {
 export const SYSTEM_ADMIN = { email: 'admin@example.org', password: 'Moebel-Bruecke-Admin-7' };
 
 export async function startSystem(
-  opts: { full?: boolean; gatewayEnv?: Record<string, string> } = {},
+  opts: {
+    full?: boolean;
+    gatewayEnv?: Record<string, string>;
+    /** every service's and the gateway's logger (silent by default) */
+    logger?: (name: string) => Logger;
+  } = {},
 ) {
+  const logger = opts.logger;
   const urls = testUrls();
   const exchange = uniqueName('system');
-  const catalog = await startService(catalogService, { exchange, env: { READ_CACHE_TTL_MS: '0' } });
+  const catalog = await startService(catalogService, {
+    exchange,
+    env: { READ_CACHE_TTL_MS: '0' },
+    logger: logger?.('catalog'),
+  });
   const applications = await startService(applicationsService, {
+    logger: logger?.('applications'),
     exchange,
     env: { CATALOG_URL: catalog.url, LOT_SNAPSHOT_SYNC: 'never' },
   });
   const notification = await startService(notificationService, {
+    logger: logger?.('notification'),
     exchange,
     env: {
       SMTP_URL: urls.smtpUrl,
@@ -48,6 +60,7 @@ export async function startSystem(
   });
   const auth = opts.full
     ? await startService(authService, {
+        logger: logger?.('auth'),
         exchange,
         env: {
           JWT_PRIVATE_KEY: testKeys().privateKey,
@@ -60,6 +73,7 @@ export async function startSystem(
   const bucket = uniqueName('system').replace(/_/g, '-');
   const media = opts.full
     ? await startService(mediaService, {
+        logger: logger?.('media'),
         exchange,
         env: { S3_URL: urls.s3Url, S3_BUCKET: bucket, CATALOG_URL: catalog.url },
       })
@@ -79,6 +93,7 @@ export async function startSystem(
       RATE_LIMIT_LOGIN: '100000',
       ...opts.gatewayEnv,
     },
+    logger?.('gateway'),
   );
   const http = api(gateway.url);
   const staff = () => ({ token: adminToken() });
