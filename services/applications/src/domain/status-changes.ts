@@ -94,6 +94,12 @@ export async function changeStatus(
       applicant_email: app.applicant_email,
       language: app.language,
       lot_name: lotName(lot, app),
+      ...(to === 'approved' ? { pickup_by: opts.pickupBy ?? null } : {}),
+      ...(lot ? { category_id: lot.category_id } : {}),
+      applied_at: app.created_at,
+      ...(to === 'completed'
+        ? { first_handover: !(await deps.applications.hasCompleted(app.applicant_phone, app.id)) }
+        : {}),
     },
     opts.actor,
   );
@@ -103,7 +109,11 @@ export async function changeStatus(
     to,
     noteLine(opts.author, t.action, comment),
     [event],
-    { rejectedFor: opts.rejectedFor, requireApprovalRequested: opts.requireApprovalRequested },
+    {
+      rejectedFor: opts.rejectedFor,
+      requireApprovalRequested: opts.requireApprovalRequested,
+      pickupBy: opts.pickupBy,
+    },
   );
   if (updated) deps.queueCounts.forget(app.lot_id);
   return updated;

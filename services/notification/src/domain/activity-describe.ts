@@ -19,13 +19,17 @@ export const ActionLabelsDe: Record<ActionType, string> = {
   RECONSIDER: 'Erneut geprüft',
   PHOTO_UPLOAD: 'Foto hochgeladen',
   PHOTO_DELETE: 'Foto gelöscht',
+  PICKUP_EXTEND: 'Abholfrist geändert',
+  PICKUP_REMINDER: 'An Abholung erinnert',
+  PICKUP_OVERDUE: 'Abholfrist überschritten',
+  NEXT_IN_QUEUE: 'Der nächsten Familie angeboten',
   EXPORT: 'Export',
   IMPORT: 'Import',
 };
 
 export const TargetLabelsDe: Record<TargetType, string> = {
   category: 'Kategorie',
-  lot: 'Los',
+  lot: 'Lot',
   application: 'Bewerbung',
   user: 'Benutzer',
   wish: 'Wunsch',
@@ -57,13 +61,17 @@ const StatusLabelsDe: Record<string, string> = {
 
 const ReasonLabelsDe: Record<string, string> = {
   competitor_approved: 'andere Bewerbung genehmigt',
-  reservation_failed: 'Los konnte nicht reserviert werden',
-  lot_closed: 'Los nicht mehr verfügbar',
-  lot_deleted: 'Los gelöscht',
+  reservation_failed: 'Lot konnte nicht reserviert werden',
+  lot_closed: 'Lot nicht mehr verfügbar',
+  lot_deleted: 'Lot gelöscht',
   reservation_cancelled: 'Reservierung einer anderen Bewerbung aufgehoben',
-  not_available: 'Los nicht verfügbar',
-  not_found: 'Los existiert nicht mehr',
+  pickup_lapsed: 'Abholfrist abgelaufen',
+  not_available: 'Lot nicht verfügbar',
+  not_found: 'Lot existiert nicht mehr',
 };
+
+/** "2026-12-01" as "01.12.2026". */
+const germanDay = (day: string) => day.split('-').reverse().join('.');
 
 const status = (s: unknown) => (typeof s === 'string' ? (StatusLabelsDe[s] ?? s) : '');
 
@@ -113,5 +121,6 @@ export function describeDe(e: ActivityLogEntry): string {
   if (typeof d.photo_id === 'number') parts.push(`Foto #${d.photo_id}`);
   if (typeof d.note === 'string' && d.note) parts.push(`Notiz: ${d.note}`);
   if (typeof d.rows === 'number') parts.push(`${d.rows} Zeilen`);
+  if (typeof d.pickup_by === 'string') parts.push(`Abholung bis ${germanDay(d.pickup_by)}`);
   return parts.join(', ');
 }

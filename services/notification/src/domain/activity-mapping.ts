@@ -205,6 +205,72 @@ function map(event: AnyEvent): Mapped | null {
         },
       };
     }
+    case Events.ApplicationPickupExtended: {
+      const p = event.payload;
+      return {
+        action: 'PICKUP_EXTEND',
+        target: 'application',
+        targetId: p.application_id,
+        details: {
+          applicant_name: p.applicant_name,
+          lot_id: p.lot_id,
+          lot_name: p.lot_name,
+          old_value: { pickup_by: p.old_pickup_by },
+          new_value: { pickup_by: p.pickup_by },
+          note: p.note,
+        },
+      };
+    }
+    case Events.ApplicationPickupReminderDue: {
+      const p = event.payload;
+      return {
+        action: 'PICKUP_REMINDER',
+        target: 'application',
+        targetId: p.application_id,
+        details: {
+          applicant_name: p.applicant_name,
+          lot_id: p.lot_id,
+          lot_name: p.lot_name,
+          pickup_by: p.pickup_by,
+        },
+      };
+    }
+    case Events.ApplicationPickupOverdue: {
+      const p = event.payload;
+      return {
+        action: 'PICKUP_OVERDUE',
+        target: 'application',
+        targetId: p.application_id,
+        details: { lot_id: p.lot_id, pickup_by: p.pickup_by },
+      };
+    }
+    case Events.ApplicationNextInQueue: {
+      const p = event.payload;
+      return {
+        action: 'NEXT_IN_QUEUE',
+        target: 'application',
+        targetId: p.application_id,
+        details: {
+          lot_id: p.lot_id,
+          after_application_id: p.after_application_id,
+          auto_approved: p.auto_approved,
+        },
+      };
+    }
+    case Events.WishNotified: {
+      const p = event.payload;
+      return {
+        action: 'CONTACT',
+        target: 'wish',
+        targetId: p.wish_id,
+        details: {
+          applicant_name: p.applicant_name,
+          lot_id: p.lot_id,
+          lot_name: p.lot_name,
+          channel: p.channel,
+        },
+      };
+    }
     case Events.ApplicationNoteAdded: {
       const p = event.payload;
       return {

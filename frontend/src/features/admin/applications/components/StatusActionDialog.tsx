@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { ApplicationStatus } from '@furniture/contracts/enums';
 import { Limits } from '@furniture/contracts/limits';
 import { Modal } from '../../../../components/Modal';
+import { dayFromToday } from '../../lib/dates';
 import { errorText } from '../../lib/errors';
 import { ErrorBox } from '../../ui/PageHeader';
 import { useToast } from '../../ui/Toasts';
@@ -18,7 +19,13 @@ export const ACTIONS = {
 } as const satisfies Record<string, ApplicationStatus>;
 export type StatusAction = keyof typeof ACTIONS;
 
-/** Confirms an action, with the note it needs: required to reject, optional otherwise. */
+/** The pickup date an approval proposes (the server's default, PICKUP_DAYS, is the same). */
+export const DEFAULT_PICKUP_DAYS = 7;
+
+/**
+ * Confirms an action, with the note it needs: required to reject, optional otherwise. An
+ * approval also carries the last day to pick the lot up (issue 19), a week ahead unless changed.
+ */
 export function StatusActionDialog({
   application,
   action,
@@ -32,6 +39,7 @@ export function StatusActionDialog({
   const toast = useToast();
   const [update, { isLoading }] = useUpdateApplicationStatusMutation();
   const [note, setNote] = useState('');
+  const [pickupBy, setPickupBy] = useState(() => dayFromToday(DEFAULT_PICKUP_DAYS));
   const [problem, setProblem] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const required = action === 'reject';
@@ -42,11 +50,18 @@ export function StatusActionDialog({
     const comment = note.trim();
     if (required && !comment) return setProblem(t('validation.noteRequired'));
     if (comment.length > Limits.notesMax) return setProblem(t('validation.noteTooLong'));
+    if (action === 'approve' && pickupBy && pickupBy < dayFromToday(0))
+      return setProblem(t('applications.pickup.inPast'));
     setProblem(null);
     setFailure(null);
     const status = ACTIONS[action];
     try {
-      const answer = await update({ id: application.id, status, note: comment || null }).unwrap();
+      const answer = await update({
+        id: application.id,
+        status,
+        note: comment || null,
+        pickupBy: action === 'approve' ? pickupBy || null : null,
+      }).unwrap();
       toast(
         'success',
         answer.approval?.state === 'requested'
@@ -70,6 +85,28 @@ export function StatusActionDialog({
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
         <p className="text-slate-800">{t(`applications.actionText.${action}`)}</p>
         {failure && <ErrorBox>{failure}</ErrorBox>}
+        {action === 'approve' && (
+          <div>
+            <label htmlFor="pickup-by" className="field-label">
+              {t('applications.pickup.dateLabel')}
+            </label>
+            <input
+              id="pickup-by"
+              type="date"
+              className="field-input"
+              min={dayFromToday(0)}
+              value={pickupBy}
+              aria-describedby="pickup-by-hint"
+              onChange={(e) => {
+                setPickupBy(e.target.value);
+                setProblem(null);
+              }}
+            />
+            <p id="pickup-by-hint" className="mt-1 text-sm text-slate-600">
+              {t('applications.pickup.dateHint')}
+            </p>
+          </div>
+        )}
         <div>
           <label htmlFor="status-note" className="field-label">
             {required ? t('applications.noteRequiredLabel') : t('applications.noteOptionalLabel')}
