@@ -45,7 +45,7 @@ export async function startSystem(
   const applications = await startService(applicationsService, {
     logger: logger?.('applications'),
     exchange,
-    env: { CATALOG_URL: catalog.url, LOT_SNAPSHOT_SYNC: 'never' },
+    env: { CATALOG_URL: catalog.url, LOT_SNAPSHOT_SYNC: 'never', PHONE_LOOKUPS_PER_IP: '100000' },
   });
   const notification = await startService(notificationService, {
     logger: logger?.('notification'),
