@@ -88,6 +88,9 @@ export async function composeAuth(kit: ServiceKit<AuthConfig>) {
       email: config.ADMIN_EMAIL,
       password: config.ADMIN_PASSWORD,
       name: config.ADMIN_NAME,
+      // a configured password is known to whoever configured it (the README's to everyone)
+      mustChangePassword:
+        config.NODE_ENV === 'production' || config.ADMIN_PASSWORD === DOCUMENTED_ADMIN_PASSWORD,
     });
     if (seeded === 'created')
       logger.info({ email: config.ADMIN_EMAIL }, 'first administrator created');

@@ -542,6 +542,47 @@ describe('users (admins only)', () => {
   });
 });
 
+describe('the seeded administrator', () => {
+  test('when the seeded admin of a production start logs in, then the answer asks for a password change, until it is done', async () => {
+    const svc = await startAuth({ NODE_ENV: 'production' });
+    try {
+      const h = api(svc.url);
+      const first = await h.post('/api/v1/auth/login', {
+        email: ADMIN.email,
+        password: ADMIN.password,
+      });
+      expect(first.status).toBe(200);
+      expect(first.body.must_change_password).toBe(true);
+      const changed = await h.patch(
+        '/api/v1/auth/password',
+        { current_password: ADMIN.password, new_password: 'Lindenbaum-Weg-17' },
+        { token: first.body.access_token },
+      );
+      expect(changed.status).toBe(200);
+      const next = await h.post('/api/v1/auth/login', {
+        email: ADMIN.email,
+        password: 'Lindenbaum-Weg-17',
+      });
+      expect(next.status).toBe(200);
+      expect(next.body.must_change_password).toBeUndefined();
+      // staff created by an admin are not asked, nor a development start's own admin
+      expect(
+        (await http.post('/api/v1/auth/login', ADMIN)).body.must_change_password,
+      ).toBeUndefined();
+      const email = `created-${Date.now()}@example.org`;
+      await h.post(
+        '/api/v1/users',
+        { name: 'C', email, role: 'volunteer', password: 'volunteer-pass-1' },
+        { token: next.body.access_token },
+      );
+      const created = await h.post('/api/v1/auth/login', { email, password: 'volunteer-pass-1' });
+      expect(created.body.must_change_password).toBeUndefined();
+    } finally {
+      await svc.stop();
+    }
+  });
+});
+
 describe('login throttling', () => {
   test('when an account fails too often, then even the right password is refused with 429 until the window ends', async () => {
     const email = `throttle-${Date.now()}@example.org`;

@@ -77,7 +77,10 @@ export class AuthService {
       await users.update(user, { password_hash: await hasher.hash(password) }, () => []);
     }
     const publicUser = toPublicUser(user);
-    const response = await this.openSession(publicUser);
+    const opened = await this.openSession(publicUser);
+    const response: TokenResponse = user.must_change_password
+      ? { ...opened, must_change_password: true }
+      : opened;
     await users.recordSessionEvent(
       user.id,
       [createEvent(Events.UserLoggedIn, { user: snapshot(publicUser) }, actorOf(publicUser))],
@@ -180,9 +183,11 @@ export class AuthService {
     if (this.deps.policy.isWeak(change.new_password, [user.name, user.email]))
       throw passwordTooWeak('new_password');
     const hash = await this.deps.hasher.hash(change.new_password);
-    await this.deps.users.update(user, { password_hash: hash }, (next) => [
-      createEvent(Events.UserPasswordChanged, { user: snapshot(next) }, actorOf(next)),
-    ]);
+    await this.deps.users.update(
+      user,
+      { password_hash: hash, must_change_password: false },
+      (next) => [createEvent(Events.UserPasswordChanged, { user: snapshot(next) }, actorOf(next))],
+    );
     await this.deps.sessions.revokeAllOfUser(user.id, 'password_change');
     this.deps.onEvents();
     return this.openSession(toPublicUser(user));

@@ -9,12 +9,14 @@ import { AppError } from '@furniture/platform/domain';
 /** A user as the domain sees it, with the password hash that never leaves the service. */
 export interface UserRecord extends User {
   password_hash: string;
+  /** the seeded administrator until the first password change */
+  must_change_password?: boolean;
 }
 
 export class EmailTakenError extends Error {}
 
 export function toPublicUser(record: UserRecord): User {
-  const { password_hash: _hidden, ...user } = record;
+  const { password_hash: _hidden, must_change_password: _internal, ...user } = record;
   return user;
 }
 

@@ -157,6 +157,8 @@ export class UsersService {
     email?: string;
     password?: string;
     name: string;
+    /** the first login leads to the password change */
+    mustChangePassword?: boolean;
   }): Promise<'created' | 'exists' | 'not_configured'> {
     if ((await this.deps.users.count()) > 0) return 'exists';
     if (!admin.email || !admin.password) return 'not_configured';
@@ -167,6 +169,7 @@ export class UsersService {
           email: admin.email.trim().toLowerCase(),
           role: 'admin',
           password_hash: await this.deps.hasher.hash(admin.password),
+          ...(admin.mustChangePassword ? { must_change_password: true } : {}),
         },
         (user) => [createEvent(Events.UserCreated, { user: snapshot(user) }, null)],
       );

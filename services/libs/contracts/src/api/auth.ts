@@ -35,6 +35,8 @@ export interface TokenResponse {
   /** seconds until the token expires */
   expires_in: number;
   user: User;
+  /** the seeded administrator's first login: the back-office leads to the password change */
+  must_change_password?: boolean;
 }
 
 export const profileUpdateSchema = z

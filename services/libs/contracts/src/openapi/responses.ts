@@ -118,6 +118,9 @@ export const tokenAnswer = same<TokenResponse>()(
       token_type: z.literal('bearer'),
       expires_in: int().meta({ description: 'seconds until the token expires' }),
       user: userAnswer,
+      must_change_password: z.boolean().optional().meta({
+        description: "the seeded administrator's first login: change the password first",
+      }),
     })
     .meta({ id: 'TokenResponse' }),
 );
