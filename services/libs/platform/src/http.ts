@@ -1,3 +1,5 @@
+import type { Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import express, { type Express, type RequestHandler } from 'express';
 import { AppError } from './app-error';
 import client from 'prom-client';
@@ -151,4 +153,28 @@ export function finishApp(app: Express, logger: Logger): Express {
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
   return app;
+}
+
+/**
+ * Requests node's HTTP parser refuses before express sees them (a URL or headers over 16 KB,
+ * broken framing) are answered in the platform's error shape too, not with node's bare status
+ * line: 431 for oversized headers, 400 otherwise, always closing the connection.
+ */
+export function answerClientErrors(server: Server): void {
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    if (err.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+    const status = tooLarge ? 431 : 400;
+    const error = new AppError('BAD_REQUEST', { status });
+    const message = error.localizedMessage('de');
+    const body = JSON.stringify({ success: false, code: 'BAD_REQUEST', message, detail: message });
+    socket.end(
+      `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Connection: close\r\n\r\n${body}`,
+    );
+  });
 }

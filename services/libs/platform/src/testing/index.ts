@@ -20,6 +20,7 @@ import {
   type Role,
 } from '@furniture/contracts';
 import { TOKEN_ALGORITHM } from '../auth';
+import { answerClientErrors } from '../http';
 import type { Logger } from '../logger';
 import { EventBus } from '../messaging/bus';
 import { topologyQueues } from '../messaging/topology';
@@ -144,6 +145,7 @@ export async function listen(
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
+  answerClientErrors(server);
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
