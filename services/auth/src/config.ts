@@ -32,6 +32,9 @@ export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env) {
       ARGON2_MEMORY_KIB: z.coerce.number().int().min(1024).default(19456),
       ARGON2_TIME_COST: z.coerce.number().int().min(1).default(2),
       ARGON2_PARALLELISM: z.coerce.number().int().min(1).default(1),
+      /** argon2 computations at once, and waiting; beyond both a login answers 429 */
+      ARGON2_MAX_CONCURRENT: z.coerce.number().int().min(1).default(4),
+      ARGON2_MAX_QUEUE: z.coerce.number().int().min(0).default(32),
     },
     env,
   );

@@ -2,6 +2,7 @@ import type { RequestHandler } from 'express';
 import jwt from 'jsonwebtoken';
 import { Roles, type Actor, type Role } from '@furniture/contracts';
 import { AppError } from './errors';
+import type { TokenIdentity } from './revocations';
 
 /** Claims of an access token issued by the auth service. */
 export interface AccessClaims {
@@ -38,8 +39,8 @@ export class TokenVerifier {
       publicKey: string;
       issuer: string;
       audience: string;
-      /** sessions revoked since their tokens were issued (fed by events) */
-      isRevoked?: (sessionId: string) => boolean;
+      /** sessions and users revoked since their tokens were issued (fed by events) */
+      isRevoked?: (token: TokenIdentity) => boolean;
     },
   ) {}
 
@@ -64,7 +65,8 @@ export class TokenVerifier {
     ) {
       throw new AppError('TOKEN_INVALID');
     }
-    if (this.opts.isRevoked?.(claims.sid)) throw new AppError('TOKEN_INVALID');
+    if (this.opts.isRevoked?.({ sessionId: claims.sid, userId: id, issuedAt: claims.iat }))
+      throw new AppError('TOKEN_INVALID');
     return {
       id,
       name: String(claims.name ?? ''),
