@@ -33,7 +33,18 @@ export const TOKEN_ALGORITHM = 'RS256';
  * Verifies access tokens with the auth service's public key only. Refuses forged signatures,
  * alg=none and any other algorithm, wrong issuer or audience, and expired tokens.
  */
+/** Tokens whose signature was checked, kept until they expire (at most this many). */
+const VERIFIED_CACHE_SIZE = 5000;
+
 export class TokenVerifier {
+  /**
+   * The signature check is the dearest part of a request through the gateway to a staff screen
+   * (a browser sends the same token with every call until it is refreshed): a token verified once
+   * is remembered with its actor until it expires. Expiry and revocation are checked on every
+   * call all the same.
+   */
+  private readonly verified = new Map<string, AuthenticatedActor>();
+
   constructor(
     private readonly opts: {
       publicKey: string;
@@ -45,6 +56,22 @@ export class TokenVerifier {
   ) {}
 
   verify(token: string): AuthenticatedActor {
+    const known = this.verified.get(token);
+    if (known) {
+      if (Math.floor(Date.now() / 1000) >= known.expiresAt) {
+        this.verified.delete(token);
+        throw new AppError('TOKEN_EXPIRED');
+      }
+      if (this.opts.isRevoked?.(known.sessionId)) throw new AppError('TOKEN_INVALID');
+      return { ...known };
+    }
+    const actor = this.verifySignature(token);
+    if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.clear();
+    this.verified.set(token, actor);
+    return { ...actor };
+  }
+
+  private verifySignature(token: string): AuthenticatedActor {
     let claims: AccessClaims;
     try {
       claims = jwt.verify(token, this.opts.publicKey, {
