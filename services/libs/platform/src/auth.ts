@@ -43,7 +43,10 @@ export class TokenVerifier {
    * is remembered with its actor until it expires. Expiry and revocation are checked on every
    * call all the same.
    */
-  private readonly verified = new Map<string, AuthenticatedActor>();
+  private readonly verified = new Map<
+    string,
+    { actor: AuthenticatedActor; identity: TokenIdentity }
+  >();
 
   constructor(
     private readonly opts: {
@@ -58,20 +61,20 @@ export class TokenVerifier {
   verify(token: string): AuthenticatedActor {
     const known = this.verified.get(token);
     if (known) {
-      if (Math.floor(Date.now() / 1000) >= known.expiresAt) {
+      if (Math.floor(Date.now() / 1000) >= known.actor.expiresAt) {
         this.verified.delete(token);
         throw new AppError('TOKEN_EXPIRED');
       }
-      if (this.opts.isRevoked?.(known.sessionId)) throw new AppError('TOKEN_INVALID');
-      return { ...known };
+      if (this.opts.isRevoked?.(known.identity)) throw new AppError('TOKEN_INVALID');
+      return { ...known.actor };
     }
-    const actor = this.verifySignature(token);
+    const checked = this.verifySignature(token);
     if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.clear();
-    this.verified.set(token, actor);
-    return { ...actor };
+    this.verified.set(token, checked);
+    return { ...checked.actor };
   }
 
-  private verifySignature(token: string): AuthenticatedActor {
+  private verifySignature(token: string): { actor: AuthenticatedActor; identity: TokenIdentity } {
     let claims: AccessClaims;
     try {
       claims = jwt.verify(token, this.opts.publicKey, {
@@ -92,15 +95,18 @@ export class TokenVerifier {
     ) {
       throw new AppError('TOKEN_INVALID');
     }
-    if (this.opts.isRevoked?.({ sessionId: claims.sid, userId: id, issuedAt: claims.iat }))
-      throw new AppError('TOKEN_INVALID');
+    const identity: TokenIdentity = { sessionId: claims.sid, userId: id, issuedAt: claims.iat };
+    if (this.opts.isRevoked?.(identity)) throw new AppError('TOKEN_INVALID');
     return {
-      id,
-      name: String(claims.name ?? ''),
-      email: claims.email,
-      role: claims.role,
-      sessionId: claims.sid,
-      expiresAt: claims.exp,
+      actor: {
+        id,
+        name: String(claims.name ?? ''),
+        email: claims.email,
+        role: claims.role,
+        sessionId: claims.sid,
+        expiresAt: claims.exp,
+      },
+      identity,
     };
   }
 }
