@@ -41,7 +41,7 @@ const inPageLanguage = (texts: Text[], lang: Lang) =>
   texts.filter((x) => x.lang === '' || x.lang === lang);
 
 async function switchTo(page: Page, lang: Lang): Promise<void> {
-  const name = lang === 'uk' ? 'Українська' : 'Deutsch';
+  const name = lang === 'uk' ? 'UA Українська' : 'DE Deutsch';
   await page.getByRole('button', { name, exact: true }).first().click();
   await page.waitForFunction((want) => document.documentElement.lang === want, lang);
   await settle(page);
@@ -118,7 +118,7 @@ export function languageScenario(world: World): void {
         page.getByRole('heading', { level: 1, name: t('uk', 'public:categories.title') }),
       );
       // the switch shows which language is on
-      const ua = page.getByRole('button', { name: 'Українська', exact: true }).first();
+      const ua = page.getByRole('button', { name: 'UA Українська', exact: true }).first();
       expect(await ua.getAttribute('aria-pressed')).toBe('true');
     }));
 }

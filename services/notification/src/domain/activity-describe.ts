@@ -25,7 +25,7 @@ export const ActionLabelsDe: Record<ActionType, string> = {
 
 export const TargetLabelsDe: Record<TargetType, string> = {
   category: 'Kategorie',
-  lot: 'Los',
+  lot: 'Lot',
   application: 'Bewerbung',
   user: 'Benutzer',
   wish: 'Wunsch',
@@ -57,12 +57,12 @@ const StatusLabelsDe: Record<string, string> = {
 
 const ReasonLabelsDe: Record<string, string> = {
   competitor_approved: 'andere Bewerbung genehmigt',
-  reservation_failed: 'Los konnte nicht reserviert werden',
-  lot_closed: 'Los nicht mehr verfügbar',
-  lot_deleted: 'Los gelöscht',
+  reservation_failed: 'Lot konnte nicht reserviert werden',
+  lot_closed: 'Lot nicht mehr verfügbar',
+  lot_deleted: 'Lot gelöscht',
   reservation_cancelled: 'Reservierung einer anderen Bewerbung aufgehoben',
-  not_available: 'Los nicht verfügbar',
-  not_found: 'Los existiert nicht mehr',
+  not_available: 'Lot nicht verfügbar',
+  not_found: 'Lot existiert nicht mehr',
 };
 
 const status = (s: unknown) => (typeof s === 'string' ? (StatusLabelsDe[s] ?? s) : '');

@@ -113,7 +113,7 @@ function body(f: MailFacts, ctx: MailContext, lot: string): Body {
             blocks: [
               {
                 type: 'p',
-                text: `vielen Dank für Ihre Bewerbung für ${q} (Los-Nr. ${f.lotId}). Ihre Bewerbungsnummer ist ${id}.`,
+                text: `vielen Dank für Ihre Bewerbung für ${q} (Lot-Nr. ${f.lotId}). Ihre Bewerbungsnummer ist ${id}.`,
               },
               {
                 type: 'p',
@@ -145,7 +145,7 @@ function body(f: MailFacts, ctx: MailContext, lot: string): Body {
             blocks: [
               {
                 type: 'p',
-                text: `Ihre Bewerbung Nr. ${id} wurde angenommen. ${q} (Los-Nr. ${f.lotId}) ist jetzt für Sie reserviert.`,
+                text: `Ihre Bewerbung Nr. ${id} wurde angenommen. ${q} (Lot-Nr. ${f.lotId}) ist jetzt für Sie reserviert.`,
               },
               { type: 'p', text: 'So geht es weiter:' },
               {
@@ -298,8 +298,8 @@ function body(f: MailFacts, ctx: MailContext, lot: string): Body {
               {
                 type: 'p',
                 text: back
-                  ? `gute Nachricht: Die Reservierung von ${q} (Los-Nr. ${f.lotId}) für eine andere Familie wurde aufgehoben. Ihre Bewerbung Nr. ${id} ist deshalb wieder offen, an ihrem bisherigen Platz in der Warteschlange.`
-                  : `Ihre Bewerbung Nr. ${id} für ${q} (Los-Nr. ${f.lotId}) wird erneut geprüft. Sie ist wieder offen und wartet in der Warteschlange.`,
+                  ? `gute Nachricht: Die Reservierung von ${q} (Lot-Nr. ${f.lotId}) für eine andere Familie wurde aufgehoben. Ihre Bewerbung Nr. ${id} ist deshalb wieder offen, an ihrem bisherigen Platz in der Warteschlange.`
+                  : `Ihre Bewerbung Nr. ${id} für ${q} (Lot-Nr. ${f.lotId}) wird erneut geprüft. Sie ist wieder offen und wartet in der Warteschlange.`,
               },
               {
                 type: 'p',

@@ -27,7 +27,7 @@ export function application(overrides: Partial<Application> = {}): Application {
     approval: null,
     lot: {
       id: lotId,
-      name: { de: `Los ${lotId}`, uk: `Лот ${lotId}` },
+      name: { de: `Lot ${lotId}`, uk: `Лот ${lotId}` },
       photo: null,
       status: 'available',
       deleted: false,
@@ -41,7 +41,7 @@ export const lotRef = (
   status: NonNullable<Application['lot']>['status'] = 'available',
 ) => ({
   id,
-  name: { de: `Los ${id}`, uk: `Лот ${id}` },
+  name: { de: `Lot ${id}`, uk: `Лот ${id}` },
   photo: null,
   status,
   deleted: false,

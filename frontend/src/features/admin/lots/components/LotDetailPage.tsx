@@ -86,7 +86,7 @@ export default function LotDetailPage() {
               {data.name.uk}
             </p>
           )}
-          <p className="text-sm text-slate-600">ID {data.id}</p>
+          <p className="text-sm whitespace-nowrap text-slate-600">ID {data.id}</p>
         </div>
         <div className="flex gap-2">
           <Link to={`/admin/lots/${data.id}/edit`} className="btn-primary">

@@ -31,7 +31,7 @@ describe('role-aware routing and sidebar', () => {
       'Benutzer',
       'Kategorien',
       'Wünsche',
-      'Lose',
+      'Lots',
       'Bewerbungen',
       'Aktivitäten',
       'Profil',
@@ -44,7 +44,7 @@ describe('role-aware routing and sidebar', () => {
     expect(await sidebarEntries()).toEqual([
       'Kategorien',
       'Wünsche',
-      'Lose',
+      'Lots',
       'Bewerbungen',
       'Profil',
     ]);
