@@ -4,6 +4,8 @@
 import { World } from './support/world';
 import { adminLotScenario } from './scenarios/admin-lot';
 import { apiDocsScenario } from './scenarios/api-docs';
+import { dateInputScenario } from './scenarios/date-input';
+import { dialogsScenario } from './scenarios/dialogs';
 import { familyScenario } from './scenarios/family';
 import { languageScenario } from './scenarios/language';
 import { queueScenario } from './scenarios/queue';
@@ -23,4 +25,6 @@ languageScenario(world);
 volunteerScenario(world);
 wishScenario(world);
 screenshotsScenario(world);
+dialogsScenario(world);
+dateInputScenario(world);
 apiDocsScenario(world);

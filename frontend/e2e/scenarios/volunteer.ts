@@ -68,9 +68,7 @@ export function volunteerScenario(world: World): void {
       await logIn(phone, volunteer.email, volunteer.password);
       await phone.waitForURL('**/admin/profile');
       // the back-office is loaded lazily: the menu button works once the page has rendered
-      await visible(
-        phone.getByRole('heading', { level: 1, name: t('de', 'admin:profile.title') }),
-      );
+      await visible(phone.getByRole('heading', { level: 1, name: t('de', 'admin:profile.title') }));
       await phone.getByRole('button', { name: t('de', 'admin:layout.openMenu') }).click();
       const drawer = await sidebarEntries(phone);
       expect(drawer.map((e) => e.href)).toEqual(ALLOWED.map((key) => `/admin/${key}`));
