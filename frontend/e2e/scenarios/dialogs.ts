@@ -51,11 +51,12 @@ async function dialogRoundTrip(
     await (await visible(opener)).focus();
     await page.keyboard.press('Enter');
   }
-  await visible(dialog);
+  // Headless UI's dialog element has no size of its own: open means something in it shows
+  await visible(dialog.locator('h2, button'));
   await screenshot(page, `dialog-${name}`, { fullPage: false });
   await expectAccessible(page, `dialog-${name}`);
   await page.keyboard.press('Escape');
-  await dialog.waitFor({ state: 'hidden' });
+  await dialog.waitFor({ state: 'detached' });
   await expectFocusBackOn(page, returnTo, name);
 }
 

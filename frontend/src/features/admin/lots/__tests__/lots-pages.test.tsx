@@ -61,7 +61,7 @@ describe('lots list', () => {
     expect(within(sofa).getByText('Sofas & Sessel')).toBeInTheDocument();
     expect(within(sofa).getByText('Verfügbar')).toBeInTheDocument();
     expect(within(sofa).getByText('Familie Weber')).toBeInTheDocument();
-    expect(within(sofa).getByText('gut')).toBeInTheDocument();
+    expect(within(sofa).getByText('Gut')).toBeInTheDocument();
     const table2 = within(table).getByText('Esstisch').closest('tr')!;
     expect(within(table2).getByText('Keine Bewerbungen')).toBeInTheDocument();
     expect(within(table2).getByText('Reserviert')).toBeInTheDocument();

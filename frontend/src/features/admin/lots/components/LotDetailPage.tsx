@@ -6,6 +6,7 @@ import { DEFAULT_CATEGORY_ICON } from '@furniture/contracts/enums';
 import { ErrorState } from '../../../../components/ErrorState';
 import { Spinner } from '../../../../components/Spinner';
 import { useLanguage } from '../../../../lib/language';
+import { conditionText } from '../../../../lib/lot-condition';
 import { useGetAdminCategoriesQuery } from '../../categories/api/categories-api';
 import { formatDate } from '../../lib/dates';
 import { apiErrorOf, errorText } from '../../lib/errors';
@@ -173,7 +174,7 @@ export default function LotDetailPage() {
                 {category ? `${category.icon} ${category.name.de}` : `#${data.category_id}`}
               </Fact>
               <Fact label={t('lots.fields.dimensions')}>{data.dimensions}</Fact>
-              <Fact label={t('lots.fields.condition')}>{data.condition}</Fact>
+              <Fact label={t('lots.fields.condition')}>{conditionText(data.condition, t)}</Fact>
               <Fact label={t('lots.fields.donor')}>{data.donor}</Fact>
               <Fact label={t('lots.fields.location')}>{data.location}</Fact>
               <Fact label={t('lots.createdAt')}>{formatDate(data.created_at, lang)}</Fact>

@@ -17,6 +17,7 @@ import { DateInput } from '../../../../components/DateInput';
 import { ErrorState } from '../../../../components/ErrorState';
 import { Spinner } from '../../../../components/Spinner';
 import { useLanguage } from '../../../../lib/language';
+import { conditionText } from '../../../../lib/lot-condition';
 import { useDebouncedValue } from '../../../../lib/use-debounced-value';
 import { useGetAdminCategoriesQuery } from '../../categories/api/categories-api';
 import { formatDate } from '../../lib/dates';
@@ -329,7 +330,9 @@ export default function LotsPage() {
                     <td className="px-3 py-2 text-slate-800">
                       {lot.donor || '–'}
                       {lot.condition && (
-                        <span className="block text-sm text-slate-600">{lot.condition}</span>
+                        <span className="block text-sm text-slate-600">
+                          {conditionText(lot.condition, t)}
+                        </span>
                       )}
                     </td>
                     <td className="px-3 py-2 text-sm whitespace-nowrap text-slate-800">
