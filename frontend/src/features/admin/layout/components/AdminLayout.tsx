@@ -144,10 +144,14 @@ export function AdminLayout() {
           <Menu aria-hidden="true" className="size-6" />
         </button>
       </header>
-      <Dialog open={drawerOpen} onClose={setDrawerOpen} className="relative z-50 lg:hidden">
+      <Dialog
+        open={drawerOpen}
+        onClose={setDrawerOpen}
+        aria-label={t('layout.navigation')}
+        className="relative z-50 lg:hidden"
+      >
         <DialogBackdrop className="fixed inset-0 bg-slate-950/60" />
         <DialogPanel
-          aria-label={t('layout.navigation')}
           className="fixed inset-y-0 left-0 w-72 max-w-[85vw] shadow-xl"
         >
           <button
