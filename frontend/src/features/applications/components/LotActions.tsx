@@ -12,10 +12,12 @@ import { Link } from 'react-router';
 import { useGetQueueInfoQuery } from '../api/applications-api';
 import { rememberPhone, useRememberedPhone } from '../lib/applicant-memory';
 import { ApplicationStatusBadge } from './ApplicationStatusBadge';
-import { DuplicateDialog } from './DuplicateDialog';
 
 // the form and its dialog code load when a family wants to apply
 const ApplyModal = lazy(() => import('./ApplyModal'));
+const DuplicateDialog = lazy(() =>
+  import('./DuplicateDialog').then((m) => ({ default: m.DuplicateDialog })),
+);
 
 export interface LotForActions {
   id: number;
@@ -146,7 +148,11 @@ export function LotActions({ lot }: { lot: LotForActions }) {
           />
         </Suspense>
       )}
-      <DuplicateDialog open={duplicateOpen} onClose={() => setDuplicateOpen(false)} />
+      {duplicateOpen && (
+        <Suspense fallback={null}>
+          <DuplicateDialog open={duplicateOpen} onClose={() => setDuplicateOpen(false)} />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -151,9 +151,7 @@ export function AdminLayout() {
         className="relative z-50 lg:hidden"
       >
         <DialogBackdrop className="fixed inset-0 bg-slate-950/60" />
-        <DialogPanel
-          className="fixed inset-y-0 left-0 w-72 max-w-[85vw] shadow-xl"
-        >
+        <DialogPanel className="fixed inset-y-0 left-0 w-72 max-w-[85vw] shadow-xl">
           <button
             type="button"
             onClick={() => setDrawerOpen(false)}
