@@ -14,6 +14,8 @@ const config = require('../jest.preset.js')(__dirname, {
     '\\.(css)$': '<rootDir>/src/test/style-stub.cjs',
     '^@furniture/contracts$': path.join(contracts, 'index.ts'),
     '^@furniture/contracts/(.*)$': path.join(contracts, '$1'),
+    // the browser build of csv-stringify is an ES module bundle; jest takes the same API from Node's
+    '^csv-stringify/browser/esm/sync$': 'csv-stringify/sync',
   },
   // packages that ship only ES modules (msw's helpers) are compiled like our own code
   transformIgnorePatterns: ['/node_modules/(?!(?:until-async|rettime)/)(?!.*\\.mjs$)'],

@@ -8,13 +8,14 @@ export type ServiceName = (typeof ServiceNames)[number];
 export const routes: readonly { pattern: RegExp; service: ServiceName }[] = [
   { pattern: /^\/api\/v1\/(auth|users)(\/|$)/, service: 'auth' },
   {
-    pattern: /^\/api\/v1\/lots\/[^/]+\/(applications-info|can-apply)\/?$/,
+    pattern: /^\/api\/v1\/lots\/[^/]+\/(applications-info|can-apply|wish-matches)\/?$/,
     service: 'applications',
   },
   { pattern: /^\/api\/v1\/lots\/[^/]+\/photos(\/|$)/, service: 'media' },
   { pattern: /^\/api\/v1\/(categories|lots)(\/|$)/, service: 'catalog' },
   { pattern: /^\/api\/v1\/(applications|wishes)(\/|$)/, service: 'applications' },
   { pattern: /^\/api\/v1\/activity-logs(\/|$)/, service: 'notification' },
+  { pattern: /^\/api\/v1\/impact(\/|$)/, service: 'notification' },
   { pattern: /^\/media\//, service: 'media' },
 ];
 

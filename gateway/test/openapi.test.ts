@@ -123,6 +123,7 @@ function serviceApps(): Record<string, Express> {
     notification: notificationApp({
       ...base,
       activity: unused,
+      impact: unused,
       timeZone: 'Europe/Berlin',
       csvDelimiter: ';',
     }),

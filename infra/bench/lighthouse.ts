@@ -159,16 +159,14 @@ interface NodeItem {
 }
 
 /** What the LCP is, and the elements that moved most, when the page moved noticeably. */
-function culprits(
-  audits: Record<string, { numericValue?: number; details?: { items?: unknown[] } }>,
-): string[] {
+function culprits(audits: Record<string, { numericValue?: number; details?: object }>): string[] {
   const out: string[] = [];
-  const lcp = audits['largest-contentful-paint-element']?.details?.items?.[0] as
-    { items?: NodeItem[] } | undefined;
+  const items = (id: string) => (audits[id]?.details as { items?: unknown[] } | undefined)?.items;
+  const lcp = items('largest-contentful-paint-element')?.[0] as { items?: NodeItem[] } | undefined;
   const lcpNode = lcp?.items?.[0]?.node;
   if (lcpNode) out.push(`LCP element ${lcpNode.selector ?? lcpNode.snippet ?? '?'}`);
   if ((audits['cumulative-layout-shift']?.numericValue ?? 0) > 0.05) {
-    const shifts = (audits['layout-shifts']?.details?.items ?? []) as NodeItem[];
+    const shifts = (items('layout-shifts') ?? []) as NodeItem[];
     for (const item of shifts.slice(0, 3)) {
       out.push(`layout shift ${(item.score ?? 0).toFixed(3)} of ${item.node?.selector ?? '?'}`);
     }

@@ -42,6 +42,7 @@ export const ADMIN_PAGES = [
   'admin-wish',
   'admin-users',
   'admin-activity',
+  'admin-impact',
   'admin-profile',
 ] as const;
 
@@ -183,6 +184,10 @@ async function visitEveryPage(world: World, page: Page, lang: Lang, suffix: stri
   await page.goto('/admin/activity');
   await h1(t(lang, 'admin:activity.title'));
   await check('admin-activity');
+
+  await page.goto('/admin/impact');
+  await h1(t(lang, 'admin:impact.title'));
+  await check('admin-impact');
 
   await page.goto('/admin/profile');
   await h1(t(lang, 'admin:profile.title'));

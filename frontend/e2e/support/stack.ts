@@ -22,6 +22,8 @@ export interface Stack {
   apiUrl: string;
   /** the mail catcher's Mailpit-compatible API */
   mailApiUrl: string;
+  /** the services' database server (scenarios that move time forward set dates in it) */
+  mongoUrl: string;
   admin: { email: string; password: string };
   /** service logs (one file per process) */
   logDir: string;
@@ -138,6 +140,7 @@ export async function startStack(): Promise<Stack> {
     baseUrl,
     apiUrl: `${baseUrl}/api/v1`,
     mailApiUrl,
+    mongoUrl,
     admin,
     logDir,
     async stop() {

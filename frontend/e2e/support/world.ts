@@ -2,6 +2,7 @@
 // catalogue, and the admin's logged-in browser context (one login for every staff scenario).
 import fs from 'node:fs';
 import path from 'node:path';
+import { MongoClient } from 'mongodb';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { ApiClient, MailCatcher, type Lot } from './api';
 import { DESKTOP, PHONE, SCREENSHOT_DIR, launchChromium, newContext, visible } from './browser';
@@ -122,6 +123,23 @@ export class World {
     const found = this.categories.find((c) => c.id === id);
     if (!found) throw new Error(`category ${id} is not seeded`);
     return found;
+  }
+
+  /**
+   * Moves an approved application's pickup date (YYYY-MM-DD) in the applications service's
+   * database, as if the days had passed: the browser tests cannot move the services' clock.
+   */
+  async setPickupDate(applicationId: number, day: string): Promise<void> {
+    const client = new MongoClient(this.stack.mongoUrl);
+    try {
+      const res = await client
+        .db('furniture_applications')
+        .collection('applications')
+        .updateOne({ id: applicationId, status: 'approved' }, { $set: { pickup_by: day } });
+      if (res.matchedCount !== 1) throw new Error(`application ${applicationId} is not approved`);
+    } finally {
+      await client.close();
+    }
   }
 
   /** Polls the public lot until `ok` holds. */

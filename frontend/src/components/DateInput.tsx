@@ -39,10 +39,13 @@ export function DateInput({
   onChange,
   min,
   max,
+  hint,
   className = '',
   ...input
 }: {
   label: string;
+  /** a visible line under the field (the format is always told to screen readers) */
+  hint?: string;
   value: string;
   onChange: (value: string) => void;
   min?: string;
@@ -86,7 +89,7 @@ export function DateInput({
         className="field-input"
         value={text}
         aria-invalid={error ? true : undefined}
-        aria-describedby={`${id}-hint`}
+        aria-describedby={hint ? `${id}-hint ${id}-more` : `${id}-hint`}
         onChange={(e) => {
           const entry = e.target.value;
           setText(entry);
@@ -103,6 +106,11 @@ export function DateInput({
       <span id={`${id}-hint`} className={error ? 'field-error block' : 'sr-only'}>
         {error ?? t('date.format')}
       </span>
+      {hint && (
+        <span id={`${id}-more`} className="mt-1 block text-sm text-slate-600">
+          {hint}
+        </span>
+      )}
     </div>
   );
 }

@@ -56,7 +56,7 @@ export function createApp(deps: ApplicationsAppDeps): Express {
       moderation: deps.moderation,
     }),
   );
-  app.use('/api/v1/lots', lotsRouter(deps.publicApplications));
+  app.use('/api/v1/lots', lotsRouter(deps.publicApplications, deps.wishes));
   app.use('/api/v1/wishes', wishesRouter(deps.wishes));
   app.use(englishDuplicate);
   return finishApp(app, deps.logger);

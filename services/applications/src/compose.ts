@@ -12,7 +12,9 @@ import { loadApplicationsConfig, type ApplicationsConfig } from './config';
 import { ApplicationsRepository } from './data-access/applications-repository';
 import { registerModels } from './data-access/models';
 import { WishesRepository } from './data-access/wishes-repository';
+import type { Calendar } from './domain/calendar';
 import { LotReactions } from './domain/lot-reactions';
+import { Pickups } from './domain/pickups';
 import { Moderation } from './domain/moderation';
 import { PublicApplications } from './domain/public-applications';
 import { QueueCounts } from './domain/queue-counts';
@@ -22,6 +24,8 @@ import { eventHandlers } from './entry-points/messaging/handlers';
 export interface ApplicationsOptions {
   /** where the lot snapshot comes from (the catalog's internal endpoint by default) */
   lotSource?: LotSnapshotSource;
+  /** the clock of the pickup dates (tests set the day) */
+  calendar?: Calendar;
 }
 
 /** Wires the applications service's domain on the kit (start.ts and the tests alike). */
@@ -48,9 +52,21 @@ export async function composeApplications(
     statusCheckMax: config.STATUS_CHECK_MAX_RESULTS,
     onEvents,
   });
-  const moderation = new Moderation({ applications, lots, queueCounts, onEvents });
-  const wishes = new WishesService({ wishes: wishesRepo, onEvents });
-  const reactions = new LotReactions({ applications, lots, queueCounts, onEvents });
+  const pickups = new Pickups({
+    applications,
+    lots,
+    queueCounts,
+    onEvents,
+    calendar: options.calendar ?? { now: () => new Date(), timeZone: config.TIMEZONE },
+    logger,
+    pickupDays: config.PICKUP_DAYS,
+    reminderDays: config.PICKUP_REMINDER_DAYS,
+    autoApproveNext: config.PICKUP_LAPSE_AUTO_APPROVE,
+  });
+  kit.every('pickup dates', config.PICKUP_CHECK_INTERVAL_MS, () => pickups.checkDeadlines());
+  const moderation = new Moderation({ applications, lots, queueCounts, pickups, onEvents });
+  const wishes = new WishesService({ wishes: wishesRepo, lots, onEvents });
+  const reactions = new LotReactions({ applications, lots, queueCounts, pickups, onEvents });
 
   const lotSync = new LotReadModelSync({
     lots,
@@ -63,7 +79,15 @@ export async function composeApplications(
   kit.onStop(() => lotSync.stop());
 
   const app = createApp({ ...kit.appDeps(), publicApplications, moderation, wishes });
-  return { app, handlers: eventHandlers(reactions), lotSync, lots, moderation, reactions };
+  return {
+    app,
+    handlers: eventHandlers(reactions),
+    lotSync,
+    lots,
+    moderation,
+    reactions,
+    pickups,
+  };
 }
 
 export const applicationsService = defineService({

@@ -1,4 +1,4 @@
-import { baseConfigShape, loadConfig } from '@furniture/platform';
+import { baseConfigShape, envBool, loadConfig } from '@furniture/platform';
 import { z } from 'zod';
 
 /** Every key of the applications service; see README "Configuration". */
@@ -18,6 +18,23 @@ export function loadApplicationsConfig(env: NodeJS.ProcessEnv = process.env) {
       LOT_SNAPSHOT_PAGE_SIZE: z.coerce.number().int().min(1).max(1000).default(500),
       /** most applications the public status check answers for one phone */
       STATUS_CHECK_MAX_RESULTS: z.coerce.number().int().min(1).max(1000).default(100),
+      /** an approval's default pickup date: this many days after the approval */
+      PICKUP_DAYS: z.coerce.number().int().min(1).max(90).default(7),
+      /** the family is reminded this many days before its pickup date */
+      PICKUP_REMINDER_DAYS: z.coerce.number().int().min(0).max(30).default(2),
+      /**
+       * when a pickup lapses, approve the next family of the queue at once (true), or only
+       * show staff who is next (false, the default: a person decides)
+       */
+      PICKUP_LAPSE_AUTO_APPROVE: envBool.default(false),
+      /** how often pickup dates are looked at (reminders, overdue notices) */
+      PICKUP_CHECK_INTERVAL_MS: z.coerce
+        .number()
+        .int()
+        .min(1000)
+        .default(15 * 60 * 1000),
+      /** the office's time zone: a pickup date is a calendar day there */
+      TIMEZONE: z.string().default('Europe/Berlin'),
     },
     env,
   );

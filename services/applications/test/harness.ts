@@ -4,6 +4,7 @@ import { createEvent } from '@furniture/platform';
 import type { LotSnapshotSource } from '@furniture/platform';
 import { api, eventually, TEST_ADMIN, startService, testLot } from '@furniture/platform/testing';
 import { applicationsService } from '../src/compose';
+import type { Calendar } from '../src/domain/calendar';
 
 export {
   TEST_ADMIN as ADMIN,
@@ -17,12 +18,17 @@ export {
  * its events from `exchange` (a new one unless given) like in production.
  */
 export async function startApplications(
-  opts: { env?: Record<string, string>; exchange?: string; lotSource?: LotSnapshotSource } = {},
+  opts: {
+    env?: Record<string, string>;
+    exchange?: string;
+    lotSource?: LotSnapshotSource;
+    calendar?: Calendar;
+  } = {},
 ) {
   const svc = await startService(applicationsService, {
     exchange: opts.exchange,
     env: { LOT_SNAPSHOT_SYNC: 'never', ...opts.env },
-    options: { lotSource: opts.lotSource },
+    options: { lotSource: opts.lotSource, calendar: opts.calendar },
   });
   return svc;
 }
@@ -104,3 +110,15 @@ export function e164(national: string): string {
 }
 
 export { createEvent, eventually };
+
+/** A clock the test moves: starts at `start`, `advanceDays` jumps whole days. */
+export function testCalendar(start = '2026-11-24T09:00:00Z') {
+  let now = new Date(start);
+  return {
+    timeZone: 'Europe/Berlin',
+    now: () => now,
+    advanceDays(days: number) {
+      now = new Date(now.getTime() + days * 86_400_000);
+    },
+  };
+}

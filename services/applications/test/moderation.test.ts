@@ -480,3 +480,29 @@ describe('notes (PATCH /applications/{id}/notes)', () => {
     await eventually(async () => (await getApp(id)).notes.length === 1);
   });
 });
+
+describe('what the impact counters learn from a handover (issue 19)', () => {
+  test('when a family receives its first and then a second lot, then application.completed carries the category, when it applied and whether it was its first handover', async () => {
+    const phone = newPhone();
+    const completedEvent = async () => {
+      const lot = await s.createLot({ category_id: 2 });
+      const id = await apply(lot, { applicant_phone: phone });
+      await approve(id);
+      expect((await patchStatus(id, { status: 'completed' })).status).toBe(200);
+      const app = await getApp(id);
+      const event = await s.recorder.waitFor(
+        Events.ApplicationCompleted,
+        (e) => e.payload.application_id === id,
+      );
+      return { app, event };
+    };
+    const first = await completedEvent();
+    expect(first.event.payload).toMatchObject({
+      category_id: 2,
+      applied_at: first.app.created_at,
+      first_handover: true,
+    });
+    const second = await completedEvent();
+    expect(second.event.payload.first_handover).toBe(false);
+  });
+});

@@ -13,6 +13,7 @@ import {
 } from '@furniture/platform/testing';
 import { startTestGateway } from '@furniture/gateway/testing';
 import { catalogService } from '@furniture/catalog/service';
+import type { Calendar } from '../src/domain/calendar';
 import { adminToken, startApplications, waitForLot } from './harness';
 
 async function startCatalogOn(exchange: string) {
@@ -20,13 +21,18 @@ async function startCatalogOn(exchange: string) {
 }
 
 export async function startStack(
-  opts: { env?: Record<string, string>; gatewayEnv?: Record<string, string> } = {},
+  opts: {
+    env?: Record<string, string>;
+    gatewayEnv?: Record<string, string>;
+    calendar?: Calendar;
+  } = {},
 ) {
   const exchange = uniqueName('events');
   const catalog = await startCatalogOn(exchange);
   const applications = await startApplications({
     exchange,
     env: { CATALOG_URL: catalog.url, LOT_SNAPSHOT_SYNC: 'empty', ...opts.env },
+    calendar: opts.calendar,
   });
   const gateway = await startTestGateway(
     { CATALOG_URL: catalog.url, APPLICATIONS_URL: applications.url },

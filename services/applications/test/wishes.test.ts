@@ -1,6 +1,6 @@
 /** Wishes through the gateway: anyone sends one, staff list, read and move them along. */
 import { Events } from '@furniture/contracts';
-import { ADMIN, VOLUNTEER, adminToken, volunteerToken, wishBody } from './harness';
+import { ADMIN, VOLUNTEER, adminToken, newPhone, volunteerToken, wishBody } from './harness';
 import { startStack, type Stack } from './stack';
 
 let s: Stack;
@@ -265,5 +265,167 @@ describe('wish status (back-office §4)', () => {
     expect((await setStatus(999999, 'cancelled')).status).toBe(404);
     // the status may also travel in the body
     expect((await setStatus(id, undefined, { status: 'cancelled' })).body.status).toBe('cancelled');
+  });
+});
+
+describe('wishes matched to lots (issue 19)', () => {
+  let categories = 0;
+  /** A category of its own, so that other tests' wishes do not match. */
+  async function newCategory(): Promise<number> {
+    const res = await s.http.post(
+      '/api/v1/categories/',
+      { name: { de: `Kinderbetten ${++categories}`, uk: `Дитячі ліжка ${categories}` } },
+      { token: adminToken() },
+    );
+    expect(res.status).toBe(201);
+    return res.body.data.id as number;
+  }
+
+  test('when a lot becomes available in a category with active wishes, then the lot shows them oldest first and each wish lists the lot', async () => {
+    const category = await newCategory();
+    const older = await createWish({
+      furniture_category: category,
+      furniture_description: 'Kinderbett 70x140 für unsere Tochter',
+    });
+    const newer = await createWish({
+      applicant_whatsapp: newPhone(),
+      furniture_category: category,
+    });
+    const done = await createWish({ applicant_whatsapp: newPhone(), furniture_category: category });
+    expect((await setStatus(done, 'fulfilled')).status).toBe(200);
+    const elsewhere = await createWish({ applicant_whatsapp: newPhone(), furniture_category: 1 });
+
+    const reserved = await s.createLot({ category_id: category, status: 'reserved' });
+    const none = await s.http.get(`/api/v1/lots/${reserved}/wish-matches`, {
+      token: volunteerToken(),
+    });
+    expect(none.status).toBe(200);
+    expect(none.body.wishes).toEqual([]);
+
+    const lot = await s.createLot({
+      category_id: category,
+      name: { de: 'Kinderbett 70x140', uk: 'Дитяче ліжко 70x140' },
+    });
+    const matches = await s.http.get(`/api/v1/lots/${lot}/wish-matches`, {
+      token: volunteerToken(),
+    });
+    expect(matches.status).toBe(200);
+    expect(matches.body.wishes.map((w: { id: number }) => w.id)).toEqual([older, newer]);
+    expect(matches.body.wishes[0].furniture_description).toBe(
+      'Kinderbett 70x140 für unsere Tochter',
+    );
+    expect((await s.http.get(`/api/v1/lots/${lot}/wish-matches`)).status).toBe(401);
+    expect(
+      (await s.http.get('/api/v1/lots/999999/wish-matches', { token: adminToken() })).status,
+    ).toBe(404);
+
+    const list = await s.http.get(`/api/v1/wishes?category=${category}&per_page=50`, {
+      token: adminToken(),
+    });
+    const byId = new Map(list.body.wishes.map((w: { id: number }) => [w.id, w]));
+    expect(byId.get(older)).toMatchObject({
+      matching_lots: [{ id: lot, name: { de: 'Kinderbett 70x140', uk: 'Дитяче ліжко 70x140' } }],
+    });
+    expect(byId.get(done)).not.toHaveProperty('matching_lots');
+    const detail = await s.http.get(`/api/v1/wishes/${newer}`, { token: adminToken() });
+    expect(detail.body.matching_lots.map((l: { id: number }) => l.id)).toEqual([lot]);
+    const other = await s.http.get(`/api/v1/wishes/${elsewhere}`, { token: adminToken() });
+    expect(other.body.status).toBe('active');
+  });
+
+  test('when staff notify a wisher, then a family with an address is mailed in its language, one without gets the WhatsApp channel; both wishes get a note and wish.notified is logged', async () => {
+    const category = await newCategory();
+    const withMail = await s.http.post(
+      '/api/v1/wishes/',
+      wishBody({
+        applicant_whatsapp: newPhone(),
+        furniture_category: category,
+        applicant_email: 'iryna@example.org',
+      }),
+      { headers: { 'accept-language': 'uk' } },
+    );
+    expect(withMail.status).toBe(201);
+    const withoutMail = await createWish({
+      applicant_whatsapp: newPhone(),
+      furniture_category: category,
+      language: 'de',
+    });
+    const lot = await s.createLot({ category_id: category });
+
+    const mailed = await s.http.post(
+      `/api/v1/wishes/${withMail.body.id}/notify`,
+      { lot_id: lot },
+      { token: volunteerToken() },
+    );
+    expect(mailed.status).toBe(200);
+    expect(mailed.body.channel).toBe('email');
+    expect(mailed.body.wish.admin_notes).toMatch(
+      new RegExp(
+        `${VOLUNTEER.email}: über Lot #${lot} \\(„Ecksofa grau“\\) per E-Mail informiert$`,
+      ),
+    );
+    const event = await s.recorder.waitFor(
+      Events.WishNotified,
+      (e) => e.payload.wish_id === withMail.body.id,
+    );
+    expect(event.payload).toMatchObject({
+      lot_id: lot,
+      applicant_email: 'iryna@example.org',
+      language: 'uk',
+      channel: 'email',
+      lot_name: { de: 'Ecksofa grau', uk: 'Кутовий диван сірий' },
+    });
+    expect(event.actor).toMatchObject({ id: VOLUNTEER.id });
+
+    const whatsapp = await s.http.post(
+      `/api/v1/wishes/${withoutMail}/notify`,
+      { lot_id: lot },
+      { token: adminToken() },
+    );
+    expect(whatsapp.status).toBe(200);
+    expect(whatsapp.body.channel).toBe('whatsapp');
+    expect(whatsapp.body.wish.admin_notes).toContain('per WhatsApp informiert');
+    const second = await s.recorder.waitFor(
+      Events.WishNotified,
+      (e) => e.payload.wish_id === withoutMail,
+    );
+    expect(second.payload).toMatchObject({ channel: 'whatsapp', language: 'de' });
+  });
+
+  test('when the lot does not match the wish or the wish is closed, then 409 and no note', async () => {
+    const category = await newCategory();
+    const wish = await createWish({ applicant_whatsapp: newPhone(), furniture_category: category });
+    const otherLot = await s.createLot({ category_id: 1 });
+    const wrong = await s.http.post(
+      `/api/v1/wishes/${wish}/notify`,
+      { lot_id: otherLot },
+      { token: adminToken() },
+    );
+    expect(wrong.status).toBe(409);
+    expect(wrong.body.code).toBe('WISH_LOT_NOT_MATCHING');
+    expect(wrong.body.message).toEqual(expect.any(String));
+    const unknownLot = await s.http.post(
+      `/api/v1/wishes/${wish}/notify`,
+      { lot_id: 987654 },
+      { token: adminToken() },
+    );
+    expect(unknownLot.status).toBe(409);
+    const bad = await s.http.post(
+      `/api/v1/wishes/${wish}/notify`,
+      { lot_id: 'abc' },
+      { token: adminToken() },
+    );
+    expect(bad.status).toBe(422);
+    const lot = await s.createLot({ category_id: category });
+    expect((await setStatus(wish, 'cancelled')).status).toBe(200);
+    const closed = await s.http.post(
+      `/api/v1/wishes/${wish}/notify`,
+      { lot_id: lot },
+      { token: adminToken() },
+    );
+    expect(closed.status).toBe(409);
+    const after = await s.http.get(`/api/v1/wishes/${wish}`, { token: adminToken() });
+    expect(after.body.admin_notes ?? '').not.toContain('informiert');
+    expect(s.recorder.of(Events.WishNotified).some((e) => e.payload.wish_id === wish)).toBe(false);
   });
 });

@@ -8,9 +8,11 @@ import { Counter } from 'prom-client';
 import { createApp } from './app';
 import { loadNotificationConfig, type NotificationConfig } from './config';
 import { ActivityRepository } from './data-access/activity-repository';
+import { ImpactRepository } from './data-access/impact-repository';
 import { MailRepository } from './data-access/mail-repository';
 import { registerModels } from './data-access/models';
 import { ActivityService } from './domain/activity-service';
+import { ImpactService } from './domain/impact-service';
 import { MailSender, type SendOutcome } from './domain/mail-sender';
 import { MailService } from './domain/mail-service';
 import type { Mailer } from './domain/mail-types';
@@ -94,6 +96,12 @@ export async function composeNotification(
     logger,
   });
   const activity = new ActivityService({ activity: activityRepo, timeZone: config.TIMEZONE });
+  const impactRepo = new ImpactRepository(conn);
+  const impact = new ImpactService({ store: impactRepo, timeZone: config.TIMEZONE });
+  // a redelivered event comes within minutes; the marks that prevent double counting need not last
+  kit.every('old impact marks', 3600 * 1000, () =>
+    impactRepo.purgeMarks(new Date(Date.now() - 30 * 24 * 3600 * 1000)),
+  );
 
   /** Housekeeping: what a TTL index would do on MongoDB (FerretDB has none). */
   const purgeOldMails = async (now = new Date()): Promise<number> => {
@@ -121,16 +129,18 @@ export async function composeNotification(
     // SMTP is reported but not required: mails wait in their queue while it is away
     info: { ...kit.appDeps().info, smtp: () => sender.smtpHealthy() },
     activity,
+    impact,
     timeZone: config.TIMEZONE,
     csvDelimiter: config.CSV_DELIMITER,
   });
 
   return {
     app,
-    handlers: eventHandlers({ activity, mail }),
+    handlers: eventHandlers({ activity, mail, impact }),
     purgeOldMails,
     sender,
     activity,
+    impact,
     mail,
     mails,
   };

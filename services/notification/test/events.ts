@@ -96,6 +96,8 @@ export function statusChange(
     reason?: (typeof ApplicationChangeReasons)[number];
     note?: string | null;
     actor?: Actor | null;
+    /** an approval's pickup date */
+    pickupBy?: string;
   } = {},
 ) {
   const [oldStatus, newStatus] = transitions[name];
@@ -112,7 +114,20 @@ export function statusChange(
       applicant_email: f.email,
       language: f.language,
       lot_name: f.lotName,
+      ...(opts.pickupBy ? { pickup_by: opts.pickupBy } : {}),
     },
     opts.actor === undefined ? adminActor : opts.actor,
   );
+}
+
+/** What a mail about an application's pickup needs (the family fields of the events). */
+export function familyFields(f: Family) {
+  return {
+    application_id: f.applicationId,
+    lot_id: f.lotId,
+    applicant_name: f.name,
+    applicant_email: f.email,
+    language: f.language,
+    lot_name: f.lotName,
+  };
 }

@@ -1,6 +1,7 @@
 import { Events } from '@furniture/contracts';
 import { eventually, testUrls } from '@furniture/platform/testing';
-import { family, freshId, statusChange, submitted } from './events';
+import { createEvent } from '@furniture/platform';
+import { adminActor, family, familyFields, freshId, statusChange, submitted } from './events';
 import { startNotification, type NotificationUnderTest } from './harness';
 import { mailbox } from './mailbox';
 
@@ -266,5 +267,100 @@ describe('retention', () => {
     expect(await recordsOf(done.applicationId)).toEqual([]);
     // a mail not yet sent is never deleted, however old
     expect((await recordsOf(waitingId)).map((r) => r.state)).toEqual(['queued']);
+  });
+});
+
+describe('pickup dates and wish matches, in the family’s language (issue 19)', () => {
+  test('when an approval carries a pickup date, then the German and the Ukrainian mail give it as DD.MM.YYYY', async () => {
+    const de = family({ language: 'de' });
+    const uk = family({ language: 'uk', name: 'Олена Коваленко' });
+    await svc.publish(statusChange(Events.ApplicationApproved, de, { pickupBy: '2026-12-01' }));
+    await svc.publish(statusChange(Events.ApplicationApproved, uk, { pickupBy: '2026-12-01' }));
+    const [deMail] = await box.waitFor(de.email!, 1);
+    const [ukMail] = await box.waitFor(uk.email!, 1);
+    expect(deMail!.Text).toContain('Bitte holen Sie es bis zum 01.12.2026 ab');
+    expect(ukMail!.Text).toContain('Будь ласка, заберіть його до 01.12.2026');
+    expect(ukMail!.Text).not.toContain('Bitte');
+  });
+
+  test('when the pickup date is near or moved, then the family gets a reminder or the new date in its language', async () => {
+    const uk = family({ language: 'uk', name: 'Олена Коваленко' });
+    await svc.publish(
+      createEvent(Events.ApplicationPickupReminderDue, {
+        ...familyFields(uk),
+        pickup_by: '2026-11-30',
+      }),
+    );
+    const [reminder] = await box.waitFor(uk.email!, 1);
+    expect(reminder!.Subject).toBe(
+      'Нагадування: заберіть «Кутовий диван сірий» до 30.11.2026 – Möbelbrücke',
+    );
+    expect(reminder!.Headers['Content-Language']).toEqual(['uk']);
+
+    const de = family({ language: 'de' });
+    await svc.publish(
+      createEvent(
+        Events.ApplicationPickupExtended,
+        { ...familyFields(de), old_pickup_by: '2026-11-30', pickup_by: '2027-01-10', note: null },
+        adminActor,
+      ),
+    );
+    const [extended] = await box.waitFor(de.email!, 1);
+    expect(extended!.Subject).toBe('Neue Abholfrist für „Ecksofa grau“: 10.01.2027 – Möbelbrücke');
+    expect(extended!.Text).toContain('bis zum 10.01.2027 verlängert');
+    const records = await settled(de.applicationId, 1);
+    expect(records.map((r) => r.kind)).toEqual(['pickup_extended']);
+  });
+
+  test('when a reservation lapses, then the family is told why in its language', async () => {
+    const uk = family({ language: 'uk', name: 'Олена Коваленко' });
+    await svc.publish(statusChange(Events.ApplicationRejected, uk, { reason: 'pickup_lapsed' }));
+    const [mail] = await box.waitFor(uk.email!, 1);
+    expect(mail!.Text).toContain('Термін, до якого потрібно було забрати «Кутовий диван сірий»');
+    expect(mail!.Text).toContain('передали лот наступній родині');
+  });
+
+  test('when staff tell a wisher about a lot, then the mail is in the wish’s language and links the lot; the WhatsApp channel sends nothing', async () => {
+    const wishId = freshId();
+    const address = `wish-${wishId}@example.org`;
+    await svc.publish(
+      createEvent(
+        Events.WishNotified,
+        {
+          wish_id: wishId,
+          lot_id: 77,
+          lot_name: { de: 'Kinderbett 70x140', uk: 'Дитяче ліжко 70x140' },
+          applicant_name: 'Ірина Шевченко',
+          applicant_email: address,
+          language: 'uk',
+          channel: 'email',
+        },
+        adminActor,
+      ),
+    );
+    const [mail] = await box.waitFor(address, 1);
+    expect(mail!.Subject).toBe(
+      'Лот відповідає Вашому побажанню: Дитяче ліжко 70x140 – Möbelbrücke',
+    );
+    expect(mail!.Text).toContain('https://moebel.example/lots/77');
+    expect(mail!.Text).toContain('Доброго дня, Ірина Шевченко!');
+
+    const silent = freshId();
+    const event = createEvent(
+      Events.WishNotified,
+      {
+        wish_id: silent,
+        lot_id: 77,
+        lot_name: { de: 'Kinderbett', uk: '' },
+        applicant_name: 'Iryna',
+        applicant_email: null,
+        language: 'de',
+        channel: 'whatsapp',
+      },
+      adminActor,
+    );
+    await svc.publish(event);
+    await svc.entryOf(event);
+    expect(await recordsOf(-silent)).toEqual([]);
   });
 });

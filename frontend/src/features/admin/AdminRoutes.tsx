@@ -23,6 +23,7 @@ const ApplicationsPage = lazy(() => import('./applications/components/Applicatio
 const WishesPage = lazy(() => import('./wishes/components/WishesPage'));
 const WishDetailPage = lazy(() => import('./wishes/components/WishDetailPage'));
 const ActivityPage = lazy(() => import('./activity/components/ActivityPage'));
+const ImpactPage = lazy(() => import('./impact/components/ImpactPage'));
 
 export function AdminRoutes() {
   useSessionStorageSync();
@@ -63,6 +64,14 @@ export function AdminRoutes() {
               element={
                 <RequireAdmin>
                   <ActivityPage />
+                </RequireAdmin>
+              }
+            />
+            <Route
+              path="impact"
+              element={
+                <RequireAdmin>
+                  <ImpactPage />
                 </RequireAdmin>
               }
             />

@@ -32,7 +32,8 @@ function toApproval(doc: ApprovalDoc | null | undefined): ApprovalRecord | null 
   return {
     state: doc.state,
     requested_at: doc.requested_at.toISOString(),
-    requested_by: doc.requested_by,
+    requested_by: doc.requested_by ?? null,
+    pickup_by: doc.pickup_by ?? null,
     note: doc.note ?? null,
     reason: doc.reason ?? null,
     lot_status: doc.lot_status ?? null,
@@ -59,6 +60,10 @@ function toRecord(doc: ApplicationDoc): ApplicationRecord {
     approval: toApproval(doc.approval),
     rejected_for: doc.rejected_for ?? null,
     request_key: doc.request_key ?? null,
+    pickup_by: doc.pickup_by ?? null,
+    pickup_reminded_at: doc.pickup_reminded_at ? doc.pickup_reminded_at.toISOString() : null,
+    pickup_overdue_at: doc.pickup_overdue_at ? doc.pickup_overdue_at.toISOString() : null,
+    next_in_queue_after: doc.next_in_queue_after ?? null,
     created_at: doc.created_at.toISOString(),
     updated_at: doc.updated_at.toISOString(),
   };
@@ -66,6 +71,13 @@ function toRecord(doc: ApplicationDoc): ApplicationRecord {
 
 const LIVE = NOT_DELETED as QueryFilter<ApplicationDoc>;
 const OPEN = { $in: [...OPEN_STATUSES] };
+
+/** A pickup date with its reminder and overdue notice still to come. */
+const freshPickup = (pickupBy: string | null) => ({
+  pickup_by: pickupBy,
+  pickup_reminded_at: null,
+  pickup_overdue_at: null,
+});
 
 export class ApplicationsRepository {
   constructor(
@@ -94,6 +106,10 @@ export class ApplicationsRepository {
       id,
       approval: null,
       rejected_for: null,
+      pickup_by: null,
+      pickup_reminded_at: null,
+      pickup_overdue_at: null,
+      next_in_queue_after: null,
       created_at: now,
       updated_at: now,
     };
@@ -245,19 +261,35 @@ export class ApplicationsRepository {
   ): Promise<ApplicationRecord | null> {
     const filter: Record<string, unknown> = { ...NOT_DELETED, id, status: from };
     if (extras.requireApprovalRequested) filter['approval.state'] = 'requested';
+    return this.updateWithNote(
+      id,
+      filter,
+      {
+        status: to,
+        approval: null,
+        rejected_for: to === 'rejected' ? (extras.rejectedFor ?? null) : null,
+        next_in_queue_after: null,
+        // an approval carries its pickup date; leaving it keeps the date for the record
+        ...(to === 'approved' ? freshPickup(extras.pickupBy ?? null) : {}),
+      },
+      noteLine,
+      events,
+    );
+  }
+
+  /** One guarded update with its note line and events; null when the filter no longer matches. */
+  private async updateWithNote(
+    id: number,
+    filter: Record<string, unknown>,
+    set: Record<string, unknown>,
+    noteLine: string,
+    events: DomainEvent[],
+  ): Promise<ApplicationRecord | null> {
     const res = await withDocLock(this.collection, id, () =>
       this.collection.updateOne(
         filter,
         withEvents(
-          {
-            $set: {
-              status: to,
-              approval: null,
-              rejected_for: to === 'rejected' ? (extras.rejectedFor ?? null) : null,
-              updated_at: new Date(),
-            },
-            $push: { notes: noteLine },
-          },
+          { $set: { ...set, updated_at: new Date() }, $push: { notes: noteLine } },
           events,
         ),
       ),
@@ -272,7 +304,7 @@ export class ApplicationsRepository {
    */
   async requestApproval(
     id: number,
-    approval: { requested_by: Actor; note: string | null },
+    approval: { requested_by: Actor | null; note: string | null; pickup_by: string },
     events: DomainEvent[],
   ): Promise<ApplicationRecord | null> {
     const now = new Date();
@@ -280,6 +312,7 @@ export class ApplicationsRepository {
       state: 'requested',
       requested_at: now,
       requested_by: approval.requested_by,
+      pickup_by: approval.pickup_by,
       note: approval.note,
       reason: null,
       lot_status: null,
@@ -336,6 +369,77 @@ export class ApplicationsRepository {
     return res.matchedCount === 1;
   }
 
+  /** Has the phone another completed application (a family served before)? */
+  async hasCompleted(phone: string, exceptId: number): Promise<boolean> {
+    const doc = await this.models.Application.findOne(
+      { ...LIVE, applicant_phone: phone, status: 'completed', id: { $ne: exceptId } },
+      { id: 1 },
+    ).lean();
+    return doc !== null;
+  }
+
+  /** Marks a pending application as next in the queue after a lapse, with its event. */
+  async markNextInQueue(id: number, afterId: number, events: DomainEvent[]): Promise<boolean> {
+    const res = await withDocLock(this.collection, id, () =>
+      this.collection.updateOne(
+        { ...NOT_DELETED, id, status: 'pending' },
+        withEvents({ $set: { next_in_queue_after: afterId, updated_at: new Date() } }, events),
+      ),
+    );
+    return res.matchedCount === 1;
+  }
+
+  /**
+   * A new pickup date for an approved application, with its note line and event; the reminder
+   * and the overdue notice start over. null when it is no longer approved.
+   */
+  async setPickup(
+    id: number,
+    pickupBy: string,
+    noteLine: string,
+    events: DomainEvent[],
+  ): Promise<ApplicationRecord | null> {
+    return this.updateWithNote(
+      id,
+      { ...NOT_DELETED, id, status: 'approved' },
+      freshPickup(pickupBy),
+      noteLine,
+      events,
+    );
+  }
+
+  /** Approved applications whose pickup date is on or before `day`, oldest date first. */
+  async approvedDueBy(day: string, limit = 500): Promise<ApplicationRecord[]> {
+    const docs = await this.models.Application.find({
+      ...LIVE,
+      status: 'approved',
+      pickup_by: { $ne: null, $lte: day },
+    })
+      .sort({ pickup_by: 1, id: 1 })
+      .limit(limit)
+      .lean<ApplicationDoc[]>();
+    return docs.map(toRecord);
+  }
+
+  /**
+   * Marks a pickup reminder or overdue notice as given, once (the field still empty and the
+   * application still approved for the same date), with its event.
+   */
+  async markPickup(
+    id: number,
+    field: 'pickup_reminded_at' | 'pickup_overdue_at',
+    pickupBy: string,
+    events: DomainEvent[],
+  ): Promise<boolean> {
+    const res = await withDocLock(this.collection, id, () =>
+      this.collection.updateOne(
+        { ...NOT_DELETED, id, status: 'approved', pickup_by: pickupBy, [field]: null },
+        withEvents({ $set: { [field]: new Date() } }, events),
+      ),
+    );
+    return res.matchedCount === 1;
+  }
+
   /** Does another application of the lot hold or await its reservation? */
   async reservationHolder(lotId: number, exceptId: number): Promise<number | null> {
     const doc = await this.models.Application.findOne(
@@ -369,13 +473,6 @@ export class ApplicationsRepository {
     noteLine: string,
     events: DomainEvent[],
   ): Promise<ApplicationRecord | null> {
-    const res = await withDocLock(this.collection, id, () =>
-      this.collection.updateOne(
-        { ...NOT_DELETED, id },
-        withEvents({ $set: { updated_at: new Date() }, $push: { notes: noteLine } }, events),
-      ),
-    );
-    if (res.matchedCount !== 1) return null;
-    return this.findById(id);
+    return this.updateWithNote(id, { ...NOT_DELETED, id }, {}, noteLine, events);
   }
 }

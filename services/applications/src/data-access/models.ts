@@ -19,11 +19,23 @@ const localized = { de: { type: String, default: '' }, uk: { type: String, defau
 /** An application as stored: the domain's record with dates as dates. */
 export interface ApplicationDoc extends Omit<
   ApplicationRecord,
-  'approval' | 'rejected_for' | 'request_key' | 'created_at' | 'updated_at'
+  | 'approval'
+  | 'rejected_for'
+  | 'request_key'
+  | 'pickup_by'
+  | 'pickup_reminded_at'
+  | 'pickup_overdue_at'
+  | 'next_in_queue_after'
+  | 'created_at'
+  | 'updated_at'
 > {
   approval?: ApprovalDoc | null;
   rejected_for?: number | null;
   request_key?: string | null;
+  pickup_by?: string | null;
+  pickup_reminded_at?: Date | null;
+  pickup_overdue_at?: Date | null;
+  next_in_queue_after?: number | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -31,7 +43,8 @@ export interface ApplicationDoc extends Omit<
 export interface ApprovalDoc {
   state: 'requested' | 'failed';
   requested_at: Date;
-  requested_by: Actor;
+  requested_by: Actor | null;
+  pickup_by: string | null;
   note: string | null;
   reason: ApprovalFailureReason | null;
   lot_status: LotStatus | null;
@@ -75,7 +88,8 @@ const applicationSchema = new Schema<ApplicationDoc>(
         {
           state: { type: String, enum: ['requested', 'failed'], required: true },
           requested_at: { type: Date, required: true },
-          requested_by: { type: Object, required: true },
+          requested_by: { type: Object, default: null },
+          pickup_by: { type: String, default: null },
           note: { type: String, default: null },
           reason: { type: String, enum: [...ApprovalFailureReasons, null], default: null },
           lot_status: { type: String, enum: [...LotStatuses, null], default: null },
@@ -87,6 +101,10 @@ const applicationSchema = new Schema<ApplicationDoc>(
     },
     rejected_for: { type: Number, default: null },
     request_key: { type: String, default: null },
+    pickup_by: { type: String, default: null },
+    pickup_reminded_at: { type: Date, default: null },
+    pickup_overdue_at: { type: Date, default: null },
+    next_in_queue_after: { type: Number, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },
@@ -100,6 +118,8 @@ applicationSchema.index({ lot_id: 1, status: 1, id: 1 });
 applicationSchema.index({ status: 1, id: -1 });
 // the status check and the per-phone limit
 applicationSchema.index({ applicant_phone: 1, status: 1, id: -1 });
+// the pickup-date job: approved applications by their pickup date
+applicationSchema.index({ status: 1, pickup_by: 1 });
 applicationSchema.plugin(outboxPlugin);
 
 const wishSchema = new Schema<WishDoc>(

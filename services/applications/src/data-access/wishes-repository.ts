@@ -58,6 +58,34 @@ export class WishesRepository {
     return doc ? toWish(doc) : null;
   }
 
+  /** Active wishes of a category, oldest first. */
+  async activeOfCategory(category: number, limit: number): Promise<Wish[]> {
+    const docs = await this.models.Wish.find({
+      ...LIVE,
+      status: 'active',
+      furniture_category: category,
+    })
+      .sort({ id: 1 })
+      .limit(limit)
+      .lean<WishDoc[]>();
+    return docs.map(toWish);
+  }
+
+  /** Appends a line to an active wish's admin notes, with its events; null when not active. */
+  async appendNote(id: number, line: string, events: DomainEvent[]): Promise<Wish | null> {
+    const res = await withDocLock(this.collection, id, async () => {
+      const doc = await this.models.Wish.findOne({ ...LIVE, id }).lean<WishDoc>();
+      if (!doc || doc.status !== 'active') return { matchedCount: 0 };
+      const notes = doc.admin_notes ? `${doc.admin_notes}\n${line}` : line;
+      return this.collection.updateOne(
+        { ...NOT_DELETED, id, status: 'active', admin_notes: doc.admin_notes ?? null },
+        withEvents({ $set: { admin_notes: notes, updated_at: new Date() } }, events),
+      );
+    });
+    if (res.matchedCount !== 1) return null;
+    return this.findById(id);
+  }
+
   async list(q: {
     status?: WishStatus;
     category?: number;

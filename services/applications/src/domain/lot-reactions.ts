@@ -7,6 +7,7 @@ import {
 import { createEvent, type LotLookup } from '@furniture/platform/domain';
 import type { ApplicationsRepository } from '../data-access/applications-repository';
 import type { ApplicationRecord } from './records';
+import type { Pickups } from './pickups';
 import type { QueueCounts } from './queue-counts';
 import { noteLine, SYSTEM_AUTHOR } from './notes';
 import { changeStatus, type ChangeReason } from './status-changes';
@@ -15,6 +16,7 @@ export interface LotReactionsDeps {
   applications: ApplicationsRepository;
   lots: LotLookup;
   queueCounts: QueueCounts;
+  pickups: Pickups;
   onEvents: () => void;
 }
 
@@ -75,12 +77,14 @@ export class LotReactions {
       rejectedFor: winner.id,
     });
     if (awaiting && approval) {
+      const by = approval.requested_by;
       const updated = await changeStatus(this.deps, winner, 'approved', {
         reason: 'staff',
         note: approval.note,
-        author: { role: approval.requested_by.role, email: approval.requested_by.email },
-        actor: approval.requested_by,
+        author: by ? { role: by.role, email: by.email } : SYSTEM_AUTHOR,
+        actor: by,
         requireApprovalRequested: true,
+        pickupBy: approval.pickup_by ?? this.deps.pickups.defaultPickupBy(),
       });
       if (updated) this.deps.onEvents();
     }
@@ -174,6 +178,11 @@ export class LotReactions {
     if (!current || current.deleted || current.status !== p.new_status) return;
     if (p.cause === 'reservation_cancelled' && p.application_id !== null) {
       await this.bringBackRivals(lotId, p.application_id, actor);
+      return;
+    }
+    if (p.cause === 'pickup_lapsed' && p.application_id !== null) {
+      await this.bringBackRivals(lotId, p.application_id, actor);
+      await this.deps.pickups.offerNext(lotId, p.application_id);
       return;
     }
     if (p.cause !== 'staff') return;

@@ -7,11 +7,15 @@ import {
   type ApplicationStatusUpdate,
   type ApplicationsPage,
   type ApplicationsQuery,
+  type LapseInput,
+  type PickupUpdate,
 } from '@furniture/contracts';
 import { AppError, createEvent } from '@furniture/platform/domain';
 import type { LotLookup, LotView } from '@furniture/platform/domain';
 import type { ApplicationsRepository } from '../data-access/applications-repository';
 import type { ApplicationRecord } from './records';
+import { requestApproval } from './approvals';
+import type { Pickups } from './pickups';
 import type { QueueCounts } from './queue-counts';
 import { noteLine, parseNotes, type NoteAuthor } from './notes';
 import { changeStatus, lotName, staffTransition } from './status-changes';
@@ -20,18 +24,18 @@ export interface ModerationDeps {
   applications: ApplicationsRepository;
   lots: LotLookup;
   queueCounts: QueueCounts;
+  pickups: Pickups;
   onEvents: () => void;
 }
 
 const authorOf = (actor: Actor): NoteAuthor => ({ role: actor.role, email: actor.email });
-/** Only the actor's fields (a token's actor carries its session too). */
-const actorOf = (a: Actor): Actor => ({ id: a.id, name: a.name, email: a.email, role: a.role });
 
 /** The staff view of an application: its notes parsed, its place in the queue, its lot. */
 export function toApplication(
   app: ApplicationRecord,
   lot: LotView | null,
   position: number | null,
+  overdue = false,
 ): Application {
   const {
     notes,
@@ -39,6 +43,7 @@ export function toApplication(
     approval,
     rejected_for: _rejectedFor,
     request_key: _key,
+    pickup_overdue_at: _overdueAt,
     ...fields
   } = app;
   return {
@@ -46,14 +51,17 @@ export function toApplication(
     approval: approval
       ? {
           ...approval,
-          requested_by: {
-            id: approval.requested_by.id,
-            name: approval.requested_by.name,
-            email: approval.requested_by.email,
-            role: approval.requested_by.role,
-          },
+          requested_by: approval.requested_by
+            ? {
+                id: approval.requested_by.id,
+                name: approval.requested_by.name,
+                email: approval.requested_by.email,
+                role: approval.requested_by.role,
+              }
+            : null,
         }
       : null,
+    pickup_overdue: overdue,
     internal_notes: notes.join('\n'),
     notes: parseNotes(notes),
     queue_position: position,
@@ -135,7 +143,10 @@ export class Moderation {
       });
     }
     if (transition.to === 'approved') {
-      await this.requestApproval(actor, app, input.note);
+      const pickupBy = input.pickup_by
+        ? this.deps.pickups.checkDate(input.pickup_by)
+        : this.deps.pickups.defaultPickupBy();
+      await requestApproval(this.deps, app, { requestedBy: actor, note: input.note, pickupBy });
       return { application: await this.get(id), accepted: true };
     }
     const updated = await changeStatus(this.deps, app, input.status, {
@@ -152,38 +163,16 @@ export class Moderation {
     return { application: await this.get(id), accepted: false };
   }
 
-  /**
-   * Asks the catalog to reserve the lot for this application. Refused at once when the read
-   * model already shows the lot unavailable or another application of it approved or awaiting
-   * approval; the catalog's conditional reservation decides between requests that pass together.
-   */
-  private async requestApproval(
-    actor: Actor,
-    app: ApplicationRecord,
-    note: string | null,
-  ): Promise<void> {
-    const [lot, holder] = await Promise.all([
-      this.deps.lots.get(app.lot_id),
-      this.deps.applications.reservationHolder(app.lot_id, app.id),
-    ]);
-    if (holder !== null) throw new AppError('LOT_ALREADY_RESERVED');
-    if (!lot || lot.deleted || lot.status !== 'available') throw new AppError('LOT_NOT_AVAILABLE');
-    const updated = await this.deps.applications.requestApproval(
-      app.id,
-      { requested_by: actorOf(actor), note },
-      [
-        createEvent(
-          Events.ApplicationApprovalRequested,
-          { application_id: app.id, lot_id: app.lot_id, note },
-          actor,
-        ),
-      ],
-    );
-    if (!updated) {
-      const now = await this.require(app.id);
-      throw new AppError('APPLICATION_CHANGED', { params: { status: now.status } });
-    }
-    this.deps.onEvents();
+  /** PATCH /applications/{id}/pickup: a new pickup date for an approved application. */
+  async changePickup(actor: Actor, id: number, input: PickupUpdate): Promise<Application> {
+    await this.deps.pickups.extend(actor, await this.require(id), input);
+    return this.get(id);
+  }
+
+  /** POST /applications/{id}/lapse: the family did not pick the lot up. */
+  async lapse(actor: Actor, id: number, input: LapseInput): Promise<Application> {
+    await this.deps.pickups.lapse(actor, await this.require(id), input);
+    return this.get(id);
   }
 
   async addNote(actor: Actor, id: number, input: ApplicationNoteInput): Promise<Application> {
@@ -224,7 +213,12 @@ export class Moderation {
     ]);
     return apps.map((a) => {
       const index = queues.get(a.lot_id)?.indexOf(a.id) ?? -1;
-      return toApplication(a, lots.get(a.lot_id) ?? null, index >= 0 ? index + 1 : null);
+      return toApplication(
+        a,
+        lots.get(a.lot_id) ?? null,
+        index >= 0 ? index + 1 : null,
+        this.deps.pickups.isOverdue(a),
+      );
     });
   }
 }

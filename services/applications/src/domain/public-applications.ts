@@ -121,6 +121,7 @@ export class PublicApplications {
                 language: app.language,
                 lot_name: lot.name,
                 queue_position: position,
+                category_id: lot.category_id,
               }),
             ],
           );

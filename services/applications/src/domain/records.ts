@@ -44,12 +44,23 @@ export interface ApplicationRecord
   rejected_for: number | null;
   /** the Idempotency-Key the family's browser sent: a repeated submission answers the same */
   request_key: string | null;
+  /** approved: the last day to pick the lot up (YYYY-MM-DD, office time zone) */
+  pickup_by: string | null;
+  /** the family was reminded of the pickup date */
+  pickup_reminded_at: string | null;
+  /** the pickup date was found passed (announced once) */
+  pickup_overdue_at: string | null;
+  /** pending and first of the queue because this application let its pickup date lapse */
+  next_in_queue_after: number | null;
 }
 
 export interface ApprovalRecord {
   state: 'requested' | 'failed';
   requested_at: string;
-  requested_by: Actor;
+  /** null: the system (a lapsed lot offered to the next family) */
+  requested_by: Actor | null;
+  /** the pickup date the approval will carry */
+  pickup_by: string | null;
   note: string | null;
   reason: ApprovalFailureReason | null;
   lot_status: LotStatus | null;
@@ -58,11 +69,21 @@ export interface ApprovalRecord {
 
 export type NewApplication = Omit<
   ApplicationRecord,
-  'id' | 'created_at' | 'updated_at' | 'approval' | 'rejected_for'
+  | 'id'
+  | 'created_at'
+  | 'updated_at'
+  | 'approval'
+  | 'rejected_for'
+  | 'pickup_by'
+  | 'pickup_reminded_at'
+  | 'pickup_overdue_at'
+  | 'next_in_queue_after'
 >;
 
 /** What a status change writes besides the status, and what it requires besides `from`. */
 export interface TransitionExtras {
+  /** approving: the pickup date */
+  pickupBy?: string | null;
   /** rejected because the lot was reserved for this application */
   rejectedFor?: number | null;
   /** only while an approval of the application is requested (the catalog confirmed it) */

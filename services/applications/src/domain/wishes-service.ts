@@ -8,10 +8,18 @@ import {
   type WishStatus,
   type WishesPage,
   type WishesQuery,
+  type WishMatches,
+  type WishNotified as WishNotifiedAnswer,
+  type WishNotify,
 } from '@furniture/contracts';
-import { AppError, createEvent } from '@furniture/platform/domain';
+import { AppError, createEvent, type LotLookup } from '@furniture/platform/domain';
 import type { WishesRepository } from '../data-access/wishes-repository';
+import { berlinTimestamp } from './notes';
 import type { PhoneValue } from './public-applications';
+
+/** Lots shown with each active wish, wishes shown with a lot. */
+const MATCHES_PER_WISH = 5;
+const MATCHES_PER_LOT = 20;
 
 export interface NewWishInput {
   applicant_name: string;
@@ -29,7 +37,9 @@ export interface NewWishInput {
  * active, fulfilled is final.
  */
 export class WishesService {
-  constructor(private readonly deps: { wishes: WishesRepository; onEvents: () => void }) {}
+  constructor(
+    private readonly deps: { wishes: WishesRepository; lots: LotLookup; onEvents: () => void },
+  ) {}
 
   async create(input: NewWishInput): Promise<WishCreated> {
     if (input.honeypot) {
@@ -65,8 +75,91 @@ export class WishesService {
     return { id: wish.id, status: 'active', created_at: wish.created_at };
   }
 
-  list(q: WishesQuery): Promise<WishesPage> {
-    return this.deps.wishes.list(q);
+  /** A page of wishes; each active one with the available lots of its category (oldest first). */
+  async list(q: WishesQuery): Promise<WishesPage> {
+    const page = await this.deps.wishes.list(q);
+    return { ...page, wishes: await this.withMatches(page.wishes) };
+  }
+
+  /** GET /wishes/{id}: the wish, with its matching lots while it is active. */
+  async detail(id: number): Promise<Wish> {
+    const [wish] = await this.withMatches([await this.get(id)]);
+    return wish!;
+  }
+
+  private async withMatches(wishes: Wish[]): Promise<Wish[]> {
+    const active = wishes.filter((w) => w.status === 'active');
+    if (active.length === 0) return wishes;
+    const lots = await this.deps.lots.availableByCategory(
+      active.map((w) => w.furniture_category),
+      MATCHES_PER_WISH,
+    );
+    return wishes.map((w) =>
+      w.status === 'active'
+        ? {
+            ...w,
+            matching_lots: (lots.get(w.furniture_category) ?? []).map((l) => ({
+              id: l.id,
+              name: l.name,
+              photo: l.photo,
+            })),
+          }
+        : w,
+    );
+  }
+
+  /**
+   * GET /lots/{id}/wish-matches: the active wishes of the lot's category, oldest first (none
+   * while the lot is not available).
+   */
+  async matchesOfLot(lotId: number): Promise<WishMatches> {
+    const lot = await this.deps.lots.get(lotId);
+    if (!lot || lot.deleted) throw new AppError('LOT_NOT_FOUND');
+    if (lot.status !== 'available') return { wishes: [] };
+    return { wishes: await this.deps.wishes.activeOfCategory(lot.category_id, MATCHES_PER_LOT) };
+  }
+
+  /**
+   * POST /wishes/{id}/notify: tells the family of an active wish about an available lot of its
+   * category: by mail (wish.notified, in the wish's language) when it gave an address, otherwise
+   * staff send the prefilled WhatsApp message. Either way the wish gets a note line.
+   */
+  async notify(actor: Actor, id: number, input: WishNotify): Promise<WishNotifiedAnswer> {
+    const wish = await this.get(id);
+    if (wish.status !== 'active') {
+      throw new AppError('WISH_TRANSITION_NOT_ALLOWED', {
+        params: { from: wish.status, to: wish.status },
+      });
+    }
+    const lot = await this.deps.lots.get(input.lot_id);
+    if (
+      !lot ||
+      lot.deleted ||
+      lot.status !== 'available' ||
+      lot.category_id !== wish.furniture_category
+    )
+      throw new AppError('WISH_LOT_NOT_MATCHING');
+    const channel = wish.applicant_email ? 'email' : 'whatsapp';
+    const how = channel === 'email' ? 'per E-Mail' : 'per WhatsApp';
+    const line = `[${berlinTimestamp(new Date())}] ${actor.email}: über Lot #${lot.id} („${lot.name.de || lot.name.uk}“) ${how} informiert`;
+    const updated = await this.deps.wishes.appendNote(id, line, [
+      createEvent(
+        Events.WishNotified,
+        {
+          wish_id: id,
+          lot_id: lot.id,
+          lot_name: lot.name,
+          applicant_name: wish.applicant_name,
+          applicant_email: wish.applicant_email,
+          language: wish.language,
+          channel,
+        },
+        actor,
+      ),
+    ]);
+    if (!updated) throw new AppError('CONFLICT');
+    this.deps.onEvents();
+    return { wish: updated, channel };
   }
 
   async get(id: number): Promise<Wish> {
@@ -107,6 +200,7 @@ export class WishesService {
             new_status: input.status,
             admin_notes: notes,
             old_admin_notes: wish.admin_notes,
+            furniture_category: wish.furniture_category,
           },
           actor,
         ),

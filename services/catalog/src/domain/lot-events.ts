@@ -33,7 +33,7 @@ export class LotEvents {
     cause: DomainEvent,
     lot: LotData,
     to: LotStatus,
-    why: 'reservation' | 'reservation_cancelled' | 'completed',
+    why: 'reservation' | 'reservation_cancelled' | 'completed' | 'pickup_lapsed',
     applicationId: number,
     extra: Partial<LotData> = {},
     more: (after: LotData) => DomainEvent[] = () => [],
@@ -111,21 +111,29 @@ export class LotEvents {
   }
 
   /**
-   * The reservation is given back: staff cancelled the approval, or it was made for a request
-   * that had already ended. reserved → available, but only when the lot is reserved for that
-   * very application, so that it never frees a lot someone else holds.
+   * The reservation is given back: staff cancelled the approval, it was made for a request that
+   * had already ended, or the family did not pick the lot up (its approved application was
+   * rejected as lapsed). reserved → available, but only when the lot is reserved for that very
+   * application, so that it never frees a lot someone else holds.
    */
   async reservationReleased(
     cause:
       | Cause<typeof Events.ApplicationReservationCancelled>
-      | Cause<typeof Events.ApplicationApprovalWithdrawn>,
+      | Cause<typeof Events.ApplicationApprovalWithdrawn>
+      | Cause<typeof Events.ApplicationRejected>,
   ): Promise<void> {
     const { application_id: applicationId, lot_id: lotId } = cause.payload;
+    const lapsed = 'reason' in cause.payload && cause.payload.reason === 'pickup_lapsed';
     await this.deps.lots.mutate(lotId, (lot) =>
       lot.status === 'reserved' && lot.reserved_application_id === applicationId
-        ? this.move(cause, lot, 'available', 'reservation_cancelled', applicationId, {
-            reserved_application_id: null,
-          })
+        ? this.move(
+            cause,
+            lot,
+            'available',
+            lapsed ? 'pickup_lapsed' : 'reservation_cancelled',
+            applicationId,
+            { reserved_application_id: null },
+          )
         : null,
     );
   }

@@ -47,6 +47,11 @@ export const ActionTypes = [
   'RECONSIDER',
   'PHOTO_UPLOAD',
   'PHOTO_DELETE',
+  /** pickup dates: extended by staff, the family reminded, overdue, the lot offered to the next */
+  'PICKUP_EXTEND',
+  'PICKUP_REMINDER',
+  'PICKUP_OVERDUE',
+  'NEXT_IN_QUEUE',
   'EXPORT',
   'IMPORT',
 ] as const;

@@ -39,8 +39,18 @@ export const Events = {
   ApplicationReservationCancelled: 'application.reservation_cancelled',
   ApplicationReconsidered: 'application.reconsidered',
   ApplicationNoteAdded: 'application.note_added',
+  /** staff moved an approved application's pickup date */
+  ApplicationPickupExtended: 'application.pickup_extended',
+  /** the pickup date is near: the family is reminded */
+  ApplicationPickupReminderDue: 'application.pickup_reminder_due',
+  /** the pickup date passed without the lot being handed over */
+  ApplicationPickupOverdue: 'application.pickup_overdue',
+  /** a lot came free again and its queue's first family is next (or was approved at once) */
+  ApplicationNextInQueue: 'application.next_in_queue',
   WishCreated: 'wish.created',
   WishStatusChanged: 'wish.status_changed',
+  /** staff told a wisher about a lot that matches the wish */
+  WishNotified: 'wish.notified',
   // media
   PhotoUploaded: 'photo.uploaded',
   PhotoDeleted: 'photo.deleted',
@@ -97,6 +107,8 @@ export const ApplicationChangeReasons = [
   'lot_deleted',
   /** the reservation that had rejected it was cancelled: back in the queue at its old place */
   'reservation_cancelled',
+  /** the family did not pick the lot up by its pickup date */
+  'pickup_lapsed',
 ] as const;
 
 /** Why an approval request ended without an approval. */
@@ -115,8 +127,25 @@ const applicationStatusChange = z.object({
   applicant_email: z.string().nullable(),
   language: z.enum(Languages),
   lot_name: localized,
+  /** an approval's pickup date (YYYY-MM-DD, the last day); absent in earlier versions */
+  pickup_by: z.string().nullable().optional(),
+  /** the impact counters (absent in earlier versions): the lot's category, when the family applied */
+  category_id: z.number().int().optional(),
+  applied_at: z.string().optional(),
+  /** completed: the family's first handover (no other completed application of its phone) */
+  first_handover: z.boolean().optional(),
 });
 export type ApplicationStatusChange = z.infer<typeof applicationStatusChange>;
+
+/** What a mail about an application needs besides the change itself. */
+const familyFields = {
+  application_id: z.number().int(),
+  lot_id: z.number().int(),
+  applicant_name: z.string(),
+  applicant_email: z.string().nullable(),
+  language: z.enum(Languages),
+  lot_name: localized,
+};
 
 export const EventPayloads = {
   [Events.UserLoggedIn]: z.object({ user: userSnapshot }),
@@ -137,7 +166,7 @@ export const EventPayloads = {
     old_status: z.enum(LotStatuses),
     new_status: z.enum(LotStatuses),
     /** staff: set in the lot form; otherwise the application that caused it */
-    cause: z.enum(['staff', 'reservation', 'reservation_cancelled', 'completed']),
+    cause: z.enum(['staff', 'reservation', 'reservation_cancelled', 'completed', 'pickup_lapsed']),
     application_id: z.number().int().nullable(),
   }),
   [Events.LotReserved]: z.object({
@@ -160,6 +189,8 @@ export const EventPayloads = {
     language: z.enum(Languages),
     lot_name: localized,
     queue_position: z.number().int(),
+    /** the lot's category (the impact counters); absent in earlier versions */
+    category_id: z.number().int().optional(),
   }),
   [Events.ApplicationApprovalRequested]: z.object({
     application_id: z.number().int(),
@@ -187,6 +218,26 @@ export const EventPayloads = {
     lot_id: z.number().int(),
     note: z.string(),
   }),
+  [Events.ApplicationPickupExtended]: z.object({
+    ...familyFields,
+    old_pickup_by: z.string().nullable(),
+    pickup_by: z.string(),
+    note: z.string().nullable(),
+  }),
+  [Events.ApplicationPickupReminderDue]: z.object({ ...familyFields, pickup_by: z.string() }),
+  [Events.ApplicationPickupOverdue]: z.object({
+    application_id: z.number().int(),
+    lot_id: z.number().int(),
+    pickup_by: z.string(),
+  }),
+  [Events.ApplicationNextInQueue]: z.object({
+    application_id: z.number().int(),
+    lot_id: z.number().int(),
+    /** the lapsed application the lot came back from */
+    after_application_id: z.number().int(),
+    /** the organisation approves the next family at once (PICKUP_LAPSE_AUTO_APPROVE) */
+    auto_approved: z.boolean(),
+  }),
   [Events.WishCreated]: z.object({
     wish_id: z.number().int(),
     applicant_name: z.string(),
@@ -200,6 +251,18 @@ export const EventPayloads = {
     admin_notes: z.string().nullable(),
     /** the notes before the change (a change may touch only the notes) */
     old_admin_notes: z.string().nullable().optional(),
+    /** the wish's category (the impact counters); absent in earlier versions */
+    furniture_category: z.number().int().nullable().optional(),
+  }),
+  [Events.WishNotified]: z.object({
+    wish_id: z.number().int(),
+    lot_id: z.number().int(),
+    lot_name: localized,
+    applicant_name: z.string(),
+    /** null: no address, staff used the WhatsApp link */
+    applicant_email: z.string().nullable(),
+    language: z.enum(Languages),
+    channel: z.enum(['email', 'whatsapp']),
   }),
 
   [Events.PhotoUploaded]: z.object({

@@ -12,4 +12,5 @@ export * from './api/catalog';
 export * from './api/applications';
 export * from './api/media';
 export * from './api/activity';
+export * from './api/impact';
 export * from './api/internal';

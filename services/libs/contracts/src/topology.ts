@@ -33,6 +33,8 @@ export const Subscriptions: Record<ServiceName, readonly EventName[]> = {
     Events.ApplicationApprovalWithdrawn,
     Events.ApplicationReservationCancelled,
     Events.ApplicationCompleted,
+    // a lapsed pickup rejects the approved application: the lot comes free again
+    Events.ApplicationRejected,
     Events.PhotoUploaded,
     Events.PhotoDeleted,
   ],

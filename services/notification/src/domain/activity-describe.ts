@@ -19,6 +19,10 @@ export const ActionLabelsDe: Record<ActionType, string> = {
   RECONSIDER: 'Erneut geprüft',
   PHOTO_UPLOAD: 'Foto hochgeladen',
   PHOTO_DELETE: 'Foto gelöscht',
+  PICKUP_EXTEND: 'Abholfrist geändert',
+  PICKUP_REMINDER: 'An Abholung erinnert',
+  PICKUP_OVERDUE: 'Abholfrist überschritten',
+  NEXT_IN_QUEUE: 'Der nächsten Familie angeboten',
   EXPORT: 'Export',
   IMPORT: 'Import',
 };
@@ -61,9 +65,13 @@ const ReasonLabelsDe: Record<string, string> = {
   lot_closed: 'Lot nicht mehr verfügbar',
   lot_deleted: 'Lot gelöscht',
   reservation_cancelled: 'Reservierung einer anderen Bewerbung aufgehoben',
+  pickup_lapsed: 'Abholfrist abgelaufen',
   not_available: 'Lot nicht verfügbar',
   not_found: 'Lot existiert nicht mehr',
 };
+
+/** "2026-12-01" as "01.12.2026". */
+const germanDay = (day: string) => day.split('-').reverse().join('.');
 
 const status = (s: unknown) => (typeof s === 'string' ? (StatusLabelsDe[s] ?? s) : '');
 
@@ -113,5 +121,6 @@ export function describeDe(e: ActivityLogEntry): string {
   if (typeof d.photo_id === 'number') parts.push(`Foto #${d.photo_id}`);
   if (typeof d.note === 'string' && d.note) parts.push(`Notiz: ${d.note}`);
   if (typeof d.rows === 'number') parts.push(`${d.rows} Zeilen`);
+  if (typeof d.pickup_by === 'string') parts.push(`Abholung bis ${germanDay(d.pickup_by)}`);
   return parts.join(', ');
 }

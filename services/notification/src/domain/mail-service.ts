@@ -13,6 +13,9 @@ export const MailedEvents = {
   [Events.ApplicationCompleted]: 'completed',
   [Events.ApplicationReservationCancelled]: 'reservation_cancelled',
   [Events.ApplicationReconsidered]: 'reconsidered',
+  [Events.ApplicationPickupExtended]: 'pickup_extended',
+  [Events.ApplicationPickupReminderDue]: 'pickup_reminder',
+  [Events.WishNotified]: 'wish_match',
 } as const satisfies Partial<Record<EventName, MailKind>>;
 type MailedEvent = keyof typeof MailedEvents;
 
@@ -48,15 +51,18 @@ export class MailService {
     if (!to) return 'no_address';
 
     const kind = MailedEvents[e.name];
+    // a wish's mail has no application: its records are kept apart by a negative number
+    const applicationId = 'application_id' in p ? p.application_id : -p.wish_id;
     const facts: MailFacts = {
       kind,
       reason: 'reason' in p ? p.reason : null,
       language: p.language,
       applicantName: p.applicant_name,
-      applicationId: p.application_id,
+      applicationId,
       lotId: p.lot_id,
       lotName: p.lot_name,
       queuePosition: 'queue_position' in p ? p.queue_position : undefined,
+      pickupBy: 'pickup_by' in p ? (p.pickup_by ?? null) : null,
     };
     const rendered = renderMail(facts, this.deps.context);
     const queued = await this.deps.mails.insert({
@@ -64,7 +70,7 @@ export class MailService {
       event_name: event.name,
       kind,
       reason: facts.reason,
-      application_id: p.application_id,
+      application_id: applicationId,
       lot_id: p.lot_id,
       to,
       language: p.language,
@@ -75,7 +81,7 @@ export class MailService {
     });
     if (!queued) return 'duplicate';
     this.deps.logger.info(
-      { event: event.name, eventId: event.eventId, applicationId: p.application_id, kind },
+      { event: event.name, eventId: event.eventId, applicationId, kind },
       'mail queued',
     );
     this.deps.onQueued();

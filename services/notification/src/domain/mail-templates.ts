@@ -19,6 +19,8 @@ export interface MailFacts {
   lotId: number;
   lotName: LocalizedText;
   queuePosition?: number;
+  /** the last day to pick the lot up (YYYY-MM-DD) */
+  pickupBy?: string | null;
 }
 
 export interface RenderedMail {
@@ -78,6 +80,12 @@ const phrases: Record<Language, Phrases> = {
     browse: 'Актуальні пропозиції меблів:',
   },
 };
+
+/** "2026-12-01" as the family reads a date: 01.12.2026 (both languages write it so). */
+export function dayIn(day: string): string {
+  const [y, m, d] = day.split('-');
+  return `${d}.${m}.${y}`;
+}
 
 /** The lot's name in the mail's language; the other language when that one was left empty. */
 export function lotNameIn(name: LocalizedText, lang: Language, lotId: number): string {
@@ -147,6 +155,14 @@ function body(f: MailFacts, ctx: MailContext, lot: string): Body {
                 type: 'p',
                 text: `Ihre Bewerbung Nr. ${id} wurde angenommen. ${q} (Lot-Nr. ${f.lotId}) ist jetzt für Sie reserviert.`,
               },
+              ...(f.pickupBy
+                ? [
+                    {
+                      type: 'p' as const,
+                      text: `Bitte holen Sie es bis zum ${dayIn(f.pickupBy)} ab (oder vereinbaren Sie bis dahin eine Lieferung). Danach geben wir es an die nächste Familie in der Warteschlange weiter.`,
+                    },
+                  ]
+                : []),
               { type: 'p', text: 'So geht es weiter:' },
               {
                 type: 'steps',
@@ -169,6 +185,14 @@ function body(f: MailFacts, ctx: MailContext, lot: string): Body {
                 type: 'p',
                 text: `Вашу заявку № ${id} схвалено. ${q} (лот № ${f.lotId}) тепер зарезервовано для Вас.`,
               },
+              ...(f.pickupBy
+                ? [
+                    {
+                      type: 'p' as const,
+                      text: `Будь ласка, заберіть його до ${dayIn(f.pickupBy)} (або домовтеся до цієї дати про доставку). Після цього ми передамо його наступній родині в черзі.`,
+                    },
+                  ]
+                : []),
               { type: 'p', text: 'Що далі:' },
               {
                 type: 'steps',
@@ -191,12 +215,16 @@ function body(f: MailFacts, ctx: MailContext, lot: string): Body {
           ? `${q} wurde inzwischen einer anderen Familie zugesagt. Deshalb können wir Ihre Bewerbung Nr. ${id} leider nicht berücksichtigen.`
           : why === 'lot_closed' || why === 'lot_deleted'
             ? `${q} ist leider nicht mehr verfügbar. Deshalb können wir Ihre Bewerbung Nr. ${id} nicht berücksichtigen.`
-            : `leider können wir Ihre Bewerbung Nr. ${id} für ${q} nicht berücksichtigen.`
+            : why === 'pickup_lapsed'
+              ? `die Abholfrist für ${q} (Bewerbung Nr. ${id}) ist abgelaufen. Deshalb haben wir das Lot an die nächste Familie in der Warteschlange weitergegeben.`
+              : `leider können wir Ihre Bewerbung Nr. ${id} für ${q} nicht berücksichtigen.`
         : why === 'competitor_approved'
           ? `${q} вже закріплено за іншою родиною. Тому, на жаль, ми не можемо задовольнити Вашу заявку № ${id}.`
           : why === 'lot_closed' || why === 'lot_deleted'
             ? `На жаль, ${q} більше не доступний. Тому ми не можемо задовольнити Вашу заявку № ${id}.`
-            : `На жаль, ми не можемо задовольнити Вашу заявку № ${id} на ${q}.`;
+            : why === 'pickup_lapsed'
+              ? `Термін, до якого потрібно було забрати ${q} (заявка № ${id}), минув. Тому ми передали лот наступній родині в черзі.`
+              : `На жаль, ми не можемо задовольнити Вашу заявку № ${id} на ${q}.`;
       return de
         ? {
             subject: `Ihre Bewerbung Nr. ${id}: leider keine Zusage`,
@@ -322,6 +350,84 @@ function body(f: MailFacts, ctx: MailContext, lot: string): Body {
                 text: 'Вам нічого не потрібно робити. Щойно буде ухвалено рішення, Ви отримаєте ще один лист.',
               },
               statusLink,
+            ],
+          };
+    }
+    case 'pickup_extended':
+    case 'pickup_reminder': {
+      const day = f.pickupBy ? dayIn(f.pickupBy) : '–';
+      const reminder = f.kind === 'pickup_reminder';
+      return de
+        ? {
+            subject: reminder
+              ? `Erinnerung: ${q} bis zum ${day} abholen`
+              : `Neue Abholfrist für ${q}: ${day}`,
+            blocks: [
+              {
+                type: 'p',
+                text: reminder
+                  ? `${q} (Lot-Nr. ${f.lotId}, Bewerbung Nr. ${id}) ist für Sie reserviert. Bitte denken Sie daran, es bis zum ${day} abzuholen oder bis dahin eine Lieferung mit uns zu vereinbaren.`
+                  : `die Abholfrist für ${q} (Bewerbung Nr. ${id}) wurde bis zum ${day} verlängert.`,
+              },
+              {
+                type: 'p',
+                text: 'Wenn Sie das Möbelstück nicht mehr brauchen oder der Termin nicht passt, melden Sie sich bitte kurz bei uns.',
+              },
+              statusLink,
+            ],
+          }
+        : {
+            subject: reminder
+              ? `Нагадування: заберіть ${q} до ${day}`
+              : `Новий термін для ${q}: ${day}`,
+            blocks: [
+              {
+                type: 'p',
+                text: reminder
+                  ? `${q} (лот № ${f.lotId}, заявка № ${id}) зарезервовано для Вас. Будь ласка, не забудьте забрати його до ${day} або домовитися з нами про доставку до цієї дати.`
+                  : `Термін, до якого можна забрати ${q} (заявка № ${id}), продовжено до ${day}.`,
+              },
+              {
+                type: 'p',
+                text: 'Якщо меблі Вам більше не потрібні або дата не підходить, будь ласка, повідомте нас.',
+              },
+              statusLink,
+            ],
+          };
+    }
+    case 'wish_match': {
+      const lotLink: Block = {
+        type: 'link',
+        text: de ? 'Zum Lot:' : 'До лота:',
+        url: `${ctx.publicBaseUrl}/lots/${f.lotId}`,
+      };
+      return de
+        ? {
+            subject: `Ein Lot passt zu Ihrem Wunsch: ${lot}`,
+            blocks: [
+              {
+                type: 'p',
+                text: `Sie haben uns geschrieben, welche Möbel Sie brauchen. Jetzt ist ${q} (Lot-Nr. ${f.lotId}) eingetroffen und könnte zu Ihrem Wunsch passen.`,
+              },
+              {
+                type: 'p',
+                text: 'Wenn Sie es haben möchten, bewerben Sie sich bitte auf der Seite des Lots. Bewerbungen werden in der Reihenfolge ihres Eingangs bearbeitet.',
+              },
+              lotLink,
+            ],
+          }
+        : {
+            subject: `Лот відповідає Вашому побажанню: ${lot}`,
+            blocks: [
+              {
+                type: 'p',
+                text: `Ви писали нам, які меблі Вам потрібні. Тепер у нас є ${q} (лот № ${f.lotId}), який може відповідати Вашому побажанню.`,
+              },
+              {
+                type: 'p',
+                text: 'Якщо Ви хочете його отримати, подайте, будь ласка, заявку на сторінці лота. Заявки розглядаються в порядку надходження.',
+              },
+              lotLink,
             ],
           };
     }

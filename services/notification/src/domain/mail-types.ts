@@ -9,6 +9,12 @@ export const MailKinds = [
   'reservation_cancelled',
   /** back to pending: reconsidered by staff, or a cancelled reservation brought it back */
   'reconsidered',
+  /** staff moved the pickup date */
+  'pickup_extended',
+  /** the pickup date is two days away */
+  'pickup_reminder',
+  /** a lot matching the family's wish */
+  'wish_match',
 ] as const;
 export type MailKind = (typeof MailKinds)[number];
 

@@ -1,5 +1,14 @@
 import type { LucideIcon } from 'lucide-react';
-import { Activity, ClipboardList, Heart, Package, Tags, UserCircle, Users } from 'lucide-react';
+import {
+  Activity,
+  ChartColumnBig,
+  ClipboardList,
+  Heart,
+  Package,
+  Tags,
+  UserCircle,
+  Users,
+} from 'lucide-react';
 import type { Role } from '@furniture/contracts/enums';
 
 export interface NavItem {
@@ -18,6 +27,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { to: '/admin/lots', key: 'lots', icon: Package, adminOnly: false },
   { to: '/admin/applications', key: 'applications', icon: ClipboardList, adminOnly: false },
   { to: '/admin/activity', key: 'activity', icon: Activity, adminOnly: true },
+  { to: '/admin/impact', key: 'impact', icon: ChartColumnBig, adminOnly: true },
   { to: '/admin/profile', key: 'profile', icon: UserCircle, adminOnly: false },
 ];
 

@@ -6,7 +6,9 @@ import {
   applicationStatusUpdateSchema,
   applicationsQuerySchema,
   idParamSchema,
+  lapseSchema,
   limitSkipQuerySchema,
+  pickupUpdateSchema,
   phoneParamSchema,
 } from '@furniture/contracts';
 import { AppError, input, requestLanguage, requireStaff } from '@furniture/platform';
@@ -92,6 +94,16 @@ export function applicationsRouter(deps: {
     const { application, accepted } = await moderation.changeStatus(req.actor!, id, body);
     // an approval is requested, not done: 202 until the catalog has reserved the lot
     res.status(accepted ? 202 : 200).json(application);
+  });
+
+  r.patch('/:id/pickup', requireStaff, async (req, res) => {
+    const { id } = input.params(req, idParamSchema);
+    res.json(await moderation.changePickup(req.actor!, id, input.body(req, pickupUpdateSchema)));
+  });
+
+  r.post('/:id/lapse', requireStaff, async (req, res) => {
+    const { id } = input.params(req, idParamSchema);
+    res.json(await moderation.lapse(req.actor!, id, input.body(req, lapseSchema)));
   });
 
   r.patch('/:id/notes', requireStaff, async (req, res) => {

@@ -1,7 +1,8 @@
 import { Router } from 'express';
 import { idParamSchema, lotPhoneQuerySchema, type EligibilityCheck } from '@furniture/contracts';
-import { input } from '@furniture/platform';
+import { input, requireStaff } from '@furniture/platform';
 import type { PublicApplications } from '../../domain/public-applications';
+import type { WishesService } from '../../domain/wishes-service';
 import { localized, phoneFields } from './input-helpers';
 
 const reasonCodes = {
@@ -10,8 +11,11 @@ const reasonCodes = {
   too_many_open_applications: 'TOO_MANY_OPEN_APPLICATIONS',
 } as const;
 
-/** The lot page's queue panel and eligibility check (public). */
-export function lotsRouter(publicApplications: PublicApplications): Router {
+/**
+ * The lot page's queue panel and eligibility check (public), and the wishes a lot matches
+ * (staff).
+ */
+export function lotsRouter(publicApplications: PublicApplications, wishes: WishesService): Router {
   const r = Router();
 
   const phoneOf = (req: Parameters<typeof input.query>[0]) => {
@@ -30,6 +34,11 @@ export function lotsRouter(publicApplications: PublicApplications): Router {
       max_open_applications: e.max_open_applications,
     };
     res.json({ success: true, data });
+  });
+
+  r.get('/:id/wish-matches', requireStaff, async (req, res) => {
+    const { id } = input.params(req, idParamSchema);
+    res.json(await wishes.matchesOfLot(id));
   });
 
   r.get('/:id/applications-info', async (req, res) => {

@@ -5,6 +5,7 @@ import {
   wishStatusBodySchema,
   wishStatusQuerySchema,
   wishesQuerySchema,
+  wishNotifySchema,
 } from '@furniture/contracts';
 import { AppError, input, requestLanguage, requireStaff } from '@furniture/platform';
 import type { WishesService } from '../../domain/wishes-service';
@@ -36,7 +37,7 @@ export function wishesRouter(wishes: WishesService): Router {
   });
 
   r.get('/:id', requireStaff, async (req, res) => {
-    res.json(await wishes.get(input.params(req, idParamSchema).id));
+    res.json(await wishes.detail(input.params(req, idParamSchema).id));
   });
 
   // the spec sends the status as ?status=; the notes travel in the body
@@ -52,6 +53,11 @@ export function wishesRouter(wishes: WishesService): Router {
     }
     const notes = body.admin_notes !== undefined ? body.admin_notes : body.notes;
     res.json(await wishes.changeStatus(req.actor!, id, { status, admin_notes: notes }));
+  });
+
+  r.post('/:id/notify', requireStaff, async (req, res) => {
+    const { id } = input.params(req, idParamSchema);
+    res.json(await wishes.notify(req.actor!, id, input.body(req, wishNotifySchema)));
   });
 
   return r;

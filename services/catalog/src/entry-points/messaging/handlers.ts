@@ -8,6 +8,7 @@ export function eventHandlers(lotEvents: LotEvents): EventHandlers {
     [Events.ApplicationApprovalRequested]: (e) => lotEvents.approvalRequested(e),
     [Events.ApplicationApprovalWithdrawn]: (e) => lotEvents.reservationReleased(e),
     [Events.ApplicationReservationCancelled]: (e) => lotEvents.reservationReleased(e),
+    [Events.ApplicationRejected]: (e) => lotEvents.reservationReleased(e),
     [Events.ApplicationCompleted]: (e) => lotEvents.applicationCompleted(e),
     [Events.PhotoUploaded]: (e) => lotEvents.photoUploaded(e),
     [Events.PhotoDeleted]: (e) => lotEvents.photoDeleted(e),

@@ -183,8 +183,10 @@ export interface ApplicationLot {
 export interface ApplicationApproval {
   state: 'requested' | 'failed';
   requested_at: string;
-  /** the staff member who asked for it */
-  requested_by: { id: number; name: string; email: string; role: string };
+  /** the staff member who asked for it (null: the system, offering a lapsed lot to the next) */
+  requested_by: { id: number; name: string; email: string; role: string } | null;
+  /** the pickup date the approval will carry */
+  pickup_by: string | null;
   note: string | null;
   /** why it failed: the lot was not available (lot_status says how it was) or is gone */
   reason: ApprovalFailureReason | null;
@@ -218,6 +220,14 @@ export interface Application {
   lot: ApplicationLot | null;
   /** an approval under way or one that failed; null otherwise */
   approval: ApplicationApproval | null;
+  /** approved: the last day to pick the lot up (YYYY-MM-DD); null otherwise */
+  pickup_by: string | null;
+  /** approved and the pickup date has passed */
+  pickup_overdue: boolean;
+  /** when the family was reminded of the pickup date */
+  pickup_reminded_at: string | null;
+  /** pending and first of the queue: the application that let its pickup date lapse */
+  next_in_queue_after: number | null;
 }
 
 /** GET /applications (staff). */
@@ -294,23 +304,72 @@ function checkComment(raw: string, ctx: z.RefinementCtx, path: string): string |
  * (approved→pending is "cancel reservation", rejected→pending is "reconsider"). A note is
  * optional except for a rejection.
  */
+/** A calendar day, YYYY-MM-DD (a day in the office's time zone). */
+export const calendarDaySchema = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'invalid_date')
+  .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), 'invalid_date');
+
 export const applicationStatusUpdateSchema = z
   .object({
     status: z.enum(ApplicationStatuses, 'invalid_status'),
     note: z.string().nullish(),
+    /** with an approval: the last day to pick the lot up (default: PICKUP_DAYS from today) */
+    pickup_by: calendarDaySchema.nullish(),
   })
   .transform((v, ctx) => {
+    const pickup_by = v.pickup_by ?? null;
     if (v.note === null || v.note === undefined || v.note.trim() === '') {
       // back-office §5: a rejection requires a note
       if (v.status === 'rejected') {
         ctx.addIssue({ code: 'custom', message: 'note_required_for_rejection', path: ['note'] });
         return z.NEVER;
       }
-      return { status: v.status, note: null };
+      return { status: v.status, note: null, pickup_by };
     }
     const note = checkComment(v.note, ctx, 'note');
-    return { status: v.status, note: note as string | null };
+    return { status: v.status, note: note as string | null, pickup_by };
   });
+
+/** PATCH /applications/{id}/pickup (staff): a new pickup date for an approved application. */
+export const pickupUpdateSchema = z
+  .object({ pickup_by: calendarDaySchema, note: z.string().nullish() })
+  .transform((v, ctx) => {
+    if (v.note === null || v.note === undefined || v.note.trim() === '')
+      return { pickup_by: v.pickup_by, note: null };
+    return { pickup_by: v.pickup_by, note: checkComment(v.note, ctx, 'note') as string | null };
+  });
+export type PickupUpdate = z.infer<typeof pickupUpdateSchema>;
+
+/** POST /applications/{id}/lapse (staff): the family did not come; the lot goes on. */
+export const lapseSchema = z.object({ note: z.string().nullish() }).transform((v, ctx) => {
+  if (v.note === null || v.note === undefined || v.note.trim() === '') return { note: null };
+  return { note: checkComment(v.note, ctx, 'note') as string | null };
+});
+export type LapseInput = z.infer<typeof lapseSchema>;
+
+/** POST /wishes/{id}/notify (staff): tell the wisher about a matching lot. */
+export const wishNotifySchema = z.object({ lot_id: z.coerce.number().int().positive() });
+export type WishNotify = z.infer<typeof wishNotifySchema>;
+
+/** A lot that matches a wish (same category, available). */
+export interface WishMatchLot {
+  id: number;
+  name: LocalizedTextValue;
+  photo: string | null;
+}
+
+/** GET /lots/{id}/wish-matches (staff): the lot's category's active wishes, oldest first. */
+export interface WishMatches {
+  wishes: Wish[];
+}
+
+/** POST /wishes/{id}/notify: the wish with its new note, and how the family is told. */
+export interface WishNotified {
+  wish: Wish;
+  /** email: the mail goes out; whatsapp: no address, staff send the prefilled message */
+  channel: 'email' | 'whatsapp';
+}
 export type ApplicationStatusUpdate = z.infer<typeof applicationStatusUpdateSchema>;
 
 /**
@@ -388,6 +447,8 @@ export interface Wish {
   language: Language;
   created_at: string;
   updated_at: string;
+  /** active wishes: available lots of the wished category, oldest first (at most 5) */
+  matching_lots?: WishMatchLot[];
 }
 
 /** GET /wishes (staff). `category` is a category id (or slug); search covers name, contact and text. */

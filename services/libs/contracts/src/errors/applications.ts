@@ -41,6 +41,24 @@ export const applicationErrors = {
     de: 'Die Genehmigung dieser Bewerbung läuft gerade (das Lot wird reserviert). Bitte warten Sie einen Moment.',
     uk: 'Схвалення цієї заявки триває (лот резервується). Будь ласка, зачекайте хвилинку.',
   },
+  /** A pickup date before today. */
+  PICKUP_DATE_IN_PAST: {
+    status: 422,
+    de: 'Das Abholdatum darf nicht in der Vergangenheit liegen.',
+    uk: 'Дата отримання не може бути в минулому.',
+  },
+  /** A pickup date or a lapse for an application that is not approved. */
+  PICKUP_NOT_APPROVED: {
+    status: 409,
+    de: 'Nur eine genehmigte Bewerbung hat eine Abholfrist.',
+    uk: 'Термін отримання є лише у схваленої заявки.',
+  },
+  /** A wish notified about a lot that is not in its category or not available. */
+  WISH_LOT_NOT_MATCHING: {
+    status: 409,
+    de: 'Dieses Lot passt nicht zu dem Wunsch (andere Kategorie oder nicht verfügbar).',
+    uk: 'Цей лот не відповідає побажанню (інша категорія або недоступний).',
+  },
   /** An Idempotency-Key header that is not a short token. */
   INVALID_IDEMPOTENCY_KEY: {
     status: 400,

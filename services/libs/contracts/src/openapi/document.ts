@@ -9,16 +9,20 @@ import {
   activityLogCreateSchema,
   activityLogQuerySchema,
 } from '../api/activity';
+import { impactQuerySchema } from '../api/impact';
 import {
   applicationCreateSchema,
   applicationNoteSchema,
   applicationStatsQuerySchema,
   applicationStatusUpdateSchema,
   applicationsQuerySchema,
+  lapseSchema,
   lotPhoneQuerySchema,
+  pickupUpdateSchema,
   phoneParamSchema,
   wishCreateSchema,
   wishesQuerySchema,
+  wishNotifySchema,
   wishStatusBodySchema,
   wishStatusQuerySchema,
 } from '../api/applications';
@@ -542,11 +546,38 @@ export const operations: readonly Operation[] = [
       'APPLICATION_COMPLETED',
       'APPLICATION_TRANSITION_NOT_ALLOWED',
       'APPLICATION_CHANGED',
+      'PICKUP_DATE_IN_PAST',
       'LOT_ALREADY_RESERVED',
       'LOT_NOT_AVAILABLE',
       'LOT_NOT_FOUND',
       'CONFLICT',
     ],
+  },
+  {
+    method: 'patch',
+    path: `${V1}/applications/{id}/pickup`,
+    service: 'applications',
+    summary: 'Change the pickup date of an approved application',
+    description:
+      'The new date (today or later, a day in the office time zone) is mailed to the family and logged; an overdue reservation becomes current again.',
+    access: 'staff',
+    params: idParamSchema,
+    body: pickupUpdateSchema,
+    ok: { description: 'the application with its new date', schema: answers.applicationAnswer },
+    errors: ['APPLICATION_NOT_FOUND', 'PICKUP_NOT_APPROVED', 'PICKUP_DATE_IN_PAST'],
+  },
+  {
+    method: 'post',
+    path: `${V1}/applications/{id}/lapse`,
+    service: 'applications',
+    summary: 'The family did not pick the lot up: end the reservation',
+    description:
+      'The application is rejected (reason pickup_lapsed), the catalog frees the lot, the families rejected because of the reservation come back to the queue and the first of them is next (approved at once when PICKUP_LAPSE_AUTO_APPROVE is on).',
+    access: 'staff',
+    params: idParamSchema,
+    body: lapseSchema,
+    ok: { description: 'the ended application', schema: answers.applicationAnswer },
+    errors: ['APPLICATION_NOT_FOUND', 'PICKUP_NOT_APPROVED', 'APPLICATION_CHANGED'],
   },
   {
     method: 'patch',
@@ -603,6 +634,31 @@ export const operations: readonly Operation[] = [
     body: wishStatusBodySchema,
     ok: { description: 'the changed wish', schema: answers.wishAnswer },
     errors: ['WISH_NOT_FOUND', 'WISH_FULFILLED', 'WISH_TRANSITION_NOT_ALLOWED'],
+  },
+
+  {
+    method: 'post',
+    path: `${V1}/wishes/{id}/notify`,
+    service: 'applications',
+    summary: 'Tell the family of an active wish about a matching lot',
+    description:
+      'By mail in the wish language when the family gave an address (channel email), otherwise staff send the prefilled WhatsApp message (channel whatsapp). The wish gets a note line either way.',
+    access: 'staff',
+    params: idParamSchema,
+    body: wishNotifySchema,
+    ok: { description: 'the wish and the channel', schema: answers.wishNotifiedAnswer },
+    errors: ['WISH_NOT_FOUND', 'WISH_TRANSITION_NOT_ALLOWED', 'WISH_LOT_NOT_MATCHING', 'CONFLICT'],
+  },
+  {
+    method: 'get',
+    path: `${V1}/lots/{id}/wish-matches`,
+    service: 'applications',
+    summary: "The active wishes of a lot's category",
+    description: 'Oldest first, at most 20; none while the lot is not available.',
+    access: 'staff',
+    params: idParamSchema,
+    ok: { description: 'the matching wishes', schema: answers.wishMatchesAnswer },
+    errors: ['LOT_NOT_FOUND'],
   },
 
   // media
@@ -701,6 +757,19 @@ export const operations: readonly Operation[] = [
     query: activityFilterSchema,
     ok: { description: 'the counts', schema: answers.activityStatsAnswer },
     errors: ['ACTIVITY_DATE_RANGE_INVALID'],
+  },
+  {
+    method: 'get',
+    path: `${V1}/impact`,
+    service: 'notification',
+    summary:
+      'The impact dashboard: lots received and given per month, families served, waiting times, categories',
+    access: 'admin',
+    query: impactQuerySchema,
+    ok: {
+      description: 'the figures, from counters kept by the events',
+      schema: answers.impactAnswer,
+    },
   },
   {
     method: 'get',

@@ -26,6 +26,9 @@ import {
   type Wish,
   type WishCreated,
   type WishesPage,
+  type WishMatches,
+  type WishMatchLot,
+  type WishNotified,
 } from '../api/applications';
 import type {
   Photo,
@@ -41,6 +44,7 @@ import type {
 } from '../api/activity';
 import type { CategoriesAnswer, CategoryAnswer, DeletedAnswer } from '../api/catalog';
 import type { LotSnapshotPage } from '../api/internal';
+import type { ImpactReport } from '../api/impact';
 import type { ErrorCode } from '../errors';
 
 /*
@@ -69,6 +73,7 @@ const same =
 
 const int = () => z.number().int();
 const localized = z.object({ de: z.string(), uk: z.string() });
+const calendarDay = z.string().meta({ description: 'YYYY-MM-DD' });
 
 // ---- errors -------------------------------------------------------------------------------------
 
@@ -256,12 +261,16 @@ export const applicationAnswer = same<Application>()(
               'requested: the catalog is reserving the lot (the application is still pending); failed: the lot could not be reserved',
           }),
           requested_at: z.string(),
-          requested_by: z.object({
-            id: int(),
-            name: z.string(),
-            email: z.string(),
-            role: z.string(),
-          }),
+          requested_by: z
+            .object({
+              id: int(),
+              name: z.string(),
+              email: z.string(),
+              role: z.string(),
+            })
+            .nullable()
+            .meta({ description: 'null: the system offered a lapsed lot to the next family' }),
+          pickup_by: calendarDay.nullable(),
           note: z.string().nullable(),
           reason: z.enum(ApprovalFailureReasons).nullable(),
           lot_status: z.enum(LotStatuses).nullable(),
@@ -270,6 +279,12 @@ export const applicationAnswer = same<Application>()(
       )
         .nullable()
         .meta({ description: 'an approval under way or one that failed; null otherwise' }),
+      pickup_by: calendarDay
+        .nullable()
+        .meta({ description: 'approved: the last day to pick the lot up; null otherwise' }),
+      pickup_overdue: z.boolean().meta({ description: 'approved and the pickup date has passed' }),
+      pickup_reminded_at: z.string().nullable(),
+      next_in_queue_after: z.number().int().nullable(),
     })
     .meta({ id: 'Application' }),
 );
@@ -293,6 +308,10 @@ export const wishCreatedAnswer = same<WishCreated>()(
   z.object({ id: int(), status: z.literal('active'), created_at: z.string() }),
 );
 
+const wishMatchLot = same<WishMatchLot>()(
+  z.object({ id: int(), name: localizedText, photo: z.string().nullable() }),
+);
+
 export const wishAnswer = same<Wish>()(
   z
     .object({
@@ -308,8 +327,22 @@ export const wishAnswer = same<Wish>()(
       language: z.enum(Languages),
       created_at: z.string(),
       updated_at: z.string(),
+      matching_lots: z.array(wishMatchLot).optional().meta({
+        description: 'active wishes in lists: available lots of the category (at most 5)',
+      }),
     })
     .meta({ id: 'Wish' }),
+);
+
+export const wishMatchesAnswer = same<WishMatches>()(z.object({ wishes: z.array(wishAnswer) }));
+
+export const wishNotifiedAnswer = same<WishNotified>()(
+  z.object({
+    wish: wishAnswer,
+    channel: z.enum(['email', 'whatsapp']).meta({
+      description: 'email: a mail goes out; whatsapp: no address, staff send the prefilled message',
+    }),
+  }),
 );
 
 export const wishesPageAnswer = same<WishesPage>()(
@@ -438,3 +471,36 @@ export const platformHealthAnswer = z.object({
     }),
   ),
 });
+
+export const impactAnswer = same<ImpactReport>()(
+  z
+    .object({
+      counting_since: z.string().nullable(),
+      months: z.array(
+        z.object({
+          month: z.string().meta({ description: 'YYYY-MM (office time zone)' }),
+          lots_received: int(),
+          lots_given: int(),
+        }),
+      ),
+      totals: z.object({
+        lots_received: int(),
+        lots_given: int(),
+        families_served: int(),
+        applications: int(),
+        wishes: int(),
+      }),
+      median_days_to_pickup: z.number().nullable(),
+      handovers_measured: int(),
+      categories: z.array(
+        z.object({
+          category_id: int(),
+          applications: int(),
+          wishes: int(),
+          lots_given: int(),
+          open_wishes: int(),
+        }),
+      ),
+    })
+    .meta({ id: 'ImpactReport' }),
+);

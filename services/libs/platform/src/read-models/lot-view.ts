@@ -23,6 +23,8 @@ export interface LotView {
 export interface LotLookup {
   get(id: number): Promise<LotView | null>;
   getMany(ids: number[]): Promise<Map<number, LotView>>;
+  /** available lots of each category, oldest first, at most `perCategory` each */
+  availableByCategory(categoryIds: number[], perCategory: number): Promise<Map<number, LotView[]>>;
   apply(lot: LotSnapshot): Promise<boolean>;
   markDeleted(lot: LotSnapshot): Promise<void>;
 }

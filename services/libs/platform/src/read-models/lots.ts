@@ -80,6 +80,8 @@ export class LotReadModel implements LotLookup {
 
   async ensureIndexes(): Promise<void> {
     await this.collection.createIndex({ id: 1 }, { unique: true });
+    // the lots matching a wish: available lots of a category
+    await this.collection.createIndex({ category_id: 1, status: 1, id: 1 });
   }
 
   /** Stores the snapshot unless a newer one (or the deletion) is stored; true when applied. */
@@ -147,6 +149,24 @@ export class LotReadModel implements LotLookup {
     // one primary-key read per lot is faster on FerretDB than one scan for all
     const docs = await Promise.all(ids.map((id) => this.collection.findOne({ _id: keyOf(id) })));
     for (const d of docs) if (d) out.set(d.id, toView(d));
+    return out;
+  }
+
+  async availableByCategory(
+    categoryIds: number[],
+    perCategory: number,
+  ): Promise<Map<number, LotView[]>> {
+    const out = new Map<number, LotView[]>();
+    await Promise.all(
+      [...new Set(categoryIds)].map(async (categoryId) => {
+        const docs = await this.collection
+          .find({ category_id: categoryId, status: 'available', deleted: false })
+          .sort({ id: 1 })
+          .limit(perCategory)
+          .toArray();
+        out.set(categoryId, docs.map(toView));
+      }),
+    );
     return out;
   }
 

@@ -107,9 +107,13 @@ describe('applications screen', () => {
     const iryna = screen.getByText('Iryna M.').closest('li')!;
     expect(within(iryna).getByText('Als Nächstes dran')).toBeInTheDocument();
     expect(within(iryna).getByRole('button', { name: 'Genehmigen' })).toBeInTheDocument();
-    expect(within(iryna).getByRole('link', { name: /WhatsApp/ })).toHaveAttribute(
-      'href',
-      expect.stringMatching(/^https:\/\/wa\.me\/4917612345678\?text=Guten%20Tag%20Iryna/),
+    // the prefilled message is in the family's language (Ukrainian here), not the page's
+    const href = within(iryna)
+      .getByRole('link', { name: /WhatsApp/ })
+      .getAttribute('href')!;
+    expect(href).toMatch(/^https:\/\/wa\.me\/4917612345678\?text=/);
+    expect(decodeURIComponent(href.split('?text=')[1]!)).toMatch(
+      /^Добрий день, Iryna M\.! Це Möbelbrücke\. Пишемо щодо Вашої заявки на «Лот \d+» \(лот № \d+\)\.$/,
     );
     const sofia = screen.getByText('Sofia L.').closest('li')!;
     expect(within(sofia).queryByRole('link', { name: /WhatsApp/ })).not.toBeInTheDocument();

@@ -25,6 +25,10 @@ export function application(overrides: Partial<Application> = {}): Application {
     notes: [],
     queue_position: null,
     approval: null,
+    pickup_by: null,
+    pickup_overdue: false,
+    pickup_reminded_at: null,
+    next_in_queue_after: null,
     lot: {
       id: lotId,
       name: { de: `Lot ${lotId}`, uk: `Лот ${lotId}` },

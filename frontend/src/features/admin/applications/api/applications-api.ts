@@ -49,12 +49,33 @@ export const applicationsApi = adminApi.injectEndpoints({
      */
     updateApplicationStatus: build.mutation<
       Application,
-      { id: number; status: ApplicationStatus; note: string | null }
+      { id: number; status: ApplicationStatus; note: string | null; pickupBy?: string | null }
     >({
-      query: ({ id, status, note }) => ({
+      query: ({ id, status, note, pickupBy }) => ({
         url: `/applications/${id}/status`,
         method: 'PATCH',
-        body: { status, ...(note ? { note } : {}) },
+        body: { status, ...(note ? { note } : {}), ...(pickupBy ? { pickup_by: pickupBy } : {}) },
+      }),
+      invalidatesTags: [...SETTLED_TAGS],
+    }),
+    /** A new pickup date for an approved application (issue 19); the family is mailed. */
+    changePickup: build.mutation<
+      Application,
+      { id: number; pickupBy: string; note: string | null }
+    >({
+      query: ({ id, pickupBy, note }) => ({
+        url: `/applications/${id}/pickup`,
+        method: 'PATCH',
+        body: { pickup_by: pickupBy, ...(note ? { note } : {}) },
+      }),
+      invalidatesTags: ['Application'],
+    }),
+    /** The family did not come: the application ends, the lot goes to the next family. */
+    lapseApplication: build.mutation<Application, { id: number; note: string | null }>({
+      query: ({ id, note }) => ({
+        url: `/applications/${id}/lapse`,
+        method: 'POST',
+        body: note ? { note } : {},
       }),
       invalidatesTags: [...SETTLED_TAGS],
     }),
@@ -100,5 +121,7 @@ export const {
   useGetApplicationsQuery,
   useGetApplicationTotalsQuery,
   useUpdateApplicationStatusMutation,
+  useChangePickupMutation,
+  useLapseApplicationMutation,
   useAddApplicationNoteMutation,
 } = applicationsApi;

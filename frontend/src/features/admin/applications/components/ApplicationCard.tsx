@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
+  CalendarClock,
+  CalendarX,
   Check,
   CheckCheck,
   Info,
@@ -14,14 +16,15 @@ import {
   X,
 } from 'lucide-react';
 import { NOT_SPECIFIED } from '@furniture/contracts/limits';
-import { i18n } from '../../../../app/i18n';
 import { useLanguage } from '../../../../lib/language';
-import { formatDate, relativeAge } from '../../lib/dates';
+import { formatDate, formatDay, relativeAge } from '../../lib/dates';
+import { useFamilyT } from '../../lib/family-language';
 import { ApplicationStatusBadge } from '../../ui/StatusBadges';
 import type { Application } from '../api/applications-api';
 import { formatPhone, whatsappLink } from '../lib/contact';
 import { isNextInQueue } from '../lib/grouping';
 import { NotesSection } from './NotesSection';
+import { PickupDialog, type PickupAction } from './PickupDialogs';
 import { StatusActionDialog, type StatusAction } from './StatusActionDialog';
 
 function ActionButton({
@@ -70,18 +73,21 @@ export function ApplicationCard({
   const { t } = useTranslation('admin');
   const lang = useLanguage();
   const [action, setAction] = useState<StatusAction | null>(null);
+  const [pickupAction, setPickupAction] = useState<PickupAction | null>(null);
+  const familyT = useFamilyT(application.language);
   const age = relativeAge(application.created_at, lang);
   const whatsapp = application.applicant_whatsapp || application.applicant_phone;
   const canContact = application.status === 'pending' || application.status === 'approved';
   const next = isNextInQueue(application, place);
   const blocked = reservedFor !== null && reservedFor.id !== application.id;
   const approval = application.approval;
-  // the prefilled message is German (back-office §5), whatever the page language
-  const message = i18n.getFixedT('de', 'admin')('applications.whatsappMessage', {
+  // the prefilled message is in the family's language (issue 19), whatever the page language
+  const message = familyT('applications.whatsappMessage', {
     name: application.applicant_name,
-    lot: lotName,
+    lot: application.lot?.name[application.language] || lotName,
     id: application.lot_id,
   });
+  const overdue = application.status === 'approved' && application.pickup_overdue;
 
   return (
     <li
@@ -112,6 +118,11 @@ export function ApplicationCard({
           {next && (
             <span className="rounded-full bg-green-700 px-2.5 py-0.5 text-sm font-semibold text-white">
               {t('applications.nextInQueue')}
+            </span>
+          )}
+          {overdue && (
+            <span className="rounded-full bg-red-700 px-2.5 py-0.5 text-sm font-semibold text-white">
+              {t('applications.pickup.overdueBadge')}
             </span>
           )}
           <ApplicationStatusBadge status={application.status} />
@@ -181,6 +192,31 @@ export function ApplicationCard({
         </div>
       </dl>
 
+      {application.status === 'approved' && application.pickup_by && (
+        <p
+          className={`mt-3 flex items-start gap-2 rounded-lg px-3 py-2 text-sm ${overdue ? 'bg-red-50 text-red-950' : 'bg-slate-50 text-slate-900'}`}
+        >
+          {overdue ? (
+            <CalendarX aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+          ) : (
+            <CalendarClock aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+          )}
+          {t(overdue ? 'applications.pickup.overdue' : 'applications.pickup.until', {
+            date: formatDay(application.pickup_by, lang),
+          })}
+          {application.pickup_reminded_at && !overdue && ` ${t('applications.pickup.reminded')}`}
+        </p>
+      )}
+      {application.status === 'pending' && application.next_in_queue_after !== null && (
+        <p
+          role="status"
+          className="mt-3 flex items-start gap-2 rounded-lg bg-green-50 px-3 py-2 text-sm text-green-950"
+        >
+          <Info aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+          {t('applications.pickup.offeredAfter', { id: application.next_in_queue_after })}
+        </p>
+      )}
+
       {approval?.state === 'failed' && application.status === 'pending' && (
         <p
           role="status"
@@ -231,6 +267,24 @@ export function ApplicationCard({
               tone="secondary"
               onClick={() => setAction('cancel_reservation')}
             />
+            <button
+              type="button"
+              onClick={() => setPickupAction('extend')}
+              className="btn min-h-10 border border-slate-300 bg-white px-3 text-sm text-slate-900 hover:bg-slate-100"
+            >
+              <CalendarClock aria-hidden="true" className="size-4" />
+              {t('applications.pickup.extend')}
+            </button>
+            {overdue && (
+              <button
+                type="button"
+                onClick={() => setPickupAction('lapse')}
+                className="btn min-h-10 bg-red-700 px-3 text-sm text-white hover:bg-red-800"
+              >
+                <CalendarX aria-hidden="true" className="size-4" />
+                {t('applications.pickup.lapse')}
+              </button>
+            )}
           </>
         )}
         {application.status === 'rejected' && (
@@ -253,6 +307,13 @@ export function ApplicationCard({
       <div className="mt-3">
         <NotesSection application={application} />
       </div>
+      {pickupAction && (
+        <PickupDialog
+          application={application}
+          action={pickupAction}
+          onClose={() => setPickupAction(null)}
+        />
+      )}
       {action && (
         <StatusActionDialog
           application={application}

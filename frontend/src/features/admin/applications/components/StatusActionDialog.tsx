@@ -2,11 +2,15 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApplicationStatus } from '@furniture/contracts/enums';
 import { Limits } from '@furniture/contracts/limits';
+import { DateInput } from '../../../../components/DateInput';
 import { Modal } from '../../../../components/Modal';
+import { dayFromToday } from '../../lib/dates';
 import { errorText } from '../../lib/errors';
+import { DialogActions } from '../../ui/DialogActions';
 import { ErrorBox } from '../../ui/PageHeader';
 import { useToast } from '../../ui/Toasts';
 import { useUpdateApplicationStatusMutation, type Application } from '../api/applications-api';
+import { NoteField } from './NoteField';
 
 /** The staff actions of back-office §4 and the status each leads to. */
 export const ACTIONS = {
@@ -18,7 +22,13 @@ export const ACTIONS = {
 } as const satisfies Record<string, ApplicationStatus>;
 export type StatusAction = keyof typeof ACTIONS;
 
-/** Confirms an action, with the note it needs: required to reject, optional otherwise. */
+/** The pickup date an approval proposes (the server's default, PICKUP_DAYS, is the same). */
+export const DEFAULT_PICKUP_DAYS = 7;
+
+/**
+ * Confirms an action, with the note it needs: required to reject, optional otherwise. An
+ * approval also carries the last day to pick the lot up (issue 19), a week ahead unless changed.
+ */
 export function StatusActionDialog({
   application,
   action,
@@ -32,6 +42,7 @@ export function StatusActionDialog({
   const toast = useToast();
   const [update, { isLoading }] = useUpdateApplicationStatusMutation();
   const [note, setNote] = useState('');
+  const [pickupBy, setPickupBy] = useState(() => dayFromToday(DEFAULT_PICKUP_DAYS));
   const [problem, setProblem] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const required = action === 'reject';
@@ -42,11 +53,18 @@ export function StatusActionDialog({
     const comment = note.trim();
     if (required && !comment) return setProblem(t('validation.noteRequired'));
     if (comment.length > Limits.notesMax) return setProblem(t('validation.noteTooLong'));
+    if (action === 'approve' && pickupBy && pickupBy < dayFromToday(0))
+      return setProblem(t('applications.pickup.inPast'));
     setProblem(null);
     setFailure(null);
     const status = ACTIONS[action];
     try {
-      const answer = await update({ id: application.id, status, note: comment || null }).unwrap();
+      const answer = await update({
+        id: application.id,
+        status,
+        note: comment || null,
+        pickupBy: action === 'approve' ? pickupBy || null : null,
+      }).unwrap();
       toast(
         'success',
         answer.approval?.state === 'requested'
@@ -70,47 +88,34 @@ export function StatusActionDialog({
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
         <p className="text-slate-800">{t(`applications.actionText.${action}`)}</p>
         {failure && <ErrorBox>{failure}</ErrorBox>}
-        <div>
-          <label htmlFor="status-note" className="field-label">
-            {required ? t('applications.noteRequiredLabel') : t('applications.noteOptionalLabel')}
-          </label>
-          <textarea
-            id="status-note"
-            className="field-input min-h-24"
-            rows={3}
-            maxLength={Limits.notesMax}
-            value={note}
-            aria-invalid={problem ? true : undefined}
-            aria-describedby="status-note-count"
-            onChange={(e) => {
-              setNote(e.target.value);
+        {action === 'approve' && (
+          <DateInput
+            label={t('applications.pickup.dateLabel')}
+            hint={t('applications.pickup.dateHint')}
+            min={dayFromToday(0)}
+            value={pickupBy}
+            onChange={(value) => {
+              setPickupBy(value);
               setProblem(null);
             }}
           />
-          <div className="mt-1 flex justify-between gap-2 text-sm">
-            <span className="font-medium text-red-800">{problem}</span>
-            <span id="status-note-count" className="text-slate-600">
-              {t('applications.noteCounter', { n: note.length, max: Limits.notesMax })}
-            </span>
-          </div>
-        </div>
-        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-          <button
-            type="button"
-            className="btn-secondary justify-center"
-            onClick={onClose}
-            disabled={isLoading}
-          >
-            {t('ui.cancel')}
-          </button>
-          <button
-            type="submit"
-            className={`btn justify-center text-white ${action === 'reject' ? 'bg-red-700 hover:bg-red-800' : 'bg-blue-800 hover:bg-blue-900'}`}
-            disabled={isLoading}
-          >
-            {t(`applications.actions.${action}`)}
-          </button>
-        </div>
+        )}
+        <NoteField
+          id="status-note"
+          value={note}
+          required={required}
+          problem={problem}
+          onChange={(value) => {
+            setNote(value);
+            setProblem(null);
+          }}
+        />
+        <DialogActions
+          onCancel={onClose}
+          busy={isLoading}
+          tone={action === 'reject' ? 'danger' : 'strong'}
+          label={t(`applications.actions.${action}`)}
+        />
       </form>
     </Modal>
   );

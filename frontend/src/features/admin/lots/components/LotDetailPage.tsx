@@ -13,6 +13,7 @@ import { apiErrorOf, errorText } from '../../lib/errors';
 import { EmptyState } from '../../ui/PageHeader';
 import { LotStatusBadge } from '../../ui/StatusBadges';
 import { useGetAdminLotQuery } from '../api/lots-api';
+import { LotWishMatches } from '../../wishes/components/WishMatches';
 import { DeleteLotDialog } from './DeleteLotDialog';
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
@@ -186,6 +187,7 @@ export default function LotDetailPage() {
               </Fact>
             </dl>
           </section>
+          <LotWishMatches lot={data} />
           {category && (
             <section className="card bg-blue-50 p-4 sm:p-5" aria-labelledby="lot-category">
               <h2 id="lot-category" className="mb-2 text-lg font-bold">

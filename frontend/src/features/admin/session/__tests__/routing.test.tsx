@@ -24,7 +24,7 @@ describe('role-aware routing and sidebar', () => {
     expect(router.state.location.pathname).toBe('/admin/login');
   });
 
-  test('when an administrator is logged in, then the sidebar shows all seven entries in order', async () => {
+  test('when an administrator is logged in, then the sidebar shows all eight entries in order', async () => {
     server.use(meHandler(ADMIN));
     renderAdmin('/admin/profile');
     expect(await sidebarEntries()).toEqual([
@@ -34,6 +34,7 @@ describe('role-aware routing and sidebar', () => {
       'Lots',
       'Bewerbungen',
       'Aktivitäten',
+      'Wirkung',
       'Profil',
     ]);
   });
@@ -50,7 +51,7 @@ describe('role-aware routing and sidebar', () => {
     ]);
   });
 
-  test.each(['/admin/users', '/admin/activity'])(
+  test.each(['/admin/users', '/admin/activity', '/admin/impact'])(
     'when a volunteer opens %s, then they are sent to /admin/profile',
     async (path) => {
       server.use(meHandler(VOLUNTEER));

@@ -1,9 +1,14 @@
 import type { WishStatus } from '@furniture/contracts/enums';
 import { Limits } from '@furniture/contracts/limits';
-import type { Wish, WishesPage } from '@furniture/contracts/api/applications';
+import type {
+  Wish,
+  WishesPage,
+  WishMatches,
+  WishNotified,
+} from '@furniture/contracts/api/applications';
 import { adminApi } from '../../api/admin-api';
 
-export type { Wish };
+export type { Wish, WishNotified };
 
 export const WISHES_PAGE_SIZE = Limits.defaultPageSize;
 
@@ -46,7 +51,30 @@ export const wishesApi = adminApi.injectEndpoints({
         { type: 'Wish', id: 'LIST' },
       ],
     }),
+    /** The active wishes a lot matches (same category), oldest first (issue 19). */
+    getLotWishMatches: build.query<WishMatches, number>({
+      query: (lotId) => `/lots/${lotId}/wish-matches`,
+      providesTags: [{ type: 'Wish', id: 'LIST' }],
+    }),
+    /** Tells the wisher about the lot: by mail, or staff send the WhatsApp message themselves. */
+    notifyWish: build.mutation<WishNotified, { id: number; lotId: number }>({
+      query: ({ id, lotId }) => ({
+        url: `/wishes/${id}/notify`,
+        method: 'POST',
+        body: { lot_id: lotId },
+      }),
+      invalidatesTags: (_w, _e, { id }) => [
+        { type: 'Wish', id },
+        { type: 'Wish', id: 'LIST' },
+      ],
+    }),
   }),
 });
 
-export const { useGetWishesQuery, useGetWishQuery, useUpdateWishStatusMutation } = wishesApi;
+export const {
+  useGetWishesQuery,
+  useGetWishQuery,
+  useUpdateWishStatusMutation,
+  useGetLotWishMatchesQuery,
+  useNotifyWishMutation,
+} = wishesApi;

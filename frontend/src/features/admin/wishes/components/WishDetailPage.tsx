@@ -2,14 +2,15 @@ import { useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ArrowLeft, MessageCircle, RotateCcw } from 'lucide-react';
-import { i18n } from '../../../../app/i18n';
 import { Spinner } from '../../../../components/Spinner';
 import { useLanguage } from '../../../../lib/language';
 import { useGetAdminCategoriesQuery } from '../../categories/api/categories-api';
 import { formatPhone, whatsappLink } from '../../applications/lib/contact';
 import { formatDate } from '../../lib/dates';
+import { useFamilyT } from '../../lib/family-language';
 import { WishStatusBadge } from '../../ui/StatusBadges';
 import { useGetWishQuery } from '../api/wishes-api';
+import { MatchingLots } from './WishMatches';
 import { WishStatusDialog } from './WishStatusDialog';
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
@@ -31,6 +32,7 @@ export default function WishDetailPage() {
   const wish = useGetWishQuery(id, { skip: !valid, refetchOnMountOrArgChange: true });
   const categories = useGetAdminCategoriesQuery();
   const [editing, setEditing] = useState(false);
+  const familyT = useFamilyT(wish.data?.language ?? lang);
 
   const back = (
     <Link to="/admin/wishes" className="btn-secondary">
@@ -89,8 +91,8 @@ export default function WishDetailPage() {
             <a
               href={whatsappLink(
                 whatsapp,
-                // German, as for applications (back-office §5)
-                i18n.getFixedT('de', 'admin')('wishes.whatsappMessage', {
+                // in the family's language (issue 19)
+                familyT('wishes.whatsappMessage', {
                   name: data.applicant_name,
                 }),
               )}
@@ -125,6 +127,7 @@ export default function WishDetailPage() {
             )}
           </ol>
         </Section>
+        {data.status === 'active' && <MatchingLots wish={data} lots={data.matching_lots ?? []} />}
       </div>
       {editing && <WishStatusDialog wish={data} onClose={() => setEditing(false)} />}
     </div>

@@ -140,6 +140,11 @@ export default function WishesPage() {
                   </td>
                   <td className="order-4 w-full text-slate-800 md:order-none md:w-auto md:px-3 md:py-3">
                     {truncate(wish.furniture_description, 50)}
+                    {wish.matching_lots && wish.matching_lots.length > 0 && (
+                      <span className="mt-1 block text-sm font-medium text-green-800">
+                        {t('wishes.matchesShort', { count: wish.matching_lots.length })}
+                      </span>
+                    )}
                   </td>
                   <td className="md:px-3 md:py-3">
                     <WishStatusBadge status={wish.status} />

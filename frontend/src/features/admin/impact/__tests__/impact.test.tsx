@@ -1,0 +1,79 @@
+import { screen, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import type { ImpactReport } from '@furniture/contracts/api/impact';
+import { apiUrl, server } from '../../../../test/server';
+import { CATEGORIES } from '../../../../test/fixtures';
+import { ADMIN, meHandler, renderAdmin } from '../../test/admin-test-utils';
+import { toCsv } from '../lib/impact-csv';
+
+const REPORT: ImpactReport = {
+  counting_since: '2026-01-05T10:00:00.000Z',
+  months: [
+    { month: '2026-09', lots_received: 4, lots_given: 1 },
+    { month: '2026-10', lots_received: 7, lots_given: 3 },
+  ],
+  totals: { lots_received: 1234, lots_given: 4, families_served: 3, applications: 20, wishes: 6 },
+  median_days_to_pickup: 4.5,
+  handovers_measured: 4,
+  categories: [
+    { category_id: 2, applications: 12, wishes: 4, lots_given: 3, open_wishes: 2 },
+    { category_id: 1, applications: 8, wishes: 2, lots_given: 1, open_wishes: 0 },
+  ],
+};
+
+describe('impact dashboard', () => {
+  test('when an administrator opens it, then the figures, and each chart as a table, show the counters; the period goes to the server', async () => {
+    const months: string[] = [];
+    server.use(
+      meHandler(ADMIN),
+      http.get(apiUrl('/categories/'), () =>
+        HttpResponse.json({ success: true, data: CATEGORIES }),
+      ),
+      http.get(apiUrl('/impact'), ({ request }) => {
+        months.push(new URL(request.url).searchParams.get('months')!);
+        return HttpResponse.json(REPORT);
+      }),
+    );
+    const { user } = renderAdmin('/admin/impact');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Wirkung' })).toBeInTheDocument();
+    expect(screen.getByText('1.234')).toBeInTheDocument();
+    expect(screen.getByText('4,5 Tage')).toBeInTheDocument();
+    expect(screen.getByText('aus 4 Übergaben')).toBeInTheDocument();
+    expect(screen.getByText(/fortlaufend gezählt seit 05\.01\.2026/)).toBeInTheDocument();
+    const busiest = screen.getByRole('table', { name: 'Gefragteste Kategorien als Tabelle' });
+    const rows = within(busiest)
+      .getAllByRole('row')
+      .map((r) => r.textContent);
+    expect(rows).toEqual([
+      'KategorieBewerbungenWünscheLots übergeben',
+      'Betten1243',
+      'Sofas & Sessel821',
+    ]);
+    const open = screen.getByRole('table', { name: 'Offene Wünsche nach Kategorie als Tabelle' });
+    expect(within(open).getAllByRole('row')).toHaveLength(2);
+    expect(
+      screen.getByRole('button', { name: 'Lots pro Monat als CSV herunterladen' }),
+    ).toBeInTheDocument();
+    await user.selectOptions(screen.getByLabelText('Zeitraum'), '24');
+    await screen.findByText('1.234');
+    expect(months).toEqual(['12', '24']);
+  });
+});
+
+describe('CSV of a chart', () => {
+  test('when a table is exported, then it is semicolon-separated with a BOM, quoted where needed, and formulas are defused', () => {
+    const csv = toCsv(
+      ['Kategorie', 'Wünsche'],
+      [
+        ['Betten; Matratzen', 3],
+        ['=HYPERLINK("x")', 1],
+      ],
+    );
+    expect(csv.startsWith('\uFEFF')).toBe(true);
+    expect(csv.slice(1).trim().split('\n')).toEqual([
+      'Kategorie;Wünsche',
+      '"Betten; Matratzen";3',
+      `"'=HYPERLINK(""x"")";1`,
+    ]);
+  });
+});

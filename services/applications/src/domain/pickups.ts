@@ -1,0 +1,184 @@
+import { Events, type Actor, type LapseInput, type PickupUpdate } from '@furniture/contracts';
+import { AppError, createEvent, type LotLookup, type Logger } from '@furniture/platform/domain';
+import type { ApplicationsRepository } from '../data-access/applications-repository';
+import { requestApproval } from './approvals';
+import { addDays, today, type Calendar } from './calendar';
+import { noteLine, type NoteAuthor } from './notes';
+import type { QueueCounts } from './queue-counts';
+import type { ApplicationRecord } from './records';
+import { changeStatus, familyFields } from './status-changes';
+
+export interface PickupsDeps {
+  applications: ApplicationsRepository;
+  lots: LotLookup;
+  queueCounts: QueueCounts;
+  onEvents: () => void;
+  calendar: Calendar;
+  logger: Logger;
+  /** days from the approval to the default pickup date */
+  pickupDays: number;
+  /** the family is reminded this many days before the pickup date */
+  reminderDays: number;
+  /** a lapsed lot is approved for the next family at once (else staff are shown who is next) */
+  autoApproveNext: boolean;
+}
+
+const authorOf = (actor: Actor): NoteAuthor => ({ role: actor.role, email: actor.email });
+const germanDay = (day: string) => day.split('-').reverse().join('.');
+
+/**
+ * Pickup dates (issue 19): an approval carries the last day to pick the lot up; the family is
+ * reminded before it; once it has passed the reservation is overdue and staff extend it or let
+ * it lapse. A lapse ends the application, the catalog frees the lot, the families rejected
+ * because of it come back to the queue, and the first of the queue is next: approved at once
+ * when the organisation says so, otherwise marked for staff.
+ */
+export class Pickups {
+  constructor(private readonly deps: PickupsDeps) {}
+
+  /** The default pickup date of an approval made today. */
+  defaultPickupBy(): string {
+    return addDays(today(this.deps.calendar), this.deps.pickupDays);
+  }
+
+  /** A date staff chose: today or later. */
+  checkDate(day: string): string {
+    if (day < today(this.deps.calendar)) throw new AppError('PICKUP_DATE_IN_PAST');
+    return day;
+  }
+
+  /** Approved and its pickup date has passed. */
+  isOverdue(app: Pick<ApplicationRecord, 'status' | 'pickup_by'>): boolean {
+    return (
+      app.status === 'approved' &&
+      app.pickup_by !== null &&
+      app.pickup_by < today(this.deps.calendar)
+    );
+  }
+
+  /** PATCH /applications/{id}/pickup: a new date, mailed to the family and logged. */
+  async extend(actor: Actor, app: ApplicationRecord, input: PickupUpdate): Promise<void> {
+    if (app.status !== 'approved') throw new AppError('PICKUP_NOT_APPROVED');
+    const day = this.checkDate(input.pickup_by);
+    const lot = await this.deps.lots.get(app.lot_id);
+    const comment = input.note
+      ? `Abholung bis ${germanDay(day)}: ${input.note}`
+      : `Abholung bis ${germanDay(day)} (vorher: ${app.pickup_by ? germanDay(app.pickup_by) : '–'})`;
+    const updated = await this.deps.applications.setPickup(
+      app.id,
+      day,
+      noteLine(authorOf(actor), 'PICKUP_EXTEND', comment),
+      [
+        createEvent(
+          Events.ApplicationPickupExtended,
+          {
+            ...familyFields(app, lot),
+            old_pickup_by: app.pickup_by,
+            pickup_by: day,
+            note: input.note,
+          },
+          actor,
+        ),
+      ],
+    );
+    if (!updated) throw new AppError('PICKUP_NOT_APPROVED');
+    this.deps.onEvents();
+  }
+
+  /** POST /applications/{id}/lapse: the family did not come; the lot goes to the next family. */
+  async lapse(actor: Actor, app: ApplicationRecord, input: LapseInput): Promise<void> {
+    if (app.status !== 'approved') throw new AppError('PICKUP_NOT_APPROVED');
+    const until = app.pickup_by ? ` (bis ${germanDay(app.pickup_by)})` : '';
+    const updated = await changeStatus(this.deps, app, 'rejected', {
+      reason: 'pickup_lapsed',
+      note: input.note ?? `Abholfrist abgelaufen${until}: Das Lot geht an die nächste Familie.`,
+      author: authorOf(actor),
+      actor,
+    });
+    if (!updated) throw new AppError('APPLICATION_CHANGED', { params: { status: app.status } });
+    this.deps.onEvents();
+  }
+
+  /**
+   * The scheduled look at the pickup dates: a reminder for each approved application whose date
+   * is at most `reminderDays` away, an overdue notice for each whose date has passed, each once.
+   */
+  async checkDeadlines(): Promise<{ reminded: number; overdue: number }> {
+    const day = today(this.deps.calendar);
+    const due = await this.deps.applications.approvedDueBy(addDays(day, this.deps.reminderDays));
+    let reminded = 0;
+    let overdue = 0;
+    for (const app of due) {
+      const pickupBy = app.pickup_by!;
+      if (pickupBy < day) {
+        if (app.pickup_overdue_at) continue;
+        const marked = await this.deps.applications.markPickup(
+          app.id,
+          'pickup_overdue_at',
+          pickupBy,
+          [
+            createEvent(Events.ApplicationPickupOverdue, {
+              application_id: app.id,
+              lot_id: app.lot_id,
+              pickup_by: pickupBy,
+            }),
+          ],
+        );
+        if (marked) overdue++;
+      } else {
+        if (app.pickup_reminded_at) continue;
+        const lot = await this.deps.lots.get(app.lot_id);
+        const marked = await this.deps.applications.markPickup(
+          app.id,
+          'pickup_reminded_at',
+          pickupBy,
+          [
+            createEvent(Events.ApplicationPickupReminderDue, {
+              ...familyFields(app, lot),
+              pickup_by: pickupBy,
+            }),
+          ],
+        );
+        if (marked) reminded++;
+      }
+    }
+    if (reminded + overdue > 0) this.deps.onEvents();
+    return { reminded, overdue };
+  }
+
+  /**
+   * The lot of a lapsed application is free again (its rivals are back in the queue): the first
+   * family of the queue is next. Announced (application.next_in_queue), and approved at once
+   * when the organisation turned that on.
+   */
+  async offerNext(lotId: number, afterId: number): Promise<void> {
+    const [next] = await this.deps.applications.ofLot(lotId, ['pending']);
+    if (!next || next.approval?.state === 'requested') return;
+    const auto = this.deps.autoApproveNext;
+    const marked = await this.deps.applications.markNextInQueue(next.id, afterId, [
+      createEvent(Events.ApplicationNextInQueue, {
+        application_id: next.id,
+        lot_id: lotId,
+        after_application_id: afterId,
+        auto_approved: auto,
+      }),
+    ]);
+    if (!marked) return;
+    this.deps.onEvents();
+    if (!auto) return;
+    try {
+      await requestApproval(this.deps, next, {
+        requestedBy: null,
+        note: `Automatisch genehmigt: Bewerbung #${afterId} hat das Lot nicht abgeholt.`,
+        pickupBy: this.defaultPickupBy(),
+      });
+    } catch (err) {
+      // someone (staff, or an earlier run of this handler) was faster: nothing to do
+      if (!(err instanceof AppError)) throw err;
+      this.deps.logger.info(
+        { lotId, applicationId: next.id, code: err.code },
+        'next family not approved automatically',
+      );
+    }
+  }
+}

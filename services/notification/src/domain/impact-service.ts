@@ -1,0 +1,177 @@
+import {
+  Events,
+  type DomainEvent,
+  type EventName,
+  type EventPayload,
+  type ImpactCategory,
+  type ImpactQuery,
+  type ImpactReport,
+} from '@furniture/contracts';
+import { localDay } from '@furniture/platform/domain';
+
+/** The storage the counters need (data-access/impact-repository.ts). */
+export interface ImpactStore {
+  count(eventId: string, at: Date, deltas: Record<string, number>): Promise<boolean>;
+  all(): Promise<{ counters: Map<string, number>; since: Date | null }>;
+}
+
+/** Waiting times beyond a year are counted as a year (the histogram's last bucket). */
+const MAX_WAIT_DAYS = 365;
+const DAY_MS = 24 * 3600 * 1000;
+
+/** The events the counters follow. */
+export const ImpactEvents: readonly EventName[] = [
+  Events.LotCreated,
+  Events.ApplicationSubmitted,
+  Events.ApplicationCompleted,
+  Events.WishCreated,
+  Events.WishStatusChanged,
+];
+
+const key = {
+  received: (month: string) => `received:${month}`,
+  given: (month: string) => `given:${month}`,
+  total: (what: string) => `total:${what}`,
+  wait: (days: number) => `wait:${days}`,
+  category: (id: number, what: keyof Omit<ImpactCategory, 'category_id'>) => `cat:${id}:${what}`,
+};
+
+/**
+ * The impact dashboard for donors' reports (issue 19): counters kept up to date by the events
+ * (lots received, lots given per month, families served, waiting times as a histogram of days,
+ * wishes and applications per category), each event counted once. The report reads the few
+ * hundred counters, never the applications, lots or wishes themselves.
+ */
+export class ImpactService {
+  constructor(private readonly deps: { store: ImpactStore; timeZone: string }) {}
+
+  /** The counter changes one event makes. */
+  deltasOf(event: DomainEvent): Record<string, number> {
+    const at = new Date(event.occurredAt);
+    const month = localDay(at, this.deps.timeZone).slice(0, 7);
+    const d: Record<string, number> = {};
+    const add = (k: string, n = 1) => {
+      d[k] = (d[k] ?? 0) + n;
+    };
+    switch (event.name) {
+      case Events.LotCreated:
+        add(key.received(month));
+        add(key.total('lots_received'));
+        break;
+      case Events.ApplicationSubmitted: {
+        const p = event.payload as EventPayload<typeof Events.ApplicationSubmitted>;
+        add(key.total('applications'));
+        if (p.category_id !== undefined) add(key.category(p.category_id, 'applications'));
+        break;
+      }
+      case Events.ApplicationCompleted: {
+        const p = event.payload as EventPayload<typeof Events.ApplicationCompleted>;
+        add(key.given(month));
+        add(key.total('lots_given'));
+        if (p.category_id !== undefined) add(key.category(p.category_id, 'lots_given'));
+        if (p.first_handover) add(key.total('families_served'));
+        if (p.applied_at) {
+          const days = Math.floor((at.getTime() - new Date(p.applied_at).getTime()) / DAY_MS);
+          if (Number.isFinite(days)) add(key.wait(Math.min(Math.max(days, 0), MAX_WAIT_DAYS)));
+        }
+        break;
+      }
+      case Events.WishCreated: {
+        const p = event.payload as EventPayload<typeof Events.WishCreated>;
+        add(key.total('wishes'));
+        if (p.furniture_category !== null) {
+          add(key.category(p.furniture_category, 'wishes'));
+          if (p.status === 'active') add(key.category(p.furniture_category, 'open_wishes'));
+        }
+        break;
+      }
+      case Events.WishStatusChanged: {
+        const p = event.payload as EventPayload<typeof Events.WishStatusChanged>;
+        const category = p.furniture_category;
+        if (category === null || category === undefined || p.old_status === p.new_status) break;
+        if (p.old_status === 'active') add(key.category(category, 'open_wishes'), -1);
+        if (p.new_status === 'active') add(key.category(category, 'open_wishes'));
+        break;
+      }
+    }
+    return d;
+  }
+
+  /** Counts the event once (a redelivery counts nothing). */
+  async onEvent(event: DomainEvent): Promise<void> {
+    const deltas = this.deltasOf(event);
+    if (Object.keys(deltas).length === 0) return;
+    await this.deps.store.count(event.eventId, new Date(event.occurredAt), deltas);
+  }
+
+  /** GET /impact: the last `months` months (this one included) and everything since counting began. */
+  async report(q: ImpactQuery, now = new Date()): Promise<ImpactReport> {
+    const { counters, since } = await this.deps.store.all();
+    const n = (k: string) => counters.get(k) ?? 0;
+
+    const [y, m] = localDay(now, this.deps.timeZone).split('-').map(Number) as [number, number];
+    const months = Array.from({ length: q.months }, (_, i) => {
+      const date = new Date(Date.UTC(y, m - 1 - (q.months - 1 - i), 1));
+      const month = date.toISOString().slice(0, 7);
+      return { month, lots_received: n(key.received(month)), lots_given: n(key.given(month)) };
+    });
+
+    const waits: number[] = [];
+    for (let days = 0; days <= MAX_WAIT_DAYS; days++) waits.push(n(key.wait(days)));
+    const measured = waits.reduce((a, b) => a + b, 0);
+
+    const categories = new Map<number, ImpactCategory>();
+    for (const [k, v] of counters) {
+      const match = /^cat:(\d+):(\w+)$/.exec(k);
+      if (!match) continue;
+      const id = Number(match[1]);
+      const c = categories.get(id) ?? {
+        category_id: id,
+        applications: 0,
+        wishes: 0,
+        lots_given: 0,
+        open_wishes: 0,
+      };
+      const field = match[2] as keyof Omit<ImpactCategory, 'category_id'>;
+      if (field in c) c[field] = Math.max(0, v);
+      categories.set(id, c);
+    }
+
+    return {
+      counting_since: since ? since.toISOString() : null,
+      months,
+      totals: {
+        lots_received: n(key.total('lots_received')),
+        lots_given: n(key.total('lots_given')),
+        families_served: n(key.total('families_served')),
+        applications: n(key.total('applications')),
+        wishes: n(key.total('wishes')),
+      },
+      median_days_to_pickup: medianOfHistogram(waits),
+      handovers_measured: measured,
+      categories: [...categories.values()]
+        .filter((c) => c.applications + c.wishes + c.lots_given + c.open_wishes > 0)
+        .sort(
+          (a, b) =>
+            b.applications - a.applications || b.wishes - a.wishes || a.category_id - b.category_id,
+        ),
+    };
+  }
+}
+
+/** The median of values given as a histogram (counts[v] = how often v occurred); null when empty. */
+export function medianOfHistogram(counts: number[]): number | null {
+  const total = counts.reduce((a, b) => a + b, 0);
+  if (total === 0) return null;
+  const valueAt = (rank: number) => {
+    let seen = 0;
+    for (let v = 0; v < counts.length; v++) {
+      seen += counts[v]!;
+      if (seen > rank) return v;
+    }
+    return counts.length - 1;
+  };
+  const lower = valueAt(Math.floor((total - 1) / 2));
+  const upper = valueAt(Math.floor(total / 2));
+  return (lower + upper) / 2;
+}

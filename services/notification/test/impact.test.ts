@@ -1,0 +1,170 @@
+/**
+ * The impact dashboard's figures (issue 19): counters moved by the events, each event once,
+ * read back by GET /impact for administrators.
+ */
+import { Events, type DomainEvent } from '@furniture/contracts';
+import { createEvent } from '@furniture/platform';
+import { testLot } from '@furniture/platform/testing';
+import { medianOfHistogram } from '../src/domain/impact-service';
+import { adminActor, at, family, familyFields, freshId, statusChange } from './events';
+import { startNotification, type NotificationUnderTest } from './harness';
+
+let svc: NotificationUnderTest;
+beforeAll(async () => {
+  svc = await startNotification();
+});
+afterAll(async () => {
+  await svc?.stop();
+});
+
+const report = async (query = '') => {
+  const res = await svc.http.get(`/api/v1/impact${query}`, { token: svc.adminToken });
+  expect(res.status).toBe(200);
+  return res.body;
+};
+/** Publishes the events and waits until each has been handled. */
+async function deliver(...events: DomainEvent[]) {
+  for (const e of events) await svc.publish(e);
+  for (const e of events) await svc.handled(e);
+}
+
+const lotCreated = (occurredAt: string, categoryId = 3) =>
+  at(
+    createEvent(
+      Events.LotCreated,
+      { lot: testLot({ id: freshId(), category_id: categoryId }) },
+      adminActor,
+    ),
+    occurredAt,
+  );
+function handover(occurredAt: string, appliedAt: string, first: boolean, categoryId = 3) {
+  const e = statusChange(Events.ApplicationCompleted, family());
+  return at(
+    {
+      ...e,
+      payload: {
+        ...e.payload,
+        category_id: categoryId,
+        applied_at: appliedAt,
+        first_handover: first,
+      },
+    },
+    occurredAt,
+  );
+}
+const submittedIn = (categoryId: number) =>
+  createEvent(Events.ApplicationSubmitted, {
+    ...familyFields(family()),
+    status: 'pending',
+    queue_position: 1,
+    category_id: categoryId,
+  });
+const wishCreated = (category: number) =>
+  createEvent(Events.WishCreated, {
+    wish_id: freshId(),
+    applicant_name: 'Iryna',
+    furniture_category: category,
+    status: 'active',
+  });
+
+describe('the impact figures', () => {
+  test('when lots arrive, families apply, wish and receive lots, then the report counts them by month and category, each family once, with the median wait', async () => {
+    const empty = await report('?months=3');
+    expect(empty.months).toHaveLength(3);
+    expect(empty.totals.lots_given).toBe(0);
+    expect(empty.median_days_to_pickup).toBeNull();
+
+    const now = new Date();
+    const iso = (daysAgo: number) => new Date(now.getTime() - daysAgo * 86_400_000).toISOString();
+    const thisMonth = now.toISOString().slice(0, 7);
+    const wish = wishCreated(5);
+    await deliver(
+      lotCreated(iso(0)),
+      lotCreated(iso(0), 5),
+      submittedIn(3),
+      submittedIn(3),
+      submittedIn(5),
+      handover(iso(0), iso(4), true),
+      handover(iso(0), iso(10), false),
+      handover(iso(0), iso(2), true, 5),
+      wish,
+      wishCreated(5),
+      wishCreated(2),
+      createEvent(
+        Events.WishStatusChanged,
+        {
+          wish_id: wish.payload.wish_id,
+          old_status: 'active',
+          new_status: 'fulfilled',
+          admin_notes: null,
+          furniture_category: 5,
+        },
+        adminActor,
+      ),
+    );
+
+    const r = await report();
+    expect(r.months).toHaveLength(12);
+    expect(r.months.at(-1)).toEqual({ month: thisMonth, lots_received: 2, lots_given: 3 });
+    expect(r.totals).toEqual({
+      lots_received: 2,
+      lots_given: 3,
+      families_served: 2,
+      applications: 3,
+      wishes: 3,
+    });
+    // waits of 2, 4 and 10 days
+    expect(r.median_days_to_pickup).toBe(4);
+    expect(r.handovers_measured).toBe(3);
+    expect(r.categories).toEqual([
+      { category_id: 3, applications: 2, wishes: 0, lots_given: 2, open_wishes: 0 },
+      { category_id: 5, applications: 1, wishes: 2, lots_given: 1, open_wishes: 1 },
+      { category_id: 2, applications: 0, wishes: 1, lots_given: 0, open_wishes: 1 },
+    ]);
+    expect(Date.parse(r.counting_since)).toBeLessThanOrEqual(Date.parse(iso(0)));
+  });
+
+  test('when an event is delivered again, then nothing is counted twice', async () => {
+    const before = await report();
+    const lot = lotCreated(new Date().toISOString(), 7);
+    await deliver(lot);
+    // the same event once more, as a broker redelivery would bring it
+    await svc.publish(lot);
+    const marker = lotCreated(new Date().toISOString(), 7);
+    await deliver(marker);
+    const after = await report();
+    expect(after.totals.lots_received).toBe(before.totals.lots_received + 2);
+  });
+
+  test('when a lot arrived months ago, then it is counted in its month (office time zone)', async () => {
+    const now = new Date();
+    const monthsAgo = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 2, 15, 12));
+    await deliver(lotCreated(monthsAgo.toISOString(), 8));
+    const r = await report('?months=3');
+    expect(r.months[0]).toMatchObject({
+      month: monthsAgo.toISOString().slice(0, 7),
+      lots_received: 1,
+    });
+  });
+
+  test('when a volunteer or nobody asks, or the range is out of bounds, then 403 / 401 / 422', async () => {
+    expect((await svc.http.get('/api/v1/impact', { token: svc.volunteerToken })).status).toBe(403);
+    expect((await svc.http.get('/api/v1/impact')).status).toBe(401);
+    const bad = await svc.http.get('/api/v1/impact?months=99', { token: svc.adminToken });
+    expect(bad.status).toBe(422);
+    expect(bad.body.message).toEqual(expect.any(String));
+  });
+});
+
+describe('the median of a histogram', () => {
+  test.each([
+    [[], null],
+    [[0, 0, 0], null],
+    [[1], 0],
+    [[0, 1, 0, 1], 2], // 1 and 3
+    [[2, 0, 0, 1], 0], // 0, 0, 3
+    [[1, 1, 1, 1], 1.5], // 0, 1, 2, 3
+  ])('medianOfHistogram(%j) = %p', (counts, median) => {
+    expect(medianOfHistogram(counts)).toBe(median);
+  });
+});
