@@ -33,6 +33,14 @@ export function loopsScenario(world: World): void {
         description: { de: 'Weiß, 80 cm breit.', uk: 'Білий, 80 см завширшки.' },
       });
       await world.waitForLot(lot.id, (l) => l.status === 'available');
+      // the applications service learns of the lot by an event, a moment after the catalog
+      const deadline = Date.now() + 30_000;
+      while (
+        (await fetch(`${world.stack.apiUrl}/lots/${lot.id}/applications-info`)).status === 404
+      ) {
+        if (Date.now() > deadline) throw new Error(`lot ${lot.id} never reached the applications`);
+        await new Promise((r) => setTimeout(r, 250));
+      }
       const families = [
         {
           name: 'Halyna Bondar',
