@@ -7,6 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
+import { topologyQueues } from '@furniture/platform';
+import { deleteBrokerObjects } from '@furniture/platform/testing';
 import { REPO_ROOT } from '../src/paths';
 import { SERVICE_NAMES, startPlatform, type Platform } from '../src/run/platform';
 import { startInfra, type Infra } from '../src/start-infra';
@@ -25,6 +27,7 @@ const RUNS = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS ?? 3));
 const DATA_DIR = path.join(REPO_ROOT, '.data', 'bench-lighthouse');
 const ADMIN = { email: 'bench@moebelbruecke.test', password: 'bench-lighthouse-2026' };
 const CATEGORY_ID = 1;
+const EXCHANGE = `bench.lighthouse.${process.pid}`;
 
 const log = (line: string): void => {
   process.stderr.write(`${line}\n`);
@@ -195,6 +198,11 @@ async function main(): Promise<void> {
   const stop = async () => {
     started.chrome?.kill();
     await started.platform?.stop();
+    if (started.infra) {
+      await deleteBrokerObjects(started.infra.amqpUrl, EXCHANGE, topologyQueues(EXCHANGE)).catch(
+        () => undefined,
+      );
+    }
     await started.infra?.stop();
   };
   process.once('SIGINT', () => void stop().then(() => process.exit(130)));
@@ -211,6 +219,8 @@ async function main(): Promise<void> {
       servicePortBase: await firstFreeRun(SERVICE_NAMES.length),
       publicUrl: base,
       admin: ADMIN,
+      // its own exchange (and so queues): another run on the same broker must not take its events
+      overrides: { AMQP_EXCHANGE: EXCHANGE },
       print: () => undefined,
     });
     started.platform = platform;
