@@ -1,3 +1,7 @@
+// tracing first: it instruments the HTTP modules before anything else loads them
+import { startTracing } from '@furniture/platform/tracing';
+startTracing('gateway');
+
 import { Lifecycle, createLogger, runMain } from '@furniture/platform';
 import { createGatewayApp, createMetricsApp } from './app';
 import { loadGatewayConfig } from './config';

@@ -32,7 +32,7 @@ export function loopsScenario(world: World): void {
         name: { de: 'Kommode mit drei Schubladen', uk: 'Комод із трьома шухлядами' },
         description: { de: 'Weiß, 80 cm breit.', uk: 'Білий, 80 см завширшки.' },
       });
-      await world.waitForLot(lot.id, (l) => l.status === 'available');
+      await world.waitForApplicable(lot.id);
       const families = [
         {
           name: 'Halyna Bondar',
@@ -178,7 +178,7 @@ export function loopsScenario(world: World): void {
         name: { de: 'Schreibtisch aus Buche', uk: 'Письмовий стіл із бука' },
         description: { de: '120 × 60 cm.', uk: '120 × 60 см.' },
       });
-      await world.waitForLot(lot.id, (l) => l.status === 'available');
+      await world.waitForApplicable(lot.id);
 
       const admin = await world.adminPage(`/admin/lots/${lot.id}`);
       const section = admin.getByRole('region', { name: t('de', 'admin:lots.wishMatches') });

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import { ApiClient, MailCatcher, type Lot } from './api';
+import { ApiClient, MailCatcher, eventually, type Lot } from './api';
 import { DESKTOP, PHONE, SCREENSHOT_DIR, launchChromium, newContext, visible } from './browser';
 import { t } from './i18n';
 import { furnitureJpeg, type Kind } from './photos';
@@ -140,6 +140,14 @@ export class World {
     } finally {
       await client.close();
     }
+  }
+
+  /** Waits until the applications service knows the lot (its read model follows the events). */
+  async waitForApplicable(lotId: number): Promise<void> {
+    await eventually(`lot ${lotId} known to the applications service`, async () => {
+      const res = await fetch(`${this.stack.apiUrl}/lots/${lotId}/applications-info`);
+      return res.ok;
+    });
   }
 
   /** Polls the public lot until `ok` holds. */

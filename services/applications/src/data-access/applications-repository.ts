@@ -72,6 +72,13 @@ function toRecord(doc: ApplicationDoc): ApplicationRecord {
 const LIVE = NOT_DELETED as QueryFilter<ApplicationDoc>;
 const OPEN = { $in: [...OPEN_STATUSES] };
 
+/** A pickup date with its reminder and overdue notice still to come. */
+const freshPickup = (pickupBy: string | null) => ({
+  pickup_by: pickupBy,
+  pickup_reminded_at: null,
+  pickup_overdue_at: null,
+});
+
 export class ApplicationsRepository {
   constructor(
     private readonly conn: Connection,
@@ -254,28 +261,35 @@ export class ApplicationsRepository {
   ): Promise<ApplicationRecord | null> {
     const filter: Record<string, unknown> = { ...NOT_DELETED, id, status: from };
     if (extras.requireApprovalRequested) filter['approval.state'] = 'requested';
+    return this.updateWithNote(
+      id,
+      filter,
+      {
+        status: to,
+        approval: null,
+        rejected_for: to === 'rejected' ? (extras.rejectedFor ?? null) : null,
+        next_in_queue_after: null,
+        // an approval carries its pickup date; leaving it keeps the date for the record
+        ...(to === 'approved' ? freshPickup(extras.pickupBy ?? null) : {}),
+      },
+      noteLine,
+      events,
+    );
+  }
+
+  /** One guarded update with its note line and events; null when the filter no longer matches. */
+  private async updateWithNote(
+    id: number,
+    filter: Record<string, unknown>,
+    set: Record<string, unknown>,
+    noteLine: string,
+    events: DomainEvent[],
+  ): Promise<ApplicationRecord | null> {
     const res = await withDocLock(this.collection, id, () =>
       this.collection.updateOne(
         filter,
         withEvents(
-          {
-            $set: {
-              status: to,
-              approval: null,
-              rejected_for: to === 'rejected' ? (extras.rejectedFor ?? null) : null,
-              next_in_queue_after: null,
-              // an approval carries its pickup date; leaving it keeps the date for the record
-              ...(to === 'approved'
-                ? {
-                    pickup_by: extras.pickupBy ?? null,
-                    pickup_reminded_at: null,
-                    pickup_overdue_at: null,
-                  }
-                : {}),
-              updated_at: new Date(),
-            },
-            $push: { notes: noteLine },
-          },
+          { $set: { ...set, updated_at: new Date() }, $push: { notes: noteLine } },
           events,
         ),
       ),
@@ -385,25 +399,13 @@ export class ApplicationsRepository {
     noteLine: string,
     events: DomainEvent[],
   ): Promise<ApplicationRecord | null> {
-    const res = await withDocLock(this.collection, id, () =>
-      this.collection.updateOne(
-        { ...NOT_DELETED, id, status: 'approved' },
-        withEvents(
-          {
-            $set: {
-              pickup_by: pickupBy,
-              pickup_reminded_at: null,
-              pickup_overdue_at: null,
-              updated_at: new Date(),
-            },
-            $push: { notes: noteLine },
-          },
-          events,
-        ),
-      ),
+    return this.updateWithNote(
+      id,
+      { ...NOT_DELETED, id, status: 'approved' },
+      freshPickup(pickupBy),
+      noteLine,
+      events,
     );
-    if (res.matchedCount !== 1) return null;
-    return this.findById(id);
   }
 
   /** Approved applications whose pickup date is on or before `day`, oldest date first. */
@@ -471,13 +473,6 @@ export class ApplicationsRepository {
     noteLine: string,
     events: DomainEvent[],
   ): Promise<ApplicationRecord | null> {
-    const res = await withDocLock(this.collection, id, () =>
-      this.collection.updateOne(
-        { ...NOT_DELETED, id },
-        withEvents({ $set: { updated_at: new Date() }, $push: { notes: noteLine } }, events),
-      ),
-    );
-    if (res.matchedCount !== 1) return null;
-    return this.findById(id);
+    return this.updateWithNote(id, { ...NOT_DELETED, id }, {}, noteLine, events);
   }
 }

@@ -6,7 +6,7 @@ import { addDays, today, type Calendar } from './calendar';
 import { noteLine, type NoteAuthor } from './notes';
 import type { QueueCounts } from './queue-counts';
 import type { ApplicationRecord } from './records';
-import { changeStatus, lotName } from './status-changes';
+import { changeStatus, familyFields } from './status-changes';
 
 export interface PickupsDeps {
   applications: ApplicationsRepository;
@@ -72,12 +72,7 @@ export class Pickups {
         createEvent(
           Events.ApplicationPickupExtended,
           {
-            application_id: app.id,
-            lot_id: app.lot_id,
-            applicant_name: app.applicant_name,
-            applicant_email: app.applicant_email,
-            language: app.language,
-            lot_name: lotName(lot, app),
+            ...familyFields(app, lot),
             old_pickup_by: app.pickup_by,
             pickup_by: day,
             note: input.note,
@@ -139,12 +134,7 @@ export class Pickups {
           pickupBy,
           [
             createEvent(Events.ApplicationPickupReminderDue, {
-              application_id: app.id,
-              lot_id: app.lot_id,
-              applicant_name: app.applicant_name,
-              applicant_email: app.applicant_email,
-              language: app.language,
-              lot_name: lotName(lot, app),
+              ...familyFields(app, lot),
               pickup_by: pickupBy,
             }),
           ],

@@ -55,6 +55,21 @@ export function lotName(
   return lot && (lot.name.de || lot.name.uk) ? lot.name : app.lot_name;
 }
 
+/** What a mail to the family needs: the application, its family and the lot's name. */
+export function familyFields(
+  app: ApplicationRecord,
+  lot: { name: { de: string; uk: string } } | null,
+) {
+  return {
+    application_id: app.id,
+    lot_id: app.lot_id,
+    applicant_name: app.applicant_name,
+    applicant_email: app.applicant_email,
+    language: app.language,
+    lot_name: lotName(lot, app),
+  };
+}
+
 export interface StatusChangeDeps {
   applications: ApplicationsRepository;
   lots: LotLookup;
@@ -84,16 +99,11 @@ export async function changeStatus(
   const event: DomainEvent = createEvent(
     t.event,
     {
-      application_id: app.id,
-      lot_id: app.lot_id,
+      ...familyFields(app, lot),
       old_status: app.status,
       new_status: to,
       reason: opts.reason,
       note: opts.note,
-      applicant_name: app.applicant_name,
-      applicant_email: app.applicant_email,
-      language: app.language,
-      lot_name: lotName(lot, app),
       ...(to === 'approved' ? { pickup_by: opts.pickupBy ?? null } : {}),
       ...(lot ? { category_id: lot.category_id } : {}),
       applied_at: app.created_at,

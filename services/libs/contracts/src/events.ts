@@ -294,6 +294,8 @@ export const eventEnvelopeSchema = z.object({
   /** the staff member who caused it; null for the system or an anonymous applicant */
   actor: actorSchema.nullable(),
   payload: z.unknown(),
+  /** the W3C traceparent of the trace it was created in (only where tracing is on) */
+  traceparent: z.string().max(128).optional(),
 });
 
 export interface DomainEvent<N extends EventName = EventName> {
@@ -303,6 +305,8 @@ export interface DomainEvent<N extends EventName = EventName> {
   occurredAt: string;
   actor: Actor | null;
   payload: EventPayload<N>;
+  /** the W3C traceparent of the trace it was created in (only where tracing is on) */
+  traceparent?: string;
 }
 
 /** Validates an envelope and its payload against the contract of its name. */

@@ -5,6 +5,7 @@
  */
 export { AppError } from './app-error';
 export { createEvent } from './messaging/events';
+export { inTraceOf } from './messaging/trace-context';
 export { withLock, withDocLock } from './locks';
 export { DependencyUnavailableError } from './failures';
 export { findSnapshotLot } from './read-models/lot-view';

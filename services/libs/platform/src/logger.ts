@@ -1,3 +1,4 @@
+import { context, isSpanContextValid, trace } from '@opentelemetry/api';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import pino, { type Logger } from 'pino';
@@ -8,8 +9,17 @@ export type { Logger } from 'pino';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
-// timestamps and request ids are digits and dashes too: left readable
+/** The trace and span of the line (when tracing is on), to find a request's lines by its trace. */
+function traceIds(): Record<string, string> {
+  const span = trace.getSpan(context.active());
+  if (!span) return {};
+  const ids = span.spanContext();
+  return isSpanContextValid(ids) ? { trace_id: ids.traceId, span_id: ids.spanId } : {};
+}
+
+// timestamps, request ids and trace ids hold digit runs too: left readable
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const HEX_ID = /^[0-9a-f]{16}([0-9a-f]{16})?$/;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /**
@@ -18,7 +28,9 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
  */
 export function maskLogValue(value: unknown, depth = 0): unknown {
   if (typeof value === 'string')
-    return ISO_DATE.test(value) || UUID.test(value) ? value : maskPersonalData(value);
+    return ISO_DATE.test(value) || UUID.test(value) || HEX_ID.test(value)
+      ? value
+      : maskPersonalData(value);
   if (depth > 6 || value === null || typeof value !== 'object') return value;
   if (value instanceof Date) return value;
   if (Array.isArray(value)) return value.map((v) => maskLogValue(v, depth + 1));
@@ -40,6 +52,7 @@ export function createLogger(
     name,
     level,
     base: { service: name },
+    mixin: traceIds,
     formatters: { log: (obj) => maskLogValue(obj) as Record<string, unknown> },
     serializers: { err: (err: unknown) => maskLogValue(err) },
     hooks: {

@@ -97,6 +97,7 @@ const mailSchema = new Schema<MailDoc>(
     last_error: { type: String, default: null },
     withdrawn_reason: { type: String, default: null },
     message_id: { type: String, required: true },
+    traceparent: { type: String, default: null },
     smtp_response: { type: String, default: null },
     occurred_at: { type: Date, required: true },
     created_at: { type: Date, required: true },

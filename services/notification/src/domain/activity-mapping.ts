@@ -59,6 +59,20 @@ interface Mapped {
   self?: Actor;
 }
 
+/** An entry about an application. */
+const onApplication = (
+  action: ActionType,
+  p: { application_id: number },
+  details: Record<string, unknown>,
+): Mapped => ({ action, target: 'application', targetId: p.application_id, details });
+
+/** Who applied for what: the details most application entries start with. */
+const familyOf = (p: { applicant_name: string; lot_id: number; lot_name: unknown }) => ({
+  applicant_name: p.applicant_name,
+  lot_id: p.lot_id,
+  lot_name: p.lot_name,
+});
+
 function map(event: AnyEvent): Mapped | null {
   switch (event.name) {
     case Events.UserLoggedIn:
@@ -155,27 +169,19 @@ function map(event: AnyEvent): Mapped | null {
       return null;
     case Events.ApplicationApprovalFailed: {
       const p = event.payload;
-      return {
-        action: 'APPROVAL_FAILED',
-        target: 'application',
-        targetId: p.application_id,
-        details: { lot_id: p.lot_id, reason: p.reason, lot_status: p.lot_status },
-      };
+      return onApplication('APPROVAL_FAILED', p, {
+        lot_id: p.lot_id,
+        reason: p.reason,
+        lot_status: p.lot_status,
+      });
     }
     case Events.ApplicationSubmitted: {
       const p = event.payload;
-      return {
-        action: 'CREATE',
-        target: 'application',
-        targetId: p.application_id,
-        details: {
-          applicant_name: p.applicant_name,
-          lot_id: p.lot_id,
-          lot_name: p.lot_name,
-          new_status: p.status,
-          queue_position: p.queue_position,
-        },
-      };
+      return onApplication('CREATE', p, {
+        ...familyOf(p),
+        new_status: p.status,
+        queue_position: p.queue_position,
+      });
     }
     case Events.ApplicationApproved:
     case Events.ApplicationRejected:
@@ -190,72 +196,38 @@ function map(event: AnyEvent): Mapped | null {
         [Events.ApplicationReservationCancelled]: 'CANCEL_RESERVATION',
         [Events.ApplicationReconsidered]: 'RECONSIDER',
       };
-      return {
-        action: action[event.name],
-        target: 'application',
-        targetId: p.application_id,
-        details: {
-          applicant_name: p.applicant_name,
-          lot_id: p.lot_id,
-          lot_name: p.lot_name,
-          old_status: p.old_status,
-          new_status: p.new_status,
-          reason: p.reason,
-          note: p.note,
-        },
-      };
+      return onApplication(action[event.name], p, {
+        ...familyOf(p),
+        old_status: p.old_status,
+        new_status: p.new_status,
+        reason: p.reason,
+        note: p.note,
+      });
     }
     case Events.ApplicationPickupExtended: {
       const p = event.payload;
-      return {
-        action: 'PICKUP_EXTEND',
-        target: 'application',
-        targetId: p.application_id,
-        details: {
-          applicant_name: p.applicant_name,
-          lot_id: p.lot_id,
-          lot_name: p.lot_name,
-          old_value: { pickup_by: p.old_pickup_by },
-          new_value: { pickup_by: p.pickup_by },
-          note: p.note,
-        },
-      };
+      return onApplication('PICKUP_EXTEND', p, {
+        ...familyOf(p),
+        old_value: { pickup_by: p.old_pickup_by },
+        new_value: { pickup_by: p.pickup_by },
+        note: p.note,
+      });
     }
     case Events.ApplicationPickupReminderDue: {
       const p = event.payload;
-      return {
-        action: 'PICKUP_REMINDER',
-        target: 'application',
-        targetId: p.application_id,
-        details: {
-          applicant_name: p.applicant_name,
-          lot_id: p.lot_id,
-          lot_name: p.lot_name,
-          pickup_by: p.pickup_by,
-        },
-      };
+      return onApplication('PICKUP_REMINDER', p, { ...familyOf(p), pickup_by: p.pickup_by });
     }
     case Events.ApplicationPickupOverdue: {
       const p = event.payload;
-      return {
-        action: 'PICKUP_OVERDUE',
-        target: 'application',
-        targetId: p.application_id,
-        details: { lot_id: p.lot_id, pickup_by: p.pickup_by },
-      };
+      return onApplication('PICKUP_OVERDUE', p, { lot_id: p.lot_id, pickup_by: p.pickup_by });
     }
     case Events.ApplicationNextInQueue: {
       const p = event.payload;
-      return {
-        action: 'NEXT_IN_QUEUE',
-        target: 'application',
-        targetId: p.application_id,
-        details: {
-          lot_id: p.lot_id,
-          after_application_id: p.after_application_id,
-          auto_approved: p.auto_approved,
-        },
-      };
+      return onApplication('NEXT_IN_QUEUE', p, {
+        lot_id: p.lot_id,
+        after_application_id: p.after_application_id,
+        auto_approved: p.auto_approved,
+      });
     }
     case Events.WishNotified: {
       const p = event.payload;
@@ -263,22 +235,12 @@ function map(event: AnyEvent): Mapped | null {
         action: 'CONTACT',
         target: 'wish',
         targetId: p.wish_id,
-        details: {
-          applicant_name: p.applicant_name,
-          lot_id: p.lot_id,
-          lot_name: p.lot_name,
-          channel: p.channel,
-        },
+        details: { ...familyOf(p), channel: p.channel },
       };
     }
     case Events.ApplicationNoteAdded: {
       const p = event.payload;
-      return {
-        action: 'NOTE_ADD',
-        target: 'application',
-        targetId: p.application_id,
-        details: { lot_id: p.lot_id, note: p.note },
-      };
+      return onApplication('NOTE_ADD', p, { lot_id: p.lot_id, note: p.note });
     }
     case Events.WishCreated: {
       const p = event.payload;

@@ -1,4 +1,4 @@
-import { withLock, type Logger } from '@furniture/platform/domain';
+import { inTraceOf, withLock, type Logger } from '@furniture/platform/domain';
 import type { MailRepository } from '../data-access/mail-repository';
 import { MailDeliveryError, type MailRecord, type Mailer } from './mail-types';
 
@@ -213,14 +213,20 @@ export class MailSender {
     const { mails, mailer, logger } = this.opts;
     const log = { mailId: mail.id, kind: mail.kind, attempt: mail.attempts };
     try {
-      const { response } = await mailer.send({
-        to: mail.to,
-        subject: mail.subject,
-        text: mail.text,
-        html: mail.html,
-        language: mail.language,
-        messageId: mail.message_id,
-      });
+      const { response } = await inTraceOf(
+        mail.traceparent,
+        'smtp send',
+        { 'mail.kind': mail.kind, 'mail.id': mail.id, 'mail.attempt': mail.attempts },
+        () =>
+          mailer.send({
+            to: mail.to,
+            subject: mail.subject,
+            text: mail.text,
+            html: mail.html,
+            language: mail.language,
+            messageId: mail.message_id,
+          }),
+      );
       await mails.markSent(mail, response);
       logger.info(log, 'mail sent');
       this.opts.onOutcome?.('sent');

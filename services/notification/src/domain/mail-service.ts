@@ -77,6 +77,7 @@ export class MailService {
       ...rendered,
       next_attempt_at: new Date(),
       message_id: `<${event.eventId}@${this.deps.messageIdDomain}>`,
+      traceparent: event.traceparent ?? null,
       occurred_at: new Date(event.occurredAt),
     });
     if (!queued) return 'duplicate';

@@ -95,6 +95,8 @@ export interface MailRecord {
   withdrawn_reason: string | null;
   /** Message-ID header (the same on every attempt, so a repeated delivery is recognisable) */
   message_id: string;
+  /** the trace of the event that asked for the mail (tracing on), continued by its delivery */
+  traceparent?: string | null;
   smtp_response: string | null;
   occurred_at: Date;
   created_at: Date;

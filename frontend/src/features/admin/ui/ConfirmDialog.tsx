@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { AlertTriangle } from 'lucide-react';
 import { Modal } from '../../../components/Modal';
+import { DialogActions } from './DialogActions';
 
 /** "Really?" before something that cannot be undone; the error of a failed attempt stays inside. */
 export function ConfirmDialog({
@@ -25,7 +25,6 @@ export function ConfirmDialog({
   error?: string | null;
   danger?: boolean;
 }) {
-  const { t } = useTranslation('admin');
   return (
     <Modal
       open={open}
@@ -48,24 +47,14 @@ export function ConfirmDialog({
           {error}
         </p>
       )}
-      <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-        <button
-          type="button"
-          className="btn-secondary justify-center"
-          onClick={onClose}
-          disabled={busy}
-        >
-          {t('ui.cancel')}
-        </button>
-        <button
-          type="button"
-          className={`btn justify-center text-white ${danger ? 'bg-red-700 hover:bg-red-800' : 'bg-blue-800 hover:bg-blue-900'}`}
-          onClick={onConfirm}
-          disabled={busy}
-        >
-          {confirmLabel}
-        </button>
-      </div>
+      <DialogActions
+        className="mt-6"
+        onCancel={onClose}
+        onConfirm={onConfirm}
+        busy={busy}
+        tone={danger ? 'danger' : 'strong'}
+        label={confirmLabel}
+      />
     </Modal>
   );
 }

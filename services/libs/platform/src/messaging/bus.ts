@@ -13,6 +13,7 @@ import type { HealthCheck } from '../http';
 import type { Logger } from '../logger';
 import { maskPersonalData } from '../privacy';
 import { declareTopology, defaultTopology, type Topology } from './topology';
+import { withConsumerSpan } from './trace-context';
 
 export type EventHandler<N extends EventName = EventName> = (
   event: DomainEvent<N>,
@@ -201,6 +202,7 @@ export class EventBus {
         type: checked.name,
         timestamp: Math.floor(Date.parse(checked.occurredAt) / 1000),
         appId: this.opts.service,
+        ...(checked.traceparent ? { headers: { traceparent: checked.traceparent } } : {}),
       },
     );
     if (this.returned.delete(checked.eventId)) {
@@ -316,7 +318,7 @@ export class EventBus {
     }
     const attempt = Number(msg.properties.headers?.[ATTEMPT_HEADER] ?? 1);
     try {
-      await handler(event);
+      await withConsumerSpan(this.opts.service, event, () => handler(event));
       this.transientStreak = 0;
       settle(() => ch.ack(msg));
       this.opts.onHandled(event, Math.max(0, (Date.now() - Date.parse(event.occurredAt)) / 1000));

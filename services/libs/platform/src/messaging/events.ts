@@ -7,6 +7,7 @@ import {
   type EventName,
   type EventPayload,
 } from '@furniture/contracts';
+import { currentTraceparent } from './trace-context';
 
 /** Builds a validated event envelope (throws if the payload breaks its contract). */
 export function createEvent<N extends EventName>(
@@ -15,7 +16,9 @@ export function createEvent<N extends EventName>(
   actor: Actor | null = null,
 ): DomainEvent<N> {
   const parsed = EventPayloads[name].parse(payload) as EventPayload<N>;
+  const traceparent = currentTraceparent();
   return {
+    ...(traceparent ? { traceparent } : {}),
     eventId: randomUUID(),
     name,
     version: EventVersions[name],

@@ -5,6 +5,7 @@ import { Modal } from '../../../../components/Modal';
 import { useLanguage } from '../../../../lib/language';
 import { dayFromToday, formatDay } from '../../lib/dates';
 import { errorText } from '../../lib/errors';
+import { DialogActions } from '../../ui/DialogActions';
 import { ErrorBox } from '../../ui/PageHeader';
 import { useToast } from '../../ui/Toasts';
 import {
@@ -12,6 +13,7 @@ import {
   useLapseApplicationMutation,
   type Application,
 } from '../api/applications-api';
+import { NoteField } from './NoteField';
 import { DEFAULT_PICKUP_DAYS } from './StatusActionDialog';
 
 export type PickupAction = 'extend' | 'lapse';
@@ -100,40 +102,22 @@ export function PickupDialog({
             />
           </div>
         )}
-        <div>
-          <label htmlFor="pickup-note" className="field-label">
-            {t('applications.noteOptionalLabel')}
-          </label>
-          <textarea
-            id="pickup-note"
-            className="field-input min-h-20"
-            rows={2}
-            maxLength={Limits.notesMax}
-            value={note}
-            onChange={(e) => {
-              setNote(e.target.value);
-              setProblem(null);
-            }}
-          />
-          {problem && <p className="mt-1 text-sm font-medium text-red-800">{problem}</p>}
-        </div>
-        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-          <button
-            type="button"
-            className="btn-secondary justify-center"
-            onClick={onClose}
-            disabled={busy}
-          >
-            {t('ui.cancel')}
-          </button>
-          <button
-            type="submit"
-            className={`btn justify-center text-white ${action === 'lapse' ? 'bg-red-700 hover:bg-red-800' : 'bg-blue-800 hover:bg-blue-900'}`}
-            disabled={busy}
-          >
-            {t(`applications.pickup.${action}`)}
-          </button>
-        </div>
+        <NoteField
+          id="pickup-note"
+          rows={2}
+          value={note}
+          problem={problem}
+          onChange={(value) => {
+            setNote(value);
+            setProblem(null);
+          }}
+        />
+        <DialogActions
+          onCancel={onClose}
+          busy={busy}
+          tone={action === 'lapse' ? 'danger' : 'strong'}
+          label={t(`applications.pickup.${action}`)}
+        />
       </form>
     </Modal>
   );

@@ -5,9 +5,11 @@ import { Limits } from '@furniture/contracts/limits';
 import { Modal } from '../../../../components/Modal';
 import { dayFromToday } from '../../lib/dates';
 import { errorText } from '../../lib/errors';
+import { DialogActions } from '../../ui/DialogActions';
 import { ErrorBox } from '../../ui/PageHeader';
 import { useToast } from '../../ui/Toasts';
 import { useUpdateApplicationStatusMutation, type Application } from '../api/applications-api';
+import { NoteField } from './NoteField';
 
 /** The staff actions of back-office §4 and the status each leads to. */
 export const ACTIONS = {
@@ -107,47 +109,22 @@ export function StatusActionDialog({
             </p>
           </div>
         )}
-        <div>
-          <label htmlFor="status-note" className="field-label">
-            {required ? t('applications.noteRequiredLabel') : t('applications.noteOptionalLabel')}
-          </label>
-          <textarea
-            id="status-note"
-            className="field-input min-h-24"
-            rows={3}
-            maxLength={Limits.notesMax}
-            value={note}
-            aria-invalid={problem ? true : undefined}
-            aria-describedby="status-note-count"
-            onChange={(e) => {
-              setNote(e.target.value);
-              setProblem(null);
-            }}
-          />
-          <div className="mt-1 flex justify-between gap-2 text-sm">
-            <span className="font-medium text-red-800">{problem}</span>
-            <span id="status-note-count" className="text-slate-600">
-              {t('applications.noteCounter', { n: note.length, max: Limits.notesMax })}
-            </span>
-          </div>
-        </div>
-        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-          <button
-            type="button"
-            className="btn-secondary justify-center"
-            onClick={onClose}
-            disabled={isLoading}
-          >
-            {t('ui.cancel')}
-          </button>
-          <button
-            type="submit"
-            className={`btn justify-center text-white ${action === 'reject' ? 'bg-red-700 hover:bg-red-800' : 'bg-blue-800 hover:bg-blue-900'}`}
-            disabled={isLoading}
-          >
-            {t(`applications.actions.${action}`)}
-          </button>
-        </div>
+        <NoteField
+          id="status-note"
+          value={note}
+          required={required}
+          problem={problem}
+          onChange={(value) => {
+            setNote(value);
+            setProblem(null);
+          }}
+        />
+        <DialogActions
+          onCancel={onClose}
+          busy={isLoading}
+          tone={action === 'reject' ? 'danger' : 'strong'}
+          label={t(`applications.actions.${action}`)}
+        />
       </form>
     </Modal>
   );

@@ -2,9 +2,9 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Pencil, Plus, SearchX, Trash2 } from 'lucide-react';
-import { DEFAULT_CATEGORY_ICON } from '@furniture/contracts/enums';
 import { Limits } from '@furniture/contracts/limits';
 import { ErrorState } from '../../../../components/ErrorState';
+import { CategoryIconView } from '../../../catalog/lib/category-icon';
 import { Modal } from '../../../../components/Modal';
 import { Spinner } from '../../../../components/Spinner';
 import { useLanguage } from '../../../../lib/language';
@@ -103,9 +103,9 @@ export default function CategoriesPage() {
               <div className="flex items-start gap-3">
                 <span
                   aria-hidden="true"
-                  className="flex size-12 shrink-0 items-center justify-center rounded-xl bg-blue-50 text-3xl"
+                  className="flex size-12 shrink-0 items-center justify-center rounded-xl bg-blue-50 text-blue-900"
                 >
-                  {c.icon || DEFAULT_CATEGORY_ICON}
+                  <CategoryIconView category={c} className="size-7" />
                 </span>
                 <div className="min-w-0 flex-1">
                   <h2 className="font-bold text-slate-900">{c.name.de}</h2>

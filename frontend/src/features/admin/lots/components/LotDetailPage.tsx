@@ -2,7 +2,6 @@ import { useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ArrowLeft, ImageOff, Pencil, Trash2 } from 'lucide-react';
-import { DEFAULT_CATEGORY_ICON } from '@furniture/contracts/enums';
 import { ErrorState } from '../../../../components/ErrorState';
 import { Spinner } from '../../../../components/Spinner';
 import { useLanguage } from '../../../../lib/language';
@@ -12,6 +11,7 @@ import { apiErrorOf, errorText } from '../../lib/errors';
 import { EmptyState } from '../../ui/PageHeader';
 import { LotStatusBadge } from '../../ui/StatusBadges';
 import { useGetAdminLotQuery } from '../api/lots-api';
+import { CategoryIconView } from '../../../catalog/lib/category-icon';
 import { LotWishMatches } from '../../wishes/components/WishMatches';
 import { DeleteLotDialog } from './DeleteLotDialog';
 
@@ -171,7 +171,14 @@ export default function LotDetailPage() {
             </h2>
             <dl className="grid gap-3">
               <Fact label={t('lots.fields.categoryId')}>
-                {category ? `${category.icon} ${category.name.de}` : `#${data.category_id}`}
+                {category ? (
+                  <span className="inline-flex items-center gap-2">
+                    <CategoryIconView category={category} className="size-5" />
+                    {category.name.de}
+                  </span>
+                ) : (
+                  `#${data.category_id}`
+                )}
               </Fact>
               <Fact label={t('lots.fields.dimensions')}>{data.dimensions}</Fact>
               <Fact label={t('lots.fields.condition')}>{data.condition}</Fact>
@@ -193,9 +200,7 @@ export default function LotDetailPage() {
                 {t('lots.categoryInfo')}
               </h2>
               <p className="flex items-center gap-2 font-semibold">
-                <span aria-hidden="true" className="text-2xl">
-                  {category.icon || DEFAULT_CATEGORY_ICON}
-                </span>
+                <CategoryIconView category={category} className="size-7" />
                 {category.name.de}
                 <span lang="uk" className="font-normal text-slate-700">
                   / {category.name.uk}

@@ -337,7 +337,7 @@ export default function LotFormPage() {
             <option value="">{t('lots.chooseCategory')}</option>
             {(categories.data ?? []).map((c) => (
               <option key={c.id} value={String(c.id)}>
-                {c.icon} {c.name.de}
+                {c.name.de}
               </option>
             ))}
           </SelectField>

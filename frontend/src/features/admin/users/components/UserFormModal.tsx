@@ -7,6 +7,7 @@ import { Modal } from '../../../../components/Modal';
 import { SelectField, TextField } from '../../../../components/TextField';
 import { errorText, serverFieldErrors } from '../../lib/errors';
 import type { StaffUser } from '../../session/session-slice';
+import { DialogActions } from '../../ui/DialogActions';
 import { ErrorBox } from '../../ui/PageHeader';
 import { PasswordStrength } from '../../ui/PasswordStrength';
 import { useCreateUserMutation, useUpdateUserMutation } from '../api/users-api';
@@ -143,19 +144,13 @@ export function UserFormModal({ user, onClose }: { user: StaffUser | null; onClo
             error={fieldError('confirm')}
           />
         )}
-        <div className="mt-2 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-          <button
-            type="button"
-            className="btn-secondary justify-center"
-            onClick={onClose}
-            disabled={busy}
-          >
-            {t('ui.cancel')}
-          </button>
-          <button type="submit" className="btn-primary justify-center" disabled={busy || saved}>
-            {t('ui.save')}
-          </button>
-        </div>
+        <DialogActions
+          className="mt-2"
+          onCancel={onClose}
+          busy={busy}
+          disabled={saved}
+          label={t('ui.save')}
+        />
       </form>
     </Modal>
   );

@@ -10,6 +10,7 @@ import { formatDate } from '../../lib/dates';
 import { useFamilyT } from '../../lib/family-language';
 import { WishStatusBadge } from '../../ui/StatusBadges';
 import { useGetWishQuery } from '../api/wishes-api';
+import { CategoryIconView } from '../../../catalog/lib/category-icon';
 import { MatchingLots } from './WishMatches';
 import { WishStatusDialog } from './WishStatusDialog';
 
@@ -107,8 +108,15 @@ export default function WishDetailPage() {
           {data.applicant_email && <p className="mt-1 text-slate-800">{data.applicant_email}</p>}
         </Section>
         <Section title={t('wishes.category')}>
-          <p className="text-slate-900">
-            {category ? `${category.icon} ${category.name.de}` : `#${data.furniture_category}`}
+          <p className="flex items-center gap-2 text-slate-900">
+            {category ? (
+              <>
+                <CategoryIconView category={category} className="size-5" />
+                {category.name.de}
+              </>
+            ) : (
+              `#${data.furniture_category}`
+            )}
           </p>
         </Section>
         <Section title={t('wishes.description')}>

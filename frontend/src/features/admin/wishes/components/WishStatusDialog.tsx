@@ -5,6 +5,7 @@ import type { WishStatus } from '@furniture/contracts/enums';
 import { Limits } from '@furniture/contracts/limits';
 import { Modal } from '../../../../components/Modal';
 import { errorText } from '../../lib/errors';
+import { DialogActions } from '../../ui/DialogActions';
 import { ErrorBox } from '../../ui/PageHeader';
 import { WishStatusBadge } from '../../ui/StatusBadges';
 import { useToast } from '../../ui/Toasts';
@@ -100,24 +101,13 @@ export function WishStatusDialog({ wish, onClose }: { wish: Wish; onClose: () =>
             <strong>{t(`wishStatus.${chosen}`)}</strong>
           </p>
         )}
-        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-          <button
-            type="button"
-            className="btn-secondary justify-center"
-            onClick={onClose}
-            disabled={isLoading}
-          >
-            {t('ui.cancel')}
-          </button>
-          <button
-            type="button"
-            className="btn-primary justify-center"
-            onClick={() => void onSave()}
-            disabled={!changed || isLoading}
-          >
-            {t('ui.save')}
-          </button>
-        </div>
+        <DialogActions
+          onCancel={onClose}
+          onConfirm={() => void onSave()}
+          busy={isLoading}
+          disabled={!changed}
+          label={t('ui.save')}
+        />
       </div>
     </Modal>
   );
