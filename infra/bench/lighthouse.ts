@@ -148,8 +148,30 @@ async function measure(url: string, port: number): Promise<Figures> {
       .filter((a) => a.ms > 0)
       .sort((a, b) => b.ms - a.ms)
       .slice(0, 3)
-      .map((a) => `${a.title} (~${Math.round(a.ms)} ms)`),
+      .map((a) => `${a.title} (~${Math.round(a.ms)} ms)`)
+      .concat(culprits(lhr.audits)),
   };
+}
+
+interface NodeItem {
+  node?: { selector?: string; snippet?: string };
+  score?: number;
+}
+
+/** What the LCP is, and the elements that moved most, when the page moved noticeably. */
+function culprits(audits: Record<string, { numericValue?: number; details?: object }>): string[] {
+  const out: string[] = [];
+  const items = (id: string) => (audits[id]?.details as { items?: unknown[] } | undefined)?.items;
+  const lcp = items('largest-contentful-paint-element')?.[0] as { items?: NodeItem[] } | undefined;
+  const lcpNode = lcp?.items?.[0]?.node;
+  if (lcpNode) out.push(`LCP element ${lcpNode.selector ?? lcpNode.snippet ?? '?'}`);
+  if ((audits['cumulative-layout-shift']?.numericValue ?? 0) > 0.05) {
+    const shifts = (items('layout-shifts') ?? []) as NodeItem[];
+    for (const item of shifts.slice(0, 3)) {
+      out.push(`layout shift ${(item.score ?? 0).toFixed(3)} of ${item.node?.selector ?? '?'}`);
+    }
+  }
+  return out;
 }
 
 async function firstFreeRun(count: number): Promise<number> {

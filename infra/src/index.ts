@@ -24,3 +24,4 @@ export { startMinio } from './minio';
 export { chooseFerretBackend, dropFerretDatabase, type FerretBackend } from './postgres';
 export { startPlatform, SERVICE_NAMES, type Platform, type PlatformOptions } from './run/platform';
 export { freePort, freePortRun, isPortFree, waitUntil } from './util';
+export { ensureFerretIndexes, keepFerretIndexes } from './ferret-pg-indexes';

@@ -45,6 +45,11 @@ export interface Infra {
   mailApiUrl: string;
   /** The same URLs as environment variables (MONGO_URL, AMQP_URL, S3_URL, SMTP_URL, MAIL_API_URL). */
   env: Record<'MONGO_URL' | 'AMQP_URL' | 'S3_URL' | 'SMTP_URL' | 'MAIL_API_URL', string>;
+  /**
+   * The PostgreSQL database FerretDB keeps its data in, when this call started FerretDB on
+   * PostgreSQL (for ensureFerretIndexes); undefined on SQLite or an external MONGO_URL.
+   */
+  ferretPostgresUrl?: string;
   /** Stops what this call started (never external servers, never the machine's RabbitMQ). */
   stop(): Promise<void>;
 }
@@ -99,9 +104,11 @@ export async function startInfra(opts: InfraOptions): Promise<Infra> {
   }
   fs.mkdirSync(path.join(dataDir, 'logs'), { recursive: true });
 
+  let ferretPostgresUrl: string | undefined;
   const mongo = async (): Promise<Part<string>> => {
     if (external.mongo) return { value: external.mongo };
     const backend = await chooseFerretBackend({ dataDir, fresh: opts.fresh ?? false, log });
+    if (backend.kind === 'postgresql') ferretPostgresUrl = backend.url;
     const f = await startFerret({
       binary: ferretBin ?? '',
       dataDir,
@@ -186,6 +193,7 @@ export async function startInfra(opts: InfraOptions): Promise<Infra> {
       SMTP_URL: e.value.value.smtpUrl,
       MAIL_API_URL: e.value.value.apiUrl,
     },
+    ferretPostgresUrl,
     stop: stopAll,
   };
   return infra;

@@ -164,10 +164,7 @@ export class World {
   }
 
   /** A browser context closed at the end of the scenario (see scenario()). */
-  async context(
-    size: BrowserContextOptions,
-    locale: 'de-DE' | 'uk-UA' = 'de-DE',
-  ): Promise<BrowserContext> {
+  async context(size: BrowserContextOptions, locale = 'de-DE'): Promise<BrowserContext> {
     const context = await newContext(this.browser, this.stack.baseUrl, size, locale);
     this.open.add(context);
     return context;

@@ -2,6 +2,7 @@
 // URLs given in the environment), every service and the gateway as separate processes, waits
 // until the gateway reports every service ready, and prints where to go and how to log in.
 // Data (database, photos, captured mail, signing keys) stays in .data/run between runs.
+import { keepFerretIndexes } from '../ferret-pg-indexes';
 import { portsFromEnv } from '../foreground';
 import { displayPath, RUN_DATA_DIR } from '../paths';
 import { startPlatform } from '../run/platform';
@@ -57,6 +58,9 @@ async function main(): Promise<void> {
       started.stopPlatform = stopPlatform;
     },
   });
+  // FerretDB on PostgreSQL: the indexes its pushed-down filters can use (ferret-pg-indexes.ts)
+  if (infra.ferretPostgresUrl)
+    keepFerretIndexes(infra.ferretPostgresUrl, (l) => print(`infra        ${l}`));
   if (platform.keys.created) {
     print(
       `infra        created the token signing key pair in ${displayPath(platform.keys.privateKeyFile)}`,

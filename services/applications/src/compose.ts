@@ -45,6 +45,14 @@ export async function composeApplications(
   await lots.ensureIndexes();
 
   const applications = new ApplicationsRepository(conn, models);
+  if (await applications.openCounts()) {
+    // in the background: the service answers meanwhile, counting per request as before
+    kit.onStart(() => {
+      void applications
+        .rebuildCounts((msg) => logger.info(msg))
+        .catch((err: unknown) => logger.error({ err }, 'rebuilding the application counts failed'));
+    });
+  }
   const wishesRepo = new WishesRepository(conn, models);
   const queueCounts = new QueueCounts();
   const onEvents = kit.outbox([models.Application, models.Wish]);

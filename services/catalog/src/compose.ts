@@ -27,6 +27,14 @@ export async function composeCatalog(kit: ServiceKit<CatalogConfig>) {
     publish();
   };
   const lotsRepo = new LotsRepository(conn, models, onWrite);
+  if (await lotsRepo.openCounts()) {
+    // in the background: the service answers meanwhile, counting per request as before
+    kit.onStart(() => {
+      void lotsRepo
+        .rebuildCounts((msg) => logger.info(msg))
+        .catch((err: unknown) => logger.error({ err }, 'rebuilding the lot counts failed'));
+    });
+  }
   const categoriesRepo = new CategoriesRepository(conn, models, onWrite);
   const outbox = new OutboxMessages(models, onWrite);
 

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import { Events } from '@furniture/contracts';
 import {
   ADMIN,
@@ -303,6 +304,33 @@ describe('reading lots', () => {
     await newLot({ category_id: cat });
     expect(await conditionalGet(`/api/v1/lots/category/${cat}`, etag)).toBe(200);
     expect((await svc.http.get(`/api/v1/lots/category/${cat}`)).headers.get('etag')).not.toBe(etag);
+  });
+
+  test('when a client accepts gzip, then the lots of a category come gzipped once prepared, with the same ETag and body', async () => {
+    const cat = await newCategory('Gzip', 'Гзіп');
+    for (let i = 0; i < 8; i++) await newLot({ category_id: cat });
+    const raw = (encoding: string) =>
+      new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        http
+          .get(
+            `${svc.url}/api/v1/lots/category/${cat}`,
+            { headers: { 'accept-encoding': encoding } },
+            (res) => {
+              const chunks: Buffer[] = [];
+              res.on('data', (c: Buffer) => chunks.push(c));
+              res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+            },
+          )
+          .on('error', reject);
+      });
+    const plain = await raw('identity');
+    const gzipped = await raw('gzip, deflate, br');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(gzipped.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(gzipped.headers.etag).toBe(plain.headers.etag);
+    expect(gunzipSync(gzipped.body).equals(plain.body)).toBe(true);
+    expect(gzipped.body.length).toBeLessThan(plain.body.length);
   });
 });
 

@@ -54,7 +54,15 @@ export async function composeNotification(
   const models = registerModels(conn);
   await ensureIndexes(conn);
 
-  const activityRepo = new ActivityRepository(conn, models);
+  const activityRepo = new ActivityRepository(conn, models, config.TIMEZONE);
+  if (await activityRepo.openCounts()) {
+    // in the background: the service answers meanwhile, counting per request as before
+    kit.onStart(() => {
+      void activityRepo
+        .rebuildCounts((msg) => logger.info(msg))
+        .catch((err: unknown) => logger.error({ err }, 'rebuilding the activity counts failed'));
+    });
+  }
   const mails = new MailRepository(conn, models);
   const mailer =
     options.mailer ??

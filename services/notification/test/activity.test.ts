@@ -3,6 +3,7 @@ import { createEvent } from '@furniture/platform';
 import { eventually, signTestToken } from '@furniture/platform/testing';
 import { parse } from 'csv-parse/sync';
 import { adminActor, at, family, freshId, statusChange, submitted, volunteerActor } from './events';
+import { ActivityRepository } from '../src/data-access/activity-repository';
 import { ADMIN, VOLUNTEER, startNotification, type NotificationUnderTest } from './harness';
 
 let svc: NotificationUnderTest;
@@ -926,5 +927,88 @@ describe('query validation', () => {
       expect(res.status).toBe(422);
       expect(res.body.code).toBe('ACTIVITY_DATE_RANGE_INVALID');
     }
+  });
+});
+
+describe('the kept counts (the unfiltered list, stats and export at 100 000 entries)', () => {
+  // a filter every entry passes: the same answer, counted per request from the entries
+  const ALL = 'date_from=1990-01-01';
+  const withoutRange = (body: Record<string, unknown>) => ({
+    ...body,
+    date_from: null,
+    date_to: null,
+  });
+  const sortedStats = (body: Record<string, unknown>) => {
+    const by = (key: string) =>
+      [...(body[key] as Record<string, unknown>[])].sort((a, b) =>
+        JSON.stringify(a).localeCompare(JSON.stringify(b)),
+      );
+    return {
+      ...withoutRange(body),
+      by_action_type: by('by_action_type'),
+      by_target_type: by('by_target_type'),
+      by_user: by('by_user'),
+    };
+  };
+
+  async function expectCountsAgree() {
+    for (const page of [1, 2, 3]) {
+      const kept = await get(`/api/v1/activity-logs?limit=7&page=${page}`);
+      const counted = await get(`/api/v1/activity-logs?${ALL}&limit=7&page=${page}`);
+      expect(kept.status).toBe(200);
+      expect(kept.body.total).toBeGreaterThan(14);
+      expect(kept.body).toEqual(counted.body);
+    }
+    const keptStats = await get('/api/v1/activity-logs/stats');
+    const countedStats = await get(`/api/v1/activity-logs/stats?${ALL}`);
+    expect(sortedStats(keptStats.body)).toEqual(sortedStats(countedStats.body));
+  }
+
+  beforeAll(async () => {
+    const u = user(freshId(), 'Zähl Probe');
+    await publishAll(
+      Array.from({ length: 20 }, (_, i) =>
+        at(
+          createEvent(Events.UserLoggedIn, { user: { ...u, role: 'volunteer' } }),
+          new Date(Date.UTC(2025, 1, 1 + (i % 4), 22, i)).toISOString(),
+        ),
+      ),
+    );
+  });
+
+  test('when reading without filters, then list pages and stats equal what counting the entries answers', async () => {
+    await expectCountsAgree();
+  });
+
+  test('when the export has no filter, then it holds every entry day by day, newest first', async () => {
+    const total = (await get('/api/v1/activity-logs?limit=1')).body.total as number;
+    const res = await fetch(`${svc.url}/api/v1/activity-logs/export.csv`, {
+      headers: { authorization: `Bearer ${svc.adminToken}` },
+    });
+    expect(res.status).toBe(200);
+    const rows = parse(await res.text(), { delimiter: ';', bom: true }) as string[][];
+    // header + at least the entries counted before (the export logs itself too)
+    expect(rows.length - 1).toBeGreaterThanOrEqual(total);
+    const ids = rows.slice(1).map((r) => Number(r[0]));
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  test('when the log was written before the counts existed, then a start rebuilds them and the days', async () => {
+    const conn = svc.conn;
+    await conn.collection('activity_counts').deleteMany({});
+    await conn.collection('activity_logs').updateMany({}, { $unset: { day: '' } });
+    const models = {
+      Activity: conn.model('Activity'),
+      LogUser: conn.model('LogUser'),
+      Mail: conn.model('Mail'),
+    } as unknown as ConstructorParameters<typeof ActivityRepository>[1];
+    const repo = new ActivityRepository(conn, models, 'Europe/Berlin');
+    expect(await repo.openCounts()).toBe(true);
+    // not ready: the reads count per request meanwhile
+    expect((await get('/api/v1/activity-logs?limit=1')).status).toBe(200);
+    await repo.rebuildCounts();
+    expect(await repo.openCounts()).toBe(false);
+    expect(await conn.collection('activity_logs').countDocuments({ day: null })).toBe(0);
+    await expectCountsAgree();
   });
 });

@@ -6,9 +6,14 @@ import type {
   LotStatus,
 } from '@furniture/contracts';
 import {
+  KeptCounts,
+  addCount,
+  countsWithPrefix,
   docWithEvents,
   isDuplicateKeyError,
   nextId,
+  pageOfBuckets,
+  type KeptCountsDoc,
   withDocLock,
   withEvents,
   NOT_DELETED,
@@ -72,6 +77,20 @@ function toRecord(doc: ApplicationDoc): ApplicationRecord {
 const LIVE = NOT_DELETED as QueryFilter<ApplicationDoc>;
 const OPEN = { $in: [...OPEN_STATUSES] };
 
+/** Applications per block: the staff list reads the one or two blocks a page lies in. */
+export const BLOCK_SIZE = 100;
+export const blockOf = (id: number): number => Math.floor(id / BLOCK_SIZE);
+
+/**
+ * The counts kept with every write (KeptCounts): `status:<status>` and `block:<status>:<block>`.
+ * The staff list without lot or phone filter and the stats read them instead of counting.
+ */
+const COUNTS = 'application_counts';
+const countKeys = (status: ApplicationStatus, id: number) => [
+  `status:${status}`,
+  `block:${status}:${blockOf(id)}`,
+];
+
 /** A pickup date with its reminder and overdue notice still to come. */
 const freshPickup = (pickupBy: string | null) => ({
   pickup_by: pickupBy,
@@ -80,10 +99,51 @@ const freshPickup = (pickupBy: string | null) => ({
 });
 
 export class ApplicationsRepository {
+  private readonly kept: KeptCounts;
+
   constructor(
     private readonly conn: Connection,
     private readonly models: Models,
-  ) {}
+  ) {
+    this.kept = new KeptCounts(conn.collection<KeptCountsDoc>(COUNTS));
+  }
+
+  /** At start: true when the counts must be rebuilt (rebuildCounts) from the applications. */
+  openCounts(): Promise<boolean> {
+    return this.kept.open(async () => Boolean(await this.models.Application.exists({})));
+  }
+
+  /**
+   * Gives every application its block and counts the applications once more, in one pass (after
+   * openCounts() said so, or to repair counts that drifted).
+   */
+  async rebuildCounts(log: (msg: string) => void = () => undefined): Promise<void> {
+    await this.kept.invalidate();
+    log('rebuilding the application counts');
+    // one pass, counted here (FerretDB's $group is slow), blocks written after the pass
+    const counts: Record<string, number> = {};
+    const missing: { _id: unknown; id: number }[] = [];
+    let total = 0;
+    const cursor = this.collection.find(
+      {},
+      { projection: { _id: 1, id: 1, status: 1, block: 1, deleted_at: 1 } },
+    );
+    for (const doc of await cursor.toArray()) {
+      if (doc.block === undefined || doc.block === null) missing.push({ _id: doc._id, id: doc.id });
+      if (doc.deleted_at) continue;
+      total++;
+      for (const key of countKeys(doc.status, doc.id)) addCount(counts, key);
+    }
+    for (let i = 0; i < missing.length; i += 1000)
+      await this.collection.bulkWrite(
+        missing.slice(i, i + 1000).map((b) => ({
+          updateOne: { filter: { _id: b._id }, update: { $set: { block: blockOf(b.id) } } },
+        })) as Parameters<typeof this.collection.bulkWrite>[0],
+        { ordered: false },
+      );
+    await this.kept.replace(counts);
+    log(`application counts rebuilt: ${total} applications`);
+  }
 
   private get collection() {
     return this.models.Application.collection;
@@ -104,6 +164,7 @@ export class ApplicationsRepository {
     const doc: ApplicationDoc = {
       ...data,
       id,
+      block: blockOf(id),
       approval: null,
       rejected_for: null,
       pickup_by: null,
@@ -120,6 +181,7 @@ export class ApplicationsRepository {
       if (isDuplicateKeyError(err)) throw new DuplicateApplicationError();
       throw err;
     }
+    await this.kept.add(Object.fromEntries(countKeys('pending', id).map((k) => [k, 1])));
     return record;
   }
 
@@ -163,20 +225,32 @@ export class ApplicationsRepository {
     });
   }
 
+  /**
+   * A lot's applications, id, status and whether live (one equality per lot: FerretDB pushes
+   * `lot_id` down to an index, but not `$in`, which would read every application).
+   */
+  private async ofLots(
+    lotIds: number[],
+  ): Promise<Map<number, Pick<ApplicationDoc, 'id' | 'status'>[]>> {
+    const rows = await Promise.all(
+      lotIds.map((lotId) =>
+        this.models.Application.find({ lot_id: lotId }, { _id: 0, id: 1, status: 1, deleted_at: 1 })
+          .lean<(Pick<ApplicationDoc, 'id' | 'status'> & { deleted_at?: Date | null })[]>()
+          .then((docs) => [lotId, docs.filter((d) => !d.deleted_at)] as const),
+      ),
+    );
+    return new Map(rows);
+  }
+
   /** The open applications' ids of several lots, oldest first (queue positions for a page). */
   async openIdsByLot(lotIds: number[]): Promise<Map<number, number[]>> {
     const out = new Map<number, number[]>();
-    if (lotIds.length === 0) return out;
-    const docs = await this.models.Application.find(
-      { ...LIVE, lot_id: { $in: lotIds }, status: OPEN },
-      { _id: 0, id: 1, lot_id: 1 },
-    )
-      .sort({ id: 1 })
-      .lean<Pick<ApplicationDoc, 'id' | 'lot_id'>[]>();
-    for (const d of docs) {
-      const ids = out.get(d.lot_id) ?? [];
-      ids.push(d.id);
-      out.set(d.lot_id, ids);
+    for (const [lotId, docs] of await this.ofLots(lotIds)) {
+      const ids = docs
+        .filter((d) => (OPEN_STATUSES as readonly string[]).includes(d.status))
+        .map((d) => d.id)
+        .sort((a, b) => a - b);
+      if (ids.length > 0) out.set(lotId, ids);
     }
     return out;
   }
@@ -200,6 +274,24 @@ export class ApplicationsRepository {
     limit: number;
     skip: number;
   }): Promise<{ applications: ApplicationRecord[]; total: number }> {
+    const counts = q.lot_id === undefined && !q.phone ? await this.kept.read() : null;
+    if (counts) {
+      // newest first = blocks in descending order, each read by an equality (an index lookup)
+      const sizes = new Map<number, number>();
+      for (const [key, n] of countsWithPrefix(counts, 'block:')) {
+        const [status, block] = key.split(':');
+        if (q.status && status !== q.status) continue;
+        sizes.set(Number(block), (sizes.get(Number(block)) ?? 0) + n);
+      }
+      const blocks = [...sizes].sort(([a], [b]) => b - a);
+      const docs = await pageOfBuckets(blocks, q.skip, q.limit, (block) =>
+        this.models.Application.find({ ...LIVE, block, ...(q.status ? { status: q.status } : {}) })
+          .sort({ id: -1 })
+          .lean<ApplicationDoc[]>(),
+      );
+      const total = [...sizes.values()].reduce((sum, n) => sum + n, 0);
+      return { applications: docs.map(toRecord), total };
+    }
     const filter: QueryFilter<ApplicationDoc> = { ...LIVE };
     if (q.status) filter.status = q.status;
     if (q.lot_id !== undefined) filter.lot_id = q.lot_id;
@@ -216,6 +308,14 @@ export class ApplicationsRepository {
   }
 
   async countsByStatus(): Promise<Record<ApplicationStatus, number>> {
+    const counts = await this.kept.read();
+    if (counts)
+      return {
+        pending: counts['status:pending'] ?? 0,
+        approved: counts['status:approved'] ?? 0,
+        rejected: counts['status:rejected'] ?? 0,
+        completed: counts['status:completed'] ?? 0,
+      };
     const [pending, approved, rejected, completed] = await Promise.all(
       (['pending', 'approved', 'rejected', 'completed'] as const).map((status) =>
         this.models.Application.countDocuments({ ...LIVE, status }),
@@ -229,18 +329,11 @@ export class ApplicationsRepository {
     lotIds: number[],
   ): Promise<Map<number, Partial<Record<ApplicationStatus, number>>>> {
     const out = new Map<number, Partial<Record<ApplicationStatus, number>>>();
-    if (lotIds.length === 0) return out;
-    const rows = await this.models.Application.aggregate<{
-      _id: { lot_id: number; status: ApplicationStatus };
-      n: number;
-    }>([
-      { $match: { ...LIVE, lot_id: { $in: lotIds } } },
-      { $group: { _id: { lot_id: '$lot_id', status: '$status' }, n: { $sum: 1 } } },
-    ]);
-    for (const row of rows) {
-      const counts = out.get(row._id.lot_id) ?? {};
-      counts[row._id.status] = row.n;
-      out.set(row._id.lot_id, counts);
+    for (const [lotId, docs] of await this.ofLots(lotIds)) {
+      if (docs.length === 0) continue;
+      const counts: Partial<Record<ApplicationStatus, number>> = {};
+      for (const d of docs) counts[d.status] = (counts[d.status] ?? 0) + 1;
+      out.set(lotId, counts);
     }
     return out;
   }
@@ -261,7 +354,7 @@ export class ApplicationsRepository {
   ): Promise<ApplicationRecord | null> {
     const filter: Record<string, unknown> = { ...NOT_DELETED, id, status: from };
     if (extras.requireApprovalRequested) filter['approval.state'] = 'requested';
-    return this.updateWithNote(
+    const changed = await this.updateWithNote(
       id,
       filter,
       {
@@ -275,6 +368,12 @@ export class ApplicationsRepository {
       noteLine,
       events,
     );
+    if (changed && from !== to)
+      await this.kept.add({
+        ...Object.fromEntries(countKeys(from, id).map((k) => [k, -1])),
+        ...Object.fromEntries(countKeys(to, id).map((k) => [k, 1])),
+      });
+    return changed;
   }
 
   /** One guarded update with its note line and events; null when the filter no longer matches. */

@@ -30,6 +30,8 @@ export interface ApplicationDoc extends Omit<
   | 'updated_at'
 > {
   approval?: ApprovalDoc | null;
+  /** the staff list's bucket: Math.floor(id / 100) (applications-repository.ts, KeptCounts) */
+  block?: number;
   rejected_for?: number | null;
   request_key?: string | null;
   pickup_by?: string | null;
@@ -99,6 +101,7 @@ const applicationSchema = new Schema<ApplicationDoc>(
       ),
       default: null,
     },
+    block: { type: Number },
     rejected_for: { type: Number, default: null },
     request_key: { type: String, default: null },
     pickup_by: { type: String, default: null },
@@ -116,6 +119,8 @@ applicationSchema.index({ lot_id: 1, applicant_phone: 1 }, { unique: true });
 applicationSchema.index({ lot_id: 1, status: 1, id: 1 });
 // the staff list by status, newest first
 applicationSchema.index({ status: 1, id: -1 });
+// the staff list's pages, one block of ids at a time
+applicationSchema.index({ block: 1, status: 1, id: -1 });
 // the status check and the per-phone limit
 applicationSchema.index({ applicant_phone: 1, status: 1, id: -1 });
 // the pickup-date job: approved applications by their pickup date

@@ -1,8 +1,13 @@
 import type { DomainEvent, LotStatus } from '@furniture/contracts';
 import {
+  KeptCounts,
+  addCount,
+  countsWithPrefix,
   docWithEvents,
   escapeRegex,
   nextId,
+  pageOfBuckets,
+  type KeptCountsDoc,
   tombstoneUpdate,
   withDocLock,
   withEvents,
@@ -31,6 +36,19 @@ export interface MutateResult {
   after: LotData;
   changed: boolean;
 }
+
+/** Lots per block: the lists read the one or two blocks a page lies in. */
+export const BLOCK_SIZE = 100;
+export const blockOf = (id: number): number => Math.floor(id / BLOCK_SIZE);
+
+/**
+ * The counts kept with every write (KeptCounts), of live lots: `block:<category>:<status>:<block>`.
+ * A list without search or date filter and the lot counts per category read them instead of
+ * counting every lot (FerretDB cannot push `status: {$in: …}` or a sort down to PostgreSQL).
+ */
+const COUNTS = 'lot_counts';
+const countKey = (lot: Pick<LotData, 'id' | 'category_id' | 'status'>) =>
+  `block:${lot.category_id}:${lot.status}:${blockOf(lot.id)}`;
 
 /** Attempts of a compare-and-set write before giving up (only several replicas ever need a second). */
 const MAX_ATTEMPTS = 5;
@@ -69,12 +87,73 @@ function toData(doc: LotData): LotData {
 }
 
 export class LotsRepository {
+  private readonly kept: KeptCounts;
+
   constructor(
     private readonly conn: Connection,
     private readonly models: Models,
     /** after every write: drop cached answers, publish the events */
     private readonly onWrite: () => void,
-  ) {}
+  ) {
+    this.kept = new KeptCounts(conn.collection<KeptCountsDoc>(COUNTS));
+  }
+
+  /** At start: true when the counts must be rebuilt (rebuildCounts) from the lots. */
+  openCounts(): Promise<boolean> {
+    return this.kept.open(async () => Boolean(await this.models.Lot.exists({})));
+  }
+
+  /** Gives every lot its block and counts the lots once more, in one pass. */
+  async rebuildCounts(log: (msg: string) => void = () => undefined): Promise<void> {
+    await this.kept.invalidate();
+    log('rebuilding the lot counts');
+    const collection = this.models.Lot.collection;
+    // one pass, counted here (FerretDB's $group is slow), blocks written after the pass
+    const counts: Record<string, number> = {};
+    const missing: Document[] = [];
+    let total = 0;
+    const cursor = collection.find(
+      {},
+      { projection: { _id: 1, id: 1, category_id: 1, status: 1, block: 1, deleted_at: 1 } },
+    );
+    for (const doc of await cursor.toArray()) {
+      if (doc.block === undefined || doc.block === null) missing.push(doc);
+      if (doc.deleted_at) continue;
+      total++;
+      addCount(counts, countKey(doc as unknown as LotData));
+    }
+    for (let i = 0; i < missing.length; i += 1000)
+      await collection.bulkWrite(
+        missing.slice(i, i + 1000).map((b) => ({
+          updateOne: {
+            filter: { _id: b._id },
+            update: { $set: { block: blockOf(b.id as number) } },
+          },
+        })),
+        { ordered: false },
+      );
+    await this.kept.replace(counts);
+    log(`lot counts rebuilt: ${total} lots`);
+  }
+
+  /**
+   * The blocks holding the filter's lots, newest first, with how many they hold; null when the
+   * filter needs the lots themselves (search, dates) or the counts are being rebuilt.
+   */
+  private async blocks(f: LotFilter): Promise<[number, number][] | null> {
+    if (f.search || f.createdFrom || f.createdBefore) return null;
+    const counts = await this.kept.read();
+    if (!counts) return null;
+    const sizes = new Map<number, number>();
+    for (const [key, n] of countsWithPrefix(counts, 'block:')) {
+      const [category, status, block] = key.split(':') as [string, LotStatus, string];
+      if (f.categoryId !== undefined && Number(category) !== f.categoryId) continue;
+      if (f.status !== undefined && status !== f.status) continue;
+      if (f.visibleStatuses && !f.visibleStatuses.includes(status)) continue;
+      sizes.set(Number(block), (sizes.get(Number(block)) ?? 0) + n);
+    }
+    return [...sizes].sort(([a], [b]) => b - a);
+  }
 
   private query(f: LotFilter): QueryFilter<LotDoc> {
     const q: QueryFilter<LotDoc> = { ...NOT_DELETED };
@@ -118,6 +197,16 @@ export class LotsRepository {
 
   /** Newest first. */
   async list(filter: LotFilter, page: { skip: number; limit: number }): Promise<LotData[]> {
+    const blocks = await this.blocks(filter);
+    if (blocks) {
+      const query = this.query(filter);
+      const docs = await pageOfBuckets(blocks, page.skip, page.limit, (block) =>
+        this.models.Lot.find({ ...query, block })
+          .sort({ id: -1 })
+          .lean<LotData[]>(),
+      );
+      return docs.map(toData);
+    }
     const docs = await this.models.Lot.find(this.query(filter))
       .sort({ id: -1 })
       .skip(page.skip)
@@ -127,11 +216,23 @@ export class LotsRepository {
   }
 
   async count(filter: LotFilter): Promise<number> {
+    const blocks = await this.blocks(filter);
+    if (blocks) return blocks.reduce((sum, [, n]) => sum + n, 0);
     return this.models.Lot.countDocuments(this.query(filter));
   }
 
   /** Lots per category, counting only the given statuses (one pass over the lots). */
   async countsByCategory(statuses: readonly LotStatus[]): Promise<Map<number, number>> {
+    const counts = await this.kept.read();
+    if (counts) {
+      const out = new Map<number, number>();
+      for (const [key, n] of countsWithPrefix(counts, 'block:')) {
+        const [category, status] = key.split(':') as [string, LotStatus];
+        if (statuses.includes(status))
+          out.set(Number(category), (out.get(Number(category)) ?? 0) + n);
+      }
+      return out;
+    }
     const rows = await this.models.Lot.aggregate<{ _id: number; n: number }>([
       { $match: { ...NOT_DELETED, status: { $in: [...statuses] } } },
       { $group: { _id: '$category_id', n: { $sum: 1 } } },
@@ -141,6 +242,8 @@ export class LotsRepository {
 
   /** Every lot of a category, archived ones included (they still hold it). */
   async countInCategory(categoryId: number): Promise<number> {
+    const blocks = await this.blocks({ categoryId });
+    if (blocks) return blocks.reduce((sum, [, n]) => sum + n, 0);
     return this.models.Lot.countDocuments({ ...NOT_DELETED, category_id: categoryId });
   }
 
@@ -151,8 +254,12 @@ export class LotsRepository {
     const id = await nextId(this.conn, 'lots');
     const lot: LotData = { ...data, id, rev: 1 };
     await this.models.Lot.collection.insertOne(
-      docWithEvents({ _id: docKey(id), ...lot }, events(lot)) as unknown as Document,
+      docWithEvents(
+        { _id: docKey(id), ...lot, block: blockOf(id) },
+        events(lot),
+      ) as unknown as Document,
     );
+    await this.kept.add({ [countKey(lot)]: 1 });
     this.onWrite();
     return lot;
   }
@@ -190,6 +297,12 @@ export class LotsRepository {
           update,
         );
         if (res.matchedCount === 1) {
+          const gone = 'remove' in change;
+          if (gone || countKey(before) !== countKey(after))
+            await this.kept.add({
+              [countKey(before)]: -1,
+              ...(gone ? {} : { [countKey(after)]: 1 }),
+            });
           this.onWrite();
           return { before, after, changed: true };
         }

@@ -23,6 +23,8 @@ export interface CategoryDoc extends CategoryData {
 
 export interface LotDoc extends LotData {
   _id: string;
+  /** the lists' bucket: Math.floor(id / 100) (lots-repository.ts, KeptCounts) */
+  block?: number;
   deleted_at?: Date | null;
 }
 
@@ -73,6 +75,7 @@ const lotSchema = new Schema<LotDoc>(
       default: [],
     },
     deleted_photo_ids: { type: [Number], default: [] },
+    block: { type: Number },
   },
   { collection: 'lots', versionKey: false },
 );
@@ -81,6 +84,8 @@ lotSchema.plugin(outboxPlugin);
 lotSchema.index({ category_id: 1, status: 1, id: -1 });
 lotSchema.index({ status: 1, id: -1 });
 lotSchema.index({ created_at: -1 });
+// the lists' pages, one block of ids at a time
+lotSchema.index({ block: 1, category_id: 1, status: 1 });
 
 /** Events that belong to no document (a reservation for a lot that does not exist). */
 export interface OutboxMessageDoc {

@@ -33,7 +33,21 @@ export const TOKEN_ALGORITHM = 'RS256';
  * Verifies access tokens with the auth service's public key only. Refuses forged signatures,
  * alg=none and any other algorithm, wrong issuer or audience, and expired tokens.
  */
+/** Tokens whose signature was checked, kept until they expire (at most this many). */
+const VERIFIED_CACHE_SIZE = 5000;
+
 export class TokenVerifier {
+  /**
+   * The signature check is the dearest part of a request through the gateway to a staff screen
+   * (a browser sends the same token with every call until it is refreshed): a token verified once
+   * is remembered with its actor until it expires. Expiry and revocation are checked on every
+   * call all the same.
+   */
+  private readonly verified = new Map<
+    string,
+    { actor: AuthenticatedActor; identity: TokenIdentity }
+  >();
+
   constructor(
     private readonly opts: {
       publicKey: string;
@@ -45,6 +59,22 @@ export class TokenVerifier {
   ) {}
 
   verify(token: string): AuthenticatedActor {
+    const known = this.verified.get(token);
+    if (known) {
+      if (Math.floor(Date.now() / 1000) >= known.actor.expiresAt) {
+        this.verified.delete(token);
+        throw new AppError('TOKEN_EXPIRED');
+      }
+      if (this.opts.isRevoked?.(known.identity)) throw new AppError('TOKEN_INVALID');
+      return { ...known.actor };
+    }
+    const checked = this.verifySignature(token);
+    if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.clear();
+    this.verified.set(token, checked);
+    return { ...checked.actor };
+  }
+
+  private verifySignature(token: string): { actor: AuthenticatedActor; identity: TokenIdentity } {
     let claims: AccessClaims;
     try {
       claims = jwt.verify(token, this.opts.publicKey, {
@@ -65,15 +95,18 @@ export class TokenVerifier {
     ) {
       throw new AppError('TOKEN_INVALID');
     }
-    if (this.opts.isRevoked?.({ sessionId: claims.sid, userId: id, issuedAt: claims.iat }))
-      throw new AppError('TOKEN_INVALID');
+    const identity: TokenIdentity = { sessionId: claims.sid, userId: id, issuedAt: claims.iat };
+    if (this.opts.isRevoked?.(identity)) throw new AppError('TOKEN_INVALID');
     return {
-      id,
-      name: String(claims.name ?? ''),
-      email: claims.email,
-      role: claims.role,
-      sessionId: claims.sid,
-      expiresAt: claims.exp,
+      actor: {
+        id,
+        name: String(claims.name ?? ''),
+        email: claims.email,
+        role: claims.role,
+        sessionId: claims.sid,
+        expiresAt: claims.exp,
+      },
+      identity,
     };
   }
 }

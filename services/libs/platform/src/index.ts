@@ -19,3 +19,4 @@ export * from './messaging/topology';
 export * from './messaging/dead-letters';
 export * from './dates';
 export * from './changes';
+export * from './kept-counts';

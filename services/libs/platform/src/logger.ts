@@ -17,10 +17,11 @@ function traceIds(): Record<string, string> {
   return isSpanContextValid(ids) ? { trace_id: ids.traceId, span_id: ids.spanId } : {};
 }
 
-// timestamps, request ids and trace ids hold digit runs too: left readable
+// timestamps and request ids are digits and dashes too: left readable
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const HEX_ID = /^[0-9a-f]{16}([0-9a-f]{16})?$/;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
+// trace and span ids (tracing.ts) are hex digits
+const TRACE_ID = /^(?:[0-9a-f]{16}|[0-9a-f]{32})$/;
 
 /**
  * Every string of a log line with phone numbers and e-mail addresses masked (families' numbers
@@ -28,7 +29,7 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
  */
 export function maskLogValue(value: unknown, depth = 0): unknown {
   if (typeof value === 'string')
-    return ISO_DATE.test(value) || UUID.test(value) || HEX_ID.test(value)
+    return ISO_DATE.test(value) || UUID.test(value) || TRACE_ID.test(value)
       ? value
       : maskPersonalData(value);
   if (depth > 6 || value === null || typeof value !== 'object') return value;

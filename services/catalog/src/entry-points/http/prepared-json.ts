@@ -1,17 +1,25 @@
 import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import type { Response } from 'express';
 
 interface Prepared {
   body: Buffer;
+  /** the body gzipped once, when a client first accepts it (the gateway passes it on as it is) */
+  gzipped?: Buffer;
   etag: string;
 }
+
+/** Smaller answers are sent as they are (as the gateway's compression would: not worth it). */
+const COMPRESS_FROM_BYTES = 1024;
 const prepared = new WeakMap<object, Prepared>();
 
 /**
  * Sends a JSON answer built from a cached value, serializing it (and hashing its ETag) once per
  * cached value instead of once per request: the lots of a category are ~50 KiB, and serializing
  * plus hashing them cost more than everything else a cached request does. `key` is the cached
- * object (the same until the next write); a client holding the ETag gets 304.
+ * object (the same until the next write); a client holding the ETag gets 304. A client that
+ * accepts gzip gets the body compressed once per cached value too, instead of by the gateway on
+ * every request (its compression leaves an encoded answer alone).
  */
 export function sendPreparedJson(res: Response, key: object, build: () => unknown): void {
   let answer = prepared.get(key);
@@ -23,6 +31,15 @@ export function sendPreparedJson(res: Response, key: object, build: () => unknow
   }
   res.setHeader('ETag', answer.etag);
   res.type('application/json');
-  // express answers 304 itself when the request's If-None-Match matches the ETag set here
+  if (answer.body.length >= COMPRESS_FROM_BYTES) {
+    res.vary('Accept-Encoding');
+    if (res.req.acceptsEncodings('gzip', 'identity') === 'gzip') {
+      answer.gzipped ??= gzipSync(answer.body);
+      res.setHeader('Content-Encoding', 'gzip');
+      // express answers 304 itself when the request's If-None-Match matches the ETag set here
+      res.send(answer.gzipped);
+      return;
+    }
+  }
   res.send(answer.body);
 }

@@ -1,0 +1,254 @@
+// npm run bench:approval — the approval chain on the `make run` default (FerretDB on this
+// machine's PostgreSQL, RabbitMQ, the SMTP catcher; the built services and the gateway as separate
+// processes, started fresh under .data/bench-approval): BENCH_APPROVALS (50) lots, each with one
+// application to approve and BENCH_RIVALS (3) rivals; the approvals are asked for one after
+// another through the gateway, then the bench watches each lot until it is reserved, its rivals
+// are rejected and the winner's and rivals' mails have reached the SMTP catcher. Prints p50/p95/max
+// of the time from each approve call to each of those. Asserts nothing.
+import path from 'node:path';
+import { ensureFerretIndexes } from '../src/ferret-pg-indexes';
+import { REPO_ROOT } from '../src/paths';
+import { startPlatform, type Platform } from '../src/run/platform';
+import { startInfra } from '../src/start-infra';
+import { freePort, waitUntil } from '../src/util';
+
+const APPROVALS = Number(process.env.BENCH_APPROVALS ?? 50);
+const RIVALS = Number(process.env.BENCH_RIVALS ?? 3);
+const ADMIN = { email: 'bench@example.org', password: 'bench-password-1' };
+const progress = (line: string) => console.error(`[bench] ${line}`);
+
+async function call(
+  base: string,
+  method: string,
+  url: string,
+  body?: unknown,
+  token?: string,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(base + url, {
+    method,
+    headers: {
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  try {
+    return { status: res.status, body: JSON.parse(text) as Record<string, unknown> };
+  } catch {
+    return { status: res.status, body: { text } };
+  }
+}
+
+async function ok(
+  p: Promise<{ status: number; body: Record<string, unknown> }>,
+  what: string,
+): Promise<Record<string, unknown>> {
+  const res = await p;
+  if (res.status >= 300) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+interface Case {
+  lot: number;
+  winner: number;
+  rivals: number[];
+  /** every family's e-mail address (winner first) */
+  emails: string[];
+  /** mails each address had before the approval (the submission's confirmation) */
+  mailsBefore: Map<string, number>;
+  approvedAt?: number;
+  reservedAt?: number;
+  rejectedAt?: number;
+  mailedAt?: number;
+}
+
+async function main(): Promise<void> {
+  const dataDir = path.join(REPO_ROOT, '.data', 'bench-approval');
+  let backend = 'an external server';
+  const infra = await startInfra({
+    dataDir,
+    fresh: true,
+    dropDatabaseOnStop: true,
+    log: (line) => {
+      if (/FerretDB ready/.test(line)) backend = /PostgreSQL/.test(line) ? 'PostgreSQL' : 'SQLite';
+      if (!line.startsWith('mail captured')) progress(line);
+    },
+  });
+  let platform: Platform | undefined;
+  const stopAll = async () => {
+    await platform?.stop().catch(() => undefined);
+    await infra.stop();
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => void stopAll().then(() => process.exit(1)));
+  try {
+    platform = await startPlatform({
+      infraEnv: infra.env,
+      dataDir,
+      gatewayPort: await freePort(),
+      servicePortBase: 4600 + Math.floor(Math.random() * 300) * 5,
+      publicUrl: 'http://localhost',
+      admin: ADMIN,
+      overrides: {
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_PUBLIC_WRITES: '1000000',
+        RATE_LIMIT_PUBLIC_LOOKUPS: '1000000',
+        RATE_LIMIT_LOGIN: '1000000',
+      },
+      print: (line) => progress(line),
+    });
+    if (infra.ferretPostgresUrl) await ensureFerretIndexes(infra.ferretPostgresUrl);
+    const gw = platform.gatewayUrl;
+    const token = (await ok(call(gw, 'POST', '/api/v1/auth/login', ADMIN), 'login'))
+      .access_token as string;
+    const mailApi = infra.mailApiUrl;
+    const mailCounts = async (): Promise<Map<string, number>> => {
+      const res = await fetch(`${mailApi}/api/v1/messages?limit=0`);
+      const { messages } = (await res.json()) as { messages: { To: { Address: string }[] }[] };
+      const out = new Map<string, number>();
+      for (const m of messages)
+        for (const to of m.To) {
+          const address = to.Address.toLowerCase();
+          out.set(address, (out.get(address) ?? 0) + 1);
+        }
+      return out;
+    };
+
+    // 1. the lots and their applications, through the real write paths
+    const cases: Case[] = [];
+    let phone = 0;
+    for (let i = 0; i < APPROVALS; i++) {
+      const lot = (
+        await ok(
+          call(
+            gw,
+            'POST',
+            '/api/v1/lots/',
+            {
+              name: { de: `Ecksofa ${i}`, uk: `Кутовий диван ${i}` },
+              description: { de: 'Gut erhalten', uk: 'У доброму стані' },
+              category_id: (i % 8) + 1,
+              status: 'available',
+            },
+            token,
+          ),
+          'lot',
+        )
+      ).id as number;
+      await waitUntil(
+        async () => {
+          const res = await call(gw, 'GET', `/api/v1/lots/${lot}/applications-info`);
+          if (res.status !== 200) throw new Error(`status ${res.status}`);
+        },
+        { timeoutMs: 30_000, intervalMs: 100, what: `lot ${lot} known to applications` },
+      );
+      const ids: number[] = [];
+      const emails: string[] = [];
+      for (let f = 0; f <= RIVALS; f++) {
+        phone++;
+        const email = `familie-${i}-${f}@example.org`;
+        const app = await ok(
+          call(gw, 'POST', '/api/v1/applications/', {
+            applicant_name: `Familie ${i}-${f}`,
+            applicant_phone: `+49176${String(10_000_000 + phone).slice(-8)}`,
+            applicant_whatsapp: null,
+            applicant_email: email,
+            applicant_city: 'Berlin',
+            applicant_address: 'Sonnenallee 1',
+            needs_delivery_help: false,
+            lot_id: lot,
+            language: f % 2 ? 'uk' : 'de',
+          }),
+          'application',
+        );
+        ids.push(app.id as number);
+        emails.push(email);
+      }
+      cases.push({ lot, winner: ids[0]!, rivals: ids.slice(1), emails, mailsBefore: new Map() });
+      if ((i + 1) % 10 === 0) progress(`${i + 1}/${APPROVALS} lots with their applications`);
+    }
+    // every submission's confirmation mail first, so that the approval's mails can be told apart
+    await waitUntil(
+      async () => {
+        const counts = await mailCounts();
+        for (const c of cases)
+          for (const e of c.emails)
+            if ((counts.get(e) ?? 0) < 1) throw new Error('confirmations still on their way');
+      },
+      { timeoutMs: 300_000, intervalMs: 500, what: 'the confirmation mails' },
+    );
+    const before = await mailCounts();
+    for (const c of cases) for (const e of c.emails) c.mailsBefore.set(e, before.get(e) ?? 0);
+
+    // 2. the approvals, one after another
+    progress('approving');
+    for (const c of cases) {
+      c.approvedAt = performance.now();
+      await ok(
+        call(
+          gw,
+          'PATCH',
+          `/api/v1/applications/${c.winner}/status`,
+          { status: 'approved', note: 'Abholung Freitag' },
+          token,
+        ),
+        'approve',
+      );
+    }
+
+    // 3. watching every lot until done
+    const deadline = performance.now() + 300_000;
+    while (cases.some((c) => !c.reservedAt || !c.rejectedAt || !c.mailedAt)) {
+      if (performance.now() > deadline) break;
+      const counts = await mailCounts();
+      const now = performance.now();
+      await Promise.all(
+        cases.map(async (c) => {
+          if (!c.reservedAt) {
+            const lot = await call(gw, 'GET', `/api/v1/lots/${c.lot}`, undefined, token);
+            if (lot.body.status === 'reserved') c.reservedAt = performance.now();
+          }
+          if (!c.rejectedAt) {
+            const statuses = await Promise.all(
+              c.rivals.map(
+                async (id) =>
+                  (await call(gw, 'GET', `/api/v1/applications/${id}`, undefined, token)).body
+                    .status,
+              ),
+            );
+            if (statuses.every((s) => s === 'rejected')) c.rejectedAt = performance.now();
+          }
+          if (!c.mailedAt && c.emails.every((e) => (counts.get(e) ?? 0) > c.mailsBefore.get(e)!))
+            c.mailedAt = now;
+        }),
+      );
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const figures = (pick: (c: Case) => number | undefined) => {
+      const times = cases
+        .map((c) => (pick(c) === undefined ? undefined : pick(c)! - c.approvedAt!))
+        .filter((t): t is number => t !== undefined)
+        .sort((a, b) => a - b);
+      const missing = cases.length - times.length;
+      return `p50 ${percentile(times, 50).toFixed(0)} ms  p95 ${percentile(times, 95).toFixed(0)} ms  max ${(times.at(-1) ?? NaN).toFixed(0)} ms${missing ? `  (${missing} not within 5 min)` : ''}`;
+    };
+    console.log(
+      `\nbench:approval — ${APPROVALS} approvals, each with ${RIVALS} rivals, asked one after another through the gateway; FerretDB on ${backend}; watched every 100 ms\n`,
+    );
+    console.log(`  approve → lot reserved                 ${figures((c) => c.reservedAt)}`);
+    console.log(`  approve → every rival rejected         ${figures((c) => c.rejectedAt)}`);
+    console.log(`  approve → every family's mail in SMTP  ${figures((c) => c.mailedAt)}`);
+  } finally {
+    await stopAll();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,691 @@
+// npm run bench:scale — the platform at a charity's third year, on the `make run` default (FerretDB
+// on this machine's PostgreSQL, started fresh under .data/bench-scale): the built services and
+// the gateway as separate processes, uncached (READ_CACHE_TTL_MS=0), then a three-year data set
+// and the calls every back-office screen and public page makes, through the gateway.
+//
+// Seeding (the documented bulk path): one lot, one application, one wish and their log entries
+// are created through the real API; their stored documents are the templates of bulk inserts
+// straight into each service's database (ids, dates, statuses, notes and names varied; id
+// counters raised). Sizes: BENCH_LOTS (5000), BENCH_APPLICATIONS (25000), BENCH_WISHES (3000),
+// BENCH_ACTIVITY (100000), BENCH_USERS (20).
+//
+// Measures each call BENCH_CALLS (40) times one after another (1 connection; fewer, at least 5,
+// when they take more than BENCH_CALL_BUDGET_MS = 8 s): p50/p95/p99 and req/s;
+// with BENCH_CONNECTIONS=16 (default) also req/s and p95 at 16 connections (autocannon, 3 s);
+// then the CSV export of the whole log: time and the notification process's peak RSS growth.
+// Every call is measured twice in the same run: before (the bulk not yet in the services' kept
+// counts, so every read counts per request as before issue 16, and no PostgreSQL indexes) and
+// after (the launcher's PostgreSQL indexes for FerretDB, infra/src/ferret-pg-indexes.ts, and
+// the services restarted, which rebuilds their kept counts, as after an upgrade).
+// BENCH_INDEXES_ONLY=1 adds a run with the indexes but without the counts.
+// Prints one table; asserts nothing.
+import fs from 'node:fs';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { MongoClient, type Document } from 'mongodb';
+import { localDay } from '@furniture/platform/domain';
+import { ensureFerretIndexes } from '../src/ferret-pg-indexes';
+import { REPO_ROOT } from '../src/paths';
+import { startPlatform, type Platform } from '../src/run/platform';
+import { startInfra } from '../src/start-infra';
+import { freePort, waitUntil } from '../src/util';
+
+const LOTS = Number(process.env.BENCH_LOTS ?? 5000);
+const APPLICATIONS = Number(process.env.BENCH_APPLICATIONS ?? 25_000);
+const WISHES = Number(process.env.BENCH_WISHES ?? 3000);
+const ACTIVITY = Number(process.env.BENCH_ACTIVITY ?? 100_000);
+const USERS = Number(process.env.BENCH_USERS ?? 20);
+const CALLS = Number(process.env.BENCH_CALLS ?? 40);
+/** a call slower than this budget is measured fewer times (at least 5) */
+const CALL_BUDGET_MS = Number(process.env.BENCH_CALL_BUDGET_MS ?? 8_000);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const ADMIN = { email: 'bench@example.org', password: 'bench-password-1' };
+/** the counts each service keeps with its writes (KeptCounts), by database */
+const KEPT_COUNTS = {
+  furniture_catalog: 'lot_counts',
+  furniture_applications: 'application_counts',
+  furniture_notification: 'activity_counts',
+} as const;
+const DAY = 86_400_000;
+const YEARS3 = 3 * 365 * DAY;
+
+const progress = (line: string) => console.error(`[bench] ${line}`);
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+interface Call {
+  screen: string;
+  name: string;
+  url: string;
+  staff: boolean;
+}
+
+interface Figures {
+  /** the call's answer when it was not 200 (e.g. 503 after the gateway's 30 s proxy timeout) */
+  failed?: string;
+  p50: number;
+  p95: number;
+  p99: number;
+  rps: number;
+  rps16?: number;
+  p95at16?: number;
+}
+
+async function api(
+  base: string,
+  method: string,
+  url: string,
+  body?: unknown,
+  token?: string,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(base + url, {
+    method,
+    headers: {
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let parsed: Record<string, unknown> = {};
+  try {
+    parsed = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    parsed = { text };
+  }
+  return { status: res.status, body: parsed };
+}
+
+async function expectOk(
+  p: Promise<{ status: number; body: Record<string, unknown> }>,
+  what: string,
+): Promise<Record<string, unknown>> {
+  const res = await p;
+  if (res.status >= 300) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+/** Strips the outbox fields: bulk documents carry no events. */
+function template(doc: Document): Document {
+  const copy = structuredClone(doc);
+  delete copy._outbox;
+  delete copy._outbox_pending;
+  return copy;
+}
+
+async function insertInBatches(
+  client: MongoClient,
+  db: string,
+  collection: string,
+  count: number,
+  make: (i: number) => Document,
+): Promise<void> {
+  const col = client.db(db).collection(collection);
+  const batch = 1000;
+  for (let start = 0; start < count; start += batch) {
+    const docs: Document[] = [];
+    for (let i = start; i < Math.min(count, start + batch); i++) docs.push(make(i));
+    await col.insertMany(docs, { ordered: false });
+    if ((start / batch) % 20 === 0)
+      progress(`${db}.${collection}: ${start + docs.length}/${count}`);
+  }
+}
+
+async function raise(client: MongoClient, db: string, counter: string, value: number) {
+  await client
+    .db(db)
+    .collection<{ _id: string; seq: number }>('counters')
+    .updateOne({ _id: counter }, { $max: { seq: value } }, { upsert: true });
+}
+
+const phone = (i: number) => `+49151${String(10_000_000 + i).slice(-8)}`;
+
+async function seed(
+  gateway: string,
+  mongoUrl: string,
+  token: string,
+): Promise<{ lotId: number; applicationId: number; wishId: number; phone: string }> {
+  // 1. one of each through the real write paths
+  const lot = await expectOk(
+    api(
+      gateway,
+      'POST',
+      '/api/v1/lots/',
+      {
+        name: { de: 'Ecksofa grau', uk: 'Кутовий диван сірий' },
+        description: { de: 'Gut erhalten', uk: 'У доброму стані' },
+        category_id: 1,
+        status: 'available',
+      },
+      token,
+    ),
+    'lot',
+  );
+  const lotId = lot.id as number;
+  await waitUntil(
+    async () => {
+      const res = await api(gateway, 'GET', `/api/v1/lots/${lotId}/applications-info`);
+      if (res.status !== 200) throw new Error(`status ${res.status}`);
+    },
+    { timeoutMs: 30_000, what: 'the lot known to applications' },
+  );
+  await expectOk(
+    api(gateway, 'POST', '/api/v1/applications/', {
+      applicant_name: 'Olena Kovalenko',
+      applicant_phone: '+4915100000001',
+      applicant_whatsapp: '+4915100000001',
+      applicant_email: 'olena@example.org',
+      applicant_city: 'Berlin',
+      applicant_address: 'Musterstraße 1',
+      needs_delivery_help: true,
+      lot_id: lotId,
+      language: 'uk',
+    }),
+    'application',
+  );
+  await expectOk(
+    api(gateway, 'POST', '/api/v1/wishes/', {
+      applicant_name: 'Olena Kovalenko',
+      applicant_whatsapp: '+4915100000001',
+      applicant_email: 'olena@example.org',
+      furniture_category: 2,
+      furniture_description: 'Ein Kinderbett für zwei Kinder, gerne mit Matratze',
+      language: 'uk',
+    }),
+    'wish',
+  );
+  const client = await MongoClient.connect(mongoUrl, { directConnection: true });
+  try {
+    const db = (name: string) => client.db(`furniture_${name}`);
+    await waitUntil(
+      async () => {
+        if ((await db('notification').collection('activity_logs').countDocuments()) < 3)
+          throw new Error('waiting for log entries');
+      },
+      { timeoutMs: 30_000, what: 'the first log entries' },
+    );
+    const lotDoc = template((await db('catalog').collection('lots').findOne({}))!);
+    const snapshotCollections = (await db('applications').listCollections().toArray())
+      .map((c) => c.name)
+      .filter((n) => n !== 'applications' && n !== 'wishes');
+    const lotViews: { name: string; doc: Document }[] = [];
+    for (const name of snapshotCollections) {
+      const doc = await db('applications')
+        .collection(name)
+        .findOne({ id: lotId } as Document);
+      if (doc) lotViews.push({ name, doc: template(doc) });
+    }
+    const appDoc = template((await db('applications').collection('applications').findOne({}))!);
+    const wishDoc = template((await db('applications').collection('wishes').findOne({}))!);
+    const logDoc = template((await db('notification').collection('activity_logs').findOne({}))!);
+    const userDoc = template((await db('auth').collection('users').findOne({}))!);
+    const now = Date.now();
+    const at = (i: number, n: number) => new Date(now - YEARS3 + Math.floor((i / n) * YEARS3));
+
+    // 2. the bulk: lots over the 8 categories, most transferred after three years
+    const lotStatus = (i: number) =>
+      i > LOTS - 300 ? 'available' : i > LOTS - 400 ? 'reserved' : 'transferred';
+    const lotOf = (i: number): Document => {
+      const id = lotId + 1 + i;
+      const created = at(i, LOTS);
+      return {
+        ...structuredClone(lotDoc),
+        _id: String(id),
+        id,
+        block: Math.floor(id / 100),
+        name: { de: `Kleiderschrank ${id}`, uk: `Шафа ${id}` },
+        category_id: (i % 8) + 1,
+        status: lotStatus(i),
+        photos: [`/media/lots/${id}/1-medium.webp`, `/media/lots/${id}/2-medium.webp`],
+        created_at: created,
+        updated_at: created,
+        status_changed_at: created,
+      };
+    };
+    await insertInBatches(client, 'furniture_catalog', 'lots', LOTS, lotOf);
+    await raise(client, 'furniture_catalog', 'lots', lotId + LOTS);
+    for (const view of lotViews) {
+      await insertInBatches(client, 'furniture_applications', view.name, LOTS, (i) => {
+        const full = lotOf(i);
+        const doc: Document = { ...structuredClone(view.doc) };
+        for (const key of Object.keys(doc)) if (key in full) doc[key] = full[key];
+        doc._id = view.doc._id === String(lotId) ? String(full.id) : full.id;
+        if (typeof view.doc._id !== 'string' && typeof view.doc._id !== 'number') delete doc._id;
+        return doc;
+      });
+    }
+
+    // applications: five per lot on average, statuses as a lot's life leaves them
+    const firstApp = (appDoc.id as number) + 1;
+    await insertInBatches(client, 'furniture_applications', 'applications', APPLICATIONS, (i) => {
+      const lotIndex = i % LOTS;
+      const rank = Math.floor(i / LOTS);
+      const status =
+        lotStatus(lotIndex) === 'available'
+          ? 'pending'
+          : rank === 0
+            ? lotStatus(lotIndex) === 'transferred'
+              ? 'completed'
+              : 'approved'
+            : 'rejected';
+      const created = at(lotIndex, LOTS);
+      return {
+        ...structuredClone(appDoc),
+        _id: undefined,
+        id: firstApp + i,
+        block: Math.floor((firstApp + i) / 100),
+        lot_id: lotId + 1 + lotIndex,
+        status,
+        applicant_name: `Familie ${i}`,
+        applicant_phone: phone(i),
+        applicant_phone_raw: phone(i),
+        applicant_whatsapp: phone(i),
+        applicant_email: `familie${i}@example.org`,
+        lot_name: {
+          de: `Kleiderschrank ${lotId + 1 + lotIndex}`,
+          uk: `Шафа ${lotId + 1 + lotIndex}`,
+        },
+        notes: status === 'pending' ? [] : [`[${created.toISOString()}] Anna: angerufen, passt`],
+        created_at: new Date(created.getTime() + rank * 3_600_000),
+        updated_at: new Date(created.getTime() + rank * 3_600_000),
+      };
+    });
+    await raise(client, 'furniture_applications', 'applications', firstApp + APPLICATIONS);
+
+    const firstWish = (wishDoc.id as number) + 1;
+    await insertInBatches(client, 'furniture_applications', 'wishes', WISHES, (i) => ({
+      ...structuredClone(wishDoc),
+      _id: undefined,
+      id: firstWish + i,
+      status: i > WISHES - 400 ? 'active' : 'fulfilled',
+      applicant_name: `Familie ${i}`,
+      applicant_whatsapp: phone(100_000 + i),
+      applicant_whatsapp_raw: phone(100_000 + i),
+      furniture_category: (i % 8) + 1,
+      created_at: at(i, WISHES),
+      updated_at: at(i, WISHES),
+    }));
+    await raise(client, 'furniture_applications', 'wishes', firstWish + WISHES);
+
+    const firstUser = (userDoc.id as number) + 1;
+    await insertInBatches(client, 'furniture_auth', 'users', USERS, (i) => ({
+      ...structuredClone(userDoc),
+      _id: undefined,
+      id: firstUser + i,
+      email: `volunteer${i}@example.org`,
+      ...(typeof userDoc.email_key === 'string' ? { email_key: `volunteer${i}@example.org` } : {}),
+      name: `Volunteer ${i}`,
+      role: 'volunteer',
+    }));
+    await raise(client, 'furniture_auth', 'users', firstUser + USERS);
+
+    const firstLog = (logDoc.id as number) + 100;
+    const actions = ['CREATE', 'UPDATE', 'STATUS_CHANGE', 'LOGIN', 'DELETE'];
+    const targets = ['lot', 'application', 'wish', 'user', 'category'];
+    await insertInBatches(client, 'furniture_notification', 'activity_logs', ACTIVITY, (i) => {
+      const user = (i % USERS) + firstUser;
+      return {
+        ...structuredClone(logDoc),
+        _id: `bench:${i}`,
+        id: firstLog + i,
+        user_id: user,
+        user_name: `Volunteer ${user - firstUser}`,
+        user_email: `volunteer${user - firstUser}@example.org`,
+        user_role: 'volunteer',
+        action_type: actions[i % actions.length],
+        target_type: targets[Math.floor(i / 5) % targets.length],
+        target_id: lotId + 1 + (i % LOTS),
+        details_json: JSON.stringify({ name: `Kleiderschrank ${lotId + 1 + (i % LOTS)}` }),
+        search_text: `volunteer ${user - firstUser} kleiderschrank ${lotId + 1 + (i % LOTS)}`,
+        created_at: at(i, ACTIVITY),
+        day: localDay(at(i, ACTIVITY), 'Europe/Berlin'),
+      };
+    });
+    await raise(client, 'furniture_notification', 'activity_logs', firstLog + ACTIVITY);
+    // the kept counts do not know the bulk: until they are rebuilt, the reads count per request
+    // (as before the counts existed), which is what the first run measures
+    for (const [db, collection] of Object.entries(KEPT_COUNTS))
+      await client
+        .db(db)
+        .collection<{ _id: string }>(collection)
+        .updateOne({ _id: 'all' }, { $set: { ready: false } }, { upsert: true });
+    return {
+      lotId: lotId + LOTS - 10,
+      applicationId: firstApp + APPLICATIONS - 10,
+      wishId: firstWish + WISHES - 10,
+      phone: phone(APPLICATIONS - 10),
+    };
+  } finally {
+    await client.close();
+  }
+}
+
+async function measure(
+  base: string,
+  call: Call,
+  token: string,
+  connections: number,
+): Promise<Figures> {
+  const headers: Record<string, string> = call.staff ? { authorization: `Bearer ${token}` } : {};
+  const times: number[] = [];
+  const started = performance.now();
+  for (let i = 0; i < CALLS; i++) {
+    if (i >= 5 && performance.now() - started > CALL_BUDGET_MS) break;
+    const t0 = performance.now();
+    const res = await fetch(base + call.url, { headers });
+    await res.arrayBuffer();
+    const ms = performance.now() - t0;
+    if (res.status !== 200)
+      return {
+        failed: `${res.status} after ${(ms / 1000).toFixed(0)} s`,
+        p50: 0,
+        p95: 0,
+        p99: 0,
+        rps: 0,
+      };
+    times.push(ms);
+  }
+  const total = performance.now() - started;
+  times.sort((a, b) => a - b);
+  const figures: Figures = {
+    p50: percentile(times, 50),
+    p95: percentile(times, 95),
+    p99: percentile(times, 99),
+    rps: (times.length / total) * 1000,
+  };
+  if (connections > 1) {
+    const latencies: number[] = [];
+    const result = await new Promise<autocannon.Result>((resolve, reject) => {
+      const instance = autocannon(
+        { url: base + call.url, connections, duration: 3, headers },
+        (err, r) => (err ? reject(err) : resolve(r)),
+      );
+      instance.on('response', (_c, _s, _b, ms) => latencies.push(ms));
+    });
+    latencies.sort((a, b) => a - b);
+    figures.rps16 = result.requests.average;
+    figures.p95at16 = percentile(latencies, 95);
+  }
+  return figures;
+}
+
+function rssKiB(pid: number): { rss: number; hwm: number } {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const read = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rss: read('VmRSS'), hwm: read('VmHWM') };
+}
+
+async function exportCsv(
+  base: string,
+  token: string,
+  pid: number | undefined,
+): Promise<{ ms: number; bytes: number; rows: number; rssGrowthMiB: number | null }> {
+  const before = pid ? rssKiB(pid) : null;
+  let peak = before?.rss ?? 0;
+  const timer = setInterval(() => {
+    if (pid) peak = Math.max(peak, rssKiB(pid).rss);
+  }, 50);
+  const t0 = performance.now();
+  const res = await fetch(`${base}/api/v1/activity-logs/export.csv`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  let bytes = 0;
+  let rows = 0;
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    bytes += chunk.length;
+    for (const b of chunk) if (b === 10) rows++;
+  }
+  const ms = performance.now() - t0;
+  clearInterval(timer);
+  if (pid) peak = Math.max(peak, rssKiB(pid).rss, rssKiB(pid).hwm);
+  return {
+    ms,
+    bytes,
+    rows,
+    rssGrowthMiB: before ? (peak - before.rss) / 1024 : null,
+  };
+}
+
+function fmt(n: number | undefined, digits = 1): string {
+  return n === undefined ? '-' : n.toFixed(digits);
+}
+
+async function main(): Promise<void> {
+  const dataDir = path.join(REPO_ROOT, '.data', 'bench-scale');
+  let backend = 'an external server';
+  const infra = await startInfra({
+    dataDir,
+    fresh: true,
+    dropDatabaseOnStop: true,
+    log: (line) => {
+      if (/FerretDB ready/.test(line)) backend = /PostgreSQL/.test(line) ? 'PostgreSQL' : 'SQLite';
+      if (!line.startsWith('mail captured')) progress(line);
+    },
+  });
+  let platform: Platform | undefined;
+  const stopAll = async () => {
+    await platform?.stop().catch(() => undefined);
+    await infra.stop();
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => void stopAll().then(() => process.exit(1)));
+  const lines: string[] = [];
+  try {
+    platform = await startPlatform({
+      infraEnv: infra.env,
+      dataDir,
+      gatewayPort: await freePort(),
+      servicePortBase: 4600 + Math.floor(Math.random() * 300) * 5,
+      publicUrl: 'http://localhost',
+      admin: ADMIN,
+      overrides: {
+        LOG_LEVEL: 'warn',
+        READ_CACHE_TTL_MS: '0',
+        RATE_LIMIT_PUBLIC_WRITES: '1000000',
+        RATE_LIMIT_PUBLIC_LOOKUPS: '1000000',
+        RATE_LIMIT_LOGIN: '1000000',
+        RATE_LIMIT_API: '1000000',
+      },
+      print: (line) => progress(line),
+    });
+    const gw = platform.gatewayUrl;
+    const login = await expectOk(api(gw, 'POST', '/api/v1/auth/login', ADMIN), 'login');
+    const token = login.access_token as string;
+    const t0 = performance.now();
+    const ids = await seed(gw, infra.env.MONGO_URL!, token);
+    progress(`seeded in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+
+    const calls: Call[] = [
+      { screen: 'home', name: 'categories', url: '/api/v1/categories/', staff: false },
+      { screen: 'home', name: 'lot count', url: '/api/v1/lots/count', staff: false },
+      { screen: 'home', name: 'newest lots', url: '/api/v1/lots/?limit=12', staff: false },
+      { screen: 'category', name: 'category', url: '/api/v1/categories/2', staff: false },
+      {
+        screen: 'category',
+        name: 'lots of a category',
+        url: '/api/v1/lots/category/2?limit=24',
+        staff: false,
+      },
+      { screen: 'search', name: 'lot search', url: '/api/v1/lots/search?q=schrank', staff: false },
+      { screen: 'lot', name: 'lot', url: `/api/v1/lots/${ids.lotId}`, staff: false },
+      {
+        screen: 'lot',
+        name: 'applications info',
+        url: `/api/v1/lots/${ids.lotId}/applications-info`,
+        staff: false,
+      },
+      {
+        screen: 'lot',
+        name: 'can apply',
+        url: `/api/v1/lots/${ids.lotId}/can-apply?phone=${encodeURIComponent('+4915199999999')}`,
+        staff: false,
+      },
+      {
+        screen: 'status check',
+        name: 'check status',
+        url: `/api/v1/applications/public/check-status/${encodeURIComponent(ids.phone)}`,
+        staff: false,
+      },
+      { screen: 'back-office', name: 'me', url: '/api/v1/auth/me', staff: true },
+      { screen: 'lots', name: 'staff lot list', url: '/api/v1/lots/?limit=20', staff: true },
+      {
+        screen: 'lots',
+        name: 'staff lots, transferred',
+        url: '/api/v1/lots/?status=transferred&limit=20',
+        staff: true,
+      },
+      {
+        screen: 'applications',
+        name: 'pending applications',
+        url: '/api/v1/applications/?status=pending&limit=20',
+        staff: true,
+      },
+      {
+        screen: 'applications',
+        name: 'all applications',
+        url: '/api/v1/applications/?limit=20',
+        staff: true,
+      },
+      { screen: 'applications', name: 'stats', url: '/api/v1/applications/stats', staff: true },
+      {
+        screen: 'application',
+        name: 'application',
+        url: `/api/v1/applications/${ids.applicationId}`,
+        staff: true,
+      },
+      {
+        screen: 'application',
+        name: 'by phone',
+        url: `/api/v1/applications/by-phone/${encodeURIComponent(ids.phone)}`,
+        staff: true,
+      },
+      { screen: 'wishes', name: 'wishes', url: '/api/v1/wishes/?limit=20', staff: true },
+      {
+        screen: 'wishes',
+        name: 'active wishes',
+        url: '/api/v1/wishes/?status=active&limit=20',
+        staff: true,
+      },
+      { screen: 'wish', name: 'wish', url: `/api/v1/wishes/${ids.wishId}`, staff: true },
+      { screen: 'users', name: 'users', url: '/api/v1/users/', staff: true },
+      { screen: 'activity', name: 'activity list', url: '/api/v1/activity-logs', staff: true },
+      {
+        screen: 'activity',
+        name: 'activity page 40',
+        url: '/api/v1/activity-logs?page=40',
+        staff: true,
+      },
+      {
+        screen: 'activity',
+        name: 'activity stats',
+        url: '/api/v1/activity-logs/stats',
+        staff: true,
+      },
+      { screen: 'activity', name: 'log users', url: '/api/v1/activity-logs/users', staff: true },
+    ];
+
+    const runs: { label: string; figures: Map<string, Figures> }[] = [];
+    const runAll = async (label: string, connections: number) => {
+      const figures = new Map<string, Figures>();
+      for (const call of calls) {
+        progress(`${label}: ${call.name}`);
+        figures.set(call.url, await measure(gw, call, token, connections));
+      }
+      runs.push({ label, figures });
+      // at once, so that a run cut short still leaves its figures
+      console.log(`\n${label} (ms: p50 / p95 / p99, req/s at 1 connection)`);
+      for (const call of calls) {
+        const f = figures.get(call.url)!;
+        console.log(
+          `  ${call.name.padEnd(26)} ${f.failed ?? `${fmt(f.p50)} / ${fmt(f.p95)} / ${fmt(f.p99)}, ${fmt(f.rps, 0)}`}`,
+        );
+      }
+    };
+    const pgUrl = backend === 'PostgreSQL' ? infra.ferretPostgresUrl : undefined;
+    // before: what the platform did before issue 16 (no PostgreSQL indexes, counting per request)
+    await runAll('before: counted per request, no PG indexes', 1);
+    if (pgUrl) {
+      const t = performance.now();
+      const created = await ensureFerretIndexes(pgUrl, { log: progress });
+      lines.push(
+        `PostgreSQL indexes for FerretDB: ${created} created in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+      );
+      if (process.env.BENCH_INDEXES_ONLY === '1') await runAll('PG indexes only', 1);
+    }
+    // after: the services restarted rebuild their kept counts from the bulk, as after an upgrade
+    const t = performance.now();
+    for (const name of ['catalog', 'applications', 'notification'])
+      platform.supervisor.signal(name, 'SIGTERM');
+    const client = await MongoClient.connect(infra.env.MONGO_URL, { directConnection: true });
+    try {
+      await waitUntil(
+        async () => {
+          for (const [db, collection] of Object.entries(KEPT_COUNTS)) {
+            const doc = await client
+              .db(db)
+              .collection<{ _id: string; ready: boolean }>(collection)
+              .findOne({ _id: 'all' });
+            if (!doc?.ready) throw new Error(`${db}.${collection} not rebuilt yet`);
+          }
+          const health = await fetch(`${gw}/api/v1/health`);
+          if (!health.ok) throw new Error('not every service is back');
+        },
+        { timeoutMs: 600_000, intervalMs: 1000, what: 'the kept counts rebuilt' },
+      );
+    } finally {
+      await client.close();
+    }
+    lines.push(
+      `kept counts rebuilt after a restart (three services, from the bulk): ${((performance.now() - t) / 1000).toFixed(0)} s`,
+    );
+    if (pgUrl) await ensureFerretIndexes(pgUrl, { log: progress }); // collections new since
+    await runAll('after: kept counts, day/block pages, PG indexes', CONNECTIONS);
+    const pid = platform.supervisor.pid?.('notification');
+    const csv = await exportCsv(gw, token, pid);
+
+    const head = ['screen', 'call', 'public'];
+    const table: string[][] = [];
+    const with16 = (i: number) => CONNECTIONS > 1 && i === runs.length - 1;
+    for (let i = 0; i < runs.length; i++)
+      head.push(
+        `p50`,
+        `p95`,
+        `p99`,
+        `req/s`,
+        ...(with16(i) ? [`req/s@${CONNECTIONS}`, `p95@${CONNECTIONS}`] : []),
+      );
+    for (const call of calls) {
+      const row = [call.screen, call.name, call.staff ? 'staff' : 'public'];
+      runs.forEach((run, i) => {
+        const f = run.figures.get(call.url)!;
+        if (f.failed) row.push(f.failed, '-', '-', '-');
+        else row.push(fmt(f.p50), fmt(f.p95), fmt(f.p99), fmt(f.rps, 0));
+        if (with16(i)) row.push(fmt(f.rps16, 0), fmt(f.p95at16));
+      });
+      table.push(row);
+    }
+    const widths = head.map((h, i) => Math.max(h.length, ...table.map((r) => r[i]!.length)));
+    const render = (r: string[]) =>
+      r.map((c, i) => (i < 3 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+    console.log(
+      `\nbench:scale — ${LOTS} lots, ${APPLICATIONS} applications, ${WISHES} wishes, ${ACTIVITY} log entries, ${USERS} staff; FerretDB on ${backend}; through the gateway, uncached; up to ${CALLS} sequential calls each (ms)${CONNECTIONS > 1 ? `, in the last run then ${CONNECTIONS} connections for 3 s` : ''}\n`,
+    );
+    console.log(`runs, left to right: ${runs.map((r) => r.label).join(' | ')}\n`);
+    console.log(render(head));
+    for (const r of table) console.log(render(r));
+    console.log('');
+    for (const line of lines) console.log(line);
+    console.log(
+      `CSV export of the whole log: ${csv.rows} lines, ${(csv.bytes / 1048576).toFixed(1)} MiB in ${(csv.ms / 1000).toFixed(1)} s; notification RSS growth ${csv.rssGrowthMiB === null ? 'unknown' : `${csv.rssGrowthMiB.toFixed(0)} MiB`}`,
+    );
+  } finally {
+    await stopAll();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,130 @@
+// Counts kept up to date with the writes, and pages read bucket by bucket.
+//
+// FerretDB 1.24 (the `make run` default) never pushes a sort, a skip or a count down to its
+// database: a page "newest first, entries 4000–4020" or a count of one status reads every
+// matching document into FerretDB and sorts or counts it there (seconds at 100 000 documents).
+// What it does push down is an equality on a top-level field, answered from an index
+// (infra/src/ferret-pg-indexes.ts). So a long list is split into buckets (an application's block
+// of 100 ids, a log entry's day), the number of documents per bucket is kept in one counts
+// document, updated by every write, and a page reads only the one or two buckets it lies in.
+// On MongoDB the same reads are index lookups, too.
+import type { Collection } from 'mongodb';
+import { isDuplicateKeyError } from './mongo';
+import { withDocLock } from './locks';
+
+/** The counts of one list: `n` maps a key ("status:pending", "day:2026-11-22") to a count. */
+export interface KeptCountsDoc {
+  _id: string;
+  /** false from the start of a rebuild until its result is written */
+  ready: boolean;
+  n: Record<string, number>;
+}
+
+function checkKey(key: string): string {
+  if (key.includes('.') || key.startsWith('$')) throw new Error(`invalid count key ${key}`);
+  return key;
+}
+
+export class KeptCounts {
+  constructor(
+    private readonly collection: Collection<KeptCountsDoc>,
+    private readonly id = 'all',
+  ) {}
+
+  /**
+   * At start: makes sure the counts document exists. Without one, an empty list starts with
+   * zero counts; a list that already has documents (written before the counts existed, or
+   * bulk-loaded) gets a document that is not ready, and true is returned: the caller rebuilds
+   * the counts (and reads count per request until then). True also for a rebuild left unfinished.
+   */
+  async open(hasDocuments: () => Promise<boolean>): Promise<boolean> {
+    const existing = await this.collection.findOne({ _id: this.id });
+    if (existing) return !existing.ready;
+    const any = await hasDocuments();
+    try {
+      await this.collection.insertOne({ _id: this.id, ready: !any, n: {} });
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+      return false; // another replica opened them first and rebuilds them
+    }
+    return any;
+  }
+
+  /**
+   * Adds to counts after a write (negative deltas subtract). Called after the write succeeded: a
+   * process dying in between leaves a count one off until the next rebuild.
+   */
+  async add(deltas: Record<string, number>): Promise<void> {
+    const inc: Record<string, number> = {};
+    for (const [key, delta] of Object.entries(deltas)) if (delta) inc[`n.${checkKey(key)}`] = delta;
+    if (Object.keys(inc).length === 0) return;
+    // in-process lock: FerretDB applies an update as read, change, write
+    await withDocLock(this.collection, this.id, () =>
+      this.collection.updateOne({ _id: this.id }, { $inc: inc }),
+    );
+  }
+
+  /** The counts, or null while they are being rebuilt (or were never opened). */
+  async read(): Promise<Record<string, number> | null> {
+    const doc = await this.collection.findOne({ _id: this.id });
+    return doc?.ready ? doc.n : null;
+  }
+
+  /** Marks the counts as being rebuilt (the reads fall back to counting). */
+  async invalidate(): Promise<void> {
+    await this.collection.updateOne({ _id: this.id }, { $set: { ready: false } }, { upsert: true });
+  }
+
+  /**
+   * The result of a rebuild. Documents written during the rebuild were counted by their writes
+   * too; one written in the instant between the rebuild's pass and this call may be counted
+   * twice or not at all (the counts are for screens, not for accounting).
+   */
+  async replace(counts: Record<string, number>): Promise<void> {
+    for (const key of Object.keys(counts)) checkKey(key);
+    await withDocLock(this.collection, this.id, () =>
+      this.collection.replaceOne({ _id: this.id }, { ready: true, n: counts }, { upsert: true }),
+    );
+  }
+}
+
+/** Adds `by` to `counts[key]` (building a rebuild's counts). */
+export function addCount(counts: Record<string, number>, key: string, by = 1): void {
+  counts[checkKey(key)] = (counts[key] ?? 0) + by;
+}
+
+/** The counts whose key starts with `prefix`, keyed by the rest (zero counts left out). */
+export function countsWithPrefix(
+  counts: Record<string, number>,
+  prefix: string,
+): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [key, n] of Object.entries(counts))
+    if (key.startsWith(prefix) && n > 0) out.set(key.slice(prefix.length), n);
+  return out;
+}
+
+/**
+ * The entries [skip, skip + limit) of a list split into buckets given in list order with their
+ * sizes; `read` returns one bucket's entries in list order. Reads only the buckets the page
+ * touches (usually one or two).
+ */
+export async function pageOfBuckets<K, T>(
+  buckets: Iterable<[K, number]>,
+  skip: number,
+  limit: number,
+  read: (bucket: K) => Promise<T[]>,
+): Promise<T[]> {
+  const out: T[] = [];
+  let before = 0;
+  for (const [bucket, size] of buckets) {
+    if (out.length >= limit) break;
+    if (before + size > skip) {
+      const entries = await read(bucket);
+      const start = Math.max(0, skip - before);
+      out.push(...entries.slice(start, start + limit - out.length));
+    }
+    before += size;
+  }
+  return out;
+}
