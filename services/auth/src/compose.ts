@@ -16,6 +16,7 @@ import { argon2Hasher, boundedHasher } from './integrations/password-hasher';
 import {
   adminPasswordProblem,
   DOCUMENTED_ADMIN_PASSWORD,
+  isExposed,
   zxcvbnPasswordPolicy,
 } from './integrations/password-policy';
 import { rs256TokenSigner } from './integrations/token-signer';
@@ -77,7 +78,7 @@ export async function composeAuth(kit: ServiceKit<AuthConfig>) {
     // production never runs with the documented default admin, seeded or kept
     const problem = adminPasswordProblem(config, policy, Limits.newPasswordMin);
     if (problem) throw new Error(problem);
-    if (config.NODE_ENV === 'production' && config.ADMIN_EMAIL) {
+    if (isExposed(config) && config.ADMIN_EMAIL) {
       const admin = await users.findByEmail(config.ADMIN_EMAIL.trim().toLowerCase());
       if (admin && (await hasher.verify(admin.password_hash, DOCUMENTED_ADMIN_PASSWORD)))
         throw new Error(
@@ -89,8 +90,7 @@ export async function composeAuth(kit: ServiceKit<AuthConfig>) {
       password: config.ADMIN_PASSWORD,
       name: config.ADMIN_NAME,
       // a configured password is known to whoever configured it (the README's to everyone)
-      mustChangePassword:
-        config.NODE_ENV === 'production' || config.ADMIN_PASSWORD === DOCUMENTED_ADMIN_PASSWORD,
+      mustChangePassword: isExposed(config) || config.ADMIN_PASSWORD === DOCUMENTED_ADMIN_PASSWORD,
     });
     if (seeded === 'created')
       logger.info({ email: config.ADMIN_EMAIL }, 'first administrator created');

@@ -30,16 +30,21 @@ export function zxcvbnPasswordPolicy(minScore = 3): PasswordPolicy {
   };
 }
 
+/** Production reachable by others: everything but development and the machine-local run. */
+export function isExposed(env: { NODE_ENV: string; LOCAL_RUN?: boolean }): boolean {
+  return env.NODE_ENV === 'production' && !env.LOCAL_RUN;
+}
+
 /**
  * Why a production start must not seed (or keep) its first administrator with this password:
  * the documented default, or one the policy refuses. Undefined when it may.
  */
 export function adminPasswordProblem(
-  env: { NODE_ENV: string; ADMIN_PASSWORD?: string; ADMIN_EMAIL?: string },
+  env: { NODE_ENV: string; LOCAL_RUN?: boolean; ADMIN_PASSWORD?: string; ADMIN_EMAIL?: string },
   policy: PasswordPolicy,
   minLength: number,
 ): string | undefined {
-  if (env.NODE_ENV !== 'production' || !env.ADMIN_PASSWORD) return undefined;
+  if (!isExposed(env) || !env.ADMIN_PASSWORD) return undefined;
   if (env.ADMIN_PASSWORD === DOCUMENTED_ADMIN_PASSWORD)
     return 'ADMIN_PASSWORD is the documented default of the single-machine run: set your own';
   if (
