@@ -99,7 +99,8 @@ export default tseslint.config(
           patterns: [
             {
               group: ['**/data-access/**', '**/integrations/**'],
-              message: 'Entry points call the domain; they do not reach data access or integrations.',
+              message:
+                'Entry points call the domain; they do not reach data access or integrations.',
             },
           ],
         },

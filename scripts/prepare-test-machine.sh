@@ -65,3 +65,25 @@ if [ -z "${FERRETDB_POSTGRESQL_URL:-}" ] && [ "${FERRETDB_BACKEND:-}" != sqlite 
       || echo "PostgreSQL did not start; FerretDB falls back to SQLite files (slower)" >&2
   fi
 fi
+
+# PostgreSQL's connection limit: every FerretDB of a run (the test servers', the fault suite's,
+# the tracing test's) keeps a pool of connections, and Debian's default of 100 runs out when the
+# jest projects run side by side ("too many clients"). Raised once to 300 when we may.
+if [ -z "${FERRETDB_POSTGRESQL_URL:-}" ] && [ "${FERRETDB_BACKEND:-}" != sqlite ] \
+  && (exec 3<>/dev/tcp/127.0.0.1/5432) 2>/dev/null && command -v psql >/dev/null 2>&1 \
+  && [ -d /etc/postgresql ] && command -v pg_ctlcluster >/dev/null 2>&1 && may_install; then
+  current="$(psql -h 127.0.0.1 -U postgres -d postgres -Atc 'show max_connections' 2>/dev/null || true)"
+  if [ -n "$current" ] && [ "$current" -lt 300 ] 2>/dev/null; then
+    version="$(ls /etc/postgresql | sort -V | tail -1)"
+    echo "raising PostgreSQL's max_connections from $current to 300 (FerretDB pools; restarts it)"
+    if psql -h 127.0.0.1 -U postgres -d postgres -qc 'ALTER SYSTEM SET max_connections = 300' \
+      && as_root pg_ctlcluster --skip-systemctl-redirect "$version" main restart; then
+      for _ in $(seq 1 30); do
+        (exec 3<>/dev/tcp/127.0.0.1/5432) 2>/dev/null && break
+        sleep 1
+      done
+    else
+      echo "could not raise max_connections; the tests may run out of connections under load" >&2
+    fi
+  fi
+fi

@@ -4,6 +4,8 @@
 import { World } from './support/world';
 import { adminLotScenario } from './scenarios/admin-lot';
 import { apiDocsScenario } from './scenarios/api-docs';
+import { dateInputScenario } from './scenarios/date-input';
+import { dialogsScenario } from './scenarios/dialogs';
 import { familyScenario } from './scenarios/family';
 import { languageScenario } from './scenarios/language';
 import { loopsScenario } from './scenarios/loops';
@@ -25,4 +27,6 @@ volunteerScenario(world);
 wishScenario(world);
 loopsScenario(world);
 screenshotsScenario(world);
+dialogsScenario(world);
+dateInputScenario(world);
 apiDocsScenario(world);

@@ -6,6 +6,7 @@ import helmet from 'helmet';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import {
   AppError,
+  canonicalApiPath,
   errorHandler,
   healthRoutes,
   httpLogger,
@@ -83,10 +84,7 @@ export function createGatewayApp(opts: {
     next();
   });
   app.use(httpLogger(logger));
-  const registry = metricsRegistry('gateway');
-  app.get('/metrics', async (_req, res) => {
-    res.type(registry.contentType).send(await registry.metrics());
-  });
+  app.use(canonicalApiPath);
   app.use(
     helmet({
       contentSecurityPolicy: {
@@ -108,7 +106,13 @@ export function createGatewayApp(opts: {
   app.get(['/api/v1/health', '/api/v1/ready'], async (_req, res) => {
     const services = await servicesHealth(targets);
     const ok = Object.values(services).every((s) => s.ready);
-    res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'degraded', gateway: 'up', services });
+    // the public answer says which service is ready, not its checks, latency or errors
+    const summary = Object.fromEntries(
+      Object.entries(services).map(([name, s]) => [name, { status: s.status, ready: s.ready }]),
+    );
+    res
+      .status(ok ? 200 : 503)
+      .json({ status: ok ? 'ok' : 'degraded', gateway: 'up', services: summary });
   });
 
   app.use(compression());
@@ -142,6 +146,9 @@ export function createGatewayApp(opts: {
     proxyTimeout: config.PROXY_TIMEOUT_MS,
     on: {
       proxyReq: (proxyReq, req) => {
+        // the address this gateway saw (after its own trusted proxies), never a chain the client
+        // wrote: the services trust exactly this one hop
+        proxyReq.setHeader('x-forwarded-for', (req as express.Request).ip ?? '');
         if (isUploadPath(req.path)) proxyReq.setTimeout(config.UPLOAD_TIMEOUT_MS);
       },
       error: (err, req, res) => {
@@ -173,6 +180,20 @@ export function createGatewayApp(opts: {
   );
   app.use(spa(config.SPA_DIR));
   app.use(errorHandler(logger));
+  return app;
+}
+
+/**
+ * The gateway's Prometheus metrics on their own listener (METRICS_PORT): never on the public
+ * port, and the gateway routes no /metrics of a service.
+ */
+export function createMetricsApp(): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  const registry = metricsRegistry('gateway');
+  app.get('/metrics', async (_req, res) => {
+    res.type(registry.contentType).send(await registry.metrics());
+  });
   return app;
 }
 

@@ -8,6 +8,8 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
     {
       ...baseConfigShape,
       PORT: z.coerce.number().int().default(8080),
+      /** Prometheus metrics, on their own port that no ingress routes */
+      METRICS_PORT: z.coerce.number().int().default(9464),
       AUTH_URL: z.url().default('http://127.0.0.1:4001'),
       CATALOG_URL: z.url().default('http://127.0.0.1:4002'),
       APPLICATIONS_URL: z.url().default('http://127.0.0.1:4003'),

@@ -3,7 +3,7 @@ import { startTracing } from '@furniture/platform/tracing';
 startTracing('gateway');
 
 import { Lifecycle, createLogger, runMain } from '@furniture/platform';
-import { createGatewayApp } from './app';
+import { createGatewayApp, createMetricsApp } from './app';
 import { loadGatewayConfig } from './config';
 
 runMain('gateway', async () => {
@@ -13,5 +13,7 @@ runMain('gateway', async () => {
   lifecycle.handleSignals();
   const app = createGatewayApp({ config, logger, isAccepting: lifecycle.isAccepting });
   await lifecycle.listen(app, config.PORT, config.HOST);
-  logger.info({ port: config.PORT }, 'gateway listening');
+  if (config.METRICS_ENABLED)
+    await lifecycle.listen(createMetricsApp(), config.METRICS_PORT, config.HOST);
+  logger.info({ port: config.PORT, metricsPort: config.METRICS_PORT }, 'gateway listening');
 });

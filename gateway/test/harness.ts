@@ -5,6 +5,7 @@ import {
   TEST_AUDIENCE,
   TEST_ISSUER,
 } from '@furniture/platform/testing';
+import type { Logger } from '@furniture/platform';
 import { createGatewayApp } from '../src/app';
 import { loadGatewayConfig } from '../src/config';
 
@@ -23,6 +24,7 @@ export async function startTestGateway(
     >
   >,
   env: Record<string, string> = {},
+  logger: Logger = silentLogger,
 ) {
   const config = loadGatewayConfig({
     AUTH_URL: NOWHERE,
@@ -37,5 +39,5 @@ export async function startTestGateway(
     LOG_LEVEL: 'silent',
     ...env,
   });
-  return listen(createGatewayApp({ config, logger: silentLogger }));
+  return listen(createGatewayApp({ config, logger }));
 }

@@ -7,6 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
+import { topologyQueues } from '@furniture/platform';
+import { deleteBrokerObjects } from '@furniture/platform/testing';
 import { REPO_ROOT } from '../src/paths';
 import { SERVICE_NAMES, startPlatform, type Platform } from '../src/run/platform';
 import { startInfra, type Infra } from '../src/start-infra';
@@ -25,6 +27,7 @@ const RUNS = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS ?? 3));
 const DATA_DIR = path.join(REPO_ROOT, '.data', 'bench-lighthouse');
 const ADMIN = { email: 'bench@moebelbruecke.test', password: 'bench-lighthouse-2026' };
 const CATEGORY_ID = 1;
+const EXCHANGE = `bench.lighthouse.${process.pid}`;
 
 const log = (line: string): void => {
   process.stderr.write(`${line}\n`);
@@ -148,8 +151,30 @@ async function measure(url: string, port: number): Promise<Figures> {
       .filter((a) => a.ms > 0)
       .sort((a, b) => b.ms - a.ms)
       .slice(0, 3)
-      .map((a) => `${a.title} (~${Math.round(a.ms)} ms)`),
+      .map((a) => `${a.title} (~${Math.round(a.ms)} ms)`)
+      .concat(culprits(lhr.audits)),
   };
+}
+
+interface NodeItem {
+  node?: { selector?: string; snippet?: string };
+  score?: number;
+}
+
+/** What the LCP is, and the elements that moved most, when the page moved noticeably. */
+function culprits(audits: Record<string, { numericValue?: number; details?: object }>): string[] {
+  const out: string[] = [];
+  const items = (id: string) => (audits[id]?.details as { items?: unknown[] } | undefined)?.items;
+  const lcp = items('largest-contentful-paint-element')?.[0] as { items?: NodeItem[] } | undefined;
+  const lcpNode = lcp?.items?.[0]?.node;
+  if (lcpNode) out.push(`LCP element ${lcpNode.selector ?? lcpNode.snippet ?? '?'}`);
+  if ((audits['cumulative-layout-shift']?.numericValue ?? 0) > 0.05) {
+    const shifts = (items('layout-shifts') ?? []) as NodeItem[];
+    for (const item of shifts.slice(0, 3)) {
+      out.push(`layout shift ${(item.score ?? 0).toFixed(3)} of ${item.node?.selector ?? '?'}`);
+    }
+  }
+  return out;
 }
 
 async function firstFreeRun(count: number): Promise<number> {
@@ -173,6 +198,11 @@ async function main(): Promise<void> {
   const stop = async () => {
     started.chrome?.kill();
     await started.platform?.stop();
+    if (started.infra) {
+      await deleteBrokerObjects(started.infra.amqpUrl, EXCHANGE, topologyQueues(EXCHANGE)).catch(
+        () => undefined,
+      );
+    }
     await started.infra?.stop();
   };
   process.once('SIGINT', () => void stop().then(() => process.exit(130)));
@@ -189,6 +219,8 @@ async function main(): Promise<void> {
       servicePortBase: await firstFreeRun(SERVICE_NAMES.length),
       publicUrl: base,
       admin: ADMIN,
+      // its own exchange (and so queues): another run on the same broker must not take its events
+      overrides: { AMQP_EXCHANGE: EXCHANGE },
       print: () => undefined,
     });
     started.platform = platform;

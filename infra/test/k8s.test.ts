@@ -148,7 +148,8 @@ describe.each(overlays)('overlay %s', (overlay) => {
       panels: { title: string }[];
     };
     expect(json.panels.length).toBeGreaterThanOrEqual(8);
-    expect(byKind('PodMonitor')).toHaveLength(1);
+    // the services' http ports, and the gateway's own metrics port (its public port has none)
+    expect(byKind('PodMonitor')).toHaveLength(2);
   });
 
   test('when rendered, then no credentials are in the manifests: connection URLs come from Secrets created outside the repository', () => {
@@ -180,6 +181,32 @@ describe.each(overlays)('overlay %s', (overlay) => {
     }
     const [ingress] = byKind('Ingress');
     expect(JSON.stringify(ingress?.spec)).toContain('"name":"gateway"');
+  });
+
+  test('when rendered, then every workload has an egress policy, and the gateway metrics port is on no Service', () => {
+    const policies = byKind('NetworkPolicy').filter((p) =>
+      ((p.spec as { policyTypes?: string[] }).policyTypes ?? []).includes('Egress'),
+    );
+    const covered = new Set<string>();
+    for (const p of policies) {
+      const sel = (
+        p.spec as {
+          podSelector: {
+            matchLabels?: Record<string, string>;
+            matchExpressions?: { values: string[] }[];
+          };
+        }
+      ).podSelector;
+      const name = sel.matchLabels?.['app.kubernetes.io/name'];
+      if (name) covered.add(name);
+      for (const e of sel.matchExpressions ?? []) e.values.forEach((v) => covered.add(v));
+    }
+    expect([...covered].sort()).toEqual(
+      byKind('Deployment')
+        .map((d) => d.metadata.name)
+        .sort(),
+    );
+    for (const svc of byKind('Service')) expect(JSON.stringify(svc.spec)).not.toContain('9464');
   });
 
   test('when rendered, then the media service has its own CPU autoscaler and every workload a disruption budget', () => {

@@ -1,6 +1,7 @@
 // A family on a phone: browse a category, open a lot, apply, try again (duplicate dialog), and
 // find the application on /check-status.
 import type { Page } from 'playwright-core';
+import { expectAccessible } from '../support/axe';
 import { dialog, screenshot, visible } from '../support/browser';
 import { containing, exactly, startsWith, t, type Lang } from '../support/i18n';
 import type { World } from '../support/world';
@@ -111,30 +112,50 @@ export function familyScenario(world: World): void {
       const applicationId = await applyForLot(page, 'de', family);
       await screenshot(page, 'flow-lot-applied-phone');
 
-      // a second application for the same lot: the check says why, sending opens the dialog
+      // after applying, the lot page shows the application's status and place in the queue
+      // where the apply button was, also after a reload
       await page.reload();
       await visible(page.getByRole('heading', { level: 1, name: lot.name.de }));
-      await visible(
-        page.getByRole('note').filter({ hasText: t('de', 'public:queue.alreadyApplied') }),
+      const mine = await visible(
+        page.getByRole('status').filter({ hasText: t('de', 'public:queue.alreadyApplied') }),
       );
-      await page.getByRole('button', { name: t('de', 'public:lot.actions.apply') }).click();
-      const form = await dialog(page, t('de', 'public:apply.title'));
-      // the form kept what the family typed the first time
+      await visible(mine.getByText(t('de', 'public:applicationStatus.pending'), { exact: true }));
+      await visible(mine.getByText(t('de', 'public:queue.position', { position: 1 })));
       expect(
-        await form.getByLabel(startsWith(t('de', 'public:apply.fields.phone'))).inputValue(),
-      ).toBe(family.phone);
+        await page.getByRole('button', { name: t('de', 'public:lot.actions.apply') }).count(),
+      ).toBe(0);
+      await screenshot(page, 'flow-lot-after-apply-phone');
+
+      // a second application for the same lot from another tab (which does not know the first):
+      // the check says why, sending opens the duplicate dialog
+      const tab = await page.context().newPage();
+      await tab.goto(`/lots/${lot.id}`);
+      await visible(tab.getByRole('heading', { level: 1, name: lot.name.de }));
+      await tab.getByRole('button', { name: t('de', 'public:lot.actions.apply') }).click();
+      const form = await dialog(tab, t('de', 'public:apply.title'));
+      await form.getByLabel(startsWith(t('de', 'public:apply.fields.name'))).fill(family.name);
+      await form.getByLabel(startsWith(t('de', 'public:apply.fields.phone'))).fill(family.phone);
+      await form.getByRole('button', { name: t('de', 'public:apply.sameAsPhone') }).click();
+      await form.getByLabel(startsWith(t('de', 'public:apply.fields.email'))).fill(family.email);
       await visible(form.getByText(t('de', 'public:apply.reasons.already_applied')));
       // the button is aria-disabled (announced as unavailable) but can still be pressed
       const submit = form.getByRole('button', { name: t('de', 'public:apply.submit') });
       expect(await submit.getAttribute('aria-disabled')).toBe('true');
       await submit.click({ force: true });
-      const duplicate = await dialog(page, t('de', 'public:duplicate.title'), 'alertdialog');
+      const duplicate = await dialog(tab, t('de', 'public:duplicate.title'), 'alertdialog');
       await visible(duplicate.getByText(t('de', 'public:duplicate.text')));
       await visible(duplicate.getByText(t('de', 'public:duplicate.noResubmit')));
-      await screenshot(page, 'flow-duplicate-dialog-phone', { fullPage: false });
+      await screenshot(tab, 'flow-duplicate-dialog-phone', { fullPage: false });
+      await expectAccessible(tab, 'dialog-duplicate-phone-de');
       await duplicate.getByRole('button', { name: t('de', 'public:duplicate.understood') }).click();
       await duplicate.waitFor({ state: 'detached' });
-      expect(await page.getByRole('dialog').count()).toBe(0);
+      expect(await tab.getByRole('dialog').count()).toBe(0);
+      // focus is back on the apply button that opened the form the duplicate dialog replaced
+      await tab.waitForFunction(() => document.activeElement?.tagName === 'BUTTON');
+      expect(await tab.evaluate(() => document.activeElement?.textContent?.trim())).toBe(
+        t('de', 'public:lot.actions.apply'),
+      );
+      await tab.close();
       // and nothing was stored twice
       const stored = await world.admin.applications(lot.id);
       expect(stored.applications.map((a) => a.id)).toEqual([applicationId]);

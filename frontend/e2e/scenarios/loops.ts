@@ -77,8 +77,8 @@ export function loopsScenario(world: World): void {
         t('de', 'admin:applications.actionTitle.approve', { name: halyna.name }),
       );
       const date = confirm.getByLabel(t('de', 'admin:applications.pickup.dateLabel'));
-      expect(await date.inputValue()).toBe(dayFromToday(7));
-      await date.fill(dayFromToday(3));
+      expect(await date.inputValue()).toBe(german(dayFromToday(7)));
+      await date.fill(german(dayFromToday(3)));
       await confirm
         .getByRole('button', { name: t('de', 'admin:applications.actions.approve') })
         .click();
@@ -243,7 +243,10 @@ export function loopsScenario(world: World): void {
         .locator('.card')
         .filter({ hasText: t('de', 'admin:impact.lotsReceived') })
         .first();
-      const figure = Number((await received.locator('p').nth(1).innerText()).replace(/\D/g, ''));
+      // the label is a paragraph, the figure under it is not (axe p-as-heading)
+      const figure = Number(
+        (await received.locator('p + span').first().innerText()).replace(/\D/g, ''),
+      );
       expect(figure).toBeGreaterThanOrEqual(world.lots.length + 2);
       await visible(
         admin.getByTestId('impact-categories').locator('.recharts-bar-rectangle path').first(),

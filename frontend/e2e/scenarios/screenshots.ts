@@ -1,104 +1,209 @@
-// Screenshots of the main pages at desktop (1366x900) and phone (390x844) width, in German, into
-// test-output/e2e/<page>-<size>.png (the data the scenarios before left behind is on them).
+// Every main page of both portals at desktop (1366x900) and phone (390x844) width, in German and
+// in Ukrainian: a screenshot into test-output/e2e/<page>-<size>-<lang>.png and an axe check
+// (no serious or critical finding). The data the scenarios before left behind is on them.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BrowserContextOptions, Page } from 'playwright-core';
+import { expectAccessible } from '../support/axe';
 import { DESKTOP, PHONE, SCREENSHOT_DIR, screenshot, visible } from '../support/browser';
-import { containing, startsWith, t } from '../support/i18n';
-import { logIn, type World } from '../support/world';
+import { containing, startsWith, t, type Lang } from '../support/i18n';
+import type { World } from '../support/world';
 import { FAMILY_PHONE } from './family';
 
-const SIZES: [string, BrowserContextOptions][] = [
+export const SIZES: [string, BrowserContextOptions][] = [
   ['desktop', DESKTOP],
   ['phone', PHONE],
 ];
+export const LANGS: [Lang, 'de-DE' | 'uk-UA'][] = [
+  ['de', 'de-DE'],
+  ['uk', 'uk-UA'],
+];
+
+export const PUBLIC_PAGES = [
+  'home',
+  'categories',
+  'category',
+  'lot',
+  'check-status',
+  'terms',
+  'privacy',
+  'not-found',
+] as const;
+export const ADMIN_PAGES = [
+  'admin-login',
+  'admin-lots',
+  'admin-lot',
+  'admin-lot-form',
+  'admin-lot-new',
+  'admin-applications',
+  'admin-categories',
+  'admin-category-form',
+  'admin-wishes',
+  'admin-wish',
+  'admin-users',
+  'admin-activity',
+  'admin-impact',
+  'admin-profile',
+] as const;
 
 export function screenshotsScenario(world: World): void {
-  test('screenshots of the main pages at desktop and phone width', () =>
-    world.scenario('screenshots', async () => {
-      const lot = world.lots[0]!;
-      const category = world.category(lot.category_id);
-      const saved: string[] = [];
-      for (const [size, options] of SIZES) {
-        const page = await (await world.context(options)).newPage();
-        const shot = async (name: string) => {
-          saved.push(await screenshot(page, `${name}-${size}`));
-        };
-        const h1 = (name: string) => visible(page.getByRole('heading', { level: 1, name }));
-
-        await page.goto('/');
-        await h1(t('de', 'public:home.title'));
-        await visible(
-          page.getByRole('main').getByRole('link', { name: containing(category.name.de) }),
-        );
-        await shot('home');
-
-        await page.goto(`/categories/${category.id}`);
-        await h1(category.name.de);
-        await visible(page.getByRole('main').getByRole('img', { name: lot.name.de }));
-        await shot('category');
-
-        await page.goto(`/lots/${lot.id}`);
-        await h1(lot.name.de);
-        await shot('lot');
-
-        await page.goto('/check-status');
-        await h1(t('de', 'public:checkStatus.title'));
-        await page
-          .getByLabel(startsWith(t('de', 'public:checkStatus.phoneLabel')))
-          .fill(FAMILY_PHONE);
-        await page
-          .getByRole('main')
-          .getByRole('button', { name: t('de', 'public:checkStatus.submit') })
-          .click();
-        await visible(
-          page.getByRole('region', { name: t('de', 'public:checkStatus.resultsTitle') }),
-        );
-        await shot('check-status');
-
-        await adminLogin(page, world, '/admin/lots');
-        await h1(t('de', 'admin:lots.title'));
-        await visible(page.getByRole('main').getByText(lot.name.de));
-        await shot('admin-lots');
-
-        await page.goto('/admin/applications');
-        await h1(t('de', 'admin:applications.title'));
-        await visible(page.getByRole('region'));
-        await shot('admin-applications');
-
-        await page.goto(`/admin/lots/${lot.id}/edit`);
-        await h1(t('de', 'admin:lots.editTitle', { id: lot.id }));
-        await visible(
-          page
-            .getByRole('region', { name: t('de', 'admin:photos.title') })
-            .getByRole('img', { name: t('de', 'admin:photos.photoN', { n: 1 }) }),
-        );
-        await shot('admin-lot-form');
-      }
-      expect(saved.map((file) => path.basename(file)).sort()).toEqual(
-        [
-          'home',
-          'category',
-          'lot',
-          'check-status',
-          'admin-lots',
-          'admin-applications',
-          'admin-lot-form',
-        ]
-          .flatMap((name) => SIZES.map(([size]) => `${name}-${size}.png`))
-          .sort(),
+  for (const [size, options] of SIZES) {
+    for (const [lang, locale] of LANGS) {
+      test(
+        `every main page at ${size} width in ${lang}: screenshot, no serious axe finding`,
+        () =>
+          world.scenario(`pages ${size} ${lang}`, async () => {
+            const page = await (await world.context(options, locale)).newPage();
+            const saved = await visitEveryPage(world, page, lang, `${size}-${lang}`);
+            expect(saved.map((file) => path.basename(file)).sort()).toEqual(
+              [...PUBLIC_PAGES, ...ADMIN_PAGES].map((name) => `${name}-${size}-${lang}.png`).sort(),
+            );
+            for (const file of saved) {
+              expect(fs.statSync(file).size).toBeGreaterThan(10_000);
+              expect(path.dirname(file)).toBe(SCREENSHOT_DIR);
+            }
+          }),
+        240_000,
       );
-      for (const file of saved) {
-        expect(fs.statSync(file).size).toBeGreaterThan(10_000);
-        expect(path.dirname(file)).toBe(SCREENSHOT_DIR);
-      }
-    }));
+    }
+  }
 }
 
-/** The admin's login in this context (its own session), landing on `url`. */
-async function adminLogin(page: Page, world: World, url: string): Promise<void> {
-  await page.goto(url);
+async function visitEveryPage(world: World, page: Page, lang: Lang, suffix: string) {
+  const lot = world.lots[0]!;
+  const category = world.category(lot.category_id);
+  const saved: string[] = [];
+  const check = async (name: string) => {
+    saved.push(await screenshot(page, `${name}-${suffix}`));
+    await expectAccessible(page, `${name}-${suffix}`);
+  };
+  const h1 = (name?: string) =>
+    visible(page.getByRole('heading', { level: 1, ...(name ? { name } : {}) }));
+  const main = () => page.getByRole('main');
+
+  await page.goto('/');
+  await h1(t(lang, 'public:home.title'));
+  await visible(main().getByRole('link', { name: containing(category.name[lang]) }));
+  await check('home');
+
+  await page.goto('/categories');
+  await h1(t(lang, 'public:categories.title'));
+  await visible(main().getByRole('link', { name: containing(category.name[lang]) }));
+  await check('categories');
+
+  await page.goto(`/categories/${category.id}`);
+  await h1(category.name[lang]);
+  await visible(main().getByRole('img', { name: lot.name[lang] }));
+  await check('category');
+
+  await page.goto(`/lots/${lot.id}`);
+  await h1(lot.name[lang]);
+  await visible(page.getByText(t(lang, 'public:lot.id', { id: lot.id })));
+  await check('lot');
+
+  await page.goto('/check-status');
+  await h1(t(lang, 'public:checkStatus.title'));
+  await page.getByLabel(startsWith(t(lang, 'public:checkStatus.phoneLabel'))).fill(FAMILY_PHONE);
+  await main()
+    .getByRole('button', { name: t(lang, 'public:checkStatus.submit') })
+    .click();
+  await visible(page.getByRole('region', { name: t(lang, 'public:checkStatus.resultsTitle') }));
+  await check('check-status');
+
+  await page.goto('/terms-and-delivery');
+  await h1(t(lang, 'public:terms.title'));
+  await check('terms');
+
+  await page.goto('/privacy-policy');
+  await h1(t(lang, 'public:privacy.title'));
+  await check('privacy');
+
+  await page.goto('/no-such-page');
+  await h1();
+  await check('not-found');
+
+  // the back-office, in this browser's language
+  await page.goto('/admin/lots');
   await page.waitForURL('**/admin/login');
-  await logIn(page, world.stack.admin.email, world.stack.admin.password);
-  await page.waitForURL(`**${url}`);
+  await h1(t(lang, 'admin:login.title'));
+  await check('admin-login');
+  await logInAs(page, lang, world.stack.admin.email, world.stack.admin.password);
+  await page.waitForURL('**/admin/lots');
+  await h1(t(lang, 'admin:lots.title'));
+  await visible(main().getByText(lot.name.de));
+  await check('admin-lots');
+
+  await page.goto(`/admin/lots/${lot.id}`);
+  await h1();
+  await visible(main().getByText(lot.name.de));
+  await check('admin-lot');
+
+  await page.goto(`/admin/lots/${lot.id}/edit`);
+  await h1(t(lang, 'admin:lots.editTitle', { id: lot.id }));
+  await visible(
+    page
+      .getByRole('region', { name: t(lang, 'admin:photos.title') })
+      .getByRole('img', { name: t(lang, 'admin:photos.photoN', { n: 1 }) }),
+  );
+  await check('admin-lot-form');
+
+  await page.goto('/admin/lots/new');
+  await h1(t(lang, 'admin:lots.newTitle'));
+  await check('admin-lot-new');
+
+  await page.goto('/admin/applications');
+  await h1(t(lang, 'admin:applications.title'));
+  await visible(page.getByRole('region'));
+  await check('admin-applications');
+
+  await page.goto('/admin/categories');
+  await h1(t(lang, 'admin:categories.title'));
+  await visible(main().getByText(category.name.de));
+  await check('admin-categories');
+
+  await page.goto('/admin/categories/new');
+  await h1();
+  await check('admin-category-form');
+
+  await page.goto('/admin/wishes');
+  await h1(t(lang, 'admin:wishes.title'));
+  await check('admin-wishes');
+
+  const wishes = await world.admin.call<{ wishes: { id: number }[] }>('GET', '/wishes/');
+  const wish = wishes.wishes[0];
+  if (!wish) throw new Error('no wish stored: the wish scenario runs before this one');
+  await page.goto(`/admin/wishes/${wish.id}`);
+  await h1();
+  await check('admin-wish');
+
+  await page.goto('/admin/users');
+  await h1(t(lang, 'admin:users.title'));
+  await visible(main().getByText(world.stack.admin.email));
+  await check('admin-users');
+
+  await page.goto('/admin/activity');
+  await h1(t(lang, 'admin:activity.title'));
+  await check('admin-activity');
+
+  await page.goto('/admin/impact');
+  await h1(t(lang, 'admin:impact.title'));
+  await check('admin-impact');
+
+  await page.goto('/admin/profile');
+  await h1(t(lang, 'admin:profile.title'));
+  await check('admin-profile');
+  return saved;
+}
+
+/** The back-office login form in the page's language. */
+export async function logInAs(
+  page: Page,
+  lang: Lang,
+  email: string,
+  password: string,
+): Promise<void> {
+  await visible(page.getByRole('heading', { level: 1 }));
+  await page.getByLabel(t(lang, 'admin:login.email')).fill(email);
+  await page.getByLabel(t(lang, 'admin:login.password')).fill(password);
+  await page.getByRole('button', { name: t(lang, 'admin:login.submit') }).click();
 }

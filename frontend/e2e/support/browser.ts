@@ -50,7 +50,8 @@ export async function newContext(
   browser: Browser,
   baseUrl: string,
   size: BrowserContextOptions,
-  locale: 'de-DE' | 'uk-UA' = 'de-DE',
+  /** the browser's language (the site follows de and uk; others get German) */
+  locale = 'de-DE',
 ): Promise<BrowserContext> {
   const context = await browser.newContext({ ...size, baseURL: baseUrl, locale });
   context.setDefaultTimeout(UI_TIMEOUT_MS);

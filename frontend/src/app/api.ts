@@ -119,6 +119,8 @@ export interface TokenAnswer {
   token_type?: string;
   expires_in?: number;
   user?: unknown;
+  /** the seeded administrator's first login: the password change comes first */
+  must_change_password?: boolean;
 }
 
 /** Why a session ended: the refresh failed ('expired') or a retry after a refresh got 401 ('failed'). */

@@ -2,11 +2,12 @@ import type { ReactNode } from 'react';
 import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from '@headlessui/react';
 import { X } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
+import { useReturnFocus } from '../lib/use-return-focus';
 
 /**
  * A dialog with a title and a close button. Headless UI gives it role="dialog", aria-modal,
  * the title as its name, a focus trap, Escape and outside click to close, scroll lock and focus
- * return to the element that opened it.
+ * return to the element that opened it (also the first time a lazily loaded dialog opens).
  */
 export function Modal({
   open,
@@ -26,6 +27,7 @@ export function Modal({
   role?: 'dialog' | 'alertdialog';
 }) {
   const { t } = useTranslation('common');
+  useReturnFocus(open);
   const width = { sm: 'sm:max-w-md', md: 'sm:max-w-lg', lg: 'sm:max-w-2xl' }[size];
   return (
     <Dialog open={open} onClose={onClose} className="relative z-50" role={role}>

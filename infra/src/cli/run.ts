@@ -47,7 +47,8 @@ async function main(): Promise<void> {
     infraEnv: infra.env,
     dataDir: RUN_DATA_DIR,
     gatewayPort,
-    gatewayHost: process.env.HOST ?? '0.0.0.0',
+    // reachable from this machine only unless HOST says otherwise (the documented admin password)
+    gatewayHost: process.env.HOST ?? '127.0.0.1',
     servicePortBase: Number(process.env.SERVICE_PORT_BASE ?? 4001),
     publicUrl,
     admin,

@@ -86,6 +86,8 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
               JWT_PRIVATE_KEY_FILE: keys.privateKeyFile,
               ADMIN_EMAIL: opts.admin.email,
               ADMIN_PASSWORD: opts.admin.password,
+              // reachable from this machine only: the README's admin password may be used
+              LOCAL_RUN: String(isLoopback(opts.gatewayHost ?? '127.0.0.1')),
             }
           : {}),
       },
@@ -131,4 +133,8 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     services.map((s) => [s.name, `http://127.0.0.1:${s.port}`]),
   ) as Platform['serviceUrls'];
   return { gatewayUrl, serviceUrls, keys, missing, supervisor, stop: () => supervisor.stop() };
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host.startsWith('127.');
 }

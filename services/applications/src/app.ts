@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler, Express } from 'express';
+import type { ErrorRequestHandler, Express, RequestHandler } from 'express';
 import { Errors } from '@furniture/contracts';
 import {
   AppError,
@@ -18,6 +18,28 @@ export interface ApplicationsAppDeps extends ServiceAppDeps {
   publicApplications: PublicApplications;
   moderation: Moderation;
   wishes: WishesService;
+  /** anonymous lookups by phone number per client address: 0, or seconds to wait */
+  lookupLimit?: (ip: string) => Promise<number>;
+}
+
+// answers keyed by a phone number: nobody may walk through numbers to learn who applied
+const PHONE_LOOKUP =
+  /^\/api\/v1\/(applications\/public\/check-status\/[^/]+|lots\/[^/]+\/(can-apply|applications-info))\/?$/;
+
+function phoneLookupLimit(take: (ip: string) => Promise<number>): RequestHandler {
+  return (req, _res, next) => {
+    const isLookup =
+      req.method === 'GET' &&
+      !req.actor &&
+      PHONE_LOOKUP.test(req.path) &&
+      (req.path.includes('/check-status/') || typeof req.query.phone === 'string');
+    if (!isLookup) return next();
+    take(req.ip ?? 'unknown').then(
+      (wait) =>
+        next(wait > 0 ? new AppError('RATE_LIMITED', { extra: { retry_after: wait } }) : undefined),
+      next,
+    );
+  };
 }
 
 /**
@@ -49,6 +71,7 @@ const englishDuplicate: ErrorRequestHandler = (err, req, res, next) => {
 export function createApp(deps: ApplicationsAppDeps): Express {
   const app = createServiceApp({ name: 'applications', ...deps });
   app.use('/api/v1', authenticate(deps.verifier));
+  if (deps.lookupLimit) app.use(phoneLookupLimit(deps.lookupLimit));
   app.use(
     '/api/v1/applications',
     applicationsRouter({

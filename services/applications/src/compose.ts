@@ -10,6 +10,11 @@ import {
 import { createApp } from './app';
 import { loadApplicationsConfig, type ApplicationsConfig } from './config';
 import { ApplicationsRepository } from './data-access/applications-repository';
+import {
+  ensureLookupIndexes,
+  mongoLookupLimit,
+  purgeExpiredLookups,
+} from './data-access/lookup-limit';
 import { registerModels } from './data-access/models';
 import { WishesRepository } from './data-access/wishes-repository';
 import type { Calendar } from './domain/calendar';
@@ -86,7 +91,20 @@ export async function composeApplications(
   kit.onStart(() => lotSync.start(config.LOT_SNAPSHOT_SYNC));
   kit.onStop(() => lotSync.stop());
 
-  const app = createApp({ ...kit.appDeps(), publicApplications, moderation, wishes });
+  await ensureLookupIndexes(conn);
+  const lookupLimit = mongoLookupLimit(conn, {
+    perIp: config.PHONE_LOOKUPS_PER_IP,
+    windowSeconds: config.PHONE_LOOKUPS_WINDOW_SECONDS,
+  });
+  // what a TTL index would do on MongoDB (FerretDB has none)
+  kit.every('phone lookup counters housekeeping', 3600 * 1000, () => purgeExpiredLookups(conn));
+  const app = createApp({
+    ...kit.appDeps(),
+    publicApplications,
+    moderation,
+    wishes,
+    lookupLimit,
+  });
   return {
     app,
     handlers: eventHandlers(reactions),

@@ -33,6 +33,12 @@ export function loadApplicationsConfig(env: NodeJS.ProcessEnv = process.env) {
         .int()
         .min(1000)
         .default(15 * 60 * 1000),
+      /**
+       * anonymous lookups by phone number (check-status, can-apply, applications-info with a
+       * phone) per client address and window, counted in the database (all replicas together)
+       */
+      PHONE_LOOKUPS_PER_IP: z.coerce.number().int().min(1).default(120),
+      PHONE_LOOKUPS_WINDOW_SECONDS: z.coerce.number().int().min(1).default(600),
       /** the office's time zone: a pickup date is a calendar day there */
       TIMEZONE: z.string().default('Europe/Berlin'),
     },

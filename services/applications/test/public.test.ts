@@ -280,7 +280,7 @@ describe('applying (POST /applications/)', () => {
     expect(refused.body).toMatchObject({
       code: 'TOO_MANY_OPEN_APPLICATIONS',
       message:
-        'Mit dieser Telefonnummer sind schon 3 offene Bewerbungen vorhanden. Bitte warten Sie auf eine Entscheidung, bevor Sie sich um weitere Lose bewerben.',
+        'Mit dieser Telefonnummer sind schon 3 offene Bewerbungen vorhanden. Bitte warten Sie auf eine Entscheidung, bevor Sie sich um weitere Lots bewerben.',
     });
     expect(refused.body.message).not.toMatch(
       /bereits eine Bewerbung|вже подали заявку|already applied/,

@@ -1,3 +1,4 @@
+import { Limits } from '@furniture/contracts';
 import { defineService, ensureIndexes, type ServiceKit } from '@furniture/platform';
 import { createApp } from './app';
 import { loadAuthConfig, type AuthConfig } from './config';
@@ -11,7 +12,13 @@ import { SessionsRepository } from './data-access/sessions-repository';
 import { UsersRepository } from './data-access/users-repository';
 import { AuthService } from './domain/auth-service';
 import { UsersService } from './domain/users-service';
-import { argon2Hasher } from './integrations/password-hasher';
+import { argon2Hasher, boundedHasher } from './integrations/password-hasher';
+import {
+  adminPasswordProblem,
+  DOCUMENTED_ADMIN_PASSWORD,
+  isExposed,
+  zxcvbnPasswordPolicy,
+} from './integrations/password-policy';
 import { rs256TokenSigner } from './integrations/token-signer';
 
 /**
@@ -27,17 +34,21 @@ export async function composeAuth(kit: ServiceKit<AuthConfig>) {
   const users = new UsersRepository(conn, models);
   const sessions = new SessionsRepository(models);
   const onEvents = kit.outbox([models.User]);
-  const hasher = argon2Hasher({
-    memoryCost: config.ARGON2_MEMORY_KIB,
-    timeCost: config.ARGON2_TIME_COST,
-    parallelism: config.ARGON2_PARALLELISM,
-  });
+  const hasher = boundedHasher(
+    argon2Hasher({
+      memoryCost: config.ARGON2_MEMORY_KIB,
+      timeCost: config.ARGON2_TIME_COST,
+      parallelism: config.ARGON2_PARALLELISM,
+    }),
+    { concurrent: config.ARGON2_MAX_CONCURRENT, queue: config.ARGON2_MAX_QUEUE },
+  );
   const signer = rs256TokenSigner({
     privateKey: config.jwtPrivateKey,
     issuer: config.JWT_ISSUER,
     audience: config.JWT_AUDIENCE,
     ttlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
   });
+  const policy = zxcvbnPasswordPolicy();
   const throttle = mongoLoginThrottle(conn, {
     perAccount: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
     perIp: config.LOGIN_MAX_FAILURES_PER_IP,
@@ -48,12 +59,13 @@ export async function composeAuth(kit: ServiceKit<AuthConfig>) {
     users,
     sessions,
     hasher,
+    policy,
     signer,
     throttle,
     sessionMaxAgeSeconds: config.SESSION_MAX_AGE_SECONDS,
     onEvents,
   });
-  const usersService = new UsersService({ users, sessions, hasher, onEvents });
+  const usersService = new UsersService({ users, sessions, hasher, policy, onEvents });
 
   // what a TTL index would do on MongoDB (FerretDB has none)
   kit.every('sessions and login counters housekeeping', 3600 * 1000, () =>
@@ -63,10 +75,22 @@ export async function composeAuth(kit: ServiceKit<AuthConfig>) {
     ]),
   );
   kit.onStart(async () => {
+    // production never runs with the documented default admin, seeded or kept
+    const problem = adminPasswordProblem(config, policy, Limits.newPasswordMin);
+    if (problem) throw new Error(problem);
+    if (isExposed(config) && config.ADMIN_EMAIL) {
+      const admin = await users.findByEmail(config.ADMIN_EMAIL.trim().toLowerCase());
+      if (admin && (await hasher.verify(admin.password_hash, DOCUMENTED_ADMIN_PASSWORD)))
+        throw new Error(
+          `${config.ADMIN_EMAIL} still has the documented default password: change it (make run, or PATCH /api/v1/users) before starting in production`,
+        );
+    }
     const seeded = await usersService.seedAdmin({
       email: config.ADMIN_EMAIL,
       password: config.ADMIN_PASSWORD,
       name: config.ADMIN_NAME,
+      // a configured password is known to whoever configured it (the README's to everyone)
+      mustChangePassword: isExposed(config) || config.ADMIN_PASSWORD === DOCUMENTED_ADMIN_PASSWORD,
     });
     if (seeded === 'created')
       logger.info({ email: config.ADMIN_EMAIL }, 'first administrator created');

@@ -1,4 +1,4 @@
-import { baseConfigShape, loadConfig, readSecret } from '@furniture/platform';
+import { baseConfigShape, envBool, loadConfig, readSecret } from '@furniture/platform';
 import { z } from 'zod';
 
 /** Every key of the auth service; see README "Configuration". */
@@ -22,6 +22,11 @@ export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env) {
       ADMIN_EMAIL: z.string().optional(),
       ADMIN_PASSWORD: z.string().optional(),
       ADMIN_NAME: z.string().default('Administrator'),
+      /**
+       * the single-machine run with the gateway on a loopback address (set by its launcher):
+       * the README's admin password is allowed there, as nobody else can reach the platform
+       */
+      LOCAL_RUN: envBool.default(false),
       /** failed logins per account before it is locked for LOGIN_LOCK_SECONDS */
       LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
       /** failed logins per client IP before it is locked */
@@ -32,6 +37,9 @@ export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env) {
       ARGON2_MEMORY_KIB: z.coerce.number().int().min(1024).default(19456),
       ARGON2_TIME_COST: z.coerce.number().int().min(1).default(2),
       ARGON2_PARALLELISM: z.coerce.number().int().min(1).default(1),
+      /** argon2 computations at once, and waiting; beyond both a login answers 429 */
+      ARGON2_MAX_CONCURRENT: z.coerce.number().int().min(1).default(4),
+      ARGON2_MAX_QUEUE: z.coerce.number().int().min(0).default(32),
     },
     env,
   );

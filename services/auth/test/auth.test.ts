@@ -262,8 +262,25 @@ describe('profile and password', () => {
     expect(short.status).toBe(422);
     expect(short.body.detail[0]).toMatchObject({
       loc: ['body', 'new_password'],
-      msg: 'Passwort muss mindestens 8 Zeichen haben',
+      msg: 'Passwort muss mindestens 12 Zeichen haben',
     });
+    for (const [lang, msg] of [
+      ['de', 'Dieses Passwort ist zu leicht zu erraten'],
+      ['uk', 'Цей пароль занадто легко вгадати'],
+    ]) {
+      const common = await http.patch(
+        '/api/v1/auth/password',
+        { current_password: 'volunteer-pass-1', new_password: 'password1234' },
+        { token, headers: { 'accept-language': lang! } },
+      );
+      expect(common.status).toBe(422);
+      expect(common.body.code).toBe('PASSWORD_TOO_WEAK');
+      expect(common.body.detail[0]).toMatchObject({
+        loc: ['body', 'new_password'],
+        type: 'password_too_weak',
+        msg: expect.stringContaining(msg!),
+      });
+    }
     const same = await http.patch(
       '/api/v1/auth/password',
       { current_password: 'volunteer-pass-1', new_password: 'volunteer-pass-1' },
@@ -403,9 +420,27 @@ describe('users (admins only)', () => {
       name: 'Name ist erforderlich',
       email: 'Ungültige E-Mail-Adresse',
       role: 'Ungültige Rolle',
-      password: 'Passwort muss mindestens 8 Zeichen haben',
+      password: 'Passwort muss mindestens 12 Zeichen haben',
     });
   });
+
+  test.each(['password1234', 'qwertyuiop12', 'moebel-admin-2026'])(
+    'when an admin creates a user with the common password %p, then 422 PASSWORD_TOO_WEAK and no user',
+    async (password) => {
+      const admin = await login();
+      const email = `weak-${Date.now()}@example.org`;
+      const res = await http.post(
+        '/api/v1/users',
+        { name: 'Weak', email, role: 'volunteer', password },
+        { token: admin },
+      );
+      expect(res.status).toBe(422);
+      expect(res.body.code).toBe('PASSWORD_TOO_WEAK');
+      expect(res.body.detail[0].loc).toEqual(['body', 'password']);
+      const found = await http.get(`/api/v1/users?search=${email}`, { token: admin });
+      expect(found.body.total).toBe(0);
+    },
+  );
 
   test('when an admin deletes their own row, then 409 and they still exist', async () => {
     const res = await http.delete(`/api/v1/users/${adminId}`, { token: admin });
@@ -507,6 +542,47 @@ describe('users (admins only)', () => {
   });
 });
 
+describe('the seeded administrator', () => {
+  test('when the seeded admin of a production start logs in, then the answer asks for a password change, until it is done', async () => {
+    const svc = await startAuth({ NODE_ENV: 'production' });
+    try {
+      const h = api(svc.url);
+      const first = await h.post('/api/v1/auth/login', {
+        email: ADMIN.email,
+        password: ADMIN.password,
+      });
+      expect(first.status).toBe(200);
+      expect(first.body.must_change_password).toBe(true);
+      const changed = await h.patch(
+        '/api/v1/auth/password',
+        { current_password: ADMIN.password, new_password: 'Lindenbaum-Weg-17' },
+        { token: first.body.access_token },
+      );
+      expect(changed.status).toBe(200);
+      const next = await h.post('/api/v1/auth/login', {
+        email: ADMIN.email,
+        password: 'Lindenbaum-Weg-17',
+      });
+      expect(next.status).toBe(200);
+      expect(next.body.must_change_password).toBeUndefined();
+      // staff created by an admin are not asked, nor a development start's own admin
+      expect(
+        (await http.post('/api/v1/auth/login', ADMIN)).body.must_change_password,
+      ).toBeUndefined();
+      const email = `created-${Date.now()}@example.org`;
+      await h.post(
+        '/api/v1/users',
+        { name: 'C', email, role: 'volunteer', password: 'volunteer-pass-1' },
+        { token: next.body.access_token },
+      );
+      const created = await h.post('/api/v1/auth/login', { email, password: 'volunteer-pass-1' });
+      expect(created.body.must_change_password).toBeUndefined();
+    } finally {
+      await svc.stop();
+    }
+  });
+});
+
 describe('login throttling', () => {
   test('when an account fails too often, then even the right password is refused with 429 until the window ends', async () => {
     const email = `throttle-${Date.now()}@example.org`;
@@ -527,6 +603,80 @@ describe('login throttling', () => {
     expect(locked.body.retry_after).toBeGreaterThan(0);
     // other accounts are not affected
     await login();
+  });
+
+  test('when 15 wrong passwords for one account arrive at once, then at most the budget of 5 is checked and the rest refused with 429', async () => {
+    const email = `parallel-${Date.now()}@example.org`;
+    const admin = await login();
+    await http.post(
+      '/api/v1/users',
+      { name: 'P', email, role: 'volunteer', password: 'right-password-1' },
+      { token: admin },
+    );
+    const answers = await Promise.all(
+      Array.from({ length: 15 }, () =>
+        http.post('/api/v1/auth/login', { email, password: 'wrong-password' }),
+      ),
+    );
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(5);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(10);
+    expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
+  });
+
+  test("when a stranger's guesses from other addresses fail, then the staff member's own address is not locked", async () => {
+    const svc2 = await startAuth({ LOGIN_MAX_FAILURES_PER_ACCOUNT: '2' });
+    try {
+      const h = api(svc2.url);
+      // services trust one hop: the gateway's X-Forwarded-For names the client
+      for (const ip of ['198.51.100.1', '198.51.100.2']) {
+        for (let i = 0; i < 2; i++) {
+          const res = await h.post(
+            '/api/v1/auth/login',
+            { email: ADMIN.email, password: 'wrong-password' },
+            { headers: { 'x-forwarded-for': ip } },
+          );
+          expect(res.status).toBe(401);
+        }
+        const locked = await h.post(
+          '/api/v1/auth/login',
+          { email: ADMIN.email, password: ADMIN.password },
+          { headers: { 'x-forwarded-for': ip } },
+        );
+        expect(locked.status).toBe(429);
+      }
+      const own = await h.post(
+        '/api/v1/auth/login',
+        { email: ADMIN.email, password: ADMIN.password },
+        { headers: { 'x-forwarded-for': '192.0.2.50' } },
+      );
+      expect(own.status).toBe(200);
+    } finally {
+      await svc2.stop();
+    }
+  });
+
+  test('when more logins arrive than argon2 may work on and wait for, then the surplus is refused with 429 at once', async () => {
+    const svc2 = await startAuth({
+      ARGON2_MAX_CONCURRENT: '1',
+      ARGON2_MAX_QUEUE: '1',
+      LOGIN_MAX_FAILURES_PER_IP: '1000',
+      LOGIN_MAX_FAILURES_PER_ACCOUNT: '1000',
+    });
+    try {
+      const h = api(svc2.url);
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          h.post('/api/v1/auth/login', { email: `flood${i}@example.org`, password: 'wrong-pass' }),
+        ),
+      );
+      const statuses = answers.map((a) => a.status);
+      expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(1);
+      expect(answers.find((a) => a.status === 429)?.body.code).toBe('RATE_LIMITED');
+      expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
+    } finally {
+      await svc2.stop();
+    }
   });
 
   test('when an IP fails too often across accounts, then it is refused', async () => {

@@ -398,6 +398,15 @@ describe('search and paging', () => {
     expect((await svc.http.get('/api/v1/lots/search?status=sold')).status).toBe(422);
   });
 
+  test('when anyone asks the lot list for more than a page of 100, then 422 (anonymous and staff alike)', async () => {
+    for (const token of [undefined, admin]) {
+      const res = await svc.http.get('/api/v1/lots/?limit=10000', { token });
+      expect(res.status).toBe(422);
+      expect(res.body.detail[0]).toMatchObject({ loc: ['query', 'limit'] });
+      expect((await svc.http.get('/api/v1/lots/?limit=100', { token })).status).toBe(200);
+    }
+  });
+
   test('when staff page the lot list with limit and skip and filter it, then the list and /count agree', async () => {
     const cat = await newCategory('Verwaltung', 'Управління');
     const made: number[] = [];

@@ -20,8 +20,9 @@ export interface MediaAppDeps extends ServiceAppDeps {
 /** The media service's HTTP app (no listen: start.ts and tests do that). */
 export function createApp(deps: MediaAppDeps): Express {
   const app = createServiceApp({ name: 'media', ...deps });
+  // a token that is sent is checked on every call, the public image bytes too (a revoked one: 401)
+  app.use(['/media', '/api/v1'], authenticate(deps.verifier));
   app.use('/media', mediaRouter(deps.photos));
-  app.use('/api/v1', authenticate(deps.verifier));
   app.use(
     '/api/v1/lots',
     photosRouter({

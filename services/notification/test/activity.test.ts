@@ -818,16 +818,32 @@ describe('entries posted by staff clients', () => {
   test('when the details are a text and no target type is given, then the text is kept and the target is the system', async () => {
     const res = await svc.http.post(
       '/api/v1/activity-logs',
-      { action_type: 'IMPORT', details: 'Import von 12 Losen' },
+      { action_type: 'EXPORT', details: 'Export von 12 Losen' },
       { token: svc.adminToken },
     );
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       target_type: 'system',
       target_id: null,
-      details: 'Import von 12 Losen',
+      details: 'Export von 12 Losen',
     });
   });
+
+  test.each(['APPROVE', 'DELETE', 'LOGIN', 'UPDATE', 'STATUS_CHANGE'])(
+    'when staff post an entry of type %s, which only the system writes, then 422 and nothing is stored',
+    async (actionType) => {
+      const before = await svc.http.get('/api/v1/activity-logs?limit=1', { token: svc.adminToken });
+      const res = await svc.http.post(
+        '/api/v1/activity-logs',
+        { action_type: actionType, target_id: 1, details: 'forged' },
+        { token: svc.adminToken },
+      );
+      expect(res.status).toBe(422);
+      expect(res.body.detail[0]).toMatchObject({ loc: ['body', 'action_type'] });
+      const after = await svc.http.get('/api/v1/activity-logs?limit=1', { token: svc.adminToken });
+      expect(after.body.total).toBe(before.body.total);
+    },
+  );
 
   test('when the body is invalid, then 422 names the fields in the asked language', async () => {
     const res = await svc.http.post(
@@ -854,7 +870,7 @@ describe('entries posted by staff clients', () => {
   test('when the details are too large, then 422 with a stable code', async () => {
     const res = await svc.http.post(
       '/api/v1/activity-logs',
-      { action_type: 'UPDATE', details: { text: 'x'.repeat(10_001) } },
+      { action_type: 'CONTACT', details: { text: 'x'.repeat(10_001) } },
       { token: svc.adminToken, headers: { 'accept-language': 'de' } },
     );
     expect(res.status).toBe(422);

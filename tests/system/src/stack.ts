@@ -1,13 +1,16 @@
 /**
  * The catalog, applications and notification services as in production (the same kit, each on
- * its own database), on one event exchange, behind the real gateway. Auth and media are not
- * needed: tokens are signed with the test key, and no photos are uploaded.
+ * its own database), on one event exchange, behind the real gateway. Auth and media join when
+ * asked (`full`: the security suites log in for real and call every route); otherwise tokens are
+ * signed with the test key and no photos are uploaded.
  */
+import { authService } from '@furniture/auth/service';
 import { startTestGateway } from '@furniture/gateway/testing';
+import { mediaService } from '@furniture/media/service';
 import { applicationsService } from '@furniture/applications/service';
 import { catalogService } from '@furniture/catalog/service';
 import { notificationService } from '@furniture/notification/service';
-import { topologyQueues } from '@furniture/platform';
+import { topologyQueues, type Logger } from '@furniture/platform';
 import {
   EventRecorder,
   api,
@@ -15,19 +18,37 @@ import {
   deleteBrokerObjects,
   eventually,
   startService,
+  testKeys,
   testUrls,
   uniqueName,
 } from '@furniture/platform/testing';
 
-export async function startSystem() {
+/** The administrator the auth service seeds in the full stack. */
+export const SYSTEM_ADMIN = { email: 'admin@example.org', password: 'Moebel-Bruecke-Admin-7' };
+
+export async function startSystem(
+  opts: {
+    full?: boolean;
+    gatewayEnv?: Record<string, string>;
+    /** every service's and the gateway's logger (silent by default) */
+    logger?: (name: string) => Logger;
+  } = {},
+) {
+  const logger = opts.logger;
   const urls = testUrls();
   const exchange = uniqueName('system');
-  const catalog = await startService(catalogService, { exchange, env: { READ_CACHE_TTL_MS: '0' } });
-  const applications = await startService(applicationsService, {
+  const catalog = await startService(catalogService, {
     exchange,
-    env: { CATALOG_URL: catalog.url, LOT_SNAPSHOT_SYNC: 'never' },
+    env: { READ_CACHE_TTL_MS: '0' },
+    logger: logger?.('catalog'),
+  });
+  const applications = await startService(applicationsService, {
+    logger: logger?.('applications'),
+    exchange,
+    env: { CATALOG_URL: catalog.url, LOT_SNAPSHOT_SYNC: 'never', PHONE_LOOKUPS_PER_IP: '100000' },
   });
   const notification = await startService(notificationService, {
+    logger: logger?.('notification'),
     exchange,
     env: {
       SMTP_URL: urls.smtpUrl,
@@ -37,14 +58,42 @@ export async function startSystem() {
       MAIL_PROBE_INTERVAL_MS: '200',
     },
   });
+  const auth = opts.full
+    ? await startService(authService, {
+        logger: logger?.('auth'),
+        exchange,
+        env: {
+          JWT_PRIVATE_KEY: testKeys().privateKey,
+          ADMIN_EMAIL: SYSTEM_ADMIN.email,
+          ADMIN_PASSWORD: SYSTEM_ADMIN.password,
+          LOGIN_MAX_FAILURES_PER_IP: '100000',
+        },
+      })
+    : undefined;
+  const bucket = uniqueName('system').replace(/_/g, '-');
+  const media = opts.full
+    ? await startService(mediaService, {
+        logger: logger?.('media'),
+        exchange,
+        env: { S3_URL: urls.s3Url, S3_BUCKET: bucket, CATALOG_URL: catalog.url },
+      })
+    : undefined;
   const recorder = await new EventRecorder(urls.amqpUrl, exchange).start();
   const gateway = await startTestGateway(
     {
       CATALOG_URL: catalog.url,
       APPLICATIONS_URL: applications.url,
       NOTIFICATION_URL: notification.url,
+      ...(auth ? { AUTH_URL: auth.url } : {}),
+      ...(media ? { MEDIA_URL: media.url } : {}),
     },
-    { RATE_LIMIT_PUBLIC_WRITES: '100000', RATE_LIMIT_PUBLIC_LOOKUPS: '100000' },
+    {
+      RATE_LIMIT_PUBLIC_WRITES: '100000',
+      RATE_LIMIT_PUBLIC_LOOKUPS: '100000',
+      RATE_LIMIT_LOGIN: '100000',
+      ...opts.gatewayEnv,
+    },
+    logger?.('gateway'),
   );
   const http = api(gateway.url);
   const staff = () => ({ token: adminToken() });
@@ -82,11 +131,13 @@ export async function startSystem() {
     catalog,
     applications,
     notification,
+    auth,
+    media,
     createLot,
     async stop() {
       await gateway.close();
       await recorder.stop();
-      for (const s of [notification, applications, catalog]) await s.stop();
+      for (const s of [media, auth, notification, applications, catalog]) await s?.stop();
       await deleteBrokerObjects(urls.amqpUrl, exchange, topologyQueues(exchange));
     },
   };

@@ -34,19 +34,19 @@ describe('language', () => {
     const { user } = renderApp('/');
     await screen.findByRole('heading', { level: 1, name: /Gespendete Möbel/ });
     const banner = screen.getByRole('banner');
-    await user.click(within(banner).getByRole('button', { name: 'Українська' }));
+    await user.click(within(banner).getByRole('button', { name: 'UA Українська' }));
 
     expect(
       await screen.findByRole('heading', { level: 1, name: /Подаровані меблі/ }),
     ).toBeInTheDocument();
     expect(document.documentElement.lang).toBe('uk');
     expect(localStorage.getItem('i18nextLng')).toBe('uk');
-    expect(within(banner).getByRole('button', { name: 'Українська' })).toHaveAttribute(
+    expect(within(banner).getByRole('button', { name: 'UA Українська' })).toHaveAttribute(
       'aria-pressed',
       'true',
     );
 
-    await user.click(within(banner).getByRole('button', { name: 'Deutsch' }));
+    await user.click(within(banner).getByRole('button', { name: 'DE Deutsch' }));
     expect(document.documentElement.lang).toBe('de');
     expect(localStorage.getItem('i18nextLng')).toBe('de');
   });

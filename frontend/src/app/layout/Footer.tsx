@@ -13,10 +13,10 @@ export default function Footer() {
   return (
     <footer className="mt-12 bg-blue-950 text-blue-50">
       <div className="container-page grid gap-8 py-10 sm:grid-cols-2 lg:grid-cols-3">
-        <div>
-          <p className="text-lg font-bold text-white">{t('app.name')}</p>
-          <p className="mt-2 text-sm text-blue-100">{t('app.tagline')}</p>
-        </div>
+        <p>
+          <strong className="block text-lg font-bold text-white">{t('app.name')}</strong>
+          <span className="mt-2 block text-sm text-blue-100">{t('app.tagline')}</span>
+        </p>
         <nav aria-label={t('footer.navLabel')}>
           <ul className="flex flex-col gap-2">
             <li>

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { CloseIcon, HeartIcon, MenuIcon, SofaIcon } from '../../components/shell-icons';
@@ -17,6 +17,7 @@ export function Header() {
   const { t } = useTranslation('common');
   const openWish = useOpenWishDialog();
   const [menuOpen, setMenuOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
   const menuId = useId();
   const location = useLocation();
 
@@ -65,6 +66,7 @@ export function Header() {
             {t('wish.button')}
           </button>
           <button
+            ref={menuButton}
             type="button"
             className="inline-flex size-10 items-center justify-center rounded-md text-slate-800 hover:bg-slate-100 md:hidden"
             aria-expanded={menuOpen}
@@ -84,6 +86,8 @@ export function Header() {
             type="button"
             className="btn-accent mt-2 w-full justify-center"
             onClick={() => {
+              // the menu hides this button: the dialog returns focus to the menu's button
+              menuButton.current?.focus();
               setMenuOpen(false);
               openWish();
             }}

@@ -21,7 +21,6 @@ export function LanguageSwitch({ className = '' }: { className?: string }) {
           key={lng}
           type="button"
           lang={lng}
-          aria-label={NAMES[lng]}
           aria-pressed={active === lng}
           onClick={() => void i18n.changeLanguage(lng)}
           className={`min-h-9 min-w-10 rounded-md px-2 text-sm font-semibold ${
@@ -29,6 +28,8 @@ export function LanguageSwitch({ className = '' }: { className?: string }) {
           }`}
         >
           {LABELS[lng]}
+          {/* the name starts with what the button shows, so voice control finds "UA" (WCAG 2.5.3) */}
+          <span className="sr-only"> {NAMES[lng]}</span>
         </button>
       ))}
     </div>

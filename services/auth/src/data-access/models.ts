@@ -11,6 +11,8 @@ export interface UserDoc {
   created_at: Date;
   updated_at: Date;
   last_login_at?: Date;
+  /** seeded with a configured password: the first login leads to the password change */
+  must_change_password?: boolean;
   /** an administrator being deleted: no longer counted as one (see UsersService.delete) */
   deleting?: boolean;
 }
@@ -36,6 +38,7 @@ const userSchema = new Schema<UserDoc>(
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
     last_login_at: { type: Date },
+    must_change_password: { type: Boolean },
     deleting: { type: Boolean },
   },
   { collection: 'users', versionKey: false },

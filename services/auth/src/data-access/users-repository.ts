@@ -23,6 +23,7 @@ function toRecord(doc: UserDoc): UserRecord {
     email: doc.email,
     role: doc.role,
     password_hash: doc.password_hash,
+    ...(doc.must_change_password ? { must_change_password: true } : {}),
     created_at: doc.created_at.toISOString(),
     updated_at: doc.updated_at.toISOString(),
   };
@@ -92,7 +93,13 @@ export class UsersRepository {
   }
 
   async create(
-    data: { name: string; email: string; role: Role; password_hash: string },
+    data: {
+      name: string;
+      email: string;
+      role: Role;
+      password_hash: string;
+      must_change_password?: boolean;
+    },
     events: (user: User) => DomainEvent[],
   ): Promise<UserRecord> {
     const now = new Date();
@@ -113,7 +120,9 @@ export class UsersRepository {
   /** Applies a change and its events in one write; returns the new state (null if gone). */
   async update(
     before: UserRecord,
-    set: Partial<Pick<UserDoc, 'name' | 'email' | 'role' | 'password_hash'>>,
+    set: Partial<
+      Pick<UserDoc, 'name' | 'email' | 'role' | 'password_hash' | 'must_change_password'>
+    >,
     events: (user: User) => DomainEvent[],
   ): Promise<UserRecord | null> {
     const updatedAt = new Date();

@@ -18,8 +18,10 @@ import type { UsersRepository } from '../data-access/users-repository';
 import {
   EmailTakenError,
   keysOf,
+  passwordTooWeak,
   toPublicUser,
   type LoginThrottle,
+  type PasswordPolicy,
   type UserRecord,
 } from './records';
 import type { PasswordHasher } from '../integrations/password-hasher';
@@ -29,6 +31,7 @@ export interface AuthDeps {
   users: UsersRepository;
   sessions: SessionsRepository;
   hasher: PasswordHasher;
+  policy: PasswordPolicy;
   signer: TokenSigner;
   throttle: LoginThrottle;
   sessionMaxAgeSeconds: number;
@@ -54,7 +57,7 @@ export class AuthService {
 
   async login(email: string, password: string, ip: string): Promise<TokenResponse> {
     const { users, hasher, throttle } = this.deps;
-    const wait = await throttle.blockedFor(email, ip);
+    const wait = await throttle.take(email, ip);
     if (wait > 0) {
       throw new AppError('LOGIN_THROTTLED', {
         params: { minutes: Math.max(1, Math.ceil(wait / 60)) },
@@ -62,18 +65,22 @@ export class AuthService {
       });
     }
     const user = await users.findByEmail(email);
-    this.dummyHash ??= hasher.hash(randomUUID());
+    // a refused computation (too many at once) must not stay cached
+    this.dummyHash ??= hasher.hash(randomUUID()).catch((err: unknown) => {
+      this.dummyHash = undefined;
+      throw err;
+    });
     const ok = await hasher.verify(user?.password_hash ?? (await this.dummyHash), password);
-    if (!user || !ok) {
-      await throttle.recordFailure(email, ip);
-      throw new AppError('INVALID_CREDENTIALS');
-    }
-    await throttle.recordSuccess(email);
+    if (!user || !ok) throw new AppError('INVALID_CREDENTIALS');
+    await throttle.recordSuccess(email, ip);
     if (hasher.needsRehash(user.password_hash)) {
       await users.update(user, { password_hash: await hasher.hash(password) }, () => []);
     }
     const publicUser = toPublicUser(user);
-    const response = await this.openSession(publicUser);
+    const opened = await this.openSession(publicUser);
+    const response: TokenResponse = user.must_change_password
+      ? { ...opened, must_change_password: true }
+      : opened;
     await users.recordSessionEvent(
       user.id,
       [createEvent(Events.UserLoggedIn, { user: snapshot(publicUser) }, actorOf(publicUser))],
@@ -124,7 +131,11 @@ export class AuthService {
     await this.deps.sessions.revoke(actor.sessionId, 'logout');
     const publicUser = toPublicUser(user);
     await this.deps.users.recordSessionEvent(user.id, [
-      createEvent(Events.UserLoggedOut, { user: snapshot(publicUser) }, actorOf(publicUser)),
+      createEvent(
+        Events.UserLoggedOut,
+        { user: snapshot(publicUser), session_id: actor.sessionId },
+        actorOf(publicUser),
+      ),
     ]);
     this.deps.onEvents();
   }
@@ -169,10 +180,14 @@ export class AuthService {
         fieldErrors: [{ loc: ['body', 'new_password'], msg: '', type: 'password_unchanged' }],
       });
     }
+    if (this.deps.policy.isWeak(change.new_password, [user.name, user.email]))
+      throw passwordTooWeak('new_password');
     const hash = await this.deps.hasher.hash(change.new_password);
-    await this.deps.users.update(user, { password_hash: hash }, (next) => [
-      createEvent(Events.UserPasswordChanged, { user: snapshot(next) }, actorOf(next)),
-    ]);
+    await this.deps.users.update(
+      user,
+      { password_hash: hash, must_change_password: false },
+      (next) => [createEvent(Events.UserPasswordChanged, { user: snapshot(next) }, actorOf(next))],
+    );
     await this.deps.sessions.revokeAllOfUser(user.id, 'password_change');
     this.deps.onEvents();
     return this.openSession(toPublicUser(user));

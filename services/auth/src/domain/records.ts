@@ -1,4 +1,5 @@
 import type { User } from '@furniture/contracts';
+import { AppError } from '@furniture/platform/domain';
 
 /*
  * The records and ports of the auth domain. Data access maps its documents to these and
@@ -8,23 +9,42 @@ import type { User } from '@furniture/contracts';
 /** A user as the domain sees it, with the password hash that never leaves the service. */
 export interface UserRecord extends User {
   password_hash: string;
+  /** the seeded administrator until the first password change */
+  must_change_password?: boolean;
 }
 
 export class EmailTakenError extends Error {}
 
 export function toPublicUser(record: UserRecord): User {
-  const { password_hash: _hidden, ...user } = record;
+  const { password_hash: _hidden, must_change_password: _internal, ...user } = record;
   return user;
 }
 
-/** Failed-login counting (data-access/login-throttle.ts implements it). */
+/**
+ * Login attempt counting (data-access/login-throttle.ts implements it). Every attempt takes a
+ * point before the password is checked, in one atomic step, so parallel guesses cannot pass the
+ * budget; a successful login gives its points back.
+ */
 export interface LoginThrottle {
-  /** seconds until the account or the IP may try again, or 0 */
-  blockedFor(email: string, ip: string): Promise<number>;
-  recordFailure(email: string, ip: string): Promise<void>;
-  recordSuccess(email: string): Promise<void>;
+  /** takes a point for this attempt: 0 when it may go on, else seconds until it may try again */
+  take(email: string, ip: string): Promise<number>;
+  /** the attempt succeeded: its points are given back and the account's failures forgotten */
+  recordSuccess(email: string, ip: string): Promise<void>;
 }
 
 /** The fields a change sets (for changesOf). */
 export const keysOf = <T extends object>(set: Partial<T>) =>
   Object.keys(set) as (keyof T & string)[];
+
+/** Whether a new password is too easy to guess (integrations/password-policy.ts). */
+export interface PasswordPolicy {
+  /** `userInputs`: the user's name and e-mail, which a guesser would try first */
+  isWeak(password: string, userInputs?: string[]): boolean;
+}
+
+/** The 422 of a password that is long enough but easy to guess, on the field that carries it. */
+export function passwordTooWeak(field: string): AppError {
+  return new AppError('PASSWORD_TOO_WEAK', {
+    fieldErrors: [{ loc: ['body', field], msg: '', type: 'password_too_weak' }],
+  });
+}

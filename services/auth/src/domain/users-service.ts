@@ -10,7 +10,14 @@ import {
 import { AppError, changesOf, createEvent } from '@furniture/platform/domain';
 import type { SessionsRepository } from '../data-access/sessions-repository';
 import type { UsersRepository } from '../data-access/users-repository';
-import { EmailTakenError, keysOf, toPublicUser, type UserRecord } from './records';
+import {
+  EmailTakenError,
+  keysOf,
+  passwordTooWeak,
+  toPublicUser,
+  type PasswordPolicy,
+  type UserRecord,
+} from './records';
 import type { PasswordHasher } from '../integrations/password-hasher';
 
 const snapshot = (u: User) => ({ id: u.id, name: u.name, email: u.email, role: u.role });
@@ -26,6 +33,7 @@ export class UsersService {
       users: UsersRepository;
       sessions: SessionsRepository;
       hasher: PasswordHasher;
+      policy: PasswordPolicy;
       onEvents: () => void;
     },
   ) {}
@@ -40,6 +48,8 @@ export class UsersService {
   }
 
   async create(actor: Actor, input: UserCreate): Promise<User> {
+    if (this.deps.policy.isWeak(input.password, [input.name, input.email]))
+      throw passwordTooWeak('password');
     try {
       const created = await this.deps.users.create(
         {
@@ -60,6 +70,14 @@ export class UsersService {
 
   async update(actor: Actor, id: number, input: UserUpdate): Promise<User> {
     const before = await this.require(id);
+    if (
+      input.password !== undefined &&
+      this.deps.policy.isWeak(input.password, [
+        input.name ?? before.name,
+        input.email ?? before.email,
+      ])
+    )
+      throw passwordTooWeak('password');
     const set: Partial<Pick<UserRecord, 'name' | 'email' | 'role' | 'password_hash'>> = {};
     if (input.name !== undefined && input.name !== before.name) set.name = input.name;
     if (input.email !== undefined && input.email !== before.email) set.email = input.email;
@@ -139,6 +157,8 @@ export class UsersService {
     email?: string;
     password?: string;
     name: string;
+    /** the first login leads to the password change */
+    mustChangePassword?: boolean;
   }): Promise<'created' | 'exists' | 'not_configured'> {
     if ((await this.deps.users.count()) > 0) return 'exists';
     if (!admin.email || !admin.password) return 'not_configured';
@@ -149,6 +169,7 @@ export class UsersService {
           email: admin.email.trim().toLowerCase(),
           role: 'admin',
           password_hash: await this.deps.hasher.hash(admin.password),
+          ...(admin.mustChangePassword ? { must_change_password: true } : {}),
         },
         (user) => [createEvent(Events.UserCreated, { user: snapshot(user) }, null)],
       );

@@ -1,4 +1,5 @@
 import argon2 from 'argon2';
+import { AppError } from '@furniture/platform';
 
 export interface PasswordHasher {
   hash(password: string): Promise<string>;
@@ -23,5 +24,42 @@ export function argon2Hasher(params: {
       }
     },
     needsRehash: (hash) => argon2.needsRehash(hash, options),
+  };
+}
+
+/**
+ * Bounds the argon2 work in flight (19 MiB of memory each): at most `concurrent` at once and
+ * `queue` waiting; one more is refused with 429 at once, so a flood of logins costs a bounded
+ * amount of memory instead of all of it.
+ */
+export function boundedHasher(
+  hasher: PasswordHasher,
+  opts: { concurrent: number; queue: number },
+): PasswordHasher & { inFlight(): number } {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  const run = async <T>(work: () => Promise<T>): Promise<T> => {
+    if (running >= opts.concurrent) {
+      if (waiting.length >= opts.queue) {
+        throw new AppError('RATE_LIMITED', { extra: { retry_after: 1 } });
+      }
+      await new Promise<void>((resolve) => waiting.push(resolve));
+    } else {
+      running += 1;
+    }
+    try {
+      return await work();
+    } finally {
+      // the slot passes straight to the next in line, or is freed
+      const next = waiting.shift();
+      if (next) next();
+      else running -= 1;
+    }
+  };
+  return {
+    hash: (password) => run(() => hasher.hash(password)),
+    verify: (hash, password) => run(() => hasher.verify(hash, password)),
+    needsRehash: (hash) => hasher.needsRehash(hash),
+    inFlight: () => running + waiting.length,
   };
 }

@@ -149,7 +149,8 @@ const familyFields = {
 
 export const EventPayloads = {
   [Events.UserLoggedIn]: z.object({ user: userSnapshot }),
-  [Events.UserLoggedOut]: z.object({ user: userSnapshot }),
+  /** session_id: the session that ended (every service refuses its tokens from then on) */
+  [Events.UserLoggedOut]: z.object({ user: userSnapshot, session_id: z.string().optional() }),
   [Events.UserPasswordChanged]: z.object({ user: userSnapshot }),
   [Events.UserCreated]: z.object({ user: userSnapshot }),
   [Events.UserUpdated]: z.object({ user: userSnapshot, changes }),

@@ -30,7 +30,10 @@ export const Limits = {
   nameMax: 100,
   emailMax: 254,
   notesMax: 1000,
+  /** what the login form asks (a stored password may predate the stricter rule below) */
   passwordMin: 8,
+  /** a new password: at least this long, and not easy to guess (the auth service estimates it) */
+  newPasswordMin: 12,
   passwordMax: 256,
   lotTextMax: 5000,
   lotNameMax: 200,

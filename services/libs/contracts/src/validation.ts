@@ -26,8 +26,8 @@ export const ValidationMessages = {
   email_required: { de: 'E-Mail ist erforderlich', uk: "Електронна пошта обов'язкова" },
   password_required: { de: 'Passwort ist erforderlich', uk: "Пароль обов'язковий" },
   password_too_short: {
-    de: 'Passwort muss mindestens 8 Zeichen haben',
-    uk: 'Пароль має містити щонайменше 8 символів',
+    de: 'Passwort muss mindestens 12 Zeichen haben',
+    uk: 'Пароль має містити щонайменше 12 символів',
   },
   note_empty: { de: 'Notiz darf nicht leer sein', uk: 'Нотатка не може бути порожньою' },
   note_too_long: {

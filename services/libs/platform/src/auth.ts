@@ -2,6 +2,7 @@ import type { RequestHandler } from 'express';
 import jwt from 'jsonwebtoken';
 import { Roles, type Actor, type Role } from '@furniture/contracts';
 import { AppError } from './errors';
+import type { TokenIdentity } from './revocations';
 
 /** Claims of an access token issued by the auth service. */
 export interface AccessClaims {
@@ -42,35 +43,38 @@ export class TokenVerifier {
    * is remembered with its actor until it expires. Expiry and revocation are checked on every
    * call all the same.
    */
-  private readonly verified = new Map<string, AuthenticatedActor>();
+  private readonly verified = new Map<
+    string,
+    { actor: AuthenticatedActor; identity: TokenIdentity }
+  >();
 
   constructor(
     private readonly opts: {
       publicKey: string;
       issuer: string;
       audience: string;
-      /** sessions revoked since their tokens were issued (fed by events) */
-      isRevoked?: (sessionId: string) => boolean;
+      /** sessions and users revoked since their tokens were issued (fed by events) */
+      isRevoked?: (token: TokenIdentity) => boolean;
     },
   ) {}
 
   verify(token: string): AuthenticatedActor {
     const known = this.verified.get(token);
     if (known) {
-      if (Math.floor(Date.now() / 1000) >= known.expiresAt) {
+      if (Math.floor(Date.now() / 1000) >= known.actor.expiresAt) {
         this.verified.delete(token);
         throw new AppError('TOKEN_EXPIRED');
       }
-      if (this.opts.isRevoked?.(known.sessionId)) throw new AppError('TOKEN_INVALID');
-      return { ...known };
+      if (this.opts.isRevoked?.(known.identity)) throw new AppError('TOKEN_INVALID');
+      return { ...known.actor };
     }
-    const actor = this.verifySignature(token);
+    const checked = this.verifySignature(token);
     if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.clear();
-    this.verified.set(token, actor);
-    return { ...actor };
+    this.verified.set(token, checked);
+    return { ...checked.actor };
   }
 
-  private verifySignature(token: string): AuthenticatedActor {
+  private verifySignature(token: string): { actor: AuthenticatedActor; identity: TokenIdentity } {
     let claims: AccessClaims;
     try {
       claims = jwt.verify(token, this.opts.publicKey, {
@@ -91,14 +95,18 @@ export class TokenVerifier {
     ) {
       throw new AppError('TOKEN_INVALID');
     }
-    if (this.opts.isRevoked?.(claims.sid)) throw new AppError('TOKEN_INVALID');
+    const identity: TokenIdentity = { sessionId: claims.sid, userId: id, issuedAt: claims.iat };
+    if (this.opts.isRevoked?.(identity)) throw new AppError('TOKEN_INVALID');
     return {
-      id,
-      name: String(claims.name ?? ''),
-      email: claims.email,
-      role: claims.role,
-      sessionId: claims.sid,
-      expiresAt: claims.exp,
+      actor: {
+        id,
+        name: String(claims.name ?? ''),
+        email: claims.email,
+        role: claims.role,
+        sessionId: claims.sid,
+        expiresAt: claims.exp,
+      },
+      identity,
     };
   }
 }

@@ -1,4 +1,7 @@
+import type { Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import express, { type Express, type RequestHandler } from 'express';
+import { AppError } from './app-error';
 import client from 'prom-client';
 import type { TokenVerifier } from './auth';
 import { errorHandler, notFoundHandler } from './errors';
@@ -105,15 +108,34 @@ export function healthRoutes(
 }
 
 /**
+ * One path semantics from the gateway to every service: API paths are lower case. The gateway's
+ * routing and rate limits match them case-sensitively while express routers would not, so a
+ * mixed-case form (`/api/v1/auth/LOGIN`) would pass the gateway's limits and still reach the
+ * route: it is refused with 404 at the gateway and again at every service.
+ */
+export const canonicalApiPath: RequestHandler = (req, _res, next) => {
+  const pathname = req.path;
+  // percent escapes (%2B of a phone number's +) may be written in either case
+  const letters = pathname.replace(/%[0-9a-f]{2}/gi, '');
+  if (pathname.startsWith('/api/') && letters !== letters.toLowerCase())
+    return next(new AppError('ROUTE_NOT_FOUND', { extra: { path: pathname } }));
+  next();
+};
+
+/**
  * The express app every service starts from: request ids and logging, metrics, JSON bodies,
  * health. The service mounts its routers and then calls `finishApp`.
  */
 export function createServiceApp(opts: ServiceAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  // exactly one hop: the gateway, which sets X-Forwarded-For to the address it saw; a chain a
+  // client wrote itself is never read
+  app.set('trust proxy', 1);
+  app.set('case sensitive routing', true);
   app.set('query parser', 'simple');
   app.use(httpLogger(opts.logger));
+  app.use(canonicalApiPath);
   if (opts.metrics !== false) {
     const registry = metricsRegistry(opts.name);
     app.use(requestMetrics(registry));
@@ -131,4 +153,28 @@ export function finishApp(app: Express, logger: Logger): Express {
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
   return app;
+}
+
+/**
+ * Requests node's HTTP parser refuses before express sees them (a URL or headers over 16 KB,
+ * broken framing) are answered in the platform's error shape too, not with node's bare status
+ * line: 431 for oversized headers, 400 otherwise, always closing the connection.
+ */
+export function answerClientErrors(server: Server): void {
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    if (err.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+    const status = tooLarge ? 431 : 400;
+    const error = new AppError('BAD_REQUEST', { status });
+    const message = error.localizedMessage('de');
+    const body = JSON.stringify({ success: false, code: 'BAD_REQUEST', message, detail: message });
+    socket.end(
+      `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Connection: close\r\n\r\n${body}`,
+    );
+  });
 }

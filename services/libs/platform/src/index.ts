@@ -4,6 +4,7 @@ export * from './errors';
 export * from './mongo';
 export * from './locks';
 export * from './auth';
+export * from './revocations';
 export * from './http';
 export * from './lifecycle';
 export * from './service';

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { Express } from 'express';
+import { answerClientErrors } from './http';
 import type { Logger } from './logger';
 import { settlesWithin } from './time';
 
@@ -41,6 +42,7 @@ export class Lifecycle {
         );
         resolve(server);
       });
+      answerClientErrors(server);
       server.keepAliveTimeout = 65000; // longer than the gateway's agent keeps idle sockets
       server.headersTimeout = 66000;
     });

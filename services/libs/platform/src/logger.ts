@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import pino, { type Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
+import { maskPersonalData } from './privacy';
 
 export type { Logger } from 'pino';
 
@@ -16,12 +17,53 @@ function traceIds(): Record<string, string> {
   return isSpanContextValid(ids) ? { trace_id: ids.traceId, span_id: ids.spanId } : {};
 }
 
-export function createLogger(name: string, level = 'info'): Logger {
-  return pino({
+// timestamps and request ids are digits and dashes too: left readable
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
+// trace and span ids (tracing.ts) are hex digits
+const TRACE_ID = /^(?:[0-9a-f]{16}|[0-9a-f]{32})$/;
+
+/**
+ * Every string of a log line with phone numbers and e-mail addresses masked (families' numbers
+ * travel in URLs: check-status, can-apply, ?phone=). Dates stay as they are.
+ */
+export function maskLogValue(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string')
+    return ISO_DATE.test(value) || UUID.test(value) || TRACE_ID.test(value)
+      ? value
+      : maskPersonalData(value);
+  if (depth > 6 || value === null || typeof value !== 'object') return value;
+  if (value instanceof Date) return value;
+  if (Array.isArray(value)) return value.map((v) => maskLogValue(v, depth + 1));
+  if (value instanceof Error) return maskLogValue({ ...pino.stdSerializers.err(value) }, depth);
+  // requests, responses, sockets: their serializers pick what is logged
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (proto !== Object.prototype && proto !== null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = maskLogValue(v, depth + 1);
+  return out;
+}
+
+export function createLogger(
+  name: string,
+  level = 'info',
+  destination?: pino.DestinationStream,
+): Logger {
+  const options: pino.LoggerOptions = {
     name,
     level,
     base: { service: name },
     mixin: traceIds,
+    formatters: { log: (obj) => maskLogValue(obj) as Record<string, unknown> },
+    serializers: { err: (err: unknown) => maskLogValue(err) },
+    hooks: {
+      logMethod(args, method) {
+        method.apply(
+          this,
+          args.map((a) => (typeof a === 'string' ? maskPersonalData(a) : a)) as typeof args,
+        );
+      },
+    },
     redact: {
       paths: [
         'req.headers.authorization',
@@ -33,7 +75,8 @@ export function createLogger(name: string, level = 'info'): Logger {
       ],
       censor: '[redacted]',
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 const VALID_REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -62,7 +105,7 @@ export function httpLogger(logger: Logger) {
       req: (req: { id: string; method: string; url: string }) => ({
         id: req.id,
         method: req.method,
-        url: req.url,
+        url: maskPersonalData(req.url),
       }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },

@@ -3,6 +3,7 @@ import type { Collection, Document } from 'mongodb';
 import { Gauge, Histogram } from 'prom-client';
 import { readSecret } from './config';
 import { TokenVerifier } from './auth';
+import { RevokedTokens, RevokingEvents, type TokenIdentity } from './revocations';
 import { isTransientError } from './failures';
 import { metricsRegistry, type HealthCheck, type ServiceAppDeps } from './http';
 import { Lifecycle, runMain } from './lifecycle';
@@ -41,11 +42,15 @@ type TokenSettings = Pick<
 >;
 
 /** The token verifier of a configuration (key inline or as a file; gateway and services). */
-export function verifierFromConfig(config: TokenSettings): TokenVerifier {
+export function verifierFromConfig(
+  config: TokenSettings,
+  isRevoked?: (token: TokenIdentity) => boolean,
+): TokenVerifier {
   return new TokenVerifier({
     publicKey: readSecret(config.JWT_PUBLIC_KEY, config.JWT_PUBLIC_KEY_FILE, 'JWT_PUBLIC_KEY'),
     issuer: config.JWT_ISSUER,
     audience: config.JWT_AUDIENCE,
+    isRevoked,
   });
 }
 
@@ -67,6 +72,8 @@ interface Job {
  */
 export class ServiceKit<C extends ServiceBaseConfig = ServiceBaseConfig> {
   readonly verifier: TokenVerifier;
+  /** sessions and users revoked by the auth service's events, checked by the verifier */
+  readonly revoked = new RevokedTokens();
   readonly processed: ProcessedEvents;
   private readonly relays: OutboxRelay[] = [];
   private readonly jobs: Job[] = [];
@@ -83,7 +90,7 @@ export class ServiceKit<C extends ServiceBaseConfig = ServiceBaseConfig> {
     readonly bus: EventBus,
     private readonly isAccepting?: () => boolean,
   ) {
-    this.verifier = verifierFromConfig(config);
+    this.verifier = verifierFromConfig(config, (token) => this.revoked.isRevoked(token));
     this.processed = new ProcessedEvents(conn);
     this.checks = { mongo: () => pingMongo(conn) };
     const retentionMs = config.PROCESSED_EVENTS_RETENTION_DAYS * 24 * 3600 * 1000;
@@ -157,6 +164,8 @@ export class ServiceKit<C extends ServiceBaseConfig = ServiceBaseConfig> {
     if (this.started) return;
     this.started = true;
     await this.processed.ensureIndexes();
+    // a logout, password change, demotion or deletion reaches this process within moments
+    await this.bus.broadcast(RevokingEvents, (event) => this.revoked.apply(event));
     for (const relay of this.relays) relay.start();
     for (const job of this.jobs) {
       job.timer = setInterval(() => {

@@ -10,7 +10,7 @@ describe('TokenVerifier', () => {
       publicKey: testKeys().publicKey,
       issuer: TEST_ISSUER,
       audience: TEST_AUDIENCE,
-      isRevoked: (sid) => revoked.has(sid),
+      isRevoked: ({ sessionId }) => revoked.has(sessionId),
     });
   const codeOf = (fn: () => unknown) => {
     try {

@@ -6,7 +6,7 @@ export type PasswordErrors = Partial<
     'current' | 'next' | 'confirm',
     | 'currentRequired'
     | 'newRequired'
-    | 'passwordTooShort'
+    | 'newPasswordTooShort'
     | 'passwordUnchanged'
     | 'passwordMismatch'
   >
@@ -21,7 +21,7 @@ export function validatePasswordChange(
   const errors: PasswordErrors = {};
   if (!current) errors.current = 'currentRequired';
   if (!next) errors.next = 'newRequired';
-  else if (next.length < Limits.passwordMin) errors.next = 'passwordTooShort';
+  else if (next.length < Limits.newPasswordMin) errors.next = 'newPasswordTooShort';
   else if (next === current) errors.next = 'passwordUnchanged';
   if (next && confirm !== next) errors.confirm = 'passwordMismatch';
   return errors;

@@ -15,7 +15,7 @@ export type UserFormErrors = Partial<Record<keyof UserFormValues, string>>;
 
 /**
  * User form rules of back-office §5: name and e-mail required; role admin or volunteer; the
- * password required on create (at least 8) and optional on edit; the confirmation must match on
+ * password required on create (at least 12; the API also refuses one that is easy to guess) and optional on edit; the confirmation must match on
  * create only.
  */
 export function validateUserForm(values: UserFormValues, mode: 'create' | 'edit'): UserFormErrors {
@@ -25,8 +25,8 @@ export function validateUserForm(values: UserFormValues, mode: 'create' | 'edit'
   if (mailProblem) errors.email = mailProblem;
   if (!(Roles as readonly string[]).includes(values.role)) errors.role = 'roleInvalid';
   if (mode === 'create' && !values.password) errors.password = 'passwordRequired';
-  else if (values.password && values.password.length < Limits.passwordMin) {
-    errors.password = 'passwordTooShort';
+  else if (values.password && values.password.length < Limits.newPasswordMin) {
+    errors.password = 'newPasswordTooShort';
   }
   if (mode === 'create' && values.password && values.confirm !== values.password) {
     errors.confirm = 'passwordMismatch';

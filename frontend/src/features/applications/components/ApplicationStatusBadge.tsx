@@ -12,7 +12,7 @@ export function ApplicationStatusBadge({ status }: { status: ApplicationStatus }
   const { t } = useTranslation('public');
   return (
     <span
-      className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-sm font-semibold ring-1 ring-inset ${STYLES[status] ?? STYLES.pending}`}
+      className={`inline-flex items-center rounded-full whitespace-nowrap px-2.5 py-0.5 text-sm font-semibold ring-1 ring-inset ${STYLES[status] ?? STYLES.pending}`}
     >
       {t(`applicationStatus.${status}`)}
     </span>

@@ -8,11 +8,16 @@ import { useAppDispatch } from '../../../app/hooks';
 import { useLanguage } from '../../../lib/language';
 import { localize, type LocalizedText } from '../../../lib/localized';
 import type { LotStatus } from '@furniture/contracts/enums';
-import { rememberPhone } from '../lib/applicant-memory';
-import { DuplicateDialog } from './DuplicateDialog';
+import { Link } from 'react-router';
+import { useGetQueueInfoQuery } from '../api/applications-api';
+import { rememberPhone, useRememberedPhone } from '../lib/applicant-memory';
+import { ApplicationStatusBadge } from './ApplicationStatusBadge';
 
 // the form and its dialog code load when a family wants to apply
 const ApplyModal = lazy(() => import('./ApplyModal'));
+const DuplicateDialog = lazy(() =>
+  import('./DuplicateDialog').then((m) => ({ default: m.DuplicateDialog })),
+);
 
 export interface LotForActions {
   id: number;
@@ -23,7 +28,9 @@ export interface LotForActions {
 /**
  * The lot's action by status (public-site §4): apply when available, contact when reserved,
  * a disabled button when transferred or taken. After a successful application the button
- * gives way to a message, and the lot and its queue reload after 2 seconds.
+ * gives way to a message, and the lot and its queue reload after 2 seconds; from then on (and
+ * whenever this tab's family has applied for the lot) its place shows the application's status
+ * and queue position instead of a button that could only say "already applied".
  */
 export function LotActions({ lot }: { lot: LotForActions }) {
   const { t } = useTranslation('public');
@@ -32,6 +39,9 @@ export function LotActions({ lot }: { lot: LotForActions }) {
   const [applyOpen, setApplyOpen] = useState(false);
   const [duplicateOpen, setDuplicateOpen] = useState(false);
   const [created, setCreated] = useState<ApplicationCreated | null>(null);
+  const phone = useRememberedPhone();
+  // the same query as the queue panel's: one request for both
+  const { data: info } = useGetQueueInfoQuery({ lotId: lot.id, phone: phone ?? undefined });
 
   useEffect(() => {
     if (!created) return;
@@ -60,6 +70,26 @@ export function LotActions({ lot }: { lot: LotForActions }) {
             {t('apply.successText', { id: created.id, position: created.queue_position })}
           </p>
         </div>
+      </div>
+    );
+  }
+
+  if (info?.user_has_application && info.user_application_status) {
+    const approved = info.user_application_status === 'approved';
+    return (
+      <div role="status" className="rounded-xl border border-blue-300 bg-white p-4 text-slate-900">
+        <p className="font-semibold">
+          {approved ? t('queue.reservedForYou') : t('queue.alreadyApplied')}
+        </p>
+        <p className="mt-2 flex flex-wrap items-center gap-2">
+          <ApplicationStatusBadge status={info.user_application_status} />
+          {info.queue_position !== null && !approved && (
+            <span>{t('queue.position', { position: info.queue_position })}</span>
+          )}
+        </p>
+        <Link to="/check-status" className="mt-3 inline-block font-medium text-blue-800 underline">
+          {t('common:nav.checkStatus')}
+        </Link>
       </div>
     );
   }
@@ -118,7 +148,11 @@ export function LotActions({ lot }: { lot: LotForActions }) {
           />
         </Suspense>
       )}
-      <DuplicateDialog open={duplicateOpen} onClose={() => setDuplicateOpen(false)} />
+      {duplicateOpen && (
+        <Suspense fallback={null}>
+          <DuplicateDialog open={duplicateOpen} onClose={() => setDuplicateOpen(false)} />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -3,7 +3,6 @@ import { Info, TriangleAlert, Users } from 'lucide-react';
 import type { LotStatus } from '@furniture/contracts/enums';
 import { useGetQueueInfoQuery } from '../api/applications-api';
 import { useRememberedPhone } from '../lib/applicant-memory';
-import { ApplicationStatusBadge } from './ApplicationStatusBadge';
 
 /** How crowded the queue is: first applicant, one person, some people, many (public-site §4). */
 export function competitionLevel(count: number): 'first' | 'one' | 'some' | 'many' {
@@ -14,8 +13,8 @@ export function competitionLevel(count: number): 'first' | 'one' | 'some' | 'man
 }
 
 /**
- * Queue status, competition hint and the notice that this phone has applied already (the
- * phone of the last application from this browser tab).
+ * Queue status and competition hint (the family's own application, when this tab sent one, is
+ * shown in place of the apply button: LotActions).
  */
 export function QueuePanel({ lot }: { lot: { id: number; status: LotStatus } }) {
   const { t } = useTranslation('public');
@@ -59,22 +58,6 @@ export function QueuePanel({ lot }: { lot: { id: number; status: LotStatus } }) 
             {t(`queue.competition.${level}`)}
           </p>
         </>
-      )}
-
-      {info?.user_has_application && (
-        <div className="mt-3 rounded-lg border border-blue-300 bg-white p-3" role="note">
-          <p className="font-medium text-slate-900">
-            {mineApproved ? t('queue.reservedForYou') : t('queue.alreadyApplied')}
-          </p>
-          <p className="mt-2 flex flex-wrap items-center gap-2 text-sm text-slate-800">
-            {info.user_application_status && (
-              <ApplicationStatusBadge status={info.user_application_status} />
-            )}
-            {info.queue_position !== null && !mineApproved && (
-              <span>{t('queue.position', { position: info.queue_position })}</span>
-            )}
-          </p>
-        </div>
       )}
 
       {isError && !info && <p className="mt-3 text-sm text-slate-700">{t('queue.loadError')}</p>}

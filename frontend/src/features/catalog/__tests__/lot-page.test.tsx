@@ -23,7 +23,7 @@ describe('lot page', () => {
     expect(screen.getByText('Aus einem Nichtraucherhaushalt.')).toBeInTheDocument();
     for (const [term, value] of [
       ['Maße', '200 × 90 cm'],
-      ['Zustand', 'gut'],
+      ['Zustand', 'Gut'],
       ['Standort', 'Berlin'],
       ['Gespendet von', 'Familie Weber'],
     ] as const) {
@@ -41,6 +41,27 @@ describe('lot page', () => {
     expect(heading).toHaveAttribute('lang', 'de');
     expect(screen.getByText('Лот № 5')).toBeInTheDocument();
   });
+
+  test.each([
+    ['very_good', 'Дуже добрий'],
+    ['sehr gut', 'Дуже добрий'],
+    ['4/5', '4/5'],
+  ] as const)(
+    'when the page is Ukrainian and the condition is "%s", then it reads "%s"; donor and location as entered',
+    async (condition, shown) => {
+      await i18n.changeLanguage('uk');
+      serveCatalog({ lots: [lot(5, { condition, donor: 'Familie Weber', location: 'Berlin' })] });
+      renderApp('/lots/5');
+      await screen.findByRole('heading', { level: 1 });
+      for (const [term, value] of [
+        ['Стан', shown],
+        ['Місцезнаходження', 'Berlin'],
+        ['Подарував(-ла)', 'Familie Weber'],
+      ] as const) {
+        expect(screen.getByText(term).nextElementSibling).toHaveTextContent(value);
+      }
+    },
+  );
 
   test.each([
     ['reserved', 'link', 'Kontakt aufnehmen', true],
@@ -91,7 +112,7 @@ describe('lot page', () => {
     ).toBeInTheDocument();
   });
 
-  test('when this tab applied for the lot before, then the panel asks with that phone and shows the notice with status and place', async () => {
+  test('when this tab applied for the lot before, then its status and place stand where the apply button was, asked with that phone', async () => {
     sessionStorage.setItem('moebelbruecke.applicantPhone', '+491761234567');
     let askedPhone: string | null = null;
     serveCatalog(
@@ -112,7 +133,15 @@ describe('lot page', () => {
     expect(
       await screen.findByText('Sie haben sich bereits für dieses Lot beworben.'),
     ).toBeInTheDocument();
-    expect(screen.getByText('Ihr Platz in der Warteschlange: 2')).toBeInTheDocument();
+    const mine = screen.getByRole('status');
+    expect(mine).toHaveTextContent('Sie haben sich bereits für dieses Lot beworben.');
+    expect(within(mine).getByText('In Bearbeitung')).toBeInTheDocument();
+    expect(within(mine).getByText('Ihr Platz in der Warteschlange: 2')).toBeInTheDocument();
+    expect(within(mine).getByRole('link', { name: 'Status prüfen' })).toHaveAttribute(
+      'href',
+      '/check-status',
+    );
+    expect(screen.queryByRole('button', { name: 'Jetzt bewerben' })).not.toBeInTheDocument();
     expect(askedPhone).toBe('+491761234567');
   });
 

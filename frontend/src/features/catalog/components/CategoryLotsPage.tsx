@@ -63,9 +63,9 @@ export default function CategoryLotsPage() {
           />
         ) : lots.data && lots.data.length > 0 ? (
           <ul className={GRID_COLUMNS}>
-            {lots.data.map((lot) => (
+            {lots.data.map((lot, i) => (
               <li key={lot.id}>
-                <LotCard lot={lot} />
+                <LotCard lot={lot} priority={i < 2} />
               </li>
             ))}
           </ul>

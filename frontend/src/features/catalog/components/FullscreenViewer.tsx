@@ -2,6 +2,7 @@ import type { KeyboardEvent } from 'react';
 import { Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
 import { useTranslation } from 'react-i18next';
 import { ChevronLeft, ChevronRight, X } from 'lucide-react';
+import { useReturnFocus } from '../../../lib/use-return-focus';
 
 /** The photos over the whole screen: Escape closes, the arrow keys move between photos. */
 export function FullscreenViewer({
@@ -22,6 +23,7 @@ export function FullscreenViewer({
   altOf: (index: number) => string;
 }) {
   const { t } = useTranslation('public');
+  useReturnFocus(open);
   const count = photos.length;
   const go = (delta: number) => onIndexChange((index + delta + count) % count);
 

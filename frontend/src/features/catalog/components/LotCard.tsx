@@ -4,10 +4,18 @@ import { ImageOff } from 'lucide-react';
 import { useLanguage } from '../../../lib/language';
 import { localize } from '../../../lib/localized';
 import type { PublicLot } from '../api/catalog-api';
+import { thumbnailOf } from '../lib/photos';
 import { LotStatusBadge } from './LotStatusBadge';
 
-/** First photo or a placeholder, name, status, id, short description; links to the lot. */
-export function LotCard({ lot }: { lot: PublicLot }) {
+/** How wide a card is in GRID_COLUMNS (1, 2, 3, 4, 6 columns): the 320 px thumbnail or the 800 px photo. */
+const CARD_SIZES =
+  '(min-width: 1536px) 16vw, (min-width: 1280px) 25vw, (min-width: 1024px) 33vw, (min-width: 640px) 50vw, 100vw';
+
+/**
+ * First photo or a placeholder, name, status, id, short description; links to the lot. The
+ * cards of the first row (`priority`) load their photo at once, the others when scrolled to.
+ */
+export function LotCard({ lot, priority = false }: { lot: PublicLot; priority?: boolean }) {
   const { t } = useTranslation('public');
   const lang = useLanguage();
   const name = localize(lot.name, lang);
@@ -22,8 +30,13 @@ export function LotCard({ lot }: { lot: PublicLot }) {
         {photo ? (
           <img
             src={photo}
+            srcSet={
+              thumbnailOf(photo) !== photo ? `${thumbnailOf(photo)} 320w, ${photo} 800w` : undefined
+            }
+            sizes={CARD_SIZES}
             alt={name.text}
-            loading="lazy"
+            loading={priority ? 'eager' : 'lazy'}
+            fetchPriority={priority ? 'high' : undefined}
             decoding="async"
             className="size-full object-cover"
           />

@@ -7,6 +7,7 @@ import { contactPhoneHref, env } from '../../../config/env';
 import { Breadcrumb } from '../../../components/Breadcrumb';
 import { Spinner } from '../../../components/Spinner';
 import { useLanguage } from '../../../lib/language';
+import { conditionText } from '../../../lib/lot-condition';
 import { localize, type LocalizedText } from '../../../lib/localized';
 import { useCategories, useGetLotQuery } from '../api/catalog-api';
 import { Gallery } from './Gallery';
@@ -53,7 +54,7 @@ export function LotDetail({
   const details = (
     [
       ['dimensions', lot.dimensions],
-      ['condition', lot.condition],
+      ['condition', conditionText(lot.condition, t)],
       ['location', lot.location],
       ['donor', lot.donor],
     ] as const

@@ -13,7 +13,7 @@ export function LotStatusBadge({ status }: { status: LotStatus }) {
   const { t } = useTranslation('public');
   return (
     <span
-      className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-sm font-semibold ring-1 ring-inset ${STYLES[status]}`}
+      className={`inline-flex items-center rounded-full whitespace-nowrap px-2.5 py-0.5 text-sm font-semibold ring-1 ring-inset ${STYLES[status]}`}
     >
       {t(`lotStatus.${status}`)}
     </span>

@@ -172,7 +172,7 @@ export default function WishModal({
             </button>
             <button
               type="submit"
-              className="btn-accent justify-center"
+              className="btn-primary justify-center"
               aria-disabled={isLoading || undefined}
             >
               <Send aria-hidden="true" className="size-4" />

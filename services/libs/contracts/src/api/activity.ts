@@ -72,8 +72,18 @@ export const activityLogQuerySchema = activityFilterSchema.extend({
 export type ActivityLogQuery = z.infer<typeof activityLogQuerySchema>;
 
 /** POST /activity-logs from a staff client (back-office §7). The user comes from the token. */
+/**
+ * What a person records by hand (a call to an applicant, an export); every other entry is
+ * written by the notification service from the domain events, so staff cannot forge one.
+ */
+export const StaffActionTypes = ['CONTACT', 'EXPORT'] as const;
+
 export const activityLogCreateSchema = z.object({
-  action_type: actionTypeSchema,
+  action_type: z
+    .string('required')
+    .trim()
+    .toUpperCase()
+    .pipe(z.enum(StaffActionTypes, 'invalid_value')),
   /** not in the spec's body; the spec's `details.target_type` is read as well; default `system` */
   target_type: targetTypeSchema.optional(),
   target_id: z

@@ -6,7 +6,7 @@ import { emailSchema, optionalQueryString, pageQuerySchema } from './common';
 const passwordSchema = z
   .string('password_required')
   .min(1, 'password_required')
-  .min(Limits.passwordMin, 'password_too_short')
+  .min(Limits.newPasswordMin, 'password_too_short')
   .max(Limits.passwordMax);
 
 const nameSchema = z.string('name_required').trim().min(1, 'name_required').max(Limits.nameMax);
@@ -35,6 +35,8 @@ export interface TokenResponse {
   /** seconds until the token expires */
   expires_in: number;
   user: User;
+  /** the seeded administrator's first login: the back-office leads to the password change */
+  must_change_password?: boolean;
 }
 
 export const profileUpdateSchema = z

@@ -282,7 +282,8 @@ const dateQuery = emptyIsUndefined
  * number), case-insensitively.
  */
 export const lotsQuerySchema = z.object({
-  limit: queryIntDefault(Limits.defaultPageSize, { min: 1, max: Limits.lotDateFilterFetchCap }),
+  // a page like every other list: anonymous ?limit=10000 would be unbounded work
+  limit: queryIntDefault(Limits.defaultPageSize, { min: 1, max: Limits.maxPageSize }),
   skip: queryIntDefault(0, { min: 0 }),
   category_id: categoryIdQuery,
   status: statusQuery,

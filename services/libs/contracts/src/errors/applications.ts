@@ -26,7 +26,7 @@ export const applicationErrors = {
   },
   TOO_MANY_OPEN_APPLICATIONS: {
     status: 409,
-    de: 'Mit dieser Telefonnummer sind schon {count} offene Bewerbungen vorhanden. Bitte warten Sie auf eine Entscheidung, bevor Sie sich um weitere Lose bewerben.',
+    de: 'Mit dieser Telefonnummer sind schon {count} offene Bewerbungen vorhanden. Bitte warten Sie auf eine Entscheidung, bevor Sie sich um weitere Lots bewerben.',
     uk: 'На цей номер телефону вже є відкриті заявки ({count}). Будь ласка, дочекайтеся рішення, перш ніж подавати заявки на інші лоти.',
   },
   /** Approve while another application of the same lot holds the reservation. */

@@ -26,6 +26,11 @@ export const authErrors = {
     de: 'Neues Passwort muss sich vom aktuellen unterscheiden',
     uk: 'Новий пароль має відрізнятися від поточного',
   },
+  PASSWORD_TOO_WEAK: {
+    status: 422,
+    de: 'Dieses Passwort ist zu leicht zu erraten. Bitte wählen Sie ein längeres, ungewöhnlicheres.',
+    uk: 'Цей пароль занадто легко вгадати. Оберіть довший і незвичніший.',
+  },
   EMAIL_TAKEN: {
     status: 409,
     de: 'Diese E-Mail-Adresse wird bereits verwendet.',

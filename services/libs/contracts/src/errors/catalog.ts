@@ -20,7 +20,7 @@ export const catalogErrors = {
   /** The back-office reads "n lots are associated" from this message (back-office §8). */
   CATEGORY_HAS_LOTS: {
     status: 409,
-    de: 'Cannot delete category: {count} lots are associated with it. Die Kategorie kann nicht gelöscht werden, {count} Lose sind ihr zugeordnet.',
+    de: 'Cannot delete category: {count} lots are associated with it. Die Kategorie kann nicht gelöscht werden, {count} Lots sind ihr zugeordnet.',
     uk: 'Cannot delete category: {count} lots are associated with it. Категорію не можна видалити: з нею пов’язано лотів: {count}.',
   },
   LOT_NOT_FOUND: {

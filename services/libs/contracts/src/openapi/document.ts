@@ -196,7 +196,12 @@ export const operations: readonly Operation[] = [
     access: 'signed-in',
     body: passwordChangeSchema,
     ok: { description: 'changed', schema: answers.passwordChangedAnswer },
-    errors: ['SESSION_EXPIRED', 'CURRENT_PASSWORD_WRONG', 'PASSWORD_UNCHANGED'],
+    errors: [
+      'SESSION_EXPIRED',
+      'CURRENT_PASSWORD_WRONG',
+      'PASSWORD_UNCHANGED',
+      'PASSWORD_TOO_WEAK',
+    ],
   },
   {
     method: 'get',
@@ -215,7 +220,7 @@ export const operations: readonly Operation[] = [
     access: 'admin',
     body: userCreateSchema,
     ok: { status: 201, description: 'created', schema: answers.userAnswer },
-    errors: ['EMAIL_TAKEN'],
+    errors: ['EMAIL_TAKEN', 'PASSWORD_TOO_WEAK'],
   },
   {
     method: 'get',
@@ -237,7 +242,7 @@ export const operations: readonly Operation[] = [
     params: idParamSchema,
     body: userUpdateSchema,
     ok: { description: 'the changed user', schema: answers.userAnswer },
-    errors: ['USER_NOT_FOUND', 'EMAIL_TAKEN', 'LAST_ADMIN', 'CONFLICT'],
+    errors: ['USER_NOT_FOUND', 'EMAIL_TAKEN', 'LAST_ADMIN', 'CONFLICT', 'PASSWORD_TOO_WEAK'],
   },
   {
     method: 'delete',

@@ -118,6 +118,9 @@ export const tokenAnswer = same<TokenResponse>()(
       token_type: z.literal('bearer'),
       expires_in: int().meta({ description: 'seconds until the token expires' }),
       user: userAnswer,
+      must_change_password: z.boolean().optional().meta({
+        description: "the seeded administrator's first login: change the password first",
+      }),
     })
     .meta({ id: 'TokenResponse' }),
 );
@@ -462,13 +465,8 @@ export const platformHealthAnswer = z.object({
   gateway: z.literal('up'),
   services: z.record(
     z.string(),
-    z.object({
-      status: z.enum(['up', 'down']),
-      ready: z.boolean(),
-      checks: z.record(z.string(), z.boolean()).optional(),
-      latency_ms: z.number(),
-      error: z.string().optional(),
-    }),
+    // public: no checks, latencies or error texts (each service's own /ready has them)
+    z.object({ status: z.enum(['up', 'down']), ready: z.boolean() }),
   ),
 });
 

@@ -113,6 +113,7 @@ export class EventBus {
   private transientStreak = 0;
   private readonly returned = new Set<string>();
   private wakeProbe?: () => void;
+  private readonly broadcasts: ChannelWrapper[] = [];
 
   constructor(opts: EventBusOptions) {
     this.opts = {
@@ -241,6 +242,43 @@ export class EventBus {
       this.opts.logger.warn({ err: err.message }, 'consumer channel error'),
     );
     if (this.isConnected()) await this.consumer.waitForConnect();
+  }
+
+  /**
+   * Every event of these names to this very process (not shared with the service's other
+   * replicas as its queue is): a server-named, exclusive queue that goes away with the
+   * connection, declared anew after each reconnect. For state each process keeps for itself
+   * (the revoked tokens); `onEvent` must not throw.
+   */
+  async broadcast(
+    names: readonly EventName[],
+    onEvent: (event: DomainEvent) => void,
+  ): Promise<void> {
+    if (!this.connection) throw new Error('EventBus.broadcast before start');
+    const { exchange, logger } = this.opts;
+    const channel = this.connection.createChannel({
+      name: `${this.opts.service}-broadcast`,
+      setup: async (ch: ConfirmChannel) => {
+        await declareTopology(ch, exchange, this.opts.topology);
+        const { queue } = await ch.assertQueue('', { exclusive: true, autoDelete: true });
+        for (const name of names) await ch.bindQueue(queue, exchange, name);
+        await ch.consume(
+          queue,
+          (msg) => {
+            if (!msg) return;
+            try {
+              onEvent(parseEvent(JSON.parse(msg.content.toString('utf8'))));
+            } catch (err) {
+              logger.warn({ err: errorText(err) }, 'broadcast event not understood; ignored');
+            }
+          },
+          { noAck: true },
+        );
+      },
+    });
+    channel.on('error', (err) => logger.warn({ err: err.message }, 'broadcast channel error'));
+    this.broadcasts.push(channel);
+    if (this.isConnected()) await channel.waitForConnect();
   }
 
   private async consume(ch: ConfirmChannel): Promise<void> {
@@ -452,6 +490,7 @@ export class EventBus {
     await settlesWithin(
       Promise.allSettled([
         this.consumer?.close(),
+        ...this.broadcasts.map((c) => c.close()),
         this.publisher?.close(),
         this.connection?.close(),
       ]),

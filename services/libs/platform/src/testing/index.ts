@@ -20,6 +20,8 @@ import {
   type Role,
 } from '@furniture/contracts';
 import { TOKEN_ALGORITHM } from '../auth';
+import { answerClientErrors } from '../http';
+import type { Logger } from '../logger';
 import { EventBus } from '../messaging/bus';
 import { topologyQueues } from '../messaging/topology';
 import { connectMongo } from '../mongo';
@@ -143,6 +145,7 @@ export async function listen(
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
+  answerClientErrors(server);
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
@@ -406,12 +409,18 @@ export type Backbone = Awaited<ReturnType<typeof startBackbone>>;
  */
 export async function startService<C extends ServiceBaseConfig, S extends ComposedService, O>(
   def: ServiceDefinition<C, S, O>,
-  opts: { env?: Record<string, string>; exchange?: string; options?: O } = {},
+  opts: {
+    env?: Record<string, string>;
+    exchange?: string;
+    options?: O;
+    /** the service's logger (silent by default; the log privacy test reads one) */
+    logger?: Logger;
+  } = {},
 ) {
   const backbone = await startBackbone(def.name, { exchange: opts.exchange });
   const { conn, bus, recorder } = backbone;
   const config = def.loadConfig({ ...backbone.env, ...opts.env });
-  const kit = new ServiceKit(def.name, config, silentLogger, conn, bus);
+  const kit = new ServiceKit(def.name, config, opts.logger ?? silentLogger, conn, bus);
   const service = await def.compose(kit, opts.options ?? ({} as O));
   await kit.subscribe(service.handlers);
   await kit.start();

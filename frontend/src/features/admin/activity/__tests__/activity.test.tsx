@@ -137,7 +137,7 @@ describe('activity log', () => {
     const wish = screen.getByText('Erstellt · Wunsch').closest('li')!;
     expect(within(wish).getByText(/^Antragsteller ·/)).toBeInTheDocument();
     // a lower-case action type from another reading is understood
-    expect(screen.getByText('Geändert · Los')).toBeInTheDocument();
+    expect(screen.getByText('Geändert · Lot')).toBeInTheDocument();
     expect(screen.getByText('Seite 1 von 3')).toBeInTheDocument();
   });
 
@@ -165,11 +165,11 @@ describe('activity log', () => {
     await waitFor(() =>
       expect(screen.queryByText('Genehmigt · Bewerbung')).not.toBeInTheDocument(),
     );
-    expect(screen.getByText('Geändert · Los')).toBeInTheDocument();
+    expect(screen.getByText('Geändert · Lot')).toBeInTheDocument();
     await user.selectOptions(screen.getByLabelText('Benutzer'), 'Alle');
-    await user.type(screen.getByLabelText('Von'), '2026-03-06');
-    await user.type(screen.getByLabelText('Bis'), '2026-03-09');
-    await waitFor(() => expect(screen.queryByText('Geändert · Los')).not.toBeInTheDocument());
+    await user.type(screen.getByLabelText('Von'), '06.03.2026');
+    await user.type(screen.getByLabelText('Bis'), '09.03.2026');
+    await waitFor(() => expect(screen.queryByText('Geändert · Lot')).not.toBeInTheDocument());
     expect(screen.getByText('Erstellt · Wunsch')).toBeInTheDocument();
     await user.selectOptions(screen.getByLabelText('Aktion'), 'APPROVE');
     expect(

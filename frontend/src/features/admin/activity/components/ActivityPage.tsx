@@ -3,13 +3,14 @@ import { useTranslation } from 'react-i18next';
 import { Download, History } from 'lucide-react';
 import { ActionTypes } from '@furniture/contracts/enums';
 import { useAppStore } from '../../../../app/hooks';
+import { DateInput } from '../../../../components/DateInput';
 import { ErrorState } from '../../../../components/ErrorState';
 import { Spinner } from '../../../../components/Spinner';
 import { useLanguage } from '../../../../lib/language';
 import { formatDate } from '../../lib/dates';
 import { errorText } from '../../lib/errors';
 import { usePersistedState } from '../../lib/persisted-state';
-import { FilterInput, FilterSelect, RefreshButton } from '../../ui/Filters';
+import { FilterSelect, RefreshButton } from '../../ui/Filters';
 import { EmptyState, PageHeader } from '../../ui/PageHeader';
 import { PrevNextPager } from '../../ui/Pagination';
 import { useToast } from '../../ui/Toasts';
@@ -88,17 +89,17 @@ export default function ActivityPage() {
             label: `${u.name} (${u.email})`,
           }))}
         />
-        <FilterInput
+        <DateInput
           label={t('activity.dateFrom')}
-          type="date"
           value={filters.dateFrom}
-          onChange={(e) => setFilters({ dateFrom: e.target.value })}
+          max={filters.dateTo || undefined}
+          onChange={(value) => setFilters({ dateFrom: value })}
         />
-        <FilterInput
+        <DateInput
           label={t('activity.dateTo')}
-          type="date"
           value={filters.dateTo}
-          onChange={(e) => setFilters({ dateTo: e.target.value })}
+          min={filters.dateFrom || undefined}
+          onChange={(value) => setFilters({ dateTo: value })}
         />
         <button
           type="button"

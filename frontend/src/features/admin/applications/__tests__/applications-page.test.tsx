@@ -81,7 +81,7 @@ describe('applications screen', () => {
     server.use(...handlers(seen));
     renderAdmin('/admin/applications');
     await screen.findByText('Petro S.');
-    expect(groupTitles()).toEqual(['Los 2 ID 2', 'Los 1 ID 1', 'Los 3 ID 3']);
+    expect(groupTitles()).toEqual(['Lot 2 ID 2', 'Lot 1 ID 1', 'Lot 3 ID 3']);
     expect(screen.getByText('Ausstehend', { selector: 'p' }).nextSibling).toHaveTextContent('30');
     expect(screen.getByText('Seite 1 von 3')).toBeInTheDocument();
     expect(Object.fromEntries(seen[0]!.searchParams)).toEqual({ limit: '20', skip: '0' });
@@ -97,7 +97,7 @@ describe('applications screen', () => {
     const petro = (await screen.findByText('Petro S.')).closest('li')!;
     expect(within(petro).queryByRole('button', { name: 'Genehmigen' })).not.toBeInTheDocument();
     expect(
-      within(petro).getByText(/Das Los ist für Bewerbung #11 \(Olena K\.\) reserviert/),
+      within(petro).getByText(/Das Lot ist für Bewerbung #11 \(Olena K\.\) reserviert/),
     ).toBeInTheDocument();
     const olena = screen.getByText('Olena K.').closest('li')!;
     expect(within(olena).getByRole('button', { name: 'Abschließen' })).toBeInTheDocument();
@@ -205,12 +205,12 @@ describe('applications screen', () => {
     const dialog = await screen.findByRole('dialog', { name: /Iryna M\./ });
     await user.click(within(dialog).getByRole('button', { name: 'Genehmigen' }));
     expect(
-      await screen.findByText('Genehmigung angefragt: Das Los wird reserviert.'),
+      await screen.findByText('Genehmigung angefragt: Das Lot wird reserviert.'),
     ).toBeInTheDocument();
     // while the catalog reserves: a notice instead of the buttons, and the list is read again
     expect(
       await within(iryna()).findByText(
-        /Genehmigung läuft: Das Los wird für diese Familie reserviert/,
+        /Genehmigung läuft: Das Lot wird für diese Familie reserviert/,
       ),
     ).toBeInTheDocument();
     expect(within(iryna()).queryByRole('button', { name: 'Genehmigen' })).toBeNull();
@@ -277,7 +277,7 @@ describe('applications screen', () => {
     const iryna = (await screen.findByText('Iryna M.')).closest('li')!;
     expect(
       within(iryna).getByText(
-        'Genehmigung nicht möglich: Das Los ist Archiviert. Die Bewerbung bleibt ausstehend.',
+        'Genehmigung nicht möglich: Das Lot ist Archiviert. Die Bewerbung bleibt ausstehend.',
       ),
     ).toBeInTheDocument();
     expect(within(iryna).getByRole('button', { name: 'Genehmigen' })).toBeInTheDocument();
@@ -317,7 +317,7 @@ describe('applications screen', () => {
     await user.type(screen.getByRole('searchbox'), 'potsdam');
     await waitFor(() => expect(screen.queryByText('Petro S.')).not.toBeInTheDocument());
     expect(screen.getByText('Iryna M.')).toBeInTheDocument();
-    expect(groupTitles()).toEqual(['Los 2 ID 2']);
+    expect(groupTitles()).toEqual(['Lot 2 ID 2']);
     expect(seen).toHaveLength(calls);
   });
 

@@ -31,7 +31,7 @@ export function application(overrides: Partial<Application> = {}): Application {
     next_in_queue_after: null,
     lot: {
       id: lotId,
-      name: { de: `Los ${lotId}`, uk: `Лот ${lotId}` },
+      name: { de: `Lot ${lotId}`, uk: `Лот ${lotId}` },
       photo: null,
       status: 'available',
       deleted: false,
@@ -45,7 +45,7 @@ export const lotRef = (
   status: NonNullable<Application['lot']>['status'] = 'available',
 ) => ({
   id,
-  name: { de: `Los ${id}`, uk: `Лот ${id}` },
+  name: { de: `Lot ${id}`, uk: `Лот ${id}` },
   photo: null,
   status,
   deleted: false,

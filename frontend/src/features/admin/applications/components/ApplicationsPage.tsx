@@ -70,7 +70,7 @@ function GroupSection({ group }: { group: ApplicationGroup }) {
             >
               {name.text || t('applications.unknownLot')}
             </Link>{' '}
-            <span className="font-normal text-slate-600">ID {group.lotId}</span>
+            <span className="font-normal whitespace-nowrap text-slate-600">ID {group.lotId}</span>
           </h2>
           <p className="mt-0.5 flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-slate-700">
             {group.lot && <LotStatusBadge status={group.lot.status} />}

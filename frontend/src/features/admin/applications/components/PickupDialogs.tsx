@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Limits } from '@furniture/contracts/limits';
+import { DateInput } from '../../../../components/DateInput';
 import { Modal } from '../../../../components/Modal';
 import { useLanguage } from '../../../../lib/language';
 import { dayFromToday, formatDay } from '../../lib/dates';
@@ -84,23 +85,16 @@ export function PickupDialog({
         </p>
         {failure && <ErrorBox>{failure}</ErrorBox>}
         {action === 'extend' && (
-          <div>
-            <label htmlFor="pickup-new-date" className="field-label">
-              {t('applications.pickup.dateLabel')}
-            </label>
-            <input
-              id="pickup-new-date"
-              type="date"
-              className="field-input"
-              min={dayFromToday(0)}
-              value={day}
-              required
-              onChange={(e) => {
-                setDay(e.target.value);
-                setProblem(null);
-              }}
-            />
-          </div>
+          <DateInput
+            label={t('applications.pickup.dateLabel')}
+            min={dayFromToday(0)}
+            value={day}
+            required
+            onChange={(value) => {
+              setDay(value);
+              setProblem(null);
+            }}
+          />
         )}
         <NoteField
           id="pickup-note"

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApplicationStatus } from '@furniture/contracts/enums';
 import { Limits } from '@furniture/contracts/limits';
+import { DateInput } from '../../../../components/DateInput';
 import { Modal } from '../../../../components/Modal';
 import { dayFromToday } from '../../lib/dates';
 import { errorText } from '../../lib/errors';
@@ -88,26 +89,16 @@ export function StatusActionDialog({
         <p className="text-slate-800">{t(`applications.actionText.${action}`)}</p>
         {failure && <ErrorBox>{failure}</ErrorBox>}
         {action === 'approve' && (
-          <div>
-            <label htmlFor="pickup-by" className="field-label">
-              {t('applications.pickup.dateLabel')}
-            </label>
-            <input
-              id="pickup-by"
-              type="date"
-              className="field-input"
-              min={dayFromToday(0)}
-              value={pickupBy}
-              aria-describedby="pickup-by-hint"
-              onChange={(e) => {
-                setPickupBy(e.target.value);
-                setProblem(null);
-              }}
-            />
-            <p id="pickup-by-hint" className="mt-1 text-sm text-slate-600">
-              {t('applications.pickup.dateHint')}
-            </p>
-          </div>
+          <DateInput
+            label={t('applications.pickup.dateLabel')}
+            hint={t('applications.pickup.dateHint')}
+            min={dayFromToday(0)}
+            value={pickupBy}
+            onChange={(value) => {
+              setPickupBy(value);
+              setProblem(null);
+            }}
+          />
         )}
         <NoteField
           id="status-note"

@@ -56,7 +56,7 @@ describe('categories', () => {
             success: false,
             code: 'CATEGORY_HAS_LOTS',
             message:
-              'Cannot delete category: 3 lots are associated with it. Die Kategorie kann nicht gelöscht werden, 3 Lose sind ihr zugeordnet.',
+              'Cannot delete category: 3 lots are associated with it. Die Kategorie kann nicht gelöscht werden, 3 Lots sind ihr zugeordnet.',
           },
           { status: 409 },
         ),

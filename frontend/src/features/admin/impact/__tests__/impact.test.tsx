@@ -52,7 +52,7 @@ describe('impact dashboard', () => {
     const open = screen.getByRole('table', { name: 'Offene Wünsche nach Kategorie als Tabelle' });
     expect(within(open).getAllByRole('row')).toHaveLength(2);
     expect(
-      screen.getByRole('button', { name: 'Lots pro Monat als CSV herunterladen' }),
+      screen.getByRole('button', { name: 'CSV herunterladen: Lots pro Monat' }),
     ).toBeInTheDocument();
     await user.selectOptions(screen.getByLabelText('Zeitraum'), '24');
     await screen.findByText('1.234');

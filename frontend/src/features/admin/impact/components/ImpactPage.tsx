@@ -34,7 +34,8 @@ function Figure({ label, value, hint }: { label: string; value: ReactNode; hint?
   return (
     <div className="card p-4">
       <p className="text-sm font-medium text-slate-700">{label}</p>
-      <p className="mt-1 text-3xl font-bold text-slate-900">{value}</p>
+      {/* a figure, not a heading (axe p-as-heading) */}
+      <span className="mt-1 block text-3xl font-bold text-slate-900">{value}</span>
       {hint && <p className="mt-1 text-sm text-slate-600">{hint}</p>}
     </div>
   );
@@ -80,7 +81,9 @@ function ChartCard({
         <p className="text-slate-700">{t('impact.empty')}</p>
       ) : (
         <>
-          <div aria-hidden="true" className="h-64 w-full">
+          {/* the table below says the same to screen readers; inert keeps the chart's own
+              focusable parts out of the tab order too (axe aria-hidden-focus) */}
+          <div aria-hidden="true" inert className="h-64 w-full">
             {children}
           </div>
           <table className="sr-only">

@@ -7,6 +7,7 @@ import { api } from '../../../../app/api';
 import { useAppDispatch } from '../../../../app/hooks';
 import { LanguageSwitch } from '../../../../app/layout/LanguageSwitch';
 import { PageSpinner } from '../../../../components/Spinner';
+import { useReturnFocus } from '../../../../lib/use-return-focus';
 import { useGetMeQuery, useLogoutMutation } from '../../session/api/auth-api';
 import { endSession, updateSessionUser, type StaffUser } from '../../session/session-slice';
 import { useSession } from '../../session/use-session';
@@ -100,6 +101,7 @@ export function AdminLayout() {
   const me = useGetMeQuery();
 
   useEffect(() => setDrawerOpen(false), [location.pathname]);
+  useReturnFocus(drawerOpen);
   // each answer of the server is applied once: an older answer must not undo a newer local save
   const applied = useRef<StaffUser | undefined>(undefined);
   useEffect(() => {
@@ -128,7 +130,10 @@ export function AdminLayout() {
         </div>
       </aside>
       <header className="sticky top-0 z-30 flex items-center justify-between gap-3 bg-blue-950 px-4 py-2 text-white lg:hidden">
-        <span className="font-bold">Möbelbrücke Admin</span>
+        <span className="flex items-baseline gap-2">
+          <span className="font-bold">Möbelbrücke</span>
+          <span className="text-sm text-blue-200">{t('layout.subtitle')}</span>
+        </span>
         <button
           type="button"
           onClick={() => setDrawerOpen(true)}
@@ -139,12 +144,14 @@ export function AdminLayout() {
           <Menu aria-hidden="true" className="size-6" />
         </button>
       </header>
-      <Dialog open={drawerOpen} onClose={setDrawerOpen} className="relative z-50 lg:hidden">
+      <Dialog
+        open={drawerOpen}
+        onClose={setDrawerOpen}
+        aria-label={t('layout.navigation')}
+        className="relative z-50 lg:hidden"
+      >
         <DialogBackdrop className="fixed inset-0 bg-slate-950/60" />
-        <DialogPanel
-          aria-label={t('layout.navigation')}
-          className="fixed inset-y-0 left-0 w-72 max-w-[85vw] shadow-xl"
-        >
+        <DialogPanel className="fixed inset-y-0 left-0 w-72 max-w-[85vw] shadow-xl">
           <button
             type="button"
             onClick={() => setDrawerOpen(false)}

@@ -56,16 +56,16 @@ describe('lots list', () => {
     renderAdmin('/admin/lots');
     const table = await screen.findByRole('table');
     const sofa = within(table).getByText('Graues Sofa').closest('tr')!;
-    await within(sofa).findByText('5 gesamt');
+    await within(sofa).findByText('Bewerbungen: 5');
     expect(within(sofa).getByText('3 offen')).toBeInTheDocument();
     expect(within(sofa).getByText('Sofas & Sessel')).toBeInTheDocument();
     expect(within(sofa).getByText('Verfügbar')).toBeInTheDocument();
     expect(within(sofa).getByText('Familie Weber')).toBeInTheDocument();
-    expect(within(sofa).getByText('gut')).toBeInTheDocument();
+    expect(within(sofa).getByText('Gut')).toBeInTheDocument();
     const table2 = within(table).getByText('Esstisch').closest('tr')!;
     expect(within(table2).getByText('Keine Bewerbungen')).toBeInTheDocument();
     expect(within(table2).getByText('Reserviert')).toBeInTheDocument();
-    expect(screen.getByText('Zeige 1 bis 20 von 45 Losen')).toBeInTheDocument();
+    expect(screen.getByText('Zeige 1 bis 20 von 45 Lots')).toBeInTheDocument();
   });
 
   test('when filters are set, then they go to the server (search after 500 ms) and are kept as lot-management', async () => {
@@ -75,7 +75,7 @@ describe('lots list', () => {
     await screen.findByRole('table');
     await user.selectOptions(screen.getByLabelText('Status'), 'reserved');
     await user.selectOptions(screen.getByLabelText('Kategorie'), 'Betten');
-    await user.type(screen.getByLabelText('Angelegt ab'), '2026-02-01');
+    await user.type(screen.getByLabelText('Angelegt ab'), '01.02.2026');
     jest.useFakeTimers({ advanceTimers: true });
     try {
       await user.type(screen.getByRole('searchbox'), '  tisch ');
@@ -118,8 +118,8 @@ describe('lots list', () => {
     );
     const { user } = renderAdmin('/admin/lots');
     const table = await screen.findByRole('table');
-    await user.click(within(table).getByRole('button', { name: 'Los 7 löschen' }));
-    const dialog = await screen.findByRole('alertdialog', { name: 'Los löschen?' });
+    await user.click(within(table).getByRole('button', { name: 'Lot 7 löschen' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Lot löschen?' });
     expect(dialog).toHaveTextContent('Das kann nicht rückgängig gemacht werden.');
     await user.click(within(dialog).getByRole('button', { name: 'Löschen' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent(
@@ -205,7 +205,7 @@ describe('lot form', () => {
     let posted = false;
     server.use(http.post(apiUrl('/lots/'), () => ((posted = true), HttpResponse.json({}))));
     const { user } = renderAdmin('/admin/lots/new');
-    await user.click(await screen.findByRole('button', { name: 'Los anlegen' }));
+    await user.click(await screen.findByRole('button', { name: 'Lot anlegen' }));
     for (const label of [/^Name \(Deutsch\)/, /^Kurzbeschreibung \(Deutsch\)/, /^Kategorie/]) {
       expect(screen.getByLabelText(label)).toHaveAttribute('aria-invalid', 'true');
     }
@@ -269,7 +269,7 @@ describe('lot form', () => {
     const gallery = await screen.findByRole('img', { name: 'Foto 2' });
     // the second photo becomes the main one
     await user.click(within(gallery.closest('li')!).getByRole('button', { name: 'Als Hauptfoto' }));
-    await user.click(screen.getByRole('button', { name: 'Los anlegen' }));
+    await user.click(screen.getByRole('button', { name: 'Lot anlegen' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin/lots'));
     expect(calls).toEqual(['create', 'upload seite.png true', 'upload vorne.jpg true', 'patch']);
     expect(created).toMatchObject({
@@ -322,7 +322,7 @@ describe('lot form', () => {
     await user.clear(name);
     await user.type(name, 'Sofa, frisch bezogen');
     await user.click(screen.getByRole('button', { name: 'Speichern' }));
-    const conflict = await screen.findByText('Das Los wurde inzwischen geändert');
+    const conflict = await screen.findByText('Das Lot wurde inzwischen geändert');
     expect(conflict.parentElement).toHaveTextContent('Dort geändert: Status, Spender.');
     await user.click(screen.getByRole('button', { name: 'Meine Fassung speichern' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin/lots'));

@@ -62,7 +62,7 @@ describe('numbered pagination', () => {
         rangeKey="lots.range"
       />,
     );
-    expect(screen.getByText('Zeige 181 bis 200 von 400 Losen')).toBeInTheDocument();
+    expect(screen.getByText('Zeige 181 bis 200 von 400 Lots')).toBeInTheDocument();
     expect(pageButtons()).toEqual([
       'Vorherige Seite',
       '1',

@@ -5,6 +5,7 @@ import { ArrowLeft, ImageOff, Pencil, Trash2 } from 'lucide-react';
 import { ErrorState } from '../../../../components/ErrorState';
 import { Spinner } from '../../../../components/Spinner';
 import { useLanguage } from '../../../../lib/language';
+import { conditionText } from '../../../../lib/lot-condition';
 import { useGetAdminCategoriesQuery } from '../../categories/api/categories-api';
 import { formatDate } from '../../lib/dates';
 import { apiErrorOf, errorText } from '../../lib/errors';
@@ -87,7 +88,7 @@ export default function LotDetailPage() {
               {data.name.uk}
             </p>
           )}
-          <p className="text-sm text-slate-600">ID {data.id}</p>
+          <p className="text-sm whitespace-nowrap text-slate-600">ID {data.id}</p>
         </div>
         <div className="flex gap-2">
           <Link to={`/admin/lots/${data.id}/edit`} className="btn-primary">
@@ -181,7 +182,7 @@ export default function LotDetailPage() {
                 )}
               </Fact>
               <Fact label={t('lots.fields.dimensions')}>{data.dimensions}</Fact>
-              <Fact label={t('lots.fields.condition')}>{data.condition}</Fact>
+              <Fact label={t('lots.fields.condition')}>{conditionText(data.condition, t)}</Fact>
               <Fact label={t('lots.fields.donor')}>{data.donor}</Fact>
               <Fact label={t('lots.fields.location')}>{data.location}</Fact>
               <Fact label={t('lots.createdAt')}>{formatDate(data.created_at, lang)}</Fact>

@@ -8,6 +8,7 @@ import type { Photo } from '@furniture/contracts/api/media';
 import { useAppStore } from '../../../../app/hooks';
 import { Spinner } from '../../../../components/Spinner';
 import { SelectField, TextAreaField, TextField } from '../../../../components/TextField';
+import { LOT_CONDITIONS, type LotCondition } from '../../../../lib/lot-condition';
 import { useGetAdminCategoriesQuery } from '../../categories/api/categories-api';
 import { apiErrorOf, errorText, serverFieldErrors } from '../../lib/errors';
 import { ErrorBox, PageHeader } from '../../ui/PageHeader';
@@ -356,7 +357,26 @@ export default function LotFormPage() {
             ))}
           </SelectField>
           {field('dimensions', t('lots.fields.dimensions'))}
-          {field('condition', t('lots.fields.condition'))}
+          <SelectField
+            name="condition"
+            label={t('lots.fields.condition')}
+            value={values.condition}
+            onChange={(e) => set('condition')(e.target.value)}
+            error={errors.condition}
+          >
+            <option value="">{t('common:lotCondition.none')}</option>
+            {LOT_CONDITIONS.map((c) => (
+              <option key={c} value={c}>
+                {t(`common:lotCondition.${c}`)}
+              </option>
+            ))}
+            {/* an older lot's free text stays as it was until another choice is made */}
+            {values.condition && !LOT_CONDITIONS.includes(values.condition as LotCondition) && (
+              <option value={values.condition}>
+                {t('common:lotCondition.freeText', { text: values.condition })}
+              </option>
+            )}
+          </SelectField>
           {field('donor', t('lots.fields.donor'))}
           {field('location', t('lots.fields.location'))}
         </div>

@@ -13,9 +13,11 @@ import {
 import { LotStatuses } from '@furniture/contracts/enums';
 import { Limits } from '@furniture/contracts/limits';
 import type { ApplicationStats } from '@furniture/contracts/api/applications';
+import { DateInput } from '../../../../components/DateInput';
 import { ErrorState } from '../../../../components/ErrorState';
 import { Spinner } from '../../../../components/Spinner';
 import { useLanguage } from '../../../../lib/language';
+import { conditionText } from '../../../../lib/lot-condition';
 import { useDebouncedValue } from '../../../../lib/use-debounced-value';
 import { useGetAdminCategoriesQuery } from '../../categories/api/categories-api';
 import { formatDate } from '../../lib/dates';
@@ -200,19 +202,17 @@ export default function LotsPage() {
           onChange={(value) => change({ categoryId: value })}
           options={(categories.data ?? []).map((c) => ({ value: String(c.id), label: c.name.de }))}
         />
-        <FilterInput
+        <DateInput
           label={t('lots.dateFrom')}
-          type="date"
           value={filters.dateFrom}
           max={filters.dateTo || undefined}
-          onChange={(e) => change({ dateFrom: e.target.value })}
+          onChange={(value) => change({ dateFrom: value })}
         />
-        <FilterInput
+        <DateInput
           label={t('lots.dateTo')}
-          type="date"
           value={filters.dateTo}
           min={filters.dateFrom || undefined}
-          onChange={(e) => change({ dateTo: e.target.value })}
+          onChange={(value) => change({ dateTo: value })}
         />
         <button
           type="button"
@@ -254,7 +254,10 @@ export default function LotsPage() {
                 <div className="min-w-0 flex-1">
                   <div className="flex items-start justify-between gap-2">
                     <p className="font-semibold text-slate-900">
-                      {lot.name.de} <span className="font-normal text-slate-600">#{lot.id}</span>
+                      {lot.name.de}{' '}
+                      <span className="font-normal whitespace-nowrap text-slate-600">
+                        #{lot.id}
+                      </span>
                     </p>
                     <LotStatusBadge status={lot.status} />
                   </div>
@@ -313,7 +316,9 @@ export default function LotsPage() {
                     </td>
                     <td className="px-3 py-2">
                       <span className="font-semibold text-slate-900">{lot.name.de}</span>
-                      <span className="block text-sm text-slate-600">ID {lot.id}</span>
+                      <span className="block text-sm whitespace-nowrap text-slate-600">
+                        ID {lot.id}
+                      </span>
                     </td>
                     <td className="px-3 py-2 text-slate-800">{categoryName(lot.category_id)}</td>
                     <td className="px-3 py-2">
@@ -325,7 +330,9 @@ export default function LotsPage() {
                     <td className="px-3 py-2 text-slate-800">
                       {lot.donor || '–'}
                       {lot.condition && (
-                        <span className="block text-sm text-slate-600">{lot.condition}</span>
+                        <span className="block text-sm text-slate-600">
+                          {conditionText(lot.condition, t)}
+                        </span>
                       )}
                     </td>
                     <td className="px-3 py-2 text-sm whitespace-nowrap text-slate-800">

@@ -26,7 +26,10 @@ describe('password change rules', () => {
   });
 
   test('when the new password is short, equal to the current one or not confirmed, then each rule is named', () => {
-    expect(validatePasswordChange('alt-passwort', 'kurz', 'kurz').next).toBe('passwordTooShort');
+    expect(validatePasswordChange('alt-passwort', 'kurz', 'kurz').next).toBe('newPasswordTooShort');
+    expect(validatePasswordChange('alt-passwort', 'neu-pass-11', 'neu-pass-11').next).toBe(
+      'newPasswordTooShort',
+    );
     expect(validatePasswordChange('gleich-bleibt', 'gleich-bleibt', 'gleich-bleibt').next).toBe(
       'passwordUnchanged',
     );

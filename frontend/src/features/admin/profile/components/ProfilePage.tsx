@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
 import { CheckCircle2 } from 'lucide-react';
 import { Limits } from '@furniture/contracts/limits';
@@ -179,6 +180,9 @@ function PasswordForm() {
 /** /admin/profile: two tabs, the profile and the password (back-office §2). */
 export default function ProfilePage() {
   const { t } = useTranslation('admin');
+  const location = useLocation();
+  const mustChange =
+    (location.state as { mustChangePassword?: boolean } | null)?.mustChangePassword === true;
   const tab = ({ selected }: { selected: boolean }) =>
     `min-h-11 rounded-t-lg border-b-2 px-4 font-semibold ${
       selected
@@ -188,7 +192,12 @@ export default function ProfilePage() {
   return (
     <div>
       <PageHeader title={t('profile.title')} />
-      <TabGroup className="card p-4 sm:p-6">
+      {mustChange && (
+        <p role="status" className="mb-4 rounded-lg border border-amber-300 bg-amber-50 p-3">
+          {t('profile.mustChangePassword')}
+        </p>
+      )}
+      <TabGroup className="card p-4 sm:p-6" defaultIndex={mustChange ? 1 : 0}>
         <TabList className="mb-5 flex gap-2 border-b border-slate-200">
           <Tab className={tab}>{t('profile.tabProfile')}</Tab>
           <Tab className={tab}>{t('profile.tabPassword')}</Tab>

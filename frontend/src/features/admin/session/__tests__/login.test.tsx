@@ -163,4 +163,32 @@ describe('login', () => {
     expect(loggedOut).toBe(true);
     expect(localStorage.getItem(TOKEN_KEY)).toBeNull();
   });
+
+  test('when the seeded administrator logs in for the first time, then the password tab of the profile opens with a notice', async () => {
+    server.use(
+      meHandler(ADMIN),
+      http.post(apiUrl('/auth/login'), () =>
+        HttpResponse.json({
+          access_token: fakeToken(900),
+          token_type: 'bearer',
+          expires_in: 900,
+          user: ADMIN,
+          must_change_password: true,
+        }),
+      ),
+    );
+    const { email, password, submit, user, router } = await openLogin('/admin/applications');
+    await user.type(email, 'admin@moebelbruecke.local');
+    await user.type(password, 'moebel-admin-2026');
+    await user.click(submit);
+    await screen.findByRole('heading', { level: 1, name: 'Mein Profil' });
+    expect(router.state.location.pathname).toBe('/admin/profile');
+    expect(screen.getByRole('status')).toHaveTextContent(
+      'Bitte legen Sie zuerst ein eigenes Passwort fest',
+    );
+    expect(screen.getByRole('tab', { name: 'Passwort ändern' })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    );
+  });
 });

@@ -31,7 +31,7 @@ describe('role-aware routing and sidebar', () => {
       'Benutzer',
       'Kategorien',
       'Wünsche',
-      'Lose',
+      'Lots',
       'Bewerbungen',
       'Aktivitäten',
       'Wirkung',
@@ -45,7 +45,7 @@ describe('role-aware routing and sidebar', () => {
     expect(await sidebarEntries()).toEqual([
       'Kategorien',
       'Wünsche',
-      'Lose',
+      'Lots',
       'Bewerbungen',
       'Profil',
     ]);

@@ -35,10 +35,17 @@ export default function LoginPage() {
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<LoginErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
+  // the seeded administrator sets an own password before anything else
+  const [mustChange, setMustChange] = useState(false);
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
 
-  if (session.isAuthenticated) return <Navigate to={targetOf(location.state)} replace />;
+  if (session.isAuthenticated)
+    return mustChange ? (
+      <Navigate to="/admin/profile" state={{ mustChangePassword: true }} replace />
+    ) : (
+      <Navigate to={targetOf(location.state)} replace />
+    );
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
@@ -51,6 +58,11 @@ export default function LoginPage() {
       const answer = await login({ email: email.trim(), password }).unwrap();
       // nothing the previous user loaded may show up for this one
       dispatch(api.util.resetApiState());
+      if (answer.must_change_password) {
+        setMustChange(true);
+        startSession(dispatch, answer);
+        return;
+      }
       startSession(dispatch, answer);
       void navigate(targetOf(location.state), { replace: true });
     } catch (error) {

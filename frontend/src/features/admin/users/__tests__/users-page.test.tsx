@@ -99,11 +99,11 @@ describe('user form rules', () => {
   test('when the role is unknown or the confirmation differs on create, then both are named', () => {
     expect(
       validateUserForm(
-        { ...valid, role: 'boss', password: 'Passwort-1', confirm: 'Passwort-2' },
+        { ...valid, role: 'boss', password: 'Passwort-1234', confirm: 'Passwort-2345' },
         'create',
       ),
     ).toEqual({ role: 'roleInvalid', confirm: 'passwordMismatch' });
-    expect(validateUserForm({ ...valid, password: 'Passwort-1', confirm: 'x' }, 'edit')).toEqual(
+    expect(validateUserForm({ ...valid, password: 'Passwort-1234', confirm: 'x' }, 'edit')).toEqual(
       {},
     );
   });

@@ -1,0 +1,82 @@
+import { Events, type DomainEvent, type EventName } from '@furniture/contracts';
+
+/** The user events that end sessions before their tokens expire. */
+export const RevokingEvents: readonly EventName[] = [
+  Events.UserLoggedOut,
+  Events.UserPasswordChanged,
+  Events.UserUpdated,
+  Events.UserDeleted,
+];
+
+/** What the verifier knows of a token when it asks whether it was revoked. */
+export interface TokenIdentity {
+  sessionId: string;
+  userId: number;
+  /** the token's iat, in seconds */
+  issuedAt: number;
+}
+
+/**
+ * Sessions and users whose tokens no longer count, fed by the auth service's events (every
+ * process receives all of them, see EventBus.broadcast): a logout ends its session; a password
+ * change, a role change or a deletion ends every token of the user issued before it. Access tokens
+ * live minutes, so an entry is dropped after `retentionMs`.
+ */
+export class RevokedTokens {
+  private readonly sessions = new Map<string, number>();
+  /** user id → tokens issued before this second are refused */
+  private readonly users = new Map<number, { before: number; recordedAt: number }>();
+
+  constructor(private readonly retentionMs = 24 * 3600 * 1000) {}
+
+  apply(event: DomainEvent): void {
+    const at = Date.parse(event.occurredAt);
+    const payload = event.payload as {
+      user?: { id: number };
+      session_id?: string;
+      changes?: Record<string, unknown>;
+    };
+    const userId = payload.user?.id;
+    if (userId === undefined) return;
+    switch (event.name) {
+      case Events.UserLoggedOut:
+        if (payload.session_id) this.revokeSession(payload.session_id);
+        else this.revokeUserBefore(userId, at);
+        return;
+      case Events.UserPasswordChanged:
+      case Events.UserDeleted:
+        this.revokeUserBefore(userId, at);
+        return;
+      case Events.UserUpdated:
+        if (payload.changes && ('role' in payload.changes || 'password_hash' in payload.changes))
+          this.revokeUserBefore(userId, at);
+        return;
+      default:
+    }
+  }
+
+  revokeSession(sessionId: string): void {
+    this.prune();
+    this.sessions.set(sessionId, Date.now());
+  }
+
+  /** tokens of the user issued in an earlier second than `atMs` (the new session's survives) */
+  revokeUserBefore(userId: number, atMs: number): void {
+    this.prune();
+    const before = Math.floor(atMs / 1000);
+    const known = this.users.get(userId);
+    if (!known || known.before < before) this.users.set(userId, { before, recordedAt: Date.now() });
+  }
+
+  isRevoked(token: TokenIdentity): boolean {
+    if (this.sessions.has(token.sessionId)) return true;
+    const user = this.users.get(token.userId);
+    return user !== undefined && token.issuedAt < user.before;
+  }
+
+  private prune(): void {
+    const oldest = Date.now() - this.retentionMs;
+    for (const [sid, at] of this.sessions) if (at < oldest) this.sessions.delete(sid);
+    for (const [id, u] of this.users) if (u.recordedAt < oldest) this.users.delete(id);
+  }
+}

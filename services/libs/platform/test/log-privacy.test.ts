@@ -1,0 +1,49 @@
+import { Writable } from 'node:stream';
+import { createLogger, createServiceApp, finishApp, maskLogValue } from '../src';
+import { api, listen } from '../src/testing';
+
+/** A stream that keeps the log lines. */
+function capture() {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      lines.push(chunk.toString());
+      done();
+    },
+  });
+  return { lines, stream };
+}
+
+describe('personal data in logs', () => {
+  test('when a request URL, an error or a message carries a phone number or an e-mail address, then no log line shows it', async () => {
+    const { lines, stream } = capture();
+    const logger = createLogger('privacy-test', 'info', stream);
+    const app = createServiceApp({ name: 'privacy-test', logger: logger, metrics: false });
+    app.get('/api/v1/applications/public/check-status/:phone', () => {
+      throw new Error('lookup of +49 176 1234 5678 by anna@example.org failed');
+    });
+    const server = await listen(finishApp(app, logger));
+    try {
+      const http = api(server.url, { contract: false });
+      await http.get('/api/v1/applications/public/check-status/%2B4917612345678');
+      await http.get('/api/v1/lots/4/can-apply?phone=0176%2012345678');
+      logger.info({ applicant: { phone: '+380501234567' } }, 'mail to anna@example.org');
+    } finally {
+      await server.close();
+    }
+    const text = lines.join('');
+    expect(text).toContain('[phone]');
+    for (const secret of [
+      '4917612345678',
+      '12345678',
+      '380501234567',
+      'anna@example.org',
+      '1234 5678',
+    ])
+      expect(text).not.toContain(secret);
+    // timestamps and dates stay readable
+    expect(maskLogValue({ at: '2026-11-24T02:00:00.000Z' })).toEqual({
+      at: '2026-11-24T02:00:00.000Z',
+    });
+  });
+});
