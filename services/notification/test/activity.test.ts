@@ -3,7 +3,6 @@ import { createEvent } from '@furniture/platform';
 import { eventually, signTestToken } from '@furniture/platform/testing';
 import { parse } from 'csv-parse/sync';
 import { adminActor, at, family, freshId, statusChange, submitted, volunteerActor } from './events';
-import { ActivityRepository } from '../src/data-access/activity-repository';
 import { ADMIN, VOLUNTEER, startNotification, type NotificationUnderTest } from './harness';
 
 let svc: NotificationUnderTest;
@@ -991,24 +990,5 @@ describe('the kept counts (the unfiltered list, stats and export at 100 000 entr
     expect(rows.length - 1).toBeGreaterThanOrEqual(total);
     const ids = rows.slice(1).map((r) => Number(r[0]));
     expect(new Set(ids).size).toBe(ids.length);
-  });
-
-  test('when the log was written before the counts existed, then a start rebuilds them and the days', async () => {
-    const conn = svc.conn;
-    await conn.collection('activity_counts').deleteMany({});
-    await conn.collection('activity_logs').updateMany({}, { $unset: { day: '' } });
-    const models = {
-      Activity: conn.model('Activity'),
-      LogUser: conn.model('LogUser'),
-      Mail: conn.model('Mail'),
-    } as unknown as ConstructorParameters<typeof ActivityRepository>[1];
-    const repo = new ActivityRepository(conn, models, 'Europe/Berlin');
-    expect(await repo.openCounts()).toBe(true);
-    // not ready: the reads count per request meanwhile
-    expect((await get('/api/v1/activity-logs?limit=1')).status).toBe(200);
-    await repo.rebuildCounts();
-    expect(await repo.openCounts()).toBe(false);
-    expect(await conn.collection('activity_logs').countDocuments({ day: null })).toBe(0);
-    await expectCountsAgree();
   });
 });
