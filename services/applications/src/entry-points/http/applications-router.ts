@@ -15,6 +15,7 @@ import { AppError, input, requestLanguage, requireStaff } from '@furniture/platf
 import type { Moderation } from '../../domain/moderation';
 import type { PublicApplications } from '../../domain/public-applications';
 import { honeypotFilled, phoneFields } from './input-helpers';
+import { takeWrite, type WriteLimits } from './write-limits';
 
 /**
  * The Idempotency-Key a browser sends with a submission (one per filled form): a resend after a
@@ -31,8 +32,9 @@ function idempotencyKey(header: string | string[] | undefined): string | null {
 export function applicationsRouter(deps: {
   publicApplications: PublicApplications;
   moderation: Moderation;
+  writeLimits?: WriteLimits;
 }): Router {
-  const { publicApplications, moderation } = deps;
+  const { publicApplications, moderation, writeLimits } = deps;
   const r = Router();
 
   // ---- public --------------------------------------------------------------------------------
@@ -44,6 +46,7 @@ export function applicationsRouter(deps: {
       applicant_phone: { value: body.applicant_phone, key: 'invalid_phone' },
       applicant_whatsapp: { value: body.applicant_whatsapp, key: 'invalid_whatsapp' },
     });
+    await takeWrite(writeLimits, req, phones.applicant_phone!.e164);
     const created = await publicApplications.submit({
       lot_id: body.lot_id,
       applicant_name: body.applicant_name,
