@@ -1,6 +1,8 @@
 import type { Request } from 'express';
 import { AppError } from '@furniture/platform';
-import type { Limit } from '../../data-access/lookup-limit';
+
+/** 0 when the request may go on, else the seconds to wait (data-access/lookup-limit.ts) */
+export type Limit = (key: string) => Promise<number>;
 
 /**
  * Public writes (applications, wishes): a budget per client address, generous because the
