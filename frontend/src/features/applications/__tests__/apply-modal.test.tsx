@@ -136,7 +136,9 @@ describe('apply modal', () => {
     await view.user.type(within(dialog).getByLabelText(/^Ім’я/), '  Olena  ');
     await view.user.type(within(dialog).getByLabelText(/^Номер телефону/), ' +49 (176) 123-45 67 ');
     await view.user.type(within(dialog).getByLabelText(/^Номер WhatsApp/), '0176 765-43 21');
-    await view.user.click(within(dialog).getByRole('checkbox'));
+    await view.user.click(
+      within(dialog).getByRole('checkbox', { name: /^Мені потрібна допомога з доставкою/ }),
+    );
     await view.user.click(within(dialog).getByRole('button', { name: 'Надіслати заявку' }));
 
     await waitFor(() => expect(bodies).toHaveLength(1));
