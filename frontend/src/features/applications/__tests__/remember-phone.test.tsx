@@ -3,7 +3,7 @@ import { http, HttpResponse } from 'msw';
 import { i18n } from '../../../app/i18n';
 import { apiError, eligibility, lot, queueInfo, serveCatalog } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render';
-import { apiUrl, server } from '../../../test/server';
+import { apiUrl } from '../../../test/server';
 
 /*
  * "Remember my number on this device" (issue 15): off by default; with it the phone is kept in
