@@ -201,6 +201,18 @@ describe('apply modal', () => {
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('Ungültige Anfrage.');
   });
 
+  test('when the phone number has sent too many applications, then the 429 text of the server says how long to wait', async () => {
+    const text =
+      'Mit dieser Telefonnummer wurden gerade zu viele Anfragen gesendet. Bitte warten Sie etwa 9 Minuten und versuchen Sie es dann erneut.';
+    onSubmit(() => apiError(429, 'PHONE_RATE_LIMITED', text));
+    const { dialog, user } = await openApply();
+    await fillRequired(dialog, user);
+    await user.click(submitButton(dialog));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(text);
+    // the form stays filled for a later try
+    expect(within(dialog).getByLabelText(/^Name/)).toHaveValue('Olena Kowalenko');
+  });
+
   test('when the server fails without a message, then the banner names the status', async () => {
     onSubmit(() => new HttpResponse('<html>Bad gateway</html>', { status: 502 }));
     const { dialog, user } = await openApply();
