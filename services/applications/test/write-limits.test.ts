@@ -149,3 +149,22 @@ test('when a write is refused for bad input, then it costs no budget', async () 
     201,
   );
 });
+
+test('when a submission is sent again with its Idempotency-Key (its answer was lost), then the resend costs no budget', async () => {
+  const phone = newPhone();
+  const lots = [await lotId(), await lotId(), await lotId(), await lotId()];
+  const send = (lot: number, key: string) =>
+    a.http.post('/api/v1/applications/', applicationBody(lot, { applicant_phone: phone }), {
+      headers: { 'x-forwarded-for': newIp(), 'idempotency-key': key },
+    });
+  const first = await send(lots[0]!, 'form-1');
+  expect(first.status).toBe(201);
+  for (let i = 0; i < 3; i++) {
+    const again = await send(lots[0]!, 'form-1');
+    expect(again.status).toBe(201);
+    expect(again.body.id).toBe(first.body.id);
+  }
+  expect((await send(lots[1]!, 'form-2')).status).toBe(201);
+  expect((await send(lots[2]!, 'form-3')).status).toBe(201);
+  expect((await send(lots[3]!, 'form-4')).body.code).toBe('PHONE_RATE_LIMITED');
+});

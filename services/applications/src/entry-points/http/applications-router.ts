@@ -46,7 +46,6 @@ export function applicationsRouter(deps: {
       applicant_phone: { value: body.applicant_phone, key: 'invalid_phone' },
       applicant_whatsapp: { value: body.applicant_whatsapp, key: 'invalid_whatsapp' },
     });
-    await takeWrite(writeLimits, req, phones.applicant_phone!.e164);
     const created = await publicApplications.submit({
       lot_id: body.lot_id,
       applicant_name: body.applicant_name,
@@ -59,6 +58,7 @@ export function applicationsRouter(deps: {
       language: body.language ?? requestLanguage(req),
       honeypot: honeypotFilled(body.website),
       request_key: requestKey,
+      admit: () => takeWrite(writeLimits, req, phones.applicant_phone!.e164),
     });
     res.status(201).json(created);
   });
