@@ -11,6 +11,7 @@ import { languageScenario } from './scenarios/language';
 import { loopsScenario } from './scenarios/loops';
 import { queueScenario } from './scenarios/queue';
 import { screenshotsScenario } from './scenarios/screenshots';
+import { secondChanceScenario } from './scenarios/second-chance';
 import { volunteerScenario } from './scenarios/volunteer';
 import { wishScenario } from './scenarios/wish';
 
@@ -22,6 +23,7 @@ afterAll(() => world.stop(), 60_000);
 familyScenario(world);
 adminLotScenario(world);
 queueScenario(world);
+secondChanceScenario(world);
 languageScenario(world);
 volunteerScenario(world);
 wishScenario(world);
