@@ -39,6 +39,18 @@ export function loadApplicationsConfig(env: NodeJS.ProcessEnv = process.env) {
        */
       PHONE_LOOKUPS_PER_IP: z.coerce.number().int().min(1).default(120),
       PHONE_LOOKUPS_WINDOW_SECONDS: z.coerce.number().int().min(1).default(600),
+      /**
+       * data protection: closed applications (rejected, completed) and wishes (fulfilled,
+       * cancelled) lose the family's name, numbers, e-mail, address and free texts this many
+       * days after their last change (docs/privacy.md; the public privacy page states it)
+       */
+      PERSONAL_DATA_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(180),
+      /** how often the retention job looks for closed records past the period */
+      RETENTION_CHECK_INTERVAL_MS: z.coerce
+        .number()
+        .int()
+        .min(1000)
+        .default(60 * 60 * 1000),
       /** the office's time zone: a pickup date is a calendar day there */
       TIMEZONE: z.string().default('Europe/Berlin'),
     },
