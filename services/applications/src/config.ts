@@ -1,3 +1,4 @@
+import { Limits } from '@furniture/contracts';
 import { baseConfigShape, envBool, loadConfig } from '@furniture/platform';
 import { z } from 'zod';
 
@@ -44,7 +45,12 @@ export function loadApplicationsConfig(env: NodeJS.ProcessEnv = process.env) {
        * cancelled) lose the family's name, numbers, e-mail, address and free texts this many
        * days after their last change (docs/privacy.md; the public privacy page states it)
        */
-      PERSONAL_DATA_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(180),
+      PERSONAL_DATA_RETENTION_DAYS: z.coerce
+        .number()
+        .int()
+        .min(1)
+        .max(3650)
+        .default(Limits.personalDataRetentionDays),
       /** how often the retention job looks for closed records past the period */
       RETENTION_CHECK_INTERVAL_MS: z.coerce
         .number()
