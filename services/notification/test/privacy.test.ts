@@ -97,8 +97,7 @@ test('when an admin asks for the records of a family, then its mails and log ent
 
   expect((await records([f.applicationId], [], svc.volunteerToken)).status).toBe(403);
   expect(
-    (await svc.http.post('/api/v1/privacy/records', { application_ids: [1], wish_ids: [] }))
-      .status,
+    (await svc.http.post('/api/v1/privacy/records', { application_ids: [1], wish_ids: [] })).status,
   ).toBe(401);
   expect((await records([-1])).status).toBe(422);
   expect((await records([], [])).body).toEqual({ mails: [], activity: [] });
@@ -107,8 +106,7 @@ test('when an admin asks for the records of a family, then its mails and log ent
 test('when an erasure on request arrives, then the mails go, the entries stay without the family, an ERASE entry without personal data is written and the impact counters do not move', async () => {
   const name = 'Oksana Melnyk';
   const { f, wishId } = await familyHistory(name);
-  const impact = async () =>
-    (await svc.http.get('/api/v1/impact', { token: svc.adminToken })).body;
+  const impact = async () => (await svc.http.get('/api/v1/impact', { token: svc.adminToken })).body;
   const before = await impact();
 
   const e1 = erased('request', [f.applicationId], []);
@@ -120,10 +118,9 @@ test('when an erasure on request arrives, then the mails go, the entries stay wi
   // five entries of the history and the two erasures
   expect(after.activity).toHaveLength(7);
   const text = JSON.stringify(after.activity);
-  for (const trace of [name, 'Oksana', f.email!, 'abgesagt', 'Rückruf']) expect(text).not.toContain(trace);
-  const rejected = after.activity.find(
-    (a: { action_type: string }) => a.action_type === 'REJECT',
-  );
+  for (const trace of [name, 'Oksana', f.email!, 'abgesagt', 'Rückruf'])
+    expect(text).not.toContain(trace);
+  const rejected = after.activity.find((a: { action_type: string }) => a.action_type === 'REJECT');
   expect(rejected.details).toMatchObject({
     lot_id: f.lotId,
     old_status: 'pending',
@@ -156,4 +153,23 @@ test('when the retention job erased a record, then mails and family details go a
   expect(after.mails).toEqual([]);
   expect(after.activity).toHaveLength(5);
   expect(JSON.stringify(after.activity)).not.toContain('Taras');
+});
+
+test('when an event about an erased application arrives after the erasure (it was on its way, or retried), then no mail is queued and its entry holds no personal data', async () => {
+  const f = family({ name: 'Bohdana Spaet' });
+  await deliver(submitted(f), erased('request', [f.applicationId], []));
+  const late = statusChange(Events.ApplicationRejected, f, { note: 'Bohdana Spaet: zu spät' });
+  await deliver(late);
+  const after = (await records([f.applicationId])).body;
+  expect(after.mails).toEqual([]);
+  expect(after.activity.map((a: { action_type: string }) => a.action_type).sort()).toEqual([
+    'CREATE',
+    'ERASE',
+    'REJECT',
+  ]);
+  expect(JSON.stringify(after.activity)).not.toContain('Bohdana');
+  // an event about another application of the same lot is mailed as usual
+  const other = family({ lotId: f.lotId });
+  await deliver(submitted(other));
+  expect((await records([other.applicationId])).body.mails).toHaveLength(1);
 });

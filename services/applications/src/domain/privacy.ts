@@ -1,9 +1,4 @@
-import {
-  Events,
-  type Actor,
-  type PrivacyErasure,
-  type PrivacyLookup,
-} from '@furniture/contracts';
+import { Events, type Actor, type PrivacyErasure, type PrivacyLookup } from '@furniture/contracts';
 import { AppError, createEvent, withLock, type Logger } from '@furniture/platform/domain';
 import type { PrivacyRepository } from '../data-access/privacy-repository';
 import { OPEN_STATUSES } from './records';

@@ -75,6 +75,30 @@ export class NotificationPrivacyRepository {
     return this.conn.collection<MailDoc>(this.models.Mail.collection.collectionName);
   }
 
+  /** The ids whose family data was erased ("application:12", "wish:4"): ids only. */
+  private get erasedTargets() {
+    return this.conn.collection<{ _id: string; erased_at: Date }>('erased_targets');
+  }
+
+  /** Remembers erased ids, so that an event about them arriving later is stripped too. */
+  async remember(applicationIds: number[], wishIds: number[], at: Date): Promise<void> {
+    const keys = [
+      ...applicationIds.map((id) => `application:${id}`),
+      ...wishIds.map((id) => `wish:${id}`),
+    ];
+    for (const _id of keys)
+      await this.erasedTargets.updateOne(
+        { _id },
+        { $setOnInsert: { erased_at: at } },
+        { upsert: true },
+      );
+  }
+
+  /** Whether the family data of this application or wish was erased. */
+  async isErased(kind: 'application' | 'wish', id: number): Promise<boolean> {
+    return (await this.erasedTargets.countDocuments({ _id: `${kind}:${id}` }, { limit: 1 })) > 0;
+  }
+
   private get activity() {
     return this.conn.collection<ActivityDoc>(this.models.Activity.collection.collectionName);
   }

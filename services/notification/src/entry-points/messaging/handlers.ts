@@ -34,9 +34,12 @@ export function eventHandlers(deps: {
     handlers[name] = async (event) => {
       if (erases)
         await deps.privacy.onErased(event as DomainEvent<typeof Events.PersonalDataErased>);
-      if (mails) await deps.mail.onEvent(event);
+      // an event about a family whose data was erased meanwhile: no mail, a stripped entry
+      const erased = erases ? null : await deps.privacy.erasedTargetOf(event);
+      if (mails && !erased) await deps.mail.onEvent(event);
       if (counts) await deps.impact.onEvent(event);
       if (logs) await deps.activity.recordEvent(event);
+      if (erased && logs) await deps.privacy.strip(erased);
     };
   }
   return handlers as EventHandlers;
