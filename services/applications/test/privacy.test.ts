@@ -10,7 +10,6 @@ import {
   adminToken,
   applicationBody,
   e164,
-  eventually,
   newPhone,
   publishLot,
   startApplications,
