@@ -12,6 +12,7 @@ import { loopsScenario } from './scenarios/loops';
 import { privacyScenario } from './scenarios/privacy';
 import { queueScenario } from './scenarios/queue';
 import { screenshotsScenario } from './scenarios/screenshots';
+import { secondChanceScenario } from './scenarios/second-chance';
 import { volunteerScenario } from './scenarios/volunteer';
 import { wishScenario } from './scenarios/wish';
 
@@ -23,6 +24,7 @@ afterAll(() => world.stop(), 60_000);
 familyScenario(world);
 adminLotScenario(world);
 queueScenario(world);
+secondChanceScenario(world);
 languageScenario(world);
 volunteerScenario(world);
 wishScenario(world);
