@@ -4,6 +4,7 @@ import { apiUrl, server } from '../../../../test/server';
 import { ADMIN, meHandler, renderAdmin } from '../../test/admin-test-utils';
 import { i18n } from '../../../../app/i18n';
 import { exportFileName } from '../lib/export';
+import { application, lotRef } from '../../applications/__tests__/fixtures';
 
 const PHONE = '0176 5550 1234';
 const E164 = '+4917655501234';
@@ -208,5 +209,42 @@ describe('data protection page', () => {
     } finally {
       await act(() => i18n.changeLanguage('de'));
     }
+  });
+});
+
+describe('erased records elsewhere in the back-office', () => {
+  test('when an application was erased, then its card says so instead of an empty name, and offers no phone or WhatsApp link', async () => {
+    const erased = application({
+      id: 77,
+      lot_id: 7,
+      lot: lotRef(7),
+      status: 'rejected',
+      applicant_name: '',
+      applicant_phone: 'erased:77',
+      applicant_phone_raw: '',
+      applicant_whatsapp: null,
+      applicant_city: '',
+      applicant_address: '',
+    });
+    server.use(
+      meHandler(ADMIN),
+      http.get(apiUrl('/applications/stats'), () =>
+        HttpResponse.json({
+          total: 1,
+          pending: 0,
+          approved: 0,
+          rejected: 1,
+          completed: 0,
+          lots: [],
+        }),
+      ),
+      http.get(apiUrl('/applications'), () =>
+        HttpResponse.json({ applications: [erased], total: 1 }),
+      ),
+    );
+    renderAdmin('/admin/applications');
+    expect(await screen.findByText('Daten gelöscht (Datenschutz)')).toBeInTheDocument();
+    expect(screen.queryByText(/erased:77/)).not.toBeInTheDocument();
+    expect(document.querySelector('a[href^="tel:"]')).toBeNull();
   });
 });
