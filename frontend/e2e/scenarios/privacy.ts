@@ -121,7 +121,10 @@ export function privacyScenario(world: World): void {
           { body: ids },
         );
         const text = JSON.stringify(r);
-        return r.mails.length === 0 && TRACES.every((trace) => !text.includes(trace))
+        const erasures = r.activity.filter((e) => e.action_type === 'ERASE').length;
+        return r.mails.length === 0 &&
+          erasures === 2 &&
+          TRACES.every((trace) => !text.includes(trace))
           ? r
           : undefined;
       });
