@@ -6,6 +6,7 @@
  * lot and announces itself with ids only.
  */
 import { Events } from '@furniture/contracts';
+import { phoneKey } from '../src/data-access/lookup-limit';
 import {
   adminToken,
   applicationBody,
@@ -63,6 +64,10 @@ const lookup = (phone: string, token = adminToken()) =>
   h.http.post('/api/v1/privacy/lookup', { phone }, { token });
 const erase = (phone: string, token = adminToken()) =>
   h.http.post('/api/v1/privacy/erase', { phone }, { token });
+
+/** The rows of the number's public-write counter (keyed by a digest of the number). */
+const writeCounter = (phone: string) =>
+  h.conn.collection('public_writes').countDocuments({ key: `phone:${phoneKey(e164(phone))}` });
 
 /** A family with an application (its phone), another (WhatsApp only) and a wish. */
 async function family() {
@@ -136,6 +141,7 @@ describe('erasure on request', () => {
     await reject(f.byWhatsapp);
     await cancelWish(f.wishId);
     const before = (await lookup(f.phone)).body;
+    expect(await writeCounter(f.phone)).toBe(1);
 
     const res = await erase(f.phone);
     expect(res.status).toBe(200);
@@ -181,6 +187,8 @@ describe('erasure on request', () => {
       ev.payload.wish_ids.includes(f.wishId),
     );
 
+    // the public-write counter of the number (a digest of it) is gone too
+    expect(await writeCounter(f.phone)).toBe(0);
     // the number may apply again as a new family; a second erasure finds nothing
     expect((await erase(f.phone)).body).toEqual({ applications: 0, wishes: 0 });
     await apply(f.lot.id, { applicant_phone: f.phone });

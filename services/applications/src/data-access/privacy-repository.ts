@@ -1,5 +1,6 @@
 import type { DomainEvent } from '@furniture/contracts';
 import { withDocLock, withEvents, type Connection } from '@furniture/platform';
+import { phoneKey } from './lookup-limit';
 import type { ApplicationDoc, Models, WishDoc } from './models';
 
 /** A stored document as it is, for the lookup and the export (dates as ISO strings). */
@@ -116,8 +117,11 @@ export class PrivacyRepository {
       .lean<ExpiredRecord[]>();
   }
 
-  /** The connection's name (for the locks of one erasure at a time). */
-  get scope(): string {
-    return this.conn.name;
+  /**
+   * Forgets the number's public-write counter (a digest of the number, kept one window): after an
+   * erasure nothing in the database can be linked to the number, not even for ten minutes.
+   */
+  async forgetWriteCounter(e164: string): Promise<void> {
+    await this.conn.collection('public_writes').deleteMany({ key: `phone:${phoneKey(e164)}` });
   }
 }

@@ -62,6 +62,7 @@ export class Privacy {
       for (const wish of found.wishes) {
         if (await this.eraseWish(wish.id as number, 'request', now, actor)) wishes++;
       }
+      await this.deps.privacy.forgetWriteCounter(e164);
       if (applications + wishes > 0) this.deps.onEvents();
       return { applications, wishes };
     });
