@@ -8,10 +8,12 @@ import {
   type ServiceAppDeps,
 } from '@furniture/platform';
 import type { Moderation } from './domain/moderation';
+import type { Privacy } from './domain/privacy';
 import type { PublicApplications } from './domain/public-applications';
 import type { WishesService } from './domain/wishes-service';
 import { applicationsRouter } from './entry-points/http/applications-router';
 import { lotsRouter } from './entry-points/http/lots-router';
+import { privacyRouter } from './entry-points/http/privacy-router';
 import { wishesRouter } from './entry-points/http/wishes-router';
 import type { WriteLimits } from './entry-points/http/write-limits';
 
@@ -19,6 +21,7 @@ export interface ApplicationsAppDeps extends ServiceAppDeps {
   publicApplications: PublicApplications;
   moderation: Moderation;
   wishes: WishesService;
+  privacy: Privacy;
   /** anonymous lookups by phone number per client address: 0, or seconds to wait */
   lookupLimit?: (ip: string) => Promise<number>;
   /** public writes per client address and per phone number */
@@ -85,6 +88,7 @@ export function createApp(deps: ApplicationsAppDeps): Express {
   );
   app.use('/api/v1/lots', lotsRouter(deps.publicApplications, deps.wishes));
   app.use('/api/v1/wishes', wishesRouter(deps.wishes, deps.writeLimits));
+  app.use('/api/v1/privacy', privacyRouter(deps.privacy));
   app.use(englishDuplicate);
   return finishApp(app, deps.logger);
 }

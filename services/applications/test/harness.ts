@@ -23,6 +23,8 @@ export async function startApplications(
     exchange?: string;
     lotSource?: LotSnapshotSource;
     calendar?: Calendar;
+    /** the retention job's clock */
+    now?: () => Date;
   } = {},
 ) {
   const svc = await startService(applicationsService, {
@@ -36,7 +38,7 @@ export async function startApplications(
       PUBLIC_WRITES_PER_PHONE: '100000',
       ...opts.env,
     },
-    options: { lotSource: opts.lotSource, calendar: opts.calendar },
+    options: { lotSource: opts.lotSource, calendar: opts.calendar, now: opts.now },
   });
   return svc;
 }

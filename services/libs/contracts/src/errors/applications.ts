@@ -13,6 +13,12 @@ export const applicationErrors = {
     de: 'Sie haben bereits eine Bewerbung für dieses Lot eingereicht.',
     uk: 'Ви вже подали заявку на цей лот.',
   },
+  /** an erasure waits until the phone's applications and wishes are closed */
+  PRIVACY_OPEN_RECORDS: {
+    status: 409,
+    de: 'Zu dieser Telefonnummer gibt es noch {applications} offene Bewerbung(en) und {wishes} aktive(n) Wunsch/Wünsche. Bitte zuerst ablehnen bzw. stornieren, dann löschen.',
+    uk: 'Для цього номера ще є відкриті заявки ({applications}) та активні побажання ({wishes}). Спочатку відхиліть або скасуйте їх, потім видаляйте.',
+  },
   APPLICATION_NOT_FOUND: {
     status: 404,
     de: 'Bewerbung nicht gefunden.',
