@@ -117,11 +117,16 @@ describe('gateway in front of the real auth service', () => {
       { id: 1, role: 'admin' },
       { privateKey: auth.keys.privateKey, expiresInSeconds: -10 },
     );
-    // the cookie alone refreshes; an expired bearer token sent along does not stop it
-    const refreshed = await http.post('/api/v1/auth/refresh', undefined, {
+    // the cookie alone refreshes; a bad bearer token sent along is refused like everywhere
+    const refused = await http.post('/api/v1/auth/refresh', undefined, {
       token: expired,
       headers: { cookie },
     });
+    expect([refused.status, refused.body]).toEqual([
+      401,
+      expect.objectContaining({ code: 'TOKEN_EXPIRED' }),
+    ]);
+    const refreshed = await http.post('/api/v1/auth/refresh', undefined, { headers: { cookie } });
     expect(refreshed.status).toBe(200);
     const next = refreshed.headers.getSetCookie().find((c) => c.startsWith('refresh_token='))!;
     expect(next.split(';')[0]).not.toBe(cookie);

@@ -42,14 +42,17 @@ export function sessionRouter(
   });
 
   r.post('/logout', async (req, res) => {
+    const cookie = refreshCookieOf(req);
+    const token = bearerToken(req.headers.authorization);
     let actor;
     try {
-      const token = bearerToken(req.headers.authorization);
       actor = token ? verifier.verify(token) : undefined;
-    } catch {
-      actor = undefined; // an expired token: the cookie still names the session
+    } catch (err) {
+      if (cookie === undefined) throw err;
+      // an expired token: the cookie still names the session
     }
-    const ended = await auth.logout(refreshCookieOf(req), actor);
+    if (cookie === undefined && !actor) throw new AppError('AUTH_REQUIRED');
+    const ended = await auth.logout(cookie, actor);
     clearRefreshCookie(req, res, opts.cookieSecurity);
     if (!ended) throw new AppError('SESSION_EXPIRED');
     res.json({ success: true });

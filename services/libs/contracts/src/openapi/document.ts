@@ -175,8 +175,9 @@ export const operations: readonly Operation[] = [
     path: `${V1}/auth/logout`,
     service: 'auth',
     summary: 'Log out (ends the session of the refresh cookie or of the bearer token)',
-    description: 'Clears the refresh cookie.',
-    access: 'public',
+    description:
+      'Works with the refresh cookie alone (the browser sends no bearer token) or a bearer token; clears the cookie.',
+    access: 'signed-in',
     ok: { description: 'logged out', schema: answers.successAnswer },
     errors: ['SESSION_EXPIRED'],
   },
