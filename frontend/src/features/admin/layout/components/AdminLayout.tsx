@@ -112,9 +112,9 @@ export function AdminLayout() {
       user &&
       (fresh.role !== user.role || fresh.name !== user.name || fresh.email !== user.email)
     ) {
-      updateSessionUser(dispatch, token, fresh);
+      updateSessionUser(dispatch, fresh);
     }
-  }, [me.data, user, token, dispatch]);
+  }, [me.data, user, dispatch]);
 
   return (
     <div className="min-h-screen bg-slate-50 lg:flex">
