@@ -97,7 +97,7 @@ export function AdminLayout() {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const location = useLocation();
   const dispatch = useAppDispatch();
-  const { user, token } = useSession();
+  const { user } = useSession();
   const me = useGetMeQuery();
 
   useEffect(() => setDrawerOpen(false), [location.pathname]);

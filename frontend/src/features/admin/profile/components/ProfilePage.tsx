@@ -42,7 +42,7 @@ function Success({ text }: { text: string | null }) {
 function ProfileForm() {
   const { t } = useTranslation('admin');
   const dispatch = useAppDispatch();
-  const { user, token } = useSession();
+  const { user } = useSession();
   const [update, { isLoading }] = useUpdateProfileMutation();
   const [name, setName] = useState(user?.name ?? '');
   const [email, setEmail] = useState(user?.email ?? '');
