@@ -8,6 +8,7 @@ import { useAppDispatch } from '../../../../app/hooks';
 import { LanguageSwitch } from '../../../../app/layout/LanguageSwitch';
 import { PageSpinner } from '../../../../components/Spinner';
 import { useReturnFocus } from '../../../../lib/use-return-focus';
+import { clearAllDrafts } from '../../lib/form-draft';
 import { useGetMeQuery, useLogoutMutation } from '../../session/api/auth-api';
 import { endSession, updateSessionUser, type StaffUser } from '../../session/session-slice';
 import { useSession } from '../../session/use-session';
@@ -26,6 +27,8 @@ function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
       .unwrap()
       .catch(() => undefined);
     endSession(dispatch, null);
+    // a logout on purpose keeps nothing typed on this computer (an ended session keeps drafts)
+    clearAllDrafts();
     dispatch(api.util.resetApiState());
     void navigate('/admin/login', { replace: true });
   };
