@@ -11,6 +11,7 @@ import { languageScenario } from './scenarios/language';
 import { loopsScenario } from './scenarios/loops';
 import { queueScenario } from './scenarios/queue';
 import { screenshotsScenario } from './scenarios/screenshots';
+import { sessionScenario } from './scenarios/session';
 import { volunteerScenario } from './scenarios/volunteer';
 import { wishScenario } from './scenarios/wish';
 
@@ -30,3 +31,4 @@ screenshotsScenario(world);
 dialogsScenario(world);
 dateInputScenario(world);
 apiDocsScenario(world);
+sessionScenario(world);

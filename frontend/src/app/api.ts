@@ -148,16 +148,34 @@ export function bindSession(binding: SessionBinding | null): void {
 /** Refresh when fewer than this many seconds remain (back-office §4, §9). */
 export const TOKEN_REFRESH_THRESHOLD_SECONDS = Limits.tokenRefreshThresholdSeconds;
 
-/** Seconds until a JWT's `exp` (-Infinity for a token that cannot be read). */
-export function tokenSecondsLeft(token: string, now = Date.now()): number {
+function claimsOf(token: string): { exp?: unknown; iat?: unknown } {
   try {
     const payload = token.split('.')[1] ?? '';
-    const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/'));
-    const exp = (JSON.parse(json) as { exp?: unknown }).exp;
-    return typeof exp === 'number' ? exp - now / 1000 : -Infinity;
+    return JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as {
+      exp?: unknown;
+      iat?: unknown;
+    };
   } catch {
-    return -Infinity;
+    return {};
   }
+}
+
+/** Seconds until a JWT's `exp` (-Infinity for a token that cannot be read). */
+export function tokenSecondsLeft(token: string, now = Date.now()): number {
+  const { exp } = claimsOf(token);
+  return typeof exp === 'number' ? exp - now / 1000 : -Infinity;
+}
+
+/**
+ * When to refresh ahead: 300 s before the end, or a third of the token's lifetime when tokens
+ * live shorter (configured so): otherwise every call would refresh first.
+ */
+export function refreshThresholdOf(token: string): number {
+  const { exp, iat } = claimsOf(token);
+  if (typeof exp !== 'number' || typeof iat !== 'number' || exp <= iat) {
+    return TOKEN_REFRESH_THRESHOLD_SECONDS;
+  }
+  return Math.min(TOKEN_REFRESH_THRESHOLD_SECONDS, (exp - iat) / 3);
 }
 
 const REFRESH_PATH = '/auth/refresh';
@@ -246,7 +264,7 @@ export async function callWithSession<T>(
 ): Promise<T> {
   const held = () => session?.token(store.getState()) ?? null;
   let token = held();
-  if (token && tokenSecondsLeft(token) < TOKEN_REFRESH_THRESHOLD_SECONDS) {
+  if (token && tokenSecondsLeft(token) < refreshThresholdOf(token)) {
     token = (await refreshSession(token, store)) ?? held();
   }
   let result = await send(token);

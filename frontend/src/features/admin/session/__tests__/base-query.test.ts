@@ -1,5 +1,5 @@
 import { http, HttpResponse } from 'msw';
-import { api, restoreSession } from '../../../../app/api';
+import { api, refreshThresholdOf, restoreSession } from '../../../../app/api';
 import { makeStore } from '../../../../app/store';
 import { apiUrl, server } from '../../../../test/server';
 import { ADMIN, bearerOf, fakeToken } from '../../test/admin-test-utils';
@@ -99,6 +99,15 @@ describe('base query with a staff session', () => {
     expect(sessionOf(store)).toMatchObject({ token: fresh, isAuthenticated: true });
     // the access token is kept in memory only
     expect(JSON.stringify({ ...localStorage })).not.toContain(fresh);
+  });
+
+  test('when tokens are configured to live shorter than 300 s, then a third of their lifetime is the threshold', () => {
+    const now = Math.floor(Date.now() / 1000);
+    const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+    const token = (iat: number, exp: number) => `${b64({ alg: 'RS256' })}.${b64({ iat, exp })}.s`;
+    expect(refreshThresholdOf(token(now, now + 30))).toBe(10);
+    expect(refreshThresholdOf(token(now, now + 900))).toBe(300);
+    expect(refreshThresholdOf(fakeToken(900))).toBe(300); // no iat: the spec's 300 s
   });
 
   test('when a call gets 401, then the token is refreshed once and the call retried once with the new token', async () => {
