@@ -19,6 +19,7 @@ import {
   isExposed,
   zxcvbnPasswordPolicy,
 } from './integrations/password-policy';
+import { randomRefreshTokens } from './integrations/refresh-tokens';
 import { rs256TokenSigner } from './integrations/token-signer';
 
 /**
@@ -61,6 +62,7 @@ export async function composeAuth(kit: ServiceKit<AuthConfig>) {
     hasher,
     policy,
     signer,
+    refreshTokens: randomRefreshTokens(),
     throttle,
     sessionMaxAgeSeconds: config.SESSION_MAX_AGE_SECONDS,
     sessionIdleSeconds: config.SESSION_IDLE_SECONDS,

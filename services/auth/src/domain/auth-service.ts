@@ -26,7 +26,7 @@ import {
   type UserRecord,
 } from './records';
 import type { PasswordHasher } from '../integrations/password-hasher';
-import { newRefreshToken, parseRefreshToken } from '../integrations/refresh-tokens';
+import type { RefreshTokens } from '../integrations/refresh-tokens';
 import type { TokenSigner } from '../integrations/token-signer';
 
 export interface AuthDeps {
@@ -35,6 +35,7 @@ export interface AuthDeps {
   hasher: PasswordHasher;
   policy: PasswordPolicy;
   signer: TokenSigner;
+  refreshTokens: RefreshTokens;
   throttle: LoginThrottle;
   sessionMaxAgeSeconds: number;
   /** a session without a refresh for this long ends */
@@ -114,7 +115,7 @@ export class AuthService {
 
   private async openSession(user: User): Promise<SessionAnswer> {
     const sid = randomUUID();
-    const refresh = newRefreshToken(sid);
+    const refresh = this.deps.refreshTokens.issue(sid);
     const session = await this.deps.sessions.create({
       sid,
       userId: user.id,
@@ -192,7 +193,7 @@ export class AuthService {
    * (the browser already got it); an older replaced token ends the session (it was copied).
    */
   async refresh(refreshToken: unknown): Promise<SessionAnswer> {
-    const parsed = parseRefreshToken(refreshToken);
+    const parsed = this.deps.refreshTokens.parse(refreshToken);
     if (!parsed) throw new AppError('SESSION_EXPIRED');
     const session = await this.deps.sessions.find(parsed.sid);
     if (!session || session.revokedAt) throw new AppError('SESSION_EXPIRED');
@@ -201,7 +202,7 @@ export class AuthService {
       await this.endSession(session, lapse);
       throw new AppError('SESSION_EXPIRED');
     }
-    const next = newRefreshToken(session.sid);
+    const next = this.deps.refreshTokens.issue(session.sid);
     const result = await this.deps.sessions.rotate(
       session.sid,
       parsed.hash,
@@ -225,7 +226,7 @@ export class AuthService {
    * names an open session (the cookie is cleared all the same).
    */
   async logout(refreshToken: unknown, actor: AuthenticatedActor | undefined): Promise<boolean> {
-    const parsed = parseRefreshToken(refreshToken);
+    const parsed = this.deps.refreshTokens.parse(refreshToken);
     const sid = parsed?.sid ?? actor?.sessionId;
     if (!sid) return false;
     const session = await this.deps.sessions.find(sid);

@@ -22,3 +22,14 @@ export function parseRefreshToken(token: unknown): { sid: string; hash: string }
   if (!match) return null;
   return { sid: match[1]!, hash: hashSecret(match[2]!) };
 }
+
+/** How the domain makes and reads refresh tokens (injected: see compose.ts). */
+export interface RefreshTokens {
+  issue(sid: string): RefreshToken;
+  parse(token: unknown): { sid: string; hash: string } | null;
+}
+
+export const randomRefreshTokens = (): RefreshTokens => ({
+  issue: newRefreshToken,
+  parse: parseRefreshToken,
+});
