@@ -23,6 +23,8 @@ export interface ApiError {
   code: string;
   message: string;
   detail?: unknown;
+  /** the message is only 'HTTP {status}: {text}': the server said nothing a family could read */
+  generic?: boolean;
 }
 
 /** One entry of a 422's detail list (docs/decisions.md "API shape"). */
@@ -53,8 +55,15 @@ export function fieldErrorsOf(error: ApiError): ApiFieldError[] {
 const textOf = (value: unknown): string | undefined =>
   typeof value === 'string' && value.trim() !== '' ? value : undefined;
 
+/**
+ * 'HTTP {status}: {text}' (back-office §8 "Generic"), with the answer's reason phrase when it
+ * came with one (HTTP/2 answers carry none).
+ */
+const httpText = (status: number, statusText: string | undefined): string =>
+  statusText?.trim() ? `HTTP ${status}: ${statusText.trim()}` : `HTTP ${status}`;
+
 /** Maps what fetchBaseQuery reports to ApiError (exported for tests). */
-export function normalizeError(error: FetchBaseQueryError): ApiError {
+export function normalizeError(error: FetchBaseQueryError, statusText?: string): ApiError {
   if (error.status === 'FETCH_ERROR') {
     return { status: 0, code: 'NETWORK_ERROR', message: error.error };
   }
@@ -66,8 +75,9 @@ export function normalizeError(error: FetchBaseQueryError): ApiError {
     return {
       status: error.originalStatus,
       code: 'HTTP_ERROR',
-      message: `HTTP ${error.originalStatus}`,
+      message: httpText(error.originalStatus, statusText),
       detail: error.data,
+      generic: true,
     };
   }
   if (error.status === 'CUSTOM_ERROR') {
@@ -77,17 +87,14 @@ export function normalizeError(error: FetchBaseQueryError): ApiError {
     string,
     unknown
   >;
-  const message =
-    textOf(body.message) ??
-    textOf(body.detail) ??
-    textOf(body.error) ??
-    textOf(error.data) ??
-    `HTTP ${error.status}`;
+  const told =
+    textOf(body.message) ?? textOf(body.detail) ?? textOf(body.error) ?? textOf(error.data);
   return {
     status: error.status,
     code: textOf(body.code) ?? 'HTTP_ERROR',
-    message,
+    message: told ?? httpText(error.status, statusText),
     detail: body.detail,
+    ...(told === undefined ? { generic: true } : {}),
   };
 }
 
@@ -294,7 +301,12 @@ export const baseQuery: BaseQueryFn<string | FetchArgs, unknown, ApiError> = asy
     async (token) => rawBaseQuery(withBearer(args, token), api, extraOptions as object),
     (r) => r.error?.status === 401,
   );
-  if (result.error) return { error: normalizeError(result.error), meta: result.meta };
+  if (result.error) {
+    return {
+      error: normalizeError(result.error, result.meta?.response?.statusText),
+      meta: result.meta,
+    };
+  }
   return { data: result.data, meta: result.meta };
 };
 

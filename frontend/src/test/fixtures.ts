@@ -10,6 +10,7 @@ export function category(id: number, overrides: Record<string, unknown> = {}) {
     description: { de: '', uk: '' },
     icon: '📦',
     lot_count: 0,
+    archived_lot_count: 0,
     created_at: '2026-01-01T00:00:00.000Z',
     updated_at: '2026-01-01T00:00:00.000Z',
     version: 1,

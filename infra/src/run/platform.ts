@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../paths';
-import { waitUntil } from '../util';
+import { freePort, isPortFree, waitUntil } from '../util';
 import { ensureKeyPair } from './keys';
 import { Supervisor } from './supervisor';
 
@@ -92,6 +92,14 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
           : {}),
       },
     });
+  }
+  // the gateway's metrics listener: 9464 unless set; when another platform on this machine (a
+  // `make run` beside the tests, two checkouts' browser tests) holds it, a free port instead of a
+  // gateway that cannot start
+  const metricsPort = Number(common.METRICS_PORT ?? 9464);
+  if (!(await isPortFree(metricsPort, opts.gatewayHost ?? '127.0.0.1'))) {
+    common.METRICS_PORT = String(await freePort(opts.gatewayHost ?? '127.0.0.1'));
+    opts.print(`gateway metrics port ${metricsPort} is taken: using ${common.METRICS_PORT}`);
   }
   supervisor.start({
     name: 'gateway',

@@ -392,6 +392,20 @@ describe('status changes (back-office §4)', () => {
         'Für dieses Lot ist schon eine andere Bewerbung genehmigt. Heben Sie zuerst deren Reservierung auf.',
     });
     expect((await getApp(second)).status).toBe('pending');
+    // the staff list names the holder on every open application of the lot, also when the
+    // approved one is filtered out (the back-office hides approve and reject there)
+    const pending = await s.http.get(`/api/v1/applications?status=pending&lot_id=${lot}`, staff());
+    expect(pending.body.applications.map((a: { id: number }) => a.id)).toEqual([second]);
+    expect(pending.body.applications[0].lot.held_by).toEqual({
+      id: first,
+      applicant_name: applicationBody(lot).applicant_name,
+    });
+    const free = await s.createLot();
+    const waiting = await apply(free);
+    const list = await s.http.get(`/api/v1/applications?lot_id=${free}`, staff());
+    expect(list.body.applications.find((a: { id: number }) => a.id === waiting).lot.held_by).toBe(
+      null,
+    );
   });
 });
 

@@ -79,7 +79,7 @@ describe('reading categories', () => {
     });
   });
 
-  test('when lots are created and archived, then lot_count counts the lots that are not archived', async () => {
+  test('when lots are created and archived, then lot_count counts the lots that are not archived and archived_lot_count the others, which together are what the delete refusal counts', async () => {
     const c = await newCategory('Zählkategorie', 'Категорія для підрахунку');
     const id = c.body.data.id as number;
     expect(c.body.data.lot_count).toBe(0);
@@ -90,9 +90,15 @@ describe('reading categories', () => {
       expect(lot.status).toBe(201);
     }
     const list = await svc.http.get('/api/v1/categories/');
-    expect(list.body.data.find((x: { id: number }) => x.id === id).lot_count).toBe(2);
+    expect(list.body.data.find((x: { id: number }) => x.id === id)).toMatchObject({
+      lot_count: 2,
+      archived_lot_count: 1,
+    });
     const one = await svc.http.get(`/api/v1/categories/${id}`);
-    expect(one.body.data.lot_count).toBe(2);
+    expect(one.body.data).toMatchObject({ lot_count: 2, archived_lot_count: 1 });
+    const refused = await svc.http.delete(`/api/v1/categories/${id}`, { token: admin });
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toMatch(/\b3 lots are associated\b/);
   });
 });
 
@@ -113,6 +119,7 @@ describe('managing categories', () => {
       description: { de: 'Wandspiegel und Standspiegel', uk: '' },
       icon: '🪞',
       lot_count: 0,
+      archived_lot_count: 0,
       version: 1,
       slug: null,
     });
@@ -238,14 +245,30 @@ describe('managing categories', () => {
     });
   });
 
-  test('when the version is missing on save, then 422; an unknown category gives 404', async () => {
-    const noVersion = await svc.http.put(
-      '/api/v1/categories/1',
-      { name: { de: 'X', uk: 'Y' } },
+  test("when the version is missing on save (the spec's client sends none), then the save wins and bumps the version; a stale one gives 409, an unknown category 404", async () => {
+    const created = await svc.http.post(
+      '/api/v1/categories/',
+      { name: { de: 'Ohne Version', uk: 'Без версії' } },
       { token: admin },
     );
-    expect(noVersion.status).toBe(422);
-    expect(noVersion.body.detail[0].loc).toEqual(['body', 'version']);
+    const id = created.body.data.id;
+    const before = await svc.http.get(`/api/v1/categories/${id}`);
+    const noVersion = await svc.http.put(
+      `/api/v1/categories/${id}`,
+      { name: { de: 'Sofas ohne Version', uk: 'Дивани без версії' } },
+      { token: admin },
+    );
+    expect(noVersion.status).toBe(200);
+    expect(noVersion.body.data).toMatchObject({
+      name: { de: 'Sofas ohne Version', uk: 'Дивани без версії' },
+      version: before.body.data.version + 1,
+    });
+    const stale = await svc.http.put(
+      `/api/v1/categories/${id}`,
+      { name: { de: 'X', uk: 'Y' }, version: before.body.data.version },
+      { token: admin },
+    );
+    expect(stale.status).toBe(409);
     const missing = await svc.http.put(
       '/api/v1/categories/999',
       { name: { de: 'X', uk: 'Y' }, version: 1 },

@@ -535,7 +535,7 @@ describe('editing lots', () => {
     });
   });
 
-  test('when PATCH sends only some fields, then the others keep their values; a field change without version is refused', async () => {
+  test('when PATCH sends only some fields, then the others keep their values; a change without a version is saved, a stale version refused', async () => {
     const lot = await newLot({ location: 'Dresden' });
     const patched = await svc.http.patch(
       `/api/v1/lots/${lot.id}`,
@@ -549,31 +549,40 @@ describe('editing lots', () => {
       version: 2,
     });
 
+    // the spec's client sends no version: the save is accepted and still bumps the version
     const noVersion = await svc.http.patch(
       `/api/v1/lots/${lot.id}`,
       { donor: 'X' },
       { token: admin },
     );
-    expect(noVersion.status).toBe(422);
-    expect(noVersion.body).toMatchObject({
-      code: 'LOT_VERSION_REQUIRED',
-      detail: [{ loc: ['body', 'version'] }],
-    });
+    expect(noVersion.status).toBe(200);
+    expect(noVersion.body).toMatchObject({ donor: 'X', version: 3 });
+    const stale = await svc.http.patch(
+      `/api/v1/lots/${lot.id}`,
+      { donor: 'Y', version: 2 },
+      { token: admin },
+    );
+    expect(stale.status).toBe(409);
+    expect(stale.body).toMatchObject({ code: 'STALE_VERSION', current_version: 3 });
     const emptyName = await svc.http.patch(
       `/api/v1/lots/${lot.id}`,
-      { name: { de: '' }, version: 2 },
+      { name: { de: '' }, version: 3 },
       { token: admin },
     );
     expect(emptyName.status).toBe(422);
     const badCategory = await svc.http.patch(
       `/api/v1/lots/${lot.id}`,
-      { category_id: 4242, version: 2 },
+      { category_id: 4242, version: 3 },
       { token: admin },
     );
     expect(badCategory.body.code).toBe('LOT_CATEGORY_NOT_FOUND');
-    const putWithout = await svc.http.put(`/api/v1/lots/${lot.id}`, lotBody(), { token: admin });
-    expect(putWithout.status).toBe(422);
-    expect(putWithout.body.detail[0].loc).toEqual(['body', 'version']);
+    const putWithout = await svc.http.put(
+      `/api/v1/lots/${lot.id}`,
+      lotBody({ donor: 'Ohne Version' }),
+      { token: admin },
+    );
+    expect(putWithout.status).toBe(200);
+    expect(putWithout.body).toMatchObject({ donor: 'Ohne Version', version: 4 });
   });
 
   test('when staff choose another main photo, then only the order changes: no version needed, none spent, and an open form still saves', async () => {

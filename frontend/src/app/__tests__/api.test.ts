@@ -61,17 +61,40 @@ describe('base query', () => {
     });
   });
 
-  test('when a proxy answers with an HTML page, then the error says HTTP and the status', async () => {
+  test("when a proxy answers with an HTML page, then the error says 'HTTP {status}: {text}' (back-office §8 Generic)", async () => {
     server.use(
       http.get(
         apiUrl('/probe'),
-        () => new HttpResponse('<html>Bad gateway</html>', { status: 502 }),
+        () =>
+          new HttpResponse('<html>Bad gateway</html>', { status: 502, statusText: 'Bad Gateway' }),
       ),
     );
     expect((await callProbe()).error).toMatchObject({
       status: 502,
       code: 'HTTP_ERROR',
-      message: 'HTTP 502',
+      message: 'HTTP 502: Bad Gateway',
+      generic: true,
+    });
+  });
+
+  test('when a JSON answer carries no message and no reason phrase, then the error says HTTP and the status', async () => {
+    server.use(
+      // an HTTP/2 answer has no reason phrase (one of spaces stands in for it here)
+      http.get(apiUrl('/probe'), () => HttpResponse.json({}, { status: 503, statusText: ' ' })),
+    );
+    expect((await callProbe()).error).toMatchObject({
+      status: 503,
+      code: 'HTTP_ERROR',
+      message: 'HTTP 503',
+      generic: true,
+    });
+    server.use(
+      http.get(apiUrl('/probe'), () =>
+        HttpResponse.json({}, { status: 503, statusText: 'Service Unavailable' }),
+      ),
+    );
+    expect((await callProbe()).error).toMatchObject({
+      message: 'HTTP 503: Service Unavailable',
     });
   });
 

@@ -32,6 +32,17 @@ import type { ApplicationDoc, ApprovalDoc, Models } from './models';
 
 export type { ApplicationRecord } from '../domain/records';
 
+/** What the per-lot reads need of each application of a lot. */
+type LotMember = Pick<ApplicationDoc, 'id' | 'status' | 'applicant_name'> & {
+  approval?: Pick<ApprovalDoc, 'state'> | null;
+};
+
+/** The application that holds a lot: approved, or with its approval under way. */
+export interface LotHolder {
+  id: number;
+  applicant_name: string;
+}
+
 function toApproval(doc: ApprovalDoc | null | undefined): ApprovalRecord | null {
   if (!doc) return null;
   return {
@@ -226,31 +237,39 @@ export class ApplicationsRepository {
   }
 
   /**
-   * A lot's applications, id, status and whether live (one equality per lot: FerretDB pushes
-   * `lot_id` down to an index, but not `$in`, which would read every application).
+   * A lot's applications, id, status, name and approval state (one equality per lot: FerretDB
+   * pushes `lot_id` down to an index, but not `$in`, which would read every application).
    */
-  private async ofLots(
-    lotIds: number[],
-  ): Promise<Map<number, Pick<ApplicationDoc, 'id' | 'status'>[]>> {
+  private async ofLots(lotIds: number[]): Promise<Map<number, LotMember[]>> {
     const rows = await Promise.all(
       lotIds.map((lotId) =>
-        this.models.Application.find({ lot_id: lotId }, { _id: 0, id: 1, status: 1, deleted_at: 1 })
-          .lean<(Pick<ApplicationDoc, 'id' | 'status'> & { deleted_at?: Date | null })[]>()
+        this.models.Application.find(
+          { lot_id: lotId },
+          { _id: 0, id: 1, status: 1, applicant_name: 1, 'approval.state': 1, deleted_at: 1 },
+        )
+          .lean<(LotMember & { deleted_at?: Date | null })[]>()
           .then((docs) => [lotId, docs.filter((d) => !d.deleted_at)] as const),
       ),
     );
     return new Map(rows);
   }
 
-  /** The open applications' ids of several lots, oldest first (queue positions for a page). */
-  async openIdsByLot(lotIds: number[]): Promise<Map<number, number[]>> {
-    const out = new Map<number, number[]>();
+  /**
+   * Per lot: the open applications' ids, oldest first (queue positions for a page), and the one
+   * that holds the lot, approved or with its approval under way, also when it is on another page.
+   */
+  async queuesByLot(
+    lotIds: number[],
+  ): Promise<Map<number, { open: number[]; holder: LotHolder | null }>> {
+    const out = new Map<number, { open: number[]; holder: LotHolder | null }>();
     for (const [lotId, docs] of await this.ofLots(lotIds)) {
-      const ids = docs
-        .filter((d) => (OPEN_STATUSES as readonly string[]).includes(d.status))
-        .map((d) => d.id)
-        .sort((a, b) => a - b);
-      if (ids.length > 0) out.set(lotId, ids);
+      const open = docs.filter((d) => (OPEN_STATUSES as readonly string[]).includes(d.status));
+      if (open.length === 0) continue;
+      const holder = open.find((d) => d.status === 'approved' || d.approval?.state === 'requested');
+      out.set(lotId, {
+        open: open.map((d) => d.id).sort((a, b) => a - b),
+        holder: holder ? { id: holder.id, applicant_name: holder.applicant_name } : null,
+      });
     }
     return out;
   }

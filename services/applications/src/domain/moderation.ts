@@ -36,6 +36,7 @@ export function toApplication(
   lot: LotView | null,
   position: number | null,
   overdue = false,
+  holder: { id: number; applicant_name: string } | null = null,
 ): Application {
   const {
     notes,
@@ -72,6 +73,7 @@ export function toApplication(
           photo: lot.photo,
           status: lot.status,
           deleted: lot.deleted,
+          held_by: holder,
         }
       : null,
   };
@@ -199,7 +201,7 @@ export class Moderation {
     return app;
   }
 
-  /** Adds lots and queue places to a page of applications (two queries for the whole page). */
+  /** Adds lots, queue places and each lot's holder to a page of applications. */
   private async present(apps: ApplicationRecord[]): Promise<Application[]> {
     const lotIds = [...new Set(apps.map((a) => a.lot_id))];
     const openLots = [
@@ -209,15 +211,17 @@ export class Moderation {
     ];
     const [lots, queues] = await Promise.all([
       this.deps.lots.getMany(lotIds),
-      this.deps.applications.openIdsByLot(openLots),
+      this.deps.applications.queuesByLot(openLots),
     ]);
     return apps.map((a) => {
-      const index = queues.get(a.lot_id)?.indexOf(a.id) ?? -1;
+      const queue = queues.get(a.lot_id);
+      const index = queue?.open.indexOf(a.id) ?? -1;
       return toApplication(
         a,
         lots.get(a.lot_id) ?? null,
         index >= 0 ? index + 1 : null,
         this.deps.pickups.isOverdue(a),
+        queue?.holder ?? null,
       );
     });
   }

@@ -35,11 +35,12 @@ export class CategoriesService {
   /** Every category with its lot count, by id (cached: the home page and every visitor ask). */
   list(): Promise<Category[]> {
     return this.deps.cache.get('categories', async () => {
-      const [categories, counts] = await Promise.all([
+      const [categories, counts, archived] = await Promise.all([
         this.deps.categories.list(),
         this.deps.lots.countsByCategory(COUNTED_STATUSES),
+        this.deps.lots.countsByCategory(['archived']),
       ]);
-      return categories.map((c) => toCategory(c, counts.get(c.id) ?? 0));
+      return categories.map((c) => toCategory(c, counts.get(c.id) ?? 0, archived.get(c.id) ?? 0));
     });
   }
 
@@ -67,7 +68,7 @@ export class CategoriesService {
         },
         (c) => [createEvent(Events.CategoryCreated, { category: categorySnapshot(c) }, actor)],
       );
-      return toCategory(created, 0);
+      return toCategory(created, 0, 0);
     } catch (err) {
       if (err instanceof DuplicateCategoryNameError) throw new AppError('CATEGORY_DUPLICATE_NAME');
       throw err;
@@ -78,7 +79,7 @@ export class CategoriesService {
     let result: Awaited<ReturnType<CategoriesRepository['mutate']>>;
     try {
       result = await this.deps.categories.mutate(id, (current) => {
-        if (current.version !== input.version) {
+        if (input.version !== undefined && current.version !== input.version) {
           throw new AppError('STALE_VERSION', { extra: { current_version: current.version } });
         }
         const next = {
@@ -154,10 +155,10 @@ export class CategoriesService {
   }
 
   private async withCount(c: CategoryData): Promise<Category> {
-    const count = await this.deps.lots.count({
-      categoryId: c.id,
-      visibleStatuses: COUNTED_STATUSES,
-    });
-    return toCategory(c, count);
+    const [count, all] = await Promise.all([
+      this.deps.lots.count({ categoryId: c.id, visibleStatuses: COUNTED_STATUSES }),
+      this.deps.lots.countInCategory(c.id),
+    ]);
+    return toCategory(c, count, all - count);
   }
 }

@@ -181,23 +181,13 @@ export class LotsService {
   }
 
   /**
-   * PUT and PATCH. Fields left out keep their value. A change of any form field needs the
-   * version the form was loaded with and bumps it; photos alone (set main photo) need none and
-   * keep it. A status change by staff releases a reservation record (the applications service
+   * PUT and PATCH. Fields left out keep their value. A sent version must be the current one (a
+   * form loaded before someone else's save is refused); without one the save wins, as the
+   * spec's client expects. A change of any form field bumps the version; photos alone (set main
+   * photo) keep it. A status change by staff releases a reservation record (the applications service
    * follows lot.status_changed).
    */
   async update(actor: Actor, id: number, input: LotUpdate | LotPatch): Promise<Lot> {
-    const touchesForm = Object.entries(input).some(
-      ([key, value]) =>
-        value !== undefined &&
-        key !== 'version' &&
-        !(PHOTO_FIELDS as readonly string[]).includes(key),
-    );
-    if (touchesForm && input.version === undefined) {
-      throw new AppError('LOT_VERSION_REQUIRED', {
-        fieldErrors: [{ loc: ['body', 'version'], msg: '', type: 'required' }],
-      });
-    }
     const write = () =>
       this.deps.lots.mutate(id, async (current) => {
         if (input.version !== undefined && input.version !== current.version) {

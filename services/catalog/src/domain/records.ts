@@ -94,7 +94,7 @@ export function toLot(d: LotData): Lot {
   };
 }
 
-export function toCategory(d: CategoryData, lotCount: number): Category {
+export function toCategory(d: CategoryData, lotCount: number, archivedCount: number): Category {
   return {
     id: d.id,
     slug: categorySlug(d.id),
@@ -102,6 +102,7 @@ export function toCategory(d: CategoryData, lotCount: number): Category {
     description: d.description,
     icon: d.icon,
     lot_count: lotCount,
+    archived_lot_count: archivedCount,
     created_at: d.created_at.toISOString(),
     updated_at: d.updated_at.toISOString(),
     version: d.version,

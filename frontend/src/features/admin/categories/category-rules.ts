@@ -1,4 +1,21 @@
+import type { TFunction } from 'i18next';
 import type { AdminCategory } from './api/categories-api';
+
+/**
+ * The lot count staff see: every lot that holds the category (the number the delete refusal
+ * counts), with the archived ones named when there are any.
+ */
+export function categoryLotCountText(
+  t: TFunction,
+  category: Pick<AdminCategory, 'lotCount' | 'archivedLotCount'>,
+): string {
+  return category.archivedLotCount > 0
+    ? t('categories.lotCountWithArchived', {
+        n: category.lotCount + category.archivedLotCount,
+        archived: category.archivedLotCount,
+      })
+    : t('categories.lotCount', { n: category.lotCount });
+}
 
 /**
  * The number in a refusal like "Cannot delete category: 3 lots are associated with it"

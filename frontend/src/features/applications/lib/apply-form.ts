@@ -124,7 +124,6 @@ export function classifySubmitError(error: ApiError, t: TFunction): SubmitOutcom
   }
   if (error.status === 0) return banner(t('apply.errors.network'));
   if (error.status === 400 && error.message) return banner(error.message);
-  const bare = error.code === 'HTTP_ERROR' && error.message === `HTTP ${error.status}`;
-  if (error.message && !bare) return banner(error.message);
+  if (error.message && !error.generic) return banner(error.message);
   return banner(t('apply.errors.status', { status: error.status }));
 }

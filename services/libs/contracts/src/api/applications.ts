@@ -173,6 +173,11 @@ export interface ApplicationLot {
   photo: string | null;
   status: LotStatus;
   deleted: boolean;
+  /**
+   * open applications only: the application of the lot that is approved or whose approval is
+   * under way, wherever it is listed (staff cannot approve or reject another one meanwhile)
+   */
+  held_by?: { id: number; applicant_name: string } | null;
 }
 
 /**

@@ -61,9 +61,10 @@ export const categoryCreateSchema = z.object({
 export type CategoryCreate = z.infer<typeof categoryCreateSchema>;
 
 /**
- * PUT /categories/{id}: the form plus the version it was loaded with. Both names are required;
- * a description language or the icon left out keeps its value. A stale version answers 409
- * STALE_VERSION (someone else saved the category meanwhile).
+ * PUT /categories/{id}: the form, with the version it was loaded with when the client knows it.
+ * Both names are required; a description language or the icon left out keeps its value. A sent
+ * version that is stale answers 409 STALE_VERSION (someone else saved the category meanwhile);
+ * without one the save wins, as in the spec (whose client sends none).
  */
 export const categoryUpdateSchema = z.object({
   name: categoryCreateSchema.shape.name,
@@ -74,7 +75,7 @@ export const categoryUpdateSchema = z.object({
     })
     .optional(),
   icon: categoryIconSchema,
-  version: z.number('required').int().min(1),
+  version: z.number().int().min(1).optional(),
 });
 export type CategoryUpdate = z.infer<typeof categoryUpdateSchema>;
 
@@ -88,8 +89,13 @@ export const categorySchema = z.object({
   name: localizedSchema,
   description: localizedSchema,
   icon: z.string(),
-  /** lots of the category that are not archived */
+  /** lots of the category that are not archived (what visitors can find) */
   lot_count: z.number().int(),
+  /**
+   * archived lots of the category: they still hold it, so a category can be deleted only when
+   * lot_count + archived_lot_count is 0 (the back-office shows both)
+   */
+  archived_lot_count: z.number().int(),
   created_at: z.string(),
   updated_at: z.string(),
   version: z.number().int(),
@@ -196,14 +202,17 @@ const lotBodyShape = {
 export const lotCreateSchema = z.object(lotBodyShape);
 export type LotCreate = z.infer<typeof lotCreateSchema>;
 
-/** the version the edit form was loaded with; a stale one answers 409 STALE_VERSION */
-const versionSchema = z.number('required').int().min(1);
+/**
+ * the version the edit form was loaded with: a stale one answers 409 STALE_VERSION; without one
+ * the save wins, as in the spec (whose client sends none)
+ */
+const versionSchema = z.number().int().min(1);
 
 /**
- * PUT /lots/{id}: the lot form with the version it was loaded with. Fields left out keep their
- * value.
+ * PUT /lots/{id}: the lot form, with the version it was loaded with when the client knows it.
+ * Fields left out keep their value.
  */
-export const lotUpdateSchema = z.object({ ...lotBodyShape, version: versionSchema });
+export const lotUpdateSchema = z.object({ ...lotBodyShape, version: versionSchema.optional() });
 export type LotUpdate = z.infer<typeof lotUpdateSchema>;
 
 const patchLocalized = (max: number) =>
@@ -213,8 +222,8 @@ const patchLocalized = (max: number) =>
   });
 
 /**
- * PATCH /lots/{id}: any subset of the fields. `version` is required unless only photos and
- * gallery_photos are sent (set main photo): photo changes neither need nor bump the version.
+ * PATCH /lots/{id}: any subset of the fields, with the version when the client knows it. Photo
+ * changes alone (set main photo) neither need nor bump the version.
  */
 export const lotPatchSchema = z.object({
   name: patchLocalized(Limits.lotNameMax).optional(),

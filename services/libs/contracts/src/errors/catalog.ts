@@ -34,10 +34,4 @@ export const catalogErrors = {
     de: 'Die gewählte Kategorie existiert nicht.',
     uk: 'Обраної категорії не існує.',
   },
-  /** PATCH that changes more than the photos without the version the form was loaded with */
-  LOT_VERSION_REQUIRED: {
-    status: 422,
-    de: 'Die Version des Lots fehlt. Bitte laden Sie das Lot neu.',
-    uk: 'Бракує версії лоту. Будь ласка, перезавантажте лот.',
-  },
 } as const satisfies Record<string, ErrorDefinition>;

@@ -391,7 +391,7 @@ export const operations: readonly Operation[] = [
     params: lotIdParam,
     body: lotUpdateSchema,
     ok: { description: 'the changed lot', schema: answers.lotAnswerSchema },
-    errors: ['LOT_NOT_FOUND', 'LOT_CATEGORY_NOT_FOUND', 'STALE_VERSION', 'LOT_VERSION_REQUIRED'],
+    errors: ['LOT_NOT_FOUND', 'LOT_CATEGORY_NOT_FOUND', 'STALE_VERSION'],
   },
   {
     method: 'patch',
@@ -404,7 +404,7 @@ export const operations: readonly Operation[] = [
     params: lotIdParam,
     body: lotPatchSchema,
     ok: { description: 'the changed lot', schema: answers.lotAnswerSchema },
-    errors: ['LOT_NOT_FOUND', 'LOT_CATEGORY_NOT_FOUND', 'STALE_VERSION', 'LOT_VERSION_REQUIRED'],
+    errors: ['LOT_NOT_FOUND', 'LOT_CATEGORY_NOT_FOUND', 'STALE_VERSION'],
   },
   {
     method: 'delete',

@@ -255,6 +255,10 @@ export const applicationAnswer = same<Application>()(
           photo: z.string().nullable(),
           status: z.enum(LotStatuses),
           deleted: z.boolean(),
+          held_by: z.object({ id: int(), applicant_name: z.string() }).nullable().optional().meta({
+            description:
+              'open applications: the application of the lot that is approved or whose approval is under way, wherever it is listed',
+          }),
         })
         .nullable(),
       approval: same<ApplicationApproval>()(

@@ -27,7 +27,18 @@ describe('grouping by lot', () => {
       rejected: 0,
       completed: 0,
     });
-    expect(groups[0]!.approved?.status).toBe('approved');
+    expect(groups[0]!.approved?.id).toBe(apps[4]!.id);
+  });
+
+  test('when the approved application is on another page, then the group takes the holder the server names on the lot', () => {
+    const lot = { ...lotRef(7, 'reserved'), held_by: { id: 99, applicant_name: 'Olena K.' } };
+    const [group] = groupByLot([
+      application({ lot_id: 7, lot, status: 'pending' }),
+      application({ lot_id: 7, lot, status: 'pending' }),
+    ]);
+    expect(group!.approved).toEqual({ id: 99, applicant_name: 'Olena K.' });
+    const [free] = groupByLot([application({ lot_id: 8, lot: lotRef(8), status: 'pending' })]);
+    expect(free!.approved).toBeNull();
   });
 
   test('when a group is built, then its applications are oldest first and queue places follow the server', () => {

@@ -91,6 +91,28 @@ describe('applications screen', () => {
     }
   });
 
+  test('when the approved application of a lot is on another page (the pending filter), then its pending ones still show the hint instead of approve and reject', async () => {
+    const lot = { ...lotRef(1, 'reserved'), held_by: { id: 11, applicant_name: 'Olena K.' } };
+    server.use(
+      ...handlers(),
+      http.get(apiUrl('/applications'), () =>
+        HttpResponse.json({
+          applications: [APPS[1]!, APPS[2]!].map((a) => (a.lot_id === 1 ? { ...a, lot } : a)),
+          total: 2,
+        }),
+      ),
+    );
+    renderAdmin('/admin/applications');
+    const petro = (await screen.findByText('Petro S.')).closest('li')!;
+    expect(within(petro).queryByRole('button', { name: 'Genehmigen' })).not.toBeInTheDocument();
+    expect(within(petro).queryByRole('button', { name: 'Ablehnen' })).not.toBeInTheDocument();
+    expect(
+      within(petro).getByText(/Das Lot ist für Bewerbung #11 \(Olena K\.\) reserviert/),
+    ).toBeInTheDocument();
+    const iryna = screen.getByText('Iryna M.').closest('li')!;
+    expect(within(iryna).getByRole('button', { name: 'Genehmigen' })).toBeInTheDocument();
+  });
+
   test('when a lot is reserved for one application, then its pending ones show the hint instead of approve and reject', async () => {
     server.use(...handlers());
     renderAdmin('/admin/applications');

@@ -22,7 +22,7 @@ import { useFamilyT } from '../../lib/family-language';
 import { ApplicationStatusBadge } from '../../ui/StatusBadges';
 import type { Application } from '../api/applications-api';
 import { formatPhone, whatsappLink } from '../lib/contact';
-import { isNextInQueue } from '../lib/grouping';
+import { isNextInQueue, type LotHolder } from '../lib/grouping';
 import { NotesSection } from './NotesSection';
 import { PickupDialog, type PickupAction } from './PickupDialogs';
 import { StatusActionDialog, type StatusAction } from './StatusActionDialog';
@@ -67,8 +67,8 @@ export function ApplicationCard({
   application: Application;
   place: number | undefined;
   lotName: string;
-  /** the other application of the lot that is approved, if any */
-  reservedFor: Application | null;
+  /** the application of the lot that is approved or about to be, if any (maybe this one) */
+  reservedFor: LotHolder | null;
 }) {
   const { t } = useTranslation('admin');
   const lang = useLanguage();

@@ -7,9 +7,14 @@ export interface ApplicationGroup {
   /** oldest first */
   applications: Application[];
   counts: Record<ApplicationStatus, number> & { total: number };
-  /** the application of the group that holds the lot's reservation, or is about to */
-  approved: Application | null;
+  /**
+   * the application that holds the lot's reservation, or is about to: one of the group, or as
+   * the server names it (`lot.held_by`) when it is listed on another page or filtered out
+   */
+  approved: LotHolder | null;
 }
+
+export type LotHolder = Pick<Application, 'id' | 'applicant_name'>;
 
 const byAge = (a: Application, b: Application) =>
   a.created_at === b.created_at ? a.id - b.id : a.created_at < b.created_at ? -1 : 1;
@@ -39,6 +44,7 @@ export function groupByLot(applications: Application[]): ApplicationGroup[] {
     group.counts[application.status] += 1;
     if (application.status === 'approved' || application.approval?.state === 'requested')
       group.approved = application;
+    else if (!group.approved && application.lot?.held_by) group.approved = application.lot.held_by;
   }
   const list = [...groups.values()];
   for (const group of list) group.applications.sort(byAge);

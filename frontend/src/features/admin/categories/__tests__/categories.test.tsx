@@ -10,6 +10,8 @@ const CATEGORIES = [
   category(2, {
     name: { de: 'Betten', uk: 'Ліжка' },
     description: { de: 'Auch Matratzen und Lattenroste', uk: '' },
+    lot_count: 1,
+    archived_lot_count: 2,
   }),
   category(3, { name: { de: 'Küche', uk: 'Кухня' } }),
 ];
@@ -46,6 +48,15 @@ describe('categories', () => {
       jest.useRealTimers();
     }
     expect(JSON.parse(localStorage.getItem('category-management')!)).toEqual({ search: 'дивани' });
+  });
+
+  test('when a category holds archived lots, then its card counts them with the others (the number a delete refusal names) and says how many are archived', async () => {
+    renderAdmin('/admin/categories');
+    const beds = (await screen.findByRole('heading', { name: 'Betten' })).closest('li')!;
+    expect(beds).toHaveTextContent('Lots: 3 (davon 2 archiviert)');
+    const sofas = screen.getByRole('heading', { name: 'Sofas & Sessel' }).closest('li')!;
+    expect(sofas).toHaveTextContent('Lots: 3');
+    expect(sofas).not.toHaveTextContent('archiviert');
   });
 
   test('when the server refuses a delete because lots are assigned, then a dialog names how many', async () => {

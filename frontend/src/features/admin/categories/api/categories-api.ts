@@ -7,7 +7,10 @@ export interface AdminCategory {
   name: LocalizedText;
   description: LocalizedText;
   icon: string;
+  /** lots visitors can find (not archived) */
   lotCount: number;
+  /** archived lots: they still hold the category, so it cannot be deleted while any remain */
+  archivedLotCount: number;
   createdAt: string;
   version: number;
 }
@@ -24,12 +27,14 @@ const obj = (v: unknown): Json => (typeof v === 'object' && v !== null ? (v as J
 export function toAdminCategory(raw: unknown): AdminCategory {
   const c = obj(raw);
   const count = Number(c.lot_count ?? c.lotCount ?? 0);
+  const archived = Number(c.archived_lot_count ?? 0);
   return {
     id: Number(c.id),
     name: toLocalizedText(c.name),
     description: toLocalizedText(c.description),
     icon: typeof c.icon === 'string' ? c.icon : '',
     lotCount: Number.isFinite(count) ? count : 0,
+    archivedLotCount: Number.isFinite(archived) ? archived : 0,
     createdAt: typeof c.created_at === 'string' ? c.created_at : '',
     version: Number(c.version ?? 1),
   };

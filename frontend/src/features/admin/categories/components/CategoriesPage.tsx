@@ -21,7 +21,7 @@ import {
   useGetAdminCategoriesQuery,
   type AdminCategory,
 } from '../api/categories-api';
-import { associatedLotCount, matchesCategory } from '../category-rules';
+import { associatedLotCount, categoryLotCountText, matchesCategory } from '../category-rules';
 
 const FILTERS = { search: '' };
 
@@ -114,7 +114,7 @@ export default function CategoriesPage() {
                   </p>
                 </div>
                 <span className="shrink-0 rounded-full bg-slate-100 px-2.5 py-0.5 text-sm font-semibold text-slate-800">
-                  {t('categories.lotCount', { n: c.lotCount })}
+                  {categoryLotCountText(t, c)}
                 </span>
               </div>
               <p className="mt-3 line-clamp-2 min-h-12 text-slate-700">

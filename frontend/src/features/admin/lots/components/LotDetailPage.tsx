@@ -7,6 +7,7 @@ import { Spinner } from '../../../../components/Spinner';
 import { useLanguage } from '../../../../lib/language';
 import { conditionText } from '../../../../lib/lot-condition';
 import { useGetAdminCategoriesQuery } from '../../categories/api/categories-api';
+import { categoryLotCountText } from '../../categories/category-rules';
 import { formatDate } from '../../lib/dates';
 import { apiErrorOf, errorText } from '../../lib/errors';
 import { EmptyState } from '../../ui/PageHeader';
@@ -210,9 +211,7 @@ export default function LotDetailPage() {
               {category.description.de && (
                 <p className="mt-2 text-slate-800">{category.description.de}</p>
               )}
-              <p className="mt-2 text-sm text-slate-700">
-                {t('categories.lotCount', { n: category.lotCount })}
-              </p>
+              <p className="mt-2 text-sm text-slate-700">{categoryLotCountText(t, category)}</p>
             </section>
           )}
         </div>
