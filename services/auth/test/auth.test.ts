@@ -287,6 +287,11 @@ describe('sessions: the refresh cookie, rotation, replay, idle and absolute ends
     const res = await http.post('/api/v1/auth/refresh', undefined, { token });
     expect(res.status).toBe(401);
     expect(res.body.code).toBe('SESSION_EXPIRED');
+    // a bearer token sent along is checked as on every route
+    const other = await signIn();
+    const bad = await refresh(other.refresh, { authorization: 'Bearer garbage' });
+    expect(bad.body.code).toBe('TOKEN_INVALID');
+    expect((await refresh(other.refresh, { authorization: `Bearer ${token}` })).status).toBe(200);
   });
 
   test('when a session has been idle past its limit, then refresh is refused and the end is announced', async () => {

@@ -30,6 +30,9 @@ export function sessionRouter(
   const r = Router();
 
   r.post('/refresh', async (req, res) => {
+    // not needed, but a token that is sent is checked as on every route (revoked, forged …)
+    const token = bearerToken(req.headers.authorization);
+    if (token) verifier.verify(token);
     try {
       const answer = await auth.refresh(refreshCookieOf(req));
       if (answer.refresh) setRefreshCookie(req, res, opts.cookieSecurity, answer.refresh);
