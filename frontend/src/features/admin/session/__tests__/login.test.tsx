@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { renderApp } from '../../../../test/render';
 import { apiUrl, server } from '../../../../test/server';
@@ -161,6 +161,25 @@ describe('login', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin/login'));
     expect(loggedOut).toBe(true);
     expect(localStorage.getItem(SESSION_HINT_KEY)).toBeNull();
+  });
+
+  test('when another tab logs out, then this tab leaves the back-office too; when one logs in, this tab picks the session up', async () => {
+    signIn(ADMIN);
+    server.use(meHandler(ADMIN));
+    const { router } = renderApp('/admin/profile');
+    await screen.findByRole('heading', { level: 1, name: 'Mein Profil' });
+    act(() => {
+      localStorage.removeItem(SESSION_HINT_KEY);
+      window.dispatchEvent(new StorageEvent('storage', { key: SESSION_HINT_KEY }));
+    });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/login'));
+    act(() => {
+      localStorage.setItem(SESSION_HINT_KEY, '1');
+      window.dispatchEvent(new StorageEvent('storage', { key: SESSION_HINT_KEY }));
+    });
+    // the refresh cookie of the other tab's login brings this tab back where it was
+    await screen.findByRole('heading', { level: 1, name: 'Mein Profil' });
+    expect(router.state.location.pathname).toBe('/admin/profile');
   });
 
   test('when the seeded administrator logs in for the first time, then the password tab of the profile opens with a notice', async () => {
