@@ -14,6 +14,8 @@ const PREFIX = 'draft:';
 
 interface StoredDraft<T> {
   values: T;
+  /** what the form was filled from (the version a save must send), see useFormDraft */
+  meta?: unknown;
   savedAt: string;
 }
 
@@ -26,9 +28,12 @@ function read<T>(key: string): StoredDraft<T> | null {
   }
 }
 
-function write<T>(key: string, values: T) {
+function write<T>(key: string, values: T, meta: unknown) {
   try {
-    sessionStorage.setItem(key, JSON.stringify({ values, savedAt: new Date().toISOString() }));
+    sessionStorage.setItem(
+      key,
+      JSON.stringify({ values, meta, savedAt: new Date().toISOString() }),
+    );
   } catch {
     // storage full or blocked: the form works, without a draft
   }
@@ -67,13 +72,16 @@ export interface FormDraft {
 /**
  * Keeps `values` as the draft `name` (e.g. 'lot:new', 'lot:12') while they differ from
  * `initial` (null while the form is still loading). A draft found when the form is ready is
- * handed to `restore`. `omit` leaves fields out of the draft (a password).
+ * handed to `restore`, with the `meta` it was kept with: an edit form keeps what it was filled
+ * from there, so that a save of an old draft meets the version check (someone else's newer save
+ * is never overwritten unseen). `omit` leaves fields out of the draft (a password).
  */
-export function useFormDraft<T extends object>(opts: {
+export function useFormDraft<T extends object, M = undefined>(opts: {
   name: string | null;
   values: T;
   initial: T | null;
-  restore: (values: T) => void;
+  restore: (values: T, meta?: M) => void;
+  meta?: M;
   omit?: readonly (keyof T)[];
 }): FormDraft {
   const { t } = useTranslation('admin');
@@ -83,7 +91,7 @@ export function useFormDraft<T extends object>(opts: {
   const [cleared, setCleared] = useState(false);
   /** the key whose draft was looked for once the form was ready */
   const checked = useRef<string | null>(null);
-  const { initial, values, restore, omit } = opts;
+  const { initial, values, restore, omit, meta } = opts;
 
   const kept = useCallback(
     (v: T): Partial<T> => {
@@ -104,7 +112,7 @@ export function useFormDraft<T extends object>(opts: {
     checked.current = key;
     const draft = read<T>(key);
     if (draft && !same(kept({ ...initial, ...draft.values }), kept(initial))) {
-      restore({ ...initial, ...draft.values });
+      restore({ ...initial, ...draft.values }, draft.meta as M | undefined);
       setRestored(true);
     }
   }, [ready, key, initial, kept, restore]);
@@ -112,9 +120,9 @@ export function useFormDraft<T extends object>(opts: {
   // the draft follows every change
   useEffect(() => {
     if (!ready || checked.current !== key || cleared) return;
-    if (dirty) write(key, kept(values));
+    if (dirty) write(key, kept(values), meta);
     else remove(key);
-  }, [ready, key, values, dirty, cleared, kept]);
+  }, [ready, key, values, dirty, cleared, kept, meta]);
 
   // leaving with unsaved changes asks first: a reload or closing the tab (the browser's own
   // question), and the links of the back-office (ours)

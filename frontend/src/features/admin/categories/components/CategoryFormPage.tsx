@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ArrowLeft, RotateCcw } from 'lucide-react';
@@ -101,11 +101,17 @@ export default function CategoryFormPage() {
     () => (id === null ? EMPTY : loaded.data ? bodyOf(loaded.data) : null),
     [id, loaded.data],
   );
+  // a draft of an edit keeps the version it was typed over: saved, it meets the version check
+  const restoreDraft = useCallback((draftValues: CategoryBody, from?: number) => {
+    setValues(draftValues);
+    if (from !== undefined) setVersion((current) => Math.min(current, from));
+  }, []);
   const draft = useFormDraft({
     name: id === null ? 'category:new' : `category:${id}`,
     values,
     initial,
-    restore: setValues,
+    restore: restoreDraft,
+    meta: id === null ? undefined : version,
   });
 
   const setText = (field: FieldKey, value: string) => {

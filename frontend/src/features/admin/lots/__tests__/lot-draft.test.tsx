@@ -85,6 +85,42 @@ describe('lot form drafts', () => {
     expect(await screen.findByLabelText(/^Name \(Deutsch\)/)).toHaveValue('');
   });
 
+  test('when a draft of an edit was typed over an older version, then saving it meets the conflict instead of overwriting', async () => {
+    const typedOver = lot(7, { version: 3 });
+    const theirs = lot(7, { version: 4, status: 'reserved', donor: 'Kita Sonnenschein' });
+    const versions: unknown[] = [];
+    sessionStorage.setItem(
+      `draft:${ADMIN.id}:lot:7`,
+      JSON.stringify({
+        values: { nameDe: 'Sofa, frisch bezogen' },
+        meta: typedOver,
+        savedAt: new Date().toISOString(),
+      }),
+    );
+    server.use(
+      http.get(apiUrl('/lots/7'), () => HttpResponse.json(theirs)),
+      http.get(apiUrl('/lots/7/photos'), () => HttpResponse.json({ success: true, data: [] })),
+      http.put(apiUrl('/lots/7'), async ({ request }) => {
+        versions.push(((await request.json()) as { version: number }).version);
+        return HttpResponse.json(
+          {
+            success: false,
+            code: 'STALE_VERSION',
+            message: 'Dieser Eintrag wurde inzwischen von jemand anderem geändert.',
+            current_version: 4,
+          },
+          { status: 409 },
+        );
+      }),
+    );
+    const { user } = renderAdmin('/admin/lots/7/edit');
+    expect(await screen.findByLabelText(/^Name \(Deutsch\)/)).toHaveValue('Sofa, frisch bezogen');
+    await user.click(screen.getByRole('button', { name: 'Speichern' }));
+    const conflict = await screen.findByText('Das Lot wurde inzwischen geändert');
+    expect(conflict.parentElement).toHaveTextContent('Dort geändert: Status, Spender.');
+    expect(versions).toEqual([3]);
+  });
+
   test('when staff leave a form with unsaved changes, then they are asked first; the page reload is guarded too', async () => {
     const confirm = jest.spyOn(window, 'confirm').mockReturnValue(false);
     try {

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ArrowLeft, RotateCcw, Save } from 'lucide-react';
@@ -75,11 +75,17 @@ export default function LotFormPage() {
     () => (id === null ? EMPTY_LOT : base ? valuesOf(base) : null),
     [id, base],
   );
+  // a draft of an edit goes on from the lot it was typed over: saved, it meets the version check
+  const restoreDraft = useCallback((draftValues: LotFormValues, from?: AdminLot | null) => {
+    setValues(draftValues);
+    if (from) setBase((current) => (current && from.version < current.version ? from : current));
+  }, []);
   const draft = useFormDraft({
     name: id === null ? 'lot:new' : `lot:${id}`,
     values,
     initial,
-    restore: setValues,
+    restore: restoreDraft,
+    meta: base,
   });
 
   useEffect(() => {
