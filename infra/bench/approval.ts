@@ -97,6 +97,8 @@ async function main(): Promise<void> {
       overrides: {
         LOG_LEVEL: 'warn',
         RATE_LIMIT_PUBLIC_WRITES: '1000000',
+        PUBLIC_WRITES_PER_IP: '1000000',
+        PUBLIC_WRITES_PER_PHONE: '1000000',
         RATE_LIMIT_PUBLIC_LOOKUPS: '1000000',
         RATE_LIMIT_LOGIN: '1000000',
       },

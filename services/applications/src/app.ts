@@ -13,6 +13,7 @@ import type { WishesService } from './domain/wishes-service';
 import { applicationsRouter } from './entry-points/http/applications-router';
 import { lotsRouter } from './entry-points/http/lots-router';
 import { wishesRouter } from './entry-points/http/wishes-router';
+import type { WriteLimits } from './entry-points/http/write-limits';
 
 export interface ApplicationsAppDeps extends ServiceAppDeps {
   publicApplications: PublicApplications;
@@ -20,6 +21,8 @@ export interface ApplicationsAppDeps extends ServiceAppDeps {
   wishes: WishesService;
   /** anonymous lookups by phone number per client address: 0, or seconds to wait */
   lookupLimit?: (ip: string) => Promise<number>;
+  /** public writes per client address and per phone number */
+  writeLimits?: WriteLimits;
 }
 
 // answers keyed by a phone number: nobody may walk through numbers to learn who applied
@@ -77,10 +80,11 @@ export function createApp(deps: ApplicationsAppDeps): Express {
     applicationsRouter({
       publicApplications: deps.publicApplications,
       moderation: deps.moderation,
+      writeLimits: deps.writeLimits,
     }),
   );
   app.use('/api/v1/lots', lotsRouter(deps.publicApplications, deps.wishes));
-  app.use('/api/v1/wishes', wishesRouter(deps.wishes));
+  app.use('/api/v1/wishes', wishesRouter(deps.wishes, deps.writeLimits));
   app.use(englishDuplicate);
   return finishApp(app, deps.logger);
 }

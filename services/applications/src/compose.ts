@@ -13,6 +13,7 @@ import { ApplicationsRepository } from './data-access/applications-repository';
 import {
   ensureLookupIndexes,
   mongoLookupLimit,
+  mongoWriteLimits,
   purgeExpiredLookups,
 } from './data-access/lookup-limit';
 import { registerModels } from './data-access/models';
@@ -96,14 +97,21 @@ export async function composeApplications(
     perIp: config.PHONE_LOOKUPS_PER_IP,
     windowSeconds: config.PHONE_LOOKUPS_WINDOW_SECONDS,
   });
+  const writeLimits = mongoWriteLimits(conn, {
+    perIp: config.PUBLIC_WRITES_PER_IP,
+    windowSeconds: config.PUBLIC_WRITES_PER_IP_WINDOW_SECONDS,
+    perPhone: config.PUBLIC_WRITES_PER_PHONE,
+    phoneWindowSeconds: config.PUBLIC_WRITES_PER_PHONE_WINDOW_SECONDS,
+  });
   // what a TTL index would do on MongoDB (FerretDB has none)
-  kit.every('phone lookup counters housekeeping', 3600 * 1000, () => purgeExpiredLookups(conn));
+  kit.every('rate limit counters housekeeping', 3600 * 1000, () => purgeExpiredLookups(conn));
   const app = createApp({
     ...kit.appDeps(),
     publicApplications,
     moderation,
     wishes,
     lookupLimit,
+    writeLimits,
   });
   return {
     app,

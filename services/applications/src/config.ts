@@ -39,6 +39,15 @@ export function loadApplicationsConfig(env: NodeJS.ProcessEnv = process.env) {
        */
       PHONE_LOOKUPS_PER_IP: z.coerce.number().int().min(1).default(120),
       PHONE_LOOKUPS_WINDOW_SECONDS: z.coerce.number().int().min(1).default(600),
+      /**
+       * public writes (applications and wishes) per client address and window, counted in the
+       * database: generous, since the families of one shelter share its address (issue 15)
+       */
+      PUBLIC_WRITES_PER_IP: z.coerce.number().int().min(1).default(60),
+      PUBLIC_WRITES_PER_IP_WINDOW_SECONDS: z.coerce.number().int().min(1).default(600),
+      /** public writes per phone number (the application's phone, the wish's WhatsApp) */
+      PUBLIC_WRITES_PER_PHONE: z.coerce.number().int().min(1).default(3),
+      PUBLIC_WRITES_PER_PHONE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(600),
       /** the office's time zone: a pickup date is a calendar day there */
       TIMEZONE: z.string().default('Europe/Berlin'),
     },

@@ -103,7 +103,7 @@ interface Operation {
   also?: { status: number; description: string; schema: z.ZodType }[];
   /** domain errors this operation answers (common ones are added from access and input) */
   errors?: ErrorCode[];
-  /** limited per client IP by the gateway (429 RATE_LIMITED) */
+  /** limited per client IP (429 RATE_LIMITED) */
   rateLimited?: boolean;
 }
 
@@ -479,6 +479,7 @@ export const operations: readonly Operation[] = [
       'ALREADY_APPLIED',
       'TOO_MANY_OPEN_APPLICATIONS',
       'INVALID_IDEMPOTENCY_KEY',
+      'PHONE_RATE_LIMITED',
     ],
     rateLimited: true,
   },
@@ -610,6 +611,7 @@ export const operations: readonly Operation[] = [
     access: 'public',
     body: wishCreateSchema,
     ok: { status: 201, description: 'received', schema: answers.wishCreatedAnswer },
+    errors: ['PHONE_RATE_LIMITED'],
     rateLimited: true,
   },
   {
