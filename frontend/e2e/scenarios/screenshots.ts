@@ -43,6 +43,7 @@ export const ADMIN_PAGES = [
   'admin-users',
   'admin-activity',
   'admin-impact',
+  'admin-privacy',
   'admin-profile',
 ] as const;
 
@@ -188,6 +189,10 @@ async function visitEveryPage(world: World, page: Page, lang: Lang, suffix: stri
   await page.goto('/admin/impact');
   await h1(t(lang, 'admin:impact.title'));
   await check('admin-impact');
+
+  await page.goto('/admin/privacy');
+  await h1(t(lang, 'admin:privacy.title'));
+  await check('admin-privacy');
 
   await page.goto('/admin/profile');
   await h1(t(lang, 'admin:profile.title'));
