@@ -9,9 +9,12 @@ import { lazy, type ComponentType } from 'react';
 
 type Loader<P> = () => Promise<{ default: ComponentType<P> }>;
 
+/** The store's chunk (also loaded early for the pages that need data, early-loads.ts). */
+export const loadStoreProvider = () => import('./StoreProvider');
+
 async function withStore<P extends object>(load: Loader<P>): Promise<ComponentType<P>> {
   const [{ StoreProvider }, { default: Component }] = await Promise.all([
-    import('./StoreProvider'),
+    loadStoreProvider(),
     load(),
   ]);
   function WithStore(props: P) {

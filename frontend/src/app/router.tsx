@@ -1,7 +1,8 @@
 import { lazy, Suspense } from 'react';
 import { Route, Routes } from 'react-router';
 import { PageSpinner } from '../components/Spinner';
-import { lazyWithStore } from './lazy';
+import type { EarlyLoaders } from './early-loads';
+import { lazyWithStore, loadStoreProvider } from './lazy';
 import { PublicLayout } from './layout/PublicLayout';
 import { HomePage } from './routes/HomePage';
 
@@ -13,10 +14,16 @@ import { HomePage } from './routes/HomePage';
  * page's 125 kB budget (scripts/report-size.mjs).
  */
 const CategoriesPage = lazyWithStore(() => import('../features/catalog/components/CategoriesPage'));
-const CategoryLotsPage = lazyWithStore(
-  () => import('../features/catalog/components/CategoryLotsPage'),
-);
-const LotPage = lazyWithStore(() => import('./routes/LotPage'));
+const loadCategoryLotsPage = () => import('../features/catalog/components/CategoryLotsPage');
+const CategoryLotsPage = lazyWithStore(loadCategoryLotsPage);
+const loadLotPage = () => import('./routes/LotPage');
+const LotPage = lazyWithStore(loadLotPage);
+
+/** The chunks main.tsx loads early for a deep link to a lot or a category (early-loads.ts). */
+export const earlyLoaders: EarlyLoaders = {
+  lotPage: () => Promise.all([loadStoreProvider(), loadLotPage()]),
+  categoryPage: () => Promise.all([loadStoreProvider(), loadCategoryLotsPage()]),
+};
 const CheckStatusPage = lazyWithStore(
   () => import('../features/applications/components/CheckStatusPage'),
 );
