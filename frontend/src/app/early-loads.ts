@@ -73,9 +73,9 @@ export function clearEarlyAnswers(): void {
 function preloadImage(image: ImageSource | undefined): void {
   if (!image || typeof document === 'undefined') return;
   const link = document.createElement('link');
-  link.rel = 'preload';
-  link.as = 'image';
-  link.href = image.src;
+  link.setAttribute('rel', 'preload');
+  link.setAttribute('as', 'image');
+  link.setAttribute('href', image.src);
   if (image.srcSet) link.setAttribute('imagesrcset', image.srcSet);
   if (image.sizes) link.setAttribute('imagesizes', image.sizes);
   link.setAttribute('fetchpriority', 'high');
@@ -121,12 +121,13 @@ export interface EarlyLoaders {
 /**
  * Starts the early loads of the page at `pathname`: the lot page and a category's lot list.
  * The home page starts none: its largest element is the headline, and more downloads next to
- * the translation files would only hold it up.
+ * the translation files would only hold it up. Answers when the page's code is in (at once
+ * where nothing was started); it never fails: the page's own load reports what went wrong.
  */
-export function startEarlyLoads(pathname: string, loaders: EarlyLoaders): void {
+export function startEarlyLoads(pathname: string, loaders: EarlyLoaders): Promise<void> {
   const lot = /^\/lots\/(\d{1,12})\/?$/.exec(pathname);
   if (lot) {
-    void loaders.lotPage().catch(() => undefined);
+    const page = loaders.lotPage();
     const answer = fetchEarly(`/lots/${Number(lot[1])}`);
     preloadFrom(answer, (body) => {
       const l = lotOf(body);
@@ -137,7 +138,7 @@ export function startEarlyLoads(pathname: string, loaders: EarlyLoaders): void {
         : undefined;
     });
     fetchEarly('/categories/');
-    return;
+    return page.then(done, done);
   }
   const category = /^\/categories\/([^/]+)\/?$/.exec(pathname);
   if (category) {
@@ -145,14 +146,18 @@ export function startEarlyLoads(pathname: string, loaders: EarlyLoaders): void {
     try {
       ref = decodeURIComponent(category[1]!);
     } catch {
-      return;
+      return Promise.resolve();
     }
-    void loaders.categoryPage().catch(() => undefined);
+    const page = loaders.categoryPage();
     const answer = fetchEarly(`/lots/category/${encodeURIComponent(ref)}`);
     preloadFrom(answer, (body) => {
       const photo = strings(firstOfList(body).photos)[0];
       return photo ? cardImage(photo) : undefined;
     });
     fetchEarly('/categories/');
+    return page.then(done, done);
   }
+  return Promise.resolve();
 }
+
+const done = (): void => undefined;

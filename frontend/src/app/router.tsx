@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'react';
 import { Route, Routes } from 'react-router';
 import { PageSpinner } from '../components/Spinner';
 import type { EarlyLoaders } from './early-loads';
-import { lazyWithStore, loadStoreProvider } from './lazy';
+import { lazyWithStore } from './lazy';
 import { PublicLayout } from './layout/PublicLayout';
 import { HomePage } from './routes/HomePage';
 
@@ -14,15 +14,15 @@ import { HomePage } from './routes/HomePage';
  * page's 125 kB budget (scripts/report-size.mjs).
  */
 const CategoriesPage = lazyWithStore(() => import('../features/catalog/components/CategoriesPage'));
-const loadCategoryLotsPage = () => import('../features/catalog/components/CategoryLotsPage');
-const CategoryLotsPage = lazyWithStore(loadCategoryLotsPage);
-const loadLotPage = () => import('./routes/LotPage');
-const LotPage = lazyWithStore(loadLotPage);
+const CategoryLotsPage = lazyWithStore(
+  () => import('../features/catalog/components/CategoryLotsPage'),
+);
+const LotPage = lazyWithStore(() => import('./routes/LotPage'));
 
-/** The chunks main.tsx loads early for a deep link to a lot or a category (early-loads.ts). */
+/** The pages main.tsx loads early for a deep link to a lot or a category (early-loads.ts). */
 export const earlyLoaders: EarlyLoaders = {
-  lotPage: () => Promise.all([loadStoreProvider(), loadLotPage()]),
-  categoryPage: () => Promise.all([loadStoreProvider(), loadCategoryLotsPage()]),
+  lotPage: () => LotPage.preload(),
+  categoryPage: () => CategoryLotsPage.preload(),
 };
 const CheckStatusPage = lazyWithStore(
   () => import('../features/applications/components/CheckStatusPage'),
