@@ -17,7 +17,7 @@ export default function CategoryLotsPage() {
   const { t } = useTranslation('public');
   const lang = useLanguage();
   const { categoryId = '' } = useParams();
-  const { data: categories } = useCategories();
+  const { data: categories, isLoading: categoriesLoading } = useCategories();
   const lots = useGetLotsByCategoryQuery(categoryId);
 
   const ref = categoryId.trim().toLowerCase();
@@ -51,7 +51,9 @@ export default function CategoryLotsPage() {
       )}
 
       <div className="mt-6">
-        {lots.isLoading ? (
+        {/* the list waits for the category too: its description, arriving later, would push
+            the cards down (Lighthouse: layout shift of the list) */}
+        {lots.isLoading || categoriesLoading ? (
           <Spinner label={t('categoryLots.loading')} />
         ) : unknown ? (
           <CategoryNotFound />
