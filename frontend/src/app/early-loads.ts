@@ -127,7 +127,7 @@ export interface EarlyLoaders {
 export function startEarlyLoads(pathname: string, loaders: EarlyLoaders): Promise<void> {
   const lot = /^\/lots\/(\d{1,12})\/?$/.exec(pathname);
   if (lot) {
-    const page = loaders.lotPage();
+    // the API calls first: on HTTP/1.1 they would otherwise queue behind the chunks
     const answer = fetchEarly(`/lots/${Number(lot[1])}`);
     preloadFrom(answer, (body) => {
       const l = lotOf(body);
@@ -138,7 +138,7 @@ export function startEarlyLoads(pathname: string, loaders: EarlyLoaders): Promis
         : undefined;
     });
     fetchEarly('/categories/');
-    return page.then(done, done);
+    return loaders.lotPage().then(done, done);
   }
   const category = /^\/categories\/([^/]+)\/?$/.exec(pathname);
   if (category) {
@@ -148,14 +148,13 @@ export function startEarlyLoads(pathname: string, loaders: EarlyLoaders): Promis
     } catch {
       return Promise.resolve();
     }
-    const page = loaders.categoryPage();
     const answer = fetchEarly(`/lots/category/${encodeURIComponent(ref)}`);
     preloadFrom(answer, (body) => {
       const photo = strings(firstOfList(body).photos)[0];
       return photo ? cardImage(photo) : undefined;
     });
     fetchEarly('/categories/');
-    return page.then(done, done);
+    return loaders.categoryPage().then(done, done);
   }
   return Promise.resolve();
 }
