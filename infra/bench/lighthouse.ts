@@ -123,7 +123,12 @@ const median = (values: number[]): number => {
   return sorted[Math.floor(sorted.length / 2)] ?? NaN;
 };
 
-async function measure(url: string, port: number, reportName?: string): Promise<Figures> {
+async function measure(
+  url: string,
+  port: number,
+  reportName?: string,
+  attempt = 1,
+): Promise<Figures> {
   const { default: lighthouse } = await import('lighthouse');
   // no config: Lighthouse's defaults are the mobile settings (formFactor mobile, simulated
   // throttling: 150 ms RTT, 1.6 Mbit/s, CPU slowed down 4x)
@@ -135,7 +140,14 @@ async function measure(url: string, port: number, reportName?: string): Promise<
   });
   if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
   const { lhr } = result;
-  if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.message}`);
+  if (lhr.runtimeError) {
+    // Chromium now and then records a trace without its start (NO_NAVSTART): run again
+    if (attempt < 3) {
+      log(`  ${url}: ${lhr.runtimeError.code}, again`);
+      return measure(url, port, reportName, attempt + 1);
+    }
+    throw new Error(`${url}: ${lhr.runtimeError.message}`);
+  }
   if (REPORT_DIR && reportName) {
     fs.mkdirSync(REPORT_DIR, { recursive: true });
     fs.writeFileSync(path.join(REPORT_DIR, `${reportName}.json`), JSON.stringify(lhr));
