@@ -15,6 +15,9 @@ export const routes: readonly { pattern: RegExp; service: ServiceName }[] = [
   { pattern: /^\/api\/v1\/(categories|lots)(\/|$)/, service: 'catalog' },
   { pattern: /^\/api\/v1\/(applications|wishes)(\/|$)/, service: 'applications' },
   { pattern: /^\/api\/v1\/activity-logs(\/|$)/, service: 'notification' },
+  // data protection: the notification service's mails and log entries; the rest is applications
+  { pattern: /^\/api\/v1\/privacy\/records\/?$/, service: 'notification' },
+  { pattern: /^\/api\/v1\/privacy(\/|$)/, service: 'applications' },
   { pattern: /^\/api\/v1\/impact(\/|$)/, service: 'notification' },
   { pattern: /^\/media\//, service: 'media' },
 ];

@@ -112,6 +112,7 @@ function serviceApps(): Record<string, Express> {
       publicApplications: unused,
       moderation: unused,
       wishes: unused,
+      privacy: unused,
     }),
     media: mediaApp({
       ...base,
@@ -124,6 +125,7 @@ function serviceApps(): Record<string, Express> {
       ...base,
       activity: unused,
       impact: unused,
+      privacy: unused,
       timeZone: 'Europe/Berlin',
       csvDelimiter: ';',
     }),

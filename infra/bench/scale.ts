@@ -492,6 +492,8 @@ async function main(): Promise<void> {
         LOG_LEVEL: 'warn',
         READ_CACHE_TTL_MS: '0',
         RATE_LIMIT_PUBLIC_WRITES: '1000000',
+        PUBLIC_WRITES_PER_IP: '1000000',
+        PUBLIC_WRITES_PER_PHONE: '1000000',
         RATE_LIMIT_PUBLIC_LOOKUPS: '1000000',
         RATE_LIMIT_LOGIN: '1000000',
         RATE_LIMIT_API: '1000000',

@@ -112,8 +112,8 @@ export function secondChanceScenario(world: World): void {
       await status(larysa.name, 'pending');
       await status(dmytro.name, 'pending');
       await status(viktor.name, 'rejected');
-      await visible(card(larysa.name).getByText(t('de', 'admin:applications.place', { n: 2 })));
-      await visible(card(dmytro.name).getByText(t('de', 'admin:applications.place', { n: 3 })));
+      await visible(card(larysa.name).getByLabel(t('de', 'admin:applications.place', { n: 2 })));
+      await visible(card(dmytro.name).getByLabel(t('de', 'admin:applications.place', { n: 3 })));
       await screenshot(admin, 'flow-admin-second-chance-desktop');
 
       // each family is told in its language; the family rejected by staff hears nothing new

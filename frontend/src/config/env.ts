@@ -13,6 +13,11 @@ function text(key: string, fallback: string): string {
   return value ? value : fallback;
 }
 
+function wholeNumber(key: string, fallback: number): number {
+  const value = Number(raw[key]?.trim());
+  return Number.isInteger(value) && value > 0 ? value : fallback;
+}
+
 export const env = {
   /** prefix of every API call (the gateway's /api/v1) */
   apiBaseUrl: text('VITE_API_BASE_URL', '/api/v1').replace(/\/+$/, ''),
@@ -22,6 +27,11 @@ export const env = {
   contactPhone: text('VITE_CONTACT_PHONE', '+49 (0) 000 000 00 00'),
   contactEmail: text('VITE_CONTACT_EMAIL', 'kontakt@moebelbruecke.example'),
   privacyEmail: text('VITE_PRIVACY_EMAIL', 'datenschutz@moebelbruecke.example'),
+  /**
+   * the retention period the privacy page states: set it with the applications service's
+   * PERSONAL_DATA_RETENTION_DAYS (180 by default, Limits.personalDataRetentionDays)
+   */
+  retentionDays: wholeNumber('VITE_PERSONAL_DATA_RETENTION_DAYS', 180),
   /** the footer's city line; empty means the translated default ("Germany") */
   contactCity: text('VITE_CONTACT_CITY', ''),
 } as const;

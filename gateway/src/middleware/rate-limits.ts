@@ -1,12 +1,13 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import { AppError } from '@furniture/platform';
 
 /**
  * Per-client-IP limits on login, on the public writes (applications, wishes) and on the public
- * lookups by phone number (check-status, can-apply, applications-info). The counters
- * live in this gateway replica's memory; the auth service additionally throttles logins per
- * account and per IP in its database, shared by every replica.
+ * lookups by phone number (check-status, can-apply and applications-info with a phone). The
+ * counters live in this gateway replica's memory; the auth service additionally throttles logins
+ * per account and per IP in its database, and the applications service counts public writes per
+ * address and per phone number and lookups per address in its own, shared by every replica.
  */
 function limiter(max: number, windowSeconds: number): RequestHandler {
   return rateLimit({
@@ -39,10 +40,22 @@ export function rateLimits(opts: {
         return publicWrites(req, res, next);
     }
     // answers keyed by a phone number: not to be walked through number by number
-    if (req.method === 'GET' && PHONE_LOOKUP.test(req.path)) return publicLookups(req, res, next);
+    if (req.method === 'GET' && isPhoneLookup(req)) return publicLookups(req, res, next);
     next();
   };
 }
 
-const PHONE_LOOKUP =
-  /^\/api\/v1\/(applications\/public\/check-status\/[^/]+|lots\/[^/]+\/(can-apply|applications-info))\/?$/;
+const CHECK_STATUS = /^\/api\/v1\/applications\/public\/check-status\/[^/]+\/?$/;
+const LOT_QUEUE = /^\/api\/v1\/lots\/[^/]+\/(can-apply|applications-info)\/?$/;
+
+/**
+ * A lookup by phone number: the status check, or a lot's queue or eligibility asked with a
+ * phone. A lot page read without one (every visitor's queue panel) costs no lookup budget
+ * (issue 15: the families of one shelter share an address).
+ */
+function isPhoneLookup(req: Request): boolean {
+  if (CHECK_STATUS.test(req.path)) return true;
+  if (!LOT_QUEUE.test(req.path)) return false;
+  const phone = req.query.phone;
+  return phone !== undefined && phone !== '';
+}

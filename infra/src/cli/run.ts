@@ -50,6 +50,7 @@ async function main(): Promise<void> {
     // reachable from this machine only unless HOST says otherwise (the documented admin password)
     gatewayHost: process.env.HOST ?? '127.0.0.1',
     servicePortBase: Number(process.env.SERVICE_PORT_BASE ?? 4001),
+    metricsPort: Number(process.env.METRICS_PORT ?? 9464),
     publicUrl,
     admin,
     overrides: process.env, // anything set by hand wins

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../paths';
-import { waitUntil } from '../util';
+import { freePort, waitUntil } from '../util';
 import { ensureKeyPair } from './keys';
 import { Supervisor } from './supervisor';
 
@@ -19,6 +19,8 @@ export interface PlatformOptions {
   /** the five services listen on this port and the next four */
   servicePortBase: number;
   gatewayHost?: string;
+  /** the gateway's metrics port; a free one when not given */
+  metricsPort?: number;
   publicUrl: string;
   admin: { email: string; password: string };
   /** env for every process, applied last (make run passes process.env: what is set by hand wins) */
@@ -93,6 +95,11 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
       },
     });
   }
+  // the gateway's metrics listener: `make run` asks for its fixed port (9464); tests and benches
+  // take a free one, so that several platforms on one machine never fight over it
+  common.METRICS_PORT = String(
+    opts.metricsPort ?? (await freePort(opts.gatewayHost ?? '127.0.0.1')),
+  );
   supervisor.start({
     name: 'gateway',
     entry: path.join(REPO_ROOT, 'gateway', 'dist', 'start.js'),

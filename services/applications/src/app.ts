@@ -8,18 +8,24 @@ import {
   type ServiceAppDeps,
 } from '@furniture/platform';
 import type { Moderation } from './domain/moderation';
+import type { Privacy } from './domain/privacy';
 import type { PublicApplications } from './domain/public-applications';
 import type { WishesService } from './domain/wishes-service';
 import { applicationsRouter } from './entry-points/http/applications-router';
 import { lotsRouter } from './entry-points/http/lots-router';
+import { privacyRouter } from './entry-points/http/privacy-router';
 import { wishesRouter } from './entry-points/http/wishes-router';
+import type { WriteLimits } from './entry-points/http/write-limits';
 
 export interface ApplicationsAppDeps extends ServiceAppDeps {
   publicApplications: PublicApplications;
   moderation: Moderation;
   wishes: WishesService;
+  privacy: Privacy;
   /** anonymous lookups by phone number per client address: 0, or seconds to wait */
   lookupLimit?: (ip: string) => Promise<number>;
+  /** public writes per client address and per phone number */
+  writeLimits?: WriteLimits;
 }
 
 // answers keyed by a phone number: nobody may walk through numbers to learn who applied
@@ -77,10 +83,12 @@ export function createApp(deps: ApplicationsAppDeps): Express {
     applicationsRouter({
       publicApplications: deps.publicApplications,
       moderation: deps.moderation,
+      writeLimits: deps.writeLimits,
     }),
   );
   app.use('/api/v1/lots', lotsRouter(deps.publicApplications, deps.wishes));
-  app.use('/api/v1/wishes', wishesRouter(deps.wishes));
+  app.use('/api/v1/wishes', wishesRouter(deps.wishes, deps.writeLimits));
+  app.use('/api/v1/privacy', privacyRouter(deps.privacy));
   app.use(englishDuplicate);
   return finishApp(app, deps.logger);
 }

@@ -13,14 +13,17 @@ import { ApplicationsRepository } from './data-access/applications-repository';
 import {
   ensureLookupIndexes,
   mongoLookupLimit,
+  mongoWriteLimits,
   purgeExpiredLookups,
 } from './data-access/lookup-limit';
 import { registerModels } from './data-access/models';
+import { PrivacyRepository } from './data-access/privacy-repository';
 import { WishesRepository } from './data-access/wishes-repository';
 import type { Calendar } from './domain/calendar';
 import { LotReactions } from './domain/lot-reactions';
 import { Pickups } from './domain/pickups';
 import { Moderation } from './domain/moderation';
+import { Privacy } from './domain/privacy';
 import { PublicApplications } from './domain/public-applications';
 import { QueueCounts } from './domain/queue-counts';
 import { WishesService } from './domain/wishes-service';
@@ -31,6 +34,8 @@ export interface ApplicationsOptions {
   lotSource?: LotSnapshotSource;
   /** the clock of the pickup dates (tests set the day) */
   calendar?: Calendar;
+  /** the clock of the retention job (tests set it) */
+  now?: () => Date;
 }
 
 /** Wires the applications service's domain on the kit (start.ts and the tests alike). */
@@ -81,6 +86,17 @@ export async function composeApplications(
   const wishes = new WishesService({ wishes: wishesRepo, lots, onEvents });
   const reactions = new LotReactions({ applications, lots, queueCounts, pickups, onEvents });
 
+  const privacy = new Privacy({
+    privacy: new PrivacyRepository(conn, models),
+    onEvents,
+    now: options.now ?? (() => new Date()),
+    retentionDays: config.PERSONAL_DATA_RETENTION_DAYS,
+    logger,
+  });
+  kit.every('personal data retention', config.RETENTION_CHECK_INTERVAL_MS, () =>
+    privacy.applyRetention(),
+  );
+
   const lotSync = new LotReadModelSync({
     lots,
     source: options.lotSource ?? catalogSnapshotSource(config.CATALOG_URL),
@@ -96,14 +112,22 @@ export async function composeApplications(
     perIp: config.PHONE_LOOKUPS_PER_IP,
     windowSeconds: config.PHONE_LOOKUPS_WINDOW_SECONDS,
   });
+  const writeLimits = mongoWriteLimits(conn, {
+    perIp: config.PUBLIC_WRITES_PER_IP,
+    windowSeconds: config.PUBLIC_WRITES_PER_IP_WINDOW_SECONDS,
+    perPhone: config.PUBLIC_WRITES_PER_PHONE,
+    phoneWindowSeconds: config.PUBLIC_WRITES_PER_PHONE_WINDOW_SECONDS,
+  });
   // what a TTL index would do on MongoDB (FerretDB has none)
-  kit.every('phone lookup counters housekeeping', 3600 * 1000, () => purgeExpiredLookups(conn));
+  kit.every('rate limit counters housekeeping', 3600 * 1000, () => purgeExpiredLookups(conn));
   const app = createApp({
     ...kit.appDeps(),
     publicApplications,
     moderation,
     wishes,
+    privacy,
     lookupLimit,
+    writeLimits,
   });
   return {
     app,
@@ -113,6 +137,7 @@ export async function composeApplications(
     moderation,
     reactions,
     pickups,
+    privacy,
   };
 }
 

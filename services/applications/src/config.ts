@@ -1,3 +1,4 @@
+import { Limits } from '@furniture/contracts';
 import { baseConfigShape, envBool, loadConfig } from '@furniture/platform';
 import { z } from 'zod';
 
@@ -39,6 +40,32 @@ export function loadApplicationsConfig(env: NodeJS.ProcessEnv = process.env) {
        */
       PHONE_LOOKUPS_PER_IP: z.coerce.number().int().min(1).default(120),
       PHONE_LOOKUPS_WINDOW_SECONDS: z.coerce.number().int().min(1).default(600),
+      /**
+       * public writes (applications and wishes) per client address and window, counted in the
+       * database: generous, since the families of one shelter share its address (issue 15)
+       */
+      PUBLIC_WRITES_PER_IP: z.coerce.number().int().min(1).default(60),
+      PUBLIC_WRITES_PER_IP_WINDOW_SECONDS: z.coerce.number().int().min(1).default(600),
+      /** public writes per phone number (the application's phone, the wish's WhatsApp) */
+      PUBLIC_WRITES_PER_PHONE: z.coerce.number().int().min(1).default(3),
+      PUBLIC_WRITES_PER_PHONE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(600),
+      /**
+       * data protection: closed applications (rejected, completed) and wishes (fulfilled,
+       * cancelled) lose the family's name, numbers, e-mail, address and free texts this many
+       * days after their last change (docs/privacy.md; the public privacy page states it)
+       */
+      PERSONAL_DATA_RETENTION_DAYS: z.coerce
+        .number()
+        .int()
+        .min(1)
+        .max(3650)
+        .default(Limits.personalDataRetentionDays),
+      /** how often the retention job looks for closed records past the period */
+      RETENTION_CHECK_INTERVAL_MS: z.coerce
+        .number()
+        .int()
+        .min(1000)
+        .default(60 * 60 * 1000),
       /** the office's time zone: a pickup date is a calendar day there */
       TIMEZONE: z.string().default('Europe/Berlin'),
     },

@@ -23,13 +23,22 @@ export async function startApplications(
     exchange?: string;
     lotSource?: LotSnapshotSource;
     calendar?: Calendar;
+    /** the retention job's clock */
+    now?: () => Date;
   } = {},
 ) {
   const svc = await startService(applicationsService, {
     exchange: opts.exchange,
-    // one machine sends every lookup: the per-address limit has its own test
-    env: { LOT_SNAPSHOT_SYNC: 'never', PHONE_LOOKUPS_PER_IP: '100000', ...opts.env },
-    options: { lotSource: opts.lotSource, calendar: opts.calendar },
+    // one machine sends every lookup and write, many with one phone: the limits have their own
+    // test (limits.test.ts)
+    env: {
+      LOT_SNAPSHOT_SYNC: 'never',
+      PHONE_LOOKUPS_PER_IP: '100000',
+      PUBLIC_WRITES_PER_IP: '100000',
+      PUBLIC_WRITES_PER_PHONE: '100000',
+      ...opts.env,
+    },
+    options: { lotSource: opts.lotSource, calendar: opts.calendar, now: opts.now },
   });
   return svc;
 }

@@ -7,17 +7,20 @@ import {
 } from '@furniture/platform';
 import type { ActivityService } from './domain/activity-service';
 import type { ImpactService } from './domain/impact-service';
+import type { NotificationPrivacy } from './domain/privacy-service';
 import { activityRouter } from './entry-points/http/activity-router';
 import { impactRouter } from './entry-points/http/impact-router';
+import { privacyRouter } from './entry-points/http/privacy-router';
 
 export interface NotificationAppDeps extends ServiceAppDeps {
   activity: ActivityService;
   impact: ImpactService;
+  privacy: NotificationPrivacy;
   timeZone: string;
   csvDelimiter: string;
 }
 
-/** The notification service's HTTP app: the activity log and the impact figures (mail has no HTTP side). */
+/** The notification service's HTTP app: the activity log, the impact figures and the privacy records (mail has no HTTP side). */
 export function createApp(deps: NotificationAppDeps): Express {
   const app = createServiceApp({ name: 'notification', ...deps });
   app.use('/api/v1', authenticate(deps.verifier));
@@ -26,5 +29,6 @@ export function createApp(deps: NotificationAppDeps): Express {
     activityRouter(deps.activity, { timeZone: deps.timeZone, csvDelimiter: deps.csvDelimiter }),
   );
   app.use('/api/v1/impact', impactRouter(deps.impact));
+  app.use('/api/v1/privacy', privacyRouter(deps.privacy));
   return finishApp(app, deps.logger);
 }

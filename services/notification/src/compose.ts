@@ -11,11 +11,13 @@ import { ActivityRepository } from './data-access/activity-repository';
 import { ImpactRepository } from './data-access/impact-repository';
 import { MailRepository } from './data-access/mail-repository';
 import { registerModels } from './data-access/models';
+import { NotificationPrivacyRepository } from './data-access/privacy-repository';
 import { ActivityService } from './domain/activity-service';
 import { ImpactService } from './domain/impact-service';
 import { MailSender, type SendOutcome } from './domain/mail-sender';
 import { MailService } from './domain/mail-service';
 import type { Mailer } from './domain/mail-types';
+import { NotificationPrivacy } from './domain/privacy-service';
 import { eventHandlers } from './entry-points/messaging/handlers';
 import { createSmtpMailer, senderDomain } from './integrations/smtp-mailer';
 
@@ -104,6 +106,10 @@ export async function composeNotification(
     logger,
   });
   const activity = new ActivityService({ activity: activityRepo, timeZone: config.TIMEZONE });
+  const privacy = new NotificationPrivacy({
+    repo: new NotificationPrivacyRepository(conn, models),
+    logger,
+  });
   const impactRepo = new ImpactRepository(conn);
   const impact = new ImpactService({ store: impactRepo, timeZone: config.TIMEZONE });
   // a redelivered event comes within minutes; the marks that prevent double counting need not last
@@ -138,19 +144,21 @@ export async function composeNotification(
     info: { ...kit.appDeps().info, smtp: () => sender.smtpHealthy() },
     activity,
     impact,
+    privacy,
     timeZone: config.TIMEZONE,
     csvDelimiter: config.CSV_DELIMITER,
   });
 
   return {
     app,
-    handlers: eventHandlers({ activity, mail, impact }),
+    handlers: eventHandlers({ activity, mail, impact, privacy }),
     purgeOldMails,
     sender,
     activity,
     impact,
     mail,
     mails,
+    privacy,
   };
 }
 

@@ -113,6 +113,8 @@ export class FaultLab {
         RATE_LIMIT_PUBLIC_WRITES: '100000',
         RATE_LIMIT_PUBLIC_LOOKUPS: '100000',
         PHONE_LOOKUPS_PER_IP: '100000',
+        PUBLIC_WRITES_PER_IP: '100000',
+        PUBLIC_WRITES_PER_PHONE: '100000',
         RATE_LIMIT_LOGIN: '100000',
         // a local SMTP server answers in milliseconds: a mail caught mid-send by kill -9 is
         // taken up again after 10 s instead of a minute (the lease must exceed 3 × the timeout)

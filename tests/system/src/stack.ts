@@ -45,7 +45,13 @@ export async function startSystem(
   const applications = await startService(applicationsService, {
     logger: logger?.('applications'),
     exchange,
-    env: { CATALOG_URL: catalog.url, LOT_SNAPSHOT_SYNC: 'never', PHONE_LOOKUPS_PER_IP: '100000' },
+    env: {
+      CATALOG_URL: catalog.url,
+      LOT_SNAPSHOT_SYNC: 'never',
+      PHONE_LOOKUPS_PER_IP: '100000',
+      PUBLIC_WRITES_PER_IP: '100000',
+      PUBLIC_WRITES_PER_PHONE: '100000',
+    },
   });
   const notification = await startService(notificationService, {
     logger: logger?.('notification'),

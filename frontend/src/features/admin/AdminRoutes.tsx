@@ -24,6 +24,7 @@ const WishesPage = lazy(() => import('./wishes/components/WishesPage'));
 const WishDetailPage = lazy(() => import('./wishes/components/WishDetailPage'));
 const ActivityPage = lazy(() => import('./activity/components/ActivityPage'));
 const ImpactPage = lazy(() => import('./impact/components/ImpactPage'));
+const PrivacyPage = lazy(() => import('./privacy/components/PrivacyPage'));
 
 export function AdminRoutes() {
   useSessionStorageSync();
@@ -72,6 +73,14 @@ export function AdminRoutes() {
               element={
                 <RequireAdmin>
                   <ImpactPage />
+                </RequireAdmin>
+              }
+            />
+            <Route
+              path="privacy"
+              element={
+                <RequireAdmin>
+                  <PrivacyPage />
                 </RequireAdmin>
               }
             />

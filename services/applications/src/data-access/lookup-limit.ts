@@ -1,50 +1,105 @@
+import { createHash } from 'node:crypto';
 import { withLock, type Connection } from '@furniture/platform';
 import { RateLimiterMongo, RateLimiterRes } from 'rate-limiter-flexible';
 
-const TABLE = 'phone_lookups';
+/** lookups by phone number, per client address */
+const LOOKUPS = 'phone_lookups';
+/** public writes (applications, wishes), per client address and per phone number */
+const WRITES = 'public_writes';
+const TABLES = [LOOKUPS, WRITES] as const;
+
+/** 0 when the request may go on, else the seconds to wait */
+export type Limit = (key: string) => Promise<number>;
 
 /**
- * Lookups by phone number per client address, counted in this service's database so that the
- * budget holds however many gateway and service replicas answer (the gateway's own limit is per
- * replica, in memory). Returns 0 when the lookup may go on, else the seconds to wait.
+ * A budget of `points` per key and window, counted in this service's database so that it holds
+ * however many gateway and service replicas answer (the gateway's own limits are per replica,
+ * in memory).
  */
-export function mongoLookupLimit(
+function mongoLimit(
   conn: Connection,
-  opts: { perIp: number; windowSeconds: number },
-): (ip: string) => Promise<number> {
+  opts: { table: string; prefix: string; points: number; windowSeconds: number },
+): Limit {
   const limiter = new RateLimiterMongo({
     storeClient: conn,
     dbName: conn.name,
-    tableName: TABLE,
-    points: opts.perIp,
+    tableName: opts.table,
+    keyPrefix: opts.prefix,
+    points: opts.points,
     duration: opts.windowSeconds,
     // TTL index in ensureLookupIndexes (FerretDB lacks them; rows are then purged)
     disableIndexesCreation: true,
   });
-  const take = async (ip: string, attempt = 1): Promise<number> => {
+  const take = async (key: string, attempt = 1): Promise<number> => {
     try {
-      // FerretDB's $inc is not isolated (platform locks.ts): one update per address at a time
-      await withLock(`${TABLE}:${ip}`, () => limiter.consume(ip));
+      // FerretDB's $inc is not isolated (platform locks.ts): one update per key at a time
+      await withLock(`${opts.table}:${opts.prefix}:${key}`, () => limiter.consume(key));
       return 0;
     } catch (err) {
-      if ((err as { code?: number }).code === 11000 && attempt < 5) return take(ip, attempt + 1);
+      if ((err as { code?: number }).code === 11000 && attempt < 5) return take(key, attempt + 1);
       if (!(err instanceof RateLimiterRes)) throw err;
       return Math.max(1, Math.ceil(err.msBeforeNext / 1000));
     }
   };
-  return (ip) => take(ip);
+  return (key) => take(key);
+}
+
+/** Lookups by phone number per client address. */
+export function mongoLookupLimit(
+  conn: Connection,
+  opts: { perIp: number; windowSeconds: number },
+): Limit {
+  return mongoLimit(conn, {
+    table: LOOKUPS,
+    prefix: 'rlflx',
+    points: opts.perIp,
+    windowSeconds: opts.windowSeconds,
+  });
+}
+
+/**
+ * A phone number as a limiter key: never in clear (the counters' rows and any log of them hold
+ * only this digest). Unsalted on purpose, so that every replica counts one number alike; the
+ * row lives one window.
+ */
+export function phoneKey(e164: string): string {
+  return createHash('sha256').update(`public-writes:${e164}`).digest('hex');
+}
+
+/** Public writes per client address and per phone number (issue 15: shelters share one address). */
+export function mongoWriteLimits(
+  conn: Connection,
+  opts: { perIp: number; perPhone: number; windowSeconds: number; phoneWindowSeconds: number },
+): { perIp: Limit; perPhone: Limit } {
+  const perIp = mongoLimit(conn, {
+    table: WRITES,
+    prefix: 'ip',
+    points: opts.perIp,
+    windowSeconds: opts.windowSeconds,
+  });
+  const perPhone = mongoLimit(conn, {
+    table: WRITES,
+    prefix: 'phone',
+    points: opts.perPhone,
+    windowSeconds: opts.phoneWindowSeconds,
+  });
+  return { perIp, perPhone: (e164) => perPhone(phoneKey(e164)) };
 }
 
 export async function ensureLookupIndexes(conn: Connection): Promise<void> {
-  const collection = conn.collection(TABLE);
-  await collection.createIndex({ key: 1 }, { unique: true });
-  await collection
-    .createIndex({ expire: 1 }, { expireAfterSeconds: 0 })
-    .catch((err: { code?: number }) => {
-      if (err.code !== 238) throw err; // 238 = NotImplemented (FerretDB)
-    });
+  for (const table of TABLES) {
+    const collection = conn.collection(table);
+    await collection.createIndex({ key: 1 }, { unique: true });
+    await collection
+      .createIndex({ expire: 1 }, { expireAfterSeconds: 0 })
+      .catch((err: { code?: number }) => {
+        if (err.code !== 238) throw err; // 238 = NotImplemented (FerretDB)
+      });
+  }
 }
 
 export async function purgeExpiredLookups(conn: Connection): Promise<void> {
-  await conn.collection(TABLE).deleteMany({ expire: { $lt: new Date() } });
+  for (const table of TABLES) {
+    await conn.collection(table).deleteMany({ expire: { $lt: new Date() } });
+  }
 }

@@ -38,6 +38,8 @@ export interface ApplicationDoc extends Omit<
   pickup_reminded_at?: Date | null;
   pickup_overdue_at?: Date | null;
   next_in_queue_after?: number | null;
+  /** the family's data was erased (privacy.ts): on request or after the retention period */
+  erased_at?: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -65,6 +67,8 @@ export interface WishDoc {
   furniture_category: number;
   furniture_description: string;
   language: Language;
+  /** the wisher's data was erased (privacy.ts) */
+  erased_at?: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -108,6 +112,7 @@ const applicationSchema = new Schema<ApplicationDoc>(
     pickup_reminded_at: { type: Date, default: null },
     pickup_overdue_at: { type: Date, default: null },
     next_in_queue_after: { type: Number, default: null },
+    erased_at: { type: Date, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },
@@ -125,6 +130,10 @@ applicationSchema.index({ block: 1, status: 1, id: -1 });
 applicationSchema.index({ applicant_phone: 1, status: 1, id: -1 });
 // the pickup-date job: approved applications by their pickup date
 applicationSchema.index({ status: 1, pickup_by: 1 });
+// the retention job: closed applications by their last change
+applicationSchema.index({ status: 1, updated_at: 1 });
+// the privacy lookup by WhatsApp number
+applicationSchema.index({ applicant_whatsapp: 1 });
 applicationSchema.plugin(outboxPlugin);
 
 const wishSchema = new Schema<WishDoc>(
@@ -139,6 +148,7 @@ const wishSchema = new Schema<WishDoc>(
     furniture_category: { type: Number, required: true },
     furniture_description: { type: String, required: true },
     language: { type: String, enum: Languages, required: true },
+    erased_at: { type: Date, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },
@@ -146,6 +156,9 @@ const wishSchema = new Schema<WishDoc>(
 );
 wishSchema.index({ status: 1, id: -1 });
 wishSchema.index({ furniture_category: 1, id: -1 });
+// the privacy lookup and the retention job
+wishSchema.index({ applicant_whatsapp: 1 });
+wishSchema.index({ status: 1, updated_at: 1 });
 wishSchema.plugin(outboxPlugin);
 
 export function registerModels(conn: Connection) {

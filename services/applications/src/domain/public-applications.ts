@@ -45,6 +45,11 @@ export interface Submission extends Omit<
   honeypot: boolean;
   /** the browser's Idempotency-Key of this submission (null without one) */
   request_key: string | null;
+  /**
+   * counts the submission against the public write limits (throws 429 when one is spent); not
+   * called for a resend of a submission already stored, which costs nothing
+   */
+  admit?: () => Promise<void>;
 }
 
 export interface Eligibility {
@@ -72,10 +77,11 @@ export class PublicApplications {
   async submit(input: Submission): Promise<ApplicationCreated> {
     const { applications } = this.deps;
     const lot = await this.requireLot(input.lot_id);
-    if (input.honeypot) return this.decoy(lot);
     // the same submission sent again (its answer was lost): the first answer, not a refusal
-    const repeated = await this.repeatedSubmission(input);
+    const repeated = input.honeypot ? null : await this.repeatedSubmission(input);
     if (repeated) return repeated;
+    await input.admit?.();
+    if (input.honeypot) return this.decoy(lot);
     if (!isOpenForApplications(lot)) throw new AppError('LOT_NOT_AVAILABLE');
     // one phone at a time (duplicate and limit checks see each other's results), then one lot
     // at a time (ids are drawn and stored in order, so queue places are exact); the unique index

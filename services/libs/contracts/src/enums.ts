@@ -54,6 +54,8 @@ export const ActionTypes = [
   'NEXT_IN_QUEUE',
   'EXPORT',
   'IMPORT',
+  /** a family's personal data erased (privacy: on request or after the retention period) */
+  'ERASE',
 ] as const;
 export type ActionType = (typeof ActionTypes)[number];
 

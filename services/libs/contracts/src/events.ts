@@ -51,6 +51,11 @@ export const Events = {
   WishStatusChanged: 'wish.status_changed',
   /** staff told a wisher about a lot that matches the wish */
   WishNotified: 'wish.notified',
+  /**
+   * a family's personal data was erased (on request, or by the retention job): every service
+   * removes what it keeps of these applications and wishes; the event carries ids only
+   */
+  PersonalDataErased: 'privacy.personal_data_erased',
   // media
   PhotoUploaded: 'photo.uploaded',
   PhotoDeleted: 'photo.deleted',
@@ -264,6 +269,13 @@ export const EventPayloads = {
     applicant_email: z.string().nullable(),
     language: z.enum(Languages),
     channel: z.enum(['email', 'whatsapp']),
+  }),
+
+  [Events.PersonalDataErased]: z.object({
+    /** request: staff erased a phone number's data; retention: closed longer than the period */
+    reason: z.enum(['request', 'retention']),
+    application_ids: z.array(z.number().int()),
+    wish_ids: z.array(z.number().int()),
   }),
 
   [Events.PhotoUploaded]: z.object({

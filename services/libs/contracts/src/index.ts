@@ -14,3 +14,4 @@ export * from './api/media';
 export * from './api/activity';
 export * from './api/impact';
 export * from './api/internal';
+export * from './api/privacy';

@@ -41,6 +41,11 @@ export const Limits = {
   categoryNameMax: 100,
   categoryDescriptionMax: 1000,
   dataProtectionReplyDays: 30,
+  /**
+   * closed applications and wishes keep the family's data this many days (the applications
+   * service's PERSONAL_DATA_RETENTION_DAYS default; the public privacy page states it)
+   */
+  personalDataRetentionDays: 180,
   officeHours: 'Mo–Fr 9:00–18:00',
 } as const;
 

@@ -79,6 +79,11 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     const message = e.localizedMessage(lang);
+    // a limit's answer says when to come back in the header too (RFC 9110 Retry-After)
+    const retryAfter = e.extra?.retry_after;
+    if (typeof retryAfter === 'number' && retryAfter > 0) {
+      res.setHeader('Retry-After', String(Math.ceil(retryAfter)));
+    }
     res.status(e.status).json({
       success: false,
       code: e.code,

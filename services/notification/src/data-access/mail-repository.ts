@@ -1,4 +1,10 @@
-import { isDuplicateKeyError, nextId, withDocLock, type Connection } from '@furniture/platform';
+import {
+  isDuplicateKeyError,
+  maskPersonalData,
+  nextId,
+  withDocLock,
+  type Connection,
+} from '@furniture/platform';
 import type { MailRecord } from '../domain/mail-types';
 import type { MailDoc, Models } from './models';
 
@@ -141,13 +147,21 @@ export class MailRepository {
     return res.matchedCount === 1;
   }
 
+  /**
+   * Once a mail reached a final state its rendered text (the family's name, the lot, the office)
+   * is of no more use: the record keeps what was sent to whom and when (data protection,
+   * docs/privacy.md), and the server's answers are kept without addresses or numbers.
+   */
+  private static readonly FINAL_BODY = { text: '', html: '' };
+
   markSent(mail: MailRecord, response: string): Promise<boolean> {
     return this.finish(mail, {
       state: 'sent',
       sent_at: new Date(),
       lease_until: null,
       next_attempt_at: null,
-      smtp_response: response.slice(0, 500),
+      smtp_response: maskPersonalData(response).slice(0, 500),
+      ...MailRepository.FINAL_BODY,
     });
   }
 
@@ -162,7 +176,7 @@ export class MailRepository {
       state: 'queued',
       next_attempt_at: nextAttemptAt,
       lease_until: null,
-      last_error: error.slice(0, 1000),
+      last_error: maskPersonalData(error).slice(0, 1000),
       ...(opts.refund ? { attempts: Math.max(mail.attempts - 1, 0) } : {}),
     });
   }
@@ -185,7 +199,8 @@ export class MailRepository {
       state: 'failed',
       next_attempt_at: null,
       lease_until: null,
-      last_error: error.slice(0, 1000),
+      last_error: maskPersonalData(error).slice(0, 1000),
+      ...MailRepository.FINAL_BODY,
     });
   }
 

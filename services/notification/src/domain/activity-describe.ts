@@ -25,6 +25,7 @@ export const ActionLabelsDe: Record<ActionType, string> = {
   NEXT_IN_QUEUE: 'Der nächsten Familie angeboten',
   EXPORT: 'Export',
   IMPORT: 'Import',
+  ERASE: 'Personenbezogene Daten gelöscht',
 };
 
 export const TargetLabelsDe: Record<TargetType, string> = {
@@ -66,6 +67,8 @@ const ReasonLabelsDe: Record<string, string> = {
   lot_deleted: 'Lot gelöscht',
   reservation_cancelled: 'Reservierung einer anderen Bewerbung aufgehoben',
   pickup_lapsed: 'Abholfrist abgelaufen',
+  request: 'auf Anfrage der Familie',
+  retention: 'Aufbewahrungsfrist abgelaufen',
   not_available: 'Lot nicht verfügbar',
   not_found: 'Lot existiert nicht mehr',
 };

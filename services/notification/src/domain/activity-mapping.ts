@@ -278,6 +278,18 @@ function map(event: AnyEvent): Mapped | null {
         details: { old_status: p.old_status, new_status: p.new_status, note: p.admin_notes },
       };
     }
+    case Events.PersonalDataErased: {
+      const p = event.payload;
+      // the retention job's erasures are routine: the log records the ones staff asked for
+      if (p.reason === 'retention') return null;
+      const wish = p.application_ids.length === 0;
+      return {
+        action: 'ERASE',
+        target: wish ? 'wish' : 'application',
+        targetId: (wish ? p.wish_ids[0] : p.application_ids[0]) ?? null,
+        details: { reason: p.reason, application_ids: p.application_ids, wish_ids: p.wish_ids },
+      };
+    }
     case Events.PhotoUploaded: {
       const p = event.payload;
       return {

@@ -5,6 +5,7 @@ import {
   ClipboardList,
   Heart,
   Package,
+  ShieldCheck,
   Tags,
   UserCircle,
   Users,
@@ -19,7 +20,10 @@ export interface NavItem {
   adminOnly: boolean;
 }
 
-/** The sidebar of back-office §2, in its order; users and activity are for administrators. */
+/**
+ * The sidebar of back-office §2, in its order; users, activity, impact and data protection are
+ * for administrators.
+ */
 export const NAV_ITEMS: readonly NavItem[] = [
   { to: '/admin/users', key: 'users', icon: Users, adminOnly: true },
   { to: '/admin/categories', key: 'categories', icon: Tags, adminOnly: false },
@@ -28,6 +32,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { to: '/admin/applications', key: 'applications', icon: ClipboardList, adminOnly: false },
   { to: '/admin/activity', key: 'activity', icon: Activity, adminOnly: true },
   { to: '/admin/impact', key: 'impact', icon: ChartColumnBig, adminOnly: true },
+  { to: '/admin/privacy', key: 'privacy', icon: ShieldCheck, adminOnly: true },
   { to: '/admin/profile', key: 'profile', icon: UserCircle, adminOnly: false },
 ];
 

@@ -136,7 +136,9 @@ describe('apply modal', () => {
     await view.user.type(within(dialog).getByLabelText(/^Ім’я/), '  Olena  ');
     await view.user.type(within(dialog).getByLabelText(/^Номер телефону/), ' +49 (176) 123-45 67 ');
     await view.user.type(within(dialog).getByLabelText(/^Номер WhatsApp/), '0176 765-43 21');
-    await view.user.click(within(dialog).getByRole('checkbox'));
+    await view.user.click(
+      within(dialog).getByRole('checkbox', { name: /^Мені потрібна допомога з доставкою/ }),
+    );
     await view.user.click(within(dialog).getByRole('button', { name: 'Надіслати заявку' }));
 
     await waitFor(() => expect(bodies).toHaveLength(1));
@@ -197,6 +199,18 @@ describe('apply modal', () => {
     await fillRequired(dialog, user);
     await user.click(submitButton(dialog));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('Ungültige Anfrage.');
+  });
+
+  test('when the phone number has sent too many applications, then the 429 text of the server says how long to wait', async () => {
+    const text =
+      'Mit dieser Telefonnummer wurden gerade zu viele Anfragen gesendet. Bitte warten Sie etwa 9 Minuten und versuchen Sie es dann erneut.';
+    onSubmit(() => apiError(429, 'PHONE_RATE_LIMITED', text));
+    const { dialog, user } = await openApply();
+    await fillRequired(dialog, user);
+    await user.click(submitButton(dialog));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(text);
+    // the form stays filled for a later try
+    expect(within(dialog).getByLabelText(/^Name/)).toHaveValue('Olena Kowalenko');
   });
 
   test('when the server fails without a message, then the banner names the status', async () => {

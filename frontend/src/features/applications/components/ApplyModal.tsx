@@ -13,7 +13,7 @@ import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useErrorText } from '../../../lib/use-field-errors';
 import { firstInvalid, type FieldErrors } from '../../../lib/validation';
 import { useCanApplyQuery, useSubmitApplicationMutation } from '../api/applications-api';
-import { loadDraft, saveDraft } from '../lib/applicant-memory';
+import { loadDraft, saveDraft, useDevicePhone } from '../lib/applicant-memory';
 import {
   APPLY_FIELDS,
   buildApplicationPayload,
@@ -22,6 +22,7 @@ import {
   type ApplyField,
   type ApplyFormValues,
 } from '../lib/apply-form';
+import { RememberCheckbox } from './RememberPhone';
 
 /** Why the family cannot apply, in the page language (the server's text as a fallback). */
 function useReasonText() {
@@ -61,7 +62,8 @@ export default function ApplyModal({
   onClose: () => void;
   lotId: number;
   lotName: string;
-  onApplied: (created: ApplicationCreated, phone: string) => void;
+  /** `remember`: the family ticked "remember my number on this device" */
+  onApplied: (created: ApplicationCreated, phone: string, remember: boolean) => void;
   onDuplicate: () => void;
 }) {
   const { t } = useTranslation('public');
@@ -70,6 +72,9 @@ export default function ApplyModal({
   const reasonText = useReasonText();
   const [values, setValues] = useState<ApplyFormValues>(loadDraft);
   const [honeypot, setHoneypot] = useState('');
+  // off unless this device already remembers a number (the family chose it before)
+  const devicePhone = useDevicePhone();
+  const [remember, setRemember] = useState(devicePhone !== null);
   const [errors, setErrors] = useState<FieldErrors<ApplyField>>({});
   const [banner, setBanner] = useState<string | null>(null);
   const [submit, { isLoading: submitting }] = useSubmitApplicationMutation();
@@ -127,7 +132,7 @@ export default function ApplyModal({
     const payload = buildApplicationPayload(values, lotId, lang, honeypot);
     try {
       const created = await submit({ body: payload, key: requestKey }).unwrap();
-      onApplied(created, payload.applicant_phone);
+      onApplied(created, payload.applicant_phone, remember);
     } catch (err) {
       const outcome = isApiError(err)
         ? classifySubmitError(err, t)
@@ -239,6 +244,7 @@ export default function ApplyModal({
             <span className="block text-sm text-slate-700">{t('apply.deliveryHint')}</span>
           </span>
         </label>
+        <RememberCheckbox checked={remember} onChange={setRemember} />
         <HoneypotField value={honeypot} onChange={setHoneypot} />
 
         {banner && (

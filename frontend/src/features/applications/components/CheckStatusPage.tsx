@@ -13,14 +13,19 @@ import { localize } from '../../../lib/localized';
 import { useErrorText } from '../../../lib/use-field-errors';
 import { checkPhone, type FieldProblem } from '../../../lib/validation';
 import { useLazyCheckStatusQuery } from '../api/applications-api';
+import { rememberPhone, useDevicePhone } from '../lib/applicant-memory';
 import { ApplicationStatusBadge } from './ApplicationStatusBadge';
+import { RememberCheckbox, RememberedPhoneNotice } from './RememberPhone';
 
 /** /check-status: a family's applications by phone number, newest first. */
 export default function CheckStatusPage() {
   const { t } = useTranslation('public');
   const lang = useLanguage();
   const errorText = useErrorText();
-  const [phone, setPhone] = useState('');
+  const devicePhone = useDevicePhone();
+  // a number this device remembers (the family chose it) is filled in
+  const [phone, setPhone] = useState(devicePhone ?? '');
+  const [remember, setRemember] = useState(devicePhone !== null);
   const [problem, setProblem] = useState<FieldProblem | null>(null);
   const [trigger, result] = useLazyCheckStatusQuery();
   const [searched, setSearched] = useState(false);
@@ -35,7 +40,12 @@ export default function CheckStatusPage() {
       return;
     }
     setSearched(true);
-    void trigger(normalizePhoneInput(phone), false);
+    const normalized = normalizePhoneInput(phone);
+    // on this device only when the family ticked it; a status check does not touch the tab's
+    // memory of the number that applied
+    if (remember || devicePhone !== null)
+      rememberPhone(normalized, { onDevice: remember, tab: false });
+    void trigger(normalized, false);
   };
 
   const newSearch = () => {
@@ -82,6 +92,13 @@ export default function CheckStatusPage() {
                 setProblem(null);
               }}
             />
+            <RememberCheckbox checked={remember} onChange={setRemember} />
+            <RememberedPhoneNotice
+              onForget={() => {
+                setPhone('');
+                setRemember(false);
+              }}
+            />
             <button type="submit" className="btn-primary justify-center sm:self-start">
               <Search aria-hidden="true" className="size-5" />
               {t('checkStatus.submit')}
@@ -94,7 +111,9 @@ export default function CheckStatusPage() {
             <p className="font-medium text-red-900">
               {isApiError(result.error) && result.error.status === 0
                 ? t('checkStatus.searchFailed')
-                : t('checkStatus.error')}
+                : isApiError(result.error) && result.error.status === 429
+                  ? t('checkStatus.rateLimited')
+                  : t('checkStatus.error')}
             </p>
             <button type="button" className="btn-primary mt-4" onClick={backToSearch}>
               <ArrowLeft aria-hidden="true" className="size-4" />

@@ -29,8 +29,9 @@ export interface LotForActions {
  * The lot's action by status (public-site §4): apply when available, contact when reserved,
  * a disabled button when transferred or taken. After a successful application the button
  * gives way to a message, and the lot and its queue reload after 2 seconds; from then on (and
- * whenever this tab's family has applied for the lot) its place shows the application's status
- * and queue position instead of a button that could only say "already applied".
+ * whenever this tab's family, or the family whose number this device remembers, has applied)
+ * its place shows the application's status and queue position instead of a button that could
+ * only say "already applied".
  */
 export function LotActions({ lot }: { lot: LotForActions }) {
   const { t } = useTranslation('public');
@@ -136,8 +137,8 @@ export function LotActions({ lot }: { lot: LotForActions }) {
             onClose={() => setApplyOpen(false)}
             lotId={lot.id}
             lotName={localize(lot.name, lang).text}
-            onApplied={(answer, phone) => {
-              rememberPhone(phone);
+            onApplied={(answer, phone, remember) => {
+              rememberPhone(phone, { onDevice: remember });
               setApplyOpen(false);
               setCreated(answer);
             }}

@@ -3,6 +3,7 @@ import { Info, TriangleAlert, Users } from 'lucide-react';
 import type { LotStatus } from '@furniture/contracts/enums';
 import { useGetQueueInfoQuery } from '../api/applications-api';
 import { useRememberedPhone } from '../lib/applicant-memory';
+import { RememberedPhoneNotice } from './RememberPhone';
 
 /** How crowded the queue is: first applicant, one person, some people, many (public-site §4). */
 export function competitionLevel(count: number): 'first' | 'one' | 'some' | 'many' {
@@ -13,8 +14,8 @@ export function competitionLevel(count: number): 'first' | 'one' | 'some' | 'man
 }
 
 /**
- * Queue status and competition hint (the family's own application, when this tab sent one, is
- * shown in place of the apply button: LotActions).
+ * Queue status and competition hint (the family's own application, when this tab sent one or
+ * this device remembers its number, is shown in place of the apply button: LotActions).
  */
 export function QueuePanel({ lot }: { lot: { id: number; status: LotStatus } }) {
   const { t } = useTranslation('public');
@@ -66,6 +67,8 @@ export function QueuePanel({ lot }: { lot: { id: number; status: LotStatus } }) 
         <Info aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
         {t('queue.fairness')}
       </p>
+      {/* the number this device remembers for the family, and how to forget it */}
+      <RememberedPhoneNotice className="mt-3" />
     </section>
   );
 }

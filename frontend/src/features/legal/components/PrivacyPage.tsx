@@ -18,6 +18,16 @@ export default function PrivacyPage() {
       <LegalSection id="privacy-protection" title={t('privacy.protection.title')}>
         <TextList items={list('privacy.protection.items')} />
       </LegalSection>
+      <LegalSection id="privacy-retention" title={t('privacy.retention.title')}>
+        <TextList
+          items={
+            t('privacy.retention.items', {
+              returnObjects: true,
+              days: env.retentionDays,
+            }) as unknown as string[]
+          }
+        />
+      </LegalSection>
       <LegalSection id="privacy-rights" title={t('privacy.rights.title')}>
         <p>{t('privacy.rights.intro')}</p>
         <TextList items={list('privacy.rights.items')} />

@@ -15,6 +15,7 @@ import { AppError, input, requestLanguage, requireStaff } from '@furniture/platf
 import type { Moderation } from '../../domain/moderation';
 import type { PublicApplications } from '../../domain/public-applications';
 import { honeypotFilled, phoneFields } from './input-helpers';
+import { takeWrite, type WriteLimits } from './write-limits';
 
 /**
  * The Idempotency-Key a browser sends with a submission (one per filled form): a resend after a
@@ -31,8 +32,9 @@ function idempotencyKey(header: string | string[] | undefined): string | null {
 export function applicationsRouter(deps: {
   publicApplications: PublicApplications;
   moderation: Moderation;
+  writeLimits?: WriteLimits;
 }): Router {
-  const { publicApplications, moderation } = deps;
+  const { publicApplications, moderation, writeLimits } = deps;
   const r = Router();
 
   // ---- public --------------------------------------------------------------------------------
@@ -56,6 +58,7 @@ export function applicationsRouter(deps: {
       language: body.language ?? requestLanguage(req),
       honeypot: honeypotFilled(body.website),
       request_key: requestKey,
+      admit: () => takeWrite(writeLimits, req, phones.applicant_phone!.e164),
     });
     res.status(201).json(created);
   });

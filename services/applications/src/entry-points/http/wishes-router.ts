@@ -10,9 +10,10 @@ import {
 import { AppError, input, requestLanguage, requireStaff } from '@furniture/platform';
 import type { WishesService } from '../../domain/wishes-service';
 import { honeypotFilled, localizedField, phoneFields } from './input-helpers';
+import { takeWrite, type WriteLimits } from './write-limits';
 
 /** /api/v1/wishes: anyone sends a wish; staff list, read and change them. */
-export function wishesRouter(wishes: WishesService): Router {
+export function wishesRouter(wishes: WishesService, writeLimits?: WriteLimits): Router {
   const r = Router();
 
   r.post('/', async (req, res) => {
@@ -20,6 +21,7 @@ export function wishesRouter(wishes: WishesService): Router {
     const { applicant_whatsapp } = phoneFields(req, 'body', {
       applicant_whatsapp: { value: body.applicant_whatsapp, key: 'invalid_whatsapp' },
     });
+    await takeWrite(writeLimits, req, applicant_whatsapp!.e164);
     const created = await wishes.create({
       applicant_name: body.applicant_name,
       whatsapp: applicant_whatsapp!,

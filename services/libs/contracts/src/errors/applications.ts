@@ -13,6 +13,12 @@ export const applicationErrors = {
     de: 'Sie haben bereits eine Bewerbung für dieses Lot eingereicht.',
     uk: 'Ви вже подали заявку на цей лот.',
   },
+  /** an erasure waits until the phone's applications and wishes are closed */
+  PRIVACY_OPEN_RECORDS: {
+    status: 409,
+    de: 'Zu dieser Telefonnummer gibt es noch {applications} offene Bewerbung(en) und {wishes} aktive(n) Wunsch/Wünsche. Bitte zuerst ablehnen bzw. stornieren, dann löschen.',
+    uk: 'Для цього номера ще є відкриті заявки ({applications}) та активні побажання ({wishes}). Спочатку відхиліть або скасуйте їх, потім видаляйте.',
+  },
   APPLICATION_NOT_FOUND: {
     status: 404,
     de: 'Bewerbung nicht gefunden.',
@@ -28,6 +34,15 @@ export const applicationErrors = {
     status: 409,
     de: 'Mit dieser Telefonnummer sind schon {count} offene Bewerbungen vorhanden. Bitte warten Sie auf eine Entscheidung, bevor Sie sich um weitere Lots bewerben.',
     uk: 'На цей номер телефону вже є відкриті заявки ({count}). Будь ласка, дочекайтеся рішення, перш ніж подавати заявки на інші лоти.',
+  },
+  /**
+   * Public writes (applications, wishes) of one phone number beyond its budget (the per-address
+   * budget answers RATE_LIMITED). The answer carries retry_after and a Retry-After header.
+   */
+  PHONE_RATE_LIMITED: {
+    status: 429,
+    de: 'Mit dieser Telefonnummer wurden gerade zu viele Anfragen gesendet. Bitte warten Sie etwa {minutes} Minuten und versuchen Sie es dann erneut.',
+    uk: 'З цього номера телефону щойно надіслано забагато запитів. Будь ласка, зачекайте приблизно {minutes} хв і спробуйте ще раз.',
   },
   /** Approve while another application of the same lot holds the reservation. */
   LOT_ALREADY_RESERVED: {

@@ -10,6 +10,7 @@ import {
   activityLogQuerySchema,
 } from '../api/activity';
 import { impactQuerySchema } from '../api/impact';
+import { privacyPhoneSchema, privacyRecordsSchema } from '../api/privacy';
 import {
   applicationCreateSchema,
   applicationNoteSchema,
@@ -103,7 +104,7 @@ interface Operation {
   also?: { status: number; description: string; schema: z.ZodType }[];
   /** domain errors this operation answers (common ones are added from access and input) */
   errors?: ErrorCode[];
-  /** limited per client IP by the gateway (429 RATE_LIMITED) */
+  /** limited per client IP (429 RATE_LIMITED) */
   rateLimited?: boolean;
 }
 
@@ -475,6 +476,7 @@ export const operations: readonly Operation[] = [
       'ALREADY_APPLIED',
       'TOO_MANY_OPEN_APPLICATIONS',
       'INVALID_IDEMPOTENCY_KEY',
+      'PHONE_RATE_LIMITED',
     ],
     rateLimited: true,
   },
@@ -606,6 +608,7 @@ export const operations: readonly Operation[] = [
     access: 'public',
     body: wishCreateSchema,
     ok: { status: 201, description: 'received', schema: answers.wishCreatedAnswer },
+    errors: ['PHONE_RATE_LIMITED'],
     rateLimited: true,
   },
   {
@@ -775,6 +778,38 @@ export const operations: readonly Operation[] = [
       description: 'the figures, from counters kept by the events',
       schema: answers.impactAnswer,
     },
+  },
+  {
+    method: 'post',
+    path: `${V1}/privacy/lookup`,
+    service: 'applications',
+    summary: 'Everything stored about a phone number: its applications (with notes) and wishes',
+    description:
+      'The number travels in the body, never in a URL. Records are answered as stored; the mails and log entries of their ids come from POST /privacy/records.',
+    access: 'admin',
+    body: privacyPhoneSchema,
+    ok: { description: 'the records', schema: answers.privacyLookupAnswer },
+  },
+  {
+    method: 'post',
+    path: `${V1}/privacy/erase`,
+    service: 'applications',
+    summary: "Erase a phone number's applications and wishes (the family's fields)",
+    description:
+      'Each record keeps status, dates and lot; the family fields and free texts are replaced. Each erased record publishes privacy.personal_data_erased: the notification service deletes its mails and strips its log entries. Refused while an application is open or a wish active.',
+    access: 'admin',
+    body: privacyPhoneSchema,
+    ok: { description: 'how many records were erased', schema: answers.privacyErasureAnswer },
+    errors: ['PRIVACY_OPEN_RECORDS'],
+  },
+  {
+    method: 'post',
+    path: `${V1}/privacy/records`,
+    service: 'notification',
+    summary: 'The mail records and activity entries of applications and wishes',
+    access: 'admin',
+    body: privacyRecordsSchema,
+    ok: { description: 'the records', schema: answers.privacyRecordsAnswer },
   },
   {
     method: 'get',

@@ -9,6 +9,7 @@ import {
   WishStatuses,
 } from '../enums';
 import { Errors } from '../errors';
+import type { PrivacyErasure, PrivacyLookup, PrivacyRecords } from '../api/privacy';
 import { ApprovalFailureReasons, lotSnapshotSchema } from '../events';
 import type { TokenResponse, UsersPage } from '../api/auth';
 import { categorySchema, lotSchema, type LotCount, type LotSearchPage } from '../api/catalog';
@@ -505,4 +506,23 @@ export const impactAnswer = same<ImpactReport>()(
       ),
     })
     .meta({ id: 'ImpactReport' }),
+);
+
+// data protection (issue 15): records as stored, so the export holds every field there is
+const storedRecord = z.record(z.string(), z.unknown());
+
+export const privacyLookupAnswer = same<PrivacyLookup>()(
+  z.object({
+    phone: z.string(),
+    applications: z.array(storedRecord),
+    wishes: z.array(storedRecord),
+  }),
+);
+
+export const privacyRecordsAnswer = same<PrivacyRecords>()(
+  z.object({ mails: z.array(storedRecord), activity: z.array(storedRecord) }),
+);
+
+export const privacyErasureAnswer = same<PrivacyErasure>()(
+  z.object({ applications: int(), wishes: int() }),
 );

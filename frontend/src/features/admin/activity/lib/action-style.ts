@@ -4,6 +4,7 @@ import {
   CheckCircle2,
   CircleAlert,
   Download,
+  Eraser,
   ImageMinus,
   ImagePlus,
   KeyRound,
@@ -43,6 +44,7 @@ const STYLES: Record<string, { icon: LucideIcon; tone: string }> = {
   PHOTO_DELETE: { icon: ImageMinus, tone: 'bg-red-100 text-red-800' },
   EXPORT: { icon: Download, tone: 'bg-slate-200 text-slate-700' },
   IMPORT: { icon: Upload, tone: 'bg-slate-200 text-slate-700' },
+  ERASE: { icon: Eraser, tone: 'bg-red-100 text-red-800' },
 };
 
 export const actionStyle = (action: string) =>

@@ -76,7 +76,9 @@ export function ApplicationCard({
   const [pickupAction, setPickupAction] = useState<PickupAction | null>(null);
   const familyT = useFamilyT(application.language);
   const age = relativeAge(application.created_at, lang);
-  const whatsapp = application.applicant_whatsapp || application.applicant_phone;
+  // the family's data was erased (data protection): the record stays for the lot's history
+  const erased = application.applicant_phone.startsWith('erased:');
+  const whatsapp = erased ? null : application.applicant_whatsapp || application.applicant_phone;
   const canContact = application.status === 'pending' || application.status === 'approved';
   const next = isNextInQueue(application, place);
   const blocked = reservedFor !== null && reservedFor.id !== application.id;
@@ -104,7 +106,11 @@ export function ApplicationCard({
         )}
         <div className="min-w-0 flex-1">
           <p className="font-semibold text-slate-900">
-            {application.applicant_name}{' '}
+            {erased ? (
+              <span className="italic text-slate-700">{t('applications.erased')}</span>
+            ) : (
+              application.applicant_name
+            )}{' '}
             <span className="font-normal text-slate-600">#{application.id}</span>
           </p>
           <p className="text-sm text-slate-700">
@@ -136,12 +142,16 @@ export function ApplicationCard({
             <span className="sr-only">{t('applications.phone')}</span>
           </dt>
           <dd>
-            <a
-              href={`tel:${application.applicant_phone}`}
-              className="text-blue-800 hover:underline"
-            >
-              {formatPhone(application.applicant_phone)}
-            </a>
+            {erased ? (
+              '—'
+            ) : (
+              <a
+                href={`tel:${application.applicant_phone}`}
+                className="text-blue-800 hover:underline"
+              >
+                {formatPhone(application.applicant_phone)}
+              </a>
+            )}
           </dd>
         </div>
         {canContact && whatsapp && (

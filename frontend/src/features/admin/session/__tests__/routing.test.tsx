@@ -24,7 +24,7 @@ describe('role-aware routing and sidebar', () => {
     expect(router.state.location.pathname).toBe('/admin/login');
   });
 
-  test('when an administrator is logged in, then the sidebar shows all eight entries in order', async () => {
+  test('when an administrator is logged in, then the sidebar shows all nine entries in order', async () => {
     server.use(meHandler(ADMIN));
     renderAdmin('/admin/profile');
     expect(await sidebarEntries()).toEqual([
@@ -35,6 +35,7 @@ describe('role-aware routing and sidebar', () => {
       'Bewerbungen',
       'Aktivitäten',
       'Wirkung',
+      'Datenschutz',
       'Profil',
     ]);
   });
@@ -51,7 +52,7 @@ describe('role-aware routing and sidebar', () => {
     ]);
   });
 
-  test.each(['/admin/users', '/admin/activity', '/admin/impact'])(
+  test.each(['/admin/users', '/admin/activity', '/admin/impact', '/admin/privacy'])(
     'when a volunteer opens %s, then they are sent to /admin/profile',
     async (path) => {
       server.use(meHandler(VOLUNTEER));

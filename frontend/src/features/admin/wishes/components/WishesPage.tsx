@@ -130,7 +130,11 @@ export default function WishesPage() {
                 >
                   <td className="text-sm text-slate-600 md:px-3 md:py-3">#{wish.id}</td>
                   <td className="min-w-0 flex-1 md:px-3 md:py-3">
-                    <span className="font-semibold text-slate-900">{wish.applicant_name}</span>
+                    <span className="font-semibold text-slate-900">
+                      {wish.applicant_name || (
+                        <span className="font-normal italic">{t('wishes.erased')}</span>
+                      )}
+                    </span>
                     <span className="block text-sm text-slate-700">
                       {truncate(wish.applicant_whatsapp_raw || wish.applicant_whatsapp, 40)}
                     </span>

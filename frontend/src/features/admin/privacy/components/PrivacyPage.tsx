@@ -1,0 +1,284 @@
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { CheckCircle2, Download, Search, Trash2 } from 'lucide-react';
+import { TextField } from '../../../../components/TextField';
+import { Spinner } from '../../../../components/Spinner';
+import { useLanguage } from '../../../../lib/language';
+import { formatDate } from '../../lib/dates';
+import { errorText, serverFieldErrors } from '../../lib/errors';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
+import { ErrorBox, PageHeader } from '../../ui/PageHeader';
+import {
+  useErasePhoneMutation,
+  useLookupPhoneMutation,
+  usePrivacyRecordsMutation,
+  type PrivacyErasure,
+  type PrivacyLookup,
+  type PrivacyRecords,
+} from '../api/privacy-api';
+import { exportFileName, saveJson } from '../lib/export';
+
+type StoredRecord = Record<string, unknown>;
+
+interface Found {
+  lookup: PrivacyLookup;
+  records: PrivacyRecords;
+}
+
+const str = (v: unknown) =>
+  typeof v === 'string' ? v : v === null || v === undefined ? '' : String(v);
+const num = (v: unknown) => (typeof v === 'number' ? v : 0);
+
+function Section({
+  id,
+  title,
+  count,
+  children,
+}: {
+  id: string;
+  title: string;
+  count: number;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation('admin');
+  return (
+    <section className="card p-4" aria-labelledby={id} data-testid={id}>
+      <h2 id={id} className="text-lg font-bold text-slate-900">
+        {title} <span className="font-normal text-slate-700">({count})</span>
+      </h2>
+      {count === 0 ? (
+        <p className="mt-2 text-slate-700">{t('privacy.none')}</p>
+      ) : (
+        <ul className="mt-2 divide-y divide-slate-200">{children}</ul>
+      )}
+    </section>
+  );
+}
+
+/**
+ * Data protection (issue 15, administrators only): everything stored about a phone number
+ * (applications with their notes, wishes, the mails sent, the activity entries), its download as
+ * JSON, and its erasure after a confirmation. The number is sent in POST bodies only.
+ */
+export function PrivacyPage() {
+  const { t } = useTranslation('admin');
+  const lang = useLanguage();
+  const [phone, setPhone] = useState('');
+  const [searched, setSearched] = useState('');
+  const [found, setFound] = useState<Found | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [erased, setErased] = useState<PrivacyErasure | null>(null);
+  const [lookupPhone, lookupState] = useLookupPhoneMutation();
+  const [readRecords, recordsState] = usePrivacyRecordsMutation();
+  const [erasePhone, eraseState] = useErasePhoneMutation();
+  const [failure, setFailure] = useState<unknown>(null);
+
+  const search = async (number: string): Promise<Found | null> => {
+    setFailure(null);
+    try {
+      const lookup = await lookupPhone(number).unwrap();
+      const records = await readRecords({
+        application_ids: lookup.applications.map((a) => num(a.id)),
+        wish_ids: lookup.wishes.map((w) => num(w.id)),
+      }).unwrap();
+      const result = { lookup, records };
+      setFound(result);
+      return result;
+    } catch (err) {
+      setFound(null);
+      setFailure(err);
+      return null;
+    }
+  };
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    setErased(null);
+    const number = phone.trim();
+    setSearched(number);
+    await search(number);
+  };
+
+  const onErase = async () => {
+    try {
+      const result = await erasePhone(searched).unwrap();
+      setConfirming(false);
+      setErased(result);
+      await search(searched);
+    } catch {
+      // shown inside the dialog
+    }
+  };
+
+  const busy = lookupState.isLoading || recordsState.isLoading;
+  const phoneError = failure ? serverFieldErrors(failure).phone : undefined;
+  const total = found
+    ? found.lookup.applications.length +
+      found.lookup.wishes.length +
+      found.records.mails.length +
+      found.records.activity.length
+    : 0;
+  const erasable = found ? found.lookup.applications.length + found.lookup.wishes.length : 0;
+
+  return (
+    <div>
+      <PageHeader title={t('privacy.title')} description={t('privacy.intro')} />
+      <form
+        onSubmit={onSubmit}
+        className="card mb-5 flex flex-col gap-3 p-4 sm:flex-row sm:items-end"
+      >
+        <TextField
+          className="flex-1"
+          label={t('privacy.phone')}
+          required
+          type="tel"
+          autoComplete="off"
+          value={phone}
+          onChange={(e) => setPhone(e.target.value)}
+          hint={t('privacy.phoneHint')}
+          error={phoneError}
+        />
+        <button type="submit" className="btn-primary min-h-11" disabled={busy || !phone.trim()}>
+          {busy ? <Spinner /> : <Search aria-hidden="true" className="size-4" />}
+          {t('privacy.search')}
+        </button>
+      </form>
+
+      {failure !== null && !phoneError && (
+        <ErrorBox>{errorText(failure, t('privacy.loadFailed'))}</ErrorBox>
+      )}
+      {erased && (
+        <p
+          role="status"
+          className="mb-4 flex items-center gap-2 rounded-lg border border-green-300 bg-green-50 p-3 font-medium text-green-900"
+        >
+          <CheckCircle2 aria-hidden="true" className="size-5" />
+          {t('privacy.erased', { applications: erased.applications, wishes: erased.wishes })}
+        </p>
+      )}
+
+      {found && (
+        <div className="space-y-4">
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <p className="font-medium text-slate-900" data-testid="privacy-summary">
+              {total === 0
+                ? t('privacy.nothing')
+                : t('privacy.summary', {
+                    applications: found.lookup.applications.length,
+                    wishes: found.lookup.wishes.length,
+                    mails: found.records.mails.length,
+                    entries: found.records.activity.length,
+                  })}
+            </p>
+            {total > 0 && (
+              <div className="flex flex-wrap gap-2">
+                <button
+                  type="button"
+                  className="btn-secondary min-h-10"
+                  onClick={() =>
+                    saveJson(exportFileName(new Date()), {
+                      exported_at: new Date().toISOString(),
+                      phone: found.lookup.phone,
+                      applications: found.lookup.applications,
+                      wishes: found.lookup.wishes,
+                      mails: found.records.mails,
+                      activity: found.records.activity,
+                    })
+                  }
+                >
+                  <Download aria-hidden="true" className="size-4" />
+                  {t('privacy.download')}
+                </button>
+                {erasable > 0 && (
+                  <button
+                    type="button"
+                    className="btn min-h-10 bg-red-700 text-white hover:bg-red-800"
+                    onClick={() => {
+                      eraseState.reset();
+                      setConfirming(true);
+                    }}
+                  >
+                    <Trash2 aria-hidden="true" className="size-4" />
+                    {t('privacy.erase')}
+                  </button>
+                )}
+              </div>
+            )}
+          </div>
+
+          <Section
+            id="privacy-applications"
+            title={t('privacy.applications')}
+            count={found.lookup.applications.length}
+          >
+            {found.lookup.applications.map((a) => (
+              <Row key={num(a.id)}>
+                {t('privacy.application', { id: num(a.id), lot: num(a.lot_id) })} ·{' '}
+                {t(`applicationStatus.${str(a.status)}`)} · {str(a.applicant_name)} ·{' '}
+                {formatDate(str(a.created_at), lang)}
+              </Row>
+            ))}
+          </Section>
+          <Section
+            id="privacy-wishes"
+            title={t('privacy.wishes')}
+            count={found.lookup.wishes.length}
+          >
+            {found.lookup.wishes.map((w) => (
+              <Row key={num(w.id)}>
+                {t('privacy.wish', { id: num(w.id) })} · {t(`wishStatus.${str(w.status)}`)} ·{' '}
+                {str(w.applicant_name)} · {formatDate(str(w.created_at), lang)}
+              </Row>
+            ))}
+          </Section>
+          <Section id="privacy-mails" title={t('privacy.mails')} count={found.records.mails.length}>
+            {found.records.mails.map((m: StoredRecord) => (
+              <Row key={num(m.id)}>
+                {str(m.subject)} · {str(m.to)} · {t(`privacy.mailState.${str(m.state)}`)} ·{' '}
+                {formatDate(str(m.occurred_at), lang)}
+              </Row>
+            ))}
+          </Section>
+          <Section
+            id="privacy-activity"
+            title={t('privacy.activity')}
+            count={found.records.activity.length}
+          >
+            {found.records.activity.map((e: StoredRecord) => (
+              <Row key={num(e.id)}>
+                {t(`activity.actions.${str(e.action_type)}`, { defaultValue: str(e.action_type) })}{' '}
+                ·{' '}
+                {t(`activity.targets.${str(e.target_type)}`, { defaultValue: str(e.target_type) })}{' '}
+                #{num(e.target_id)} · {formatDate(str(e.created_at), lang)}
+              </Row>
+            ))}
+          </Section>
+        </div>
+      )}
+
+      <ConfirmDialog
+        open={confirming}
+        title={t('privacy.confirmTitle')}
+        confirmLabel={t('privacy.confirmErase')}
+        onConfirm={onErase}
+        onClose={() => setConfirming(false)}
+        busy={eraseState.isLoading}
+        error={eraseState.isError ? errorText(eraseState.error, t('privacy.eraseFailed')) : null}
+      >
+        <p>
+          {t('privacy.confirmText', {
+            applications: found?.lookup.applications.length ?? 0,
+            wishes: found?.lookup.wishes.length ?? 0,
+          })}
+        </p>
+        <p className="mt-2 font-medium">{t('privacy.confirmWarning')}</p>
+      </ConfirmDialog>
+    </div>
+  );
+}
+
+function Row({ children }: { children: ReactNode }) {
+  return <li className="py-2 text-slate-800">{children}</li>;
+}
+
+export default PrivacyPage;

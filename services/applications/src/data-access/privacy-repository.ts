@@ -1,0 +1,127 @@
+import type { DomainEvent } from '@furniture/contracts';
+import { withDocLock, withEvents, type Connection } from '@furniture/platform';
+import { phoneKey } from './lookup-limit';
+import type { ApplicationDoc, Models, WishDoc } from './models';
+
+/** A stored document as it is, for the lookup and the export (dates as ISO strings). */
+export type StoredDoc = Record<string, unknown>;
+
+/** Internal fields that are no data about the family (the outbox, mongo's id). */
+const HIDDEN = new Set(['_id', '_outbox', '_outbox_pending', '_purge', 'block']);
+
+function plain(doc: object): StoredDoc {
+  const out: StoredDoc = {};
+  for (const [key, value] of Object.entries(doc)) {
+    if (HIDDEN.has(key)) continue;
+    out[key] = value instanceof Date ? value.toISOString() : value;
+  }
+  return out;
+}
+
+/** Closed records whose retention period ended (the retention job's batch). */
+export interface ExpiredRecord {
+  id: number;
+}
+
+/**
+ * What data protection reads and writes (issue 15): every record of a phone number, and the
+ * erasure of a family's fields. Erasing keeps the record (status, dates, lot, the counts) and
+ * replaces what identifies the family; the event that tells the other services travels with the
+ * same update (outbox), so an erasure is never half-announced.
+ */
+export class PrivacyRepository {
+  constructor(
+    private readonly conn: Connection,
+    private readonly models: Models,
+  ) {}
+
+  /** Every application (its phone or WhatsApp number) and wish (WhatsApp) of a number, oldest first. */
+  async ofPhone(e164: string): Promise<{ applications: StoredDoc[]; wishes: StoredDoc[] }> {
+    const [byPhone, byWhatsapp, wishes] = await Promise.all([
+      this.models.Application.collection.find({ applicant_phone: e164 }).toArray(),
+      this.models.Application.collection.find({ applicant_whatsapp: e164 }).toArray(),
+      this.models.Wish.collection.find({ applicant_whatsapp: e164 }).toArray(),
+    ]);
+    const apps = new Map<number, StoredDoc>();
+    for (const doc of [...byPhone, ...byWhatsapp]) apps.set(doc.id as number, plain(doc));
+    const byId = (a: StoredDoc, b: StoredDoc) => (a.id as number) - (b.id as number);
+    return {
+      applications: [...apps.values()].sort(byId),
+      wishes: wishes.map(plain).sort(byId),
+    };
+  }
+
+  /**
+   * Replaces the family's fields of one application. The phone key becomes `erased:<id>` (the
+   * unique index on lot and phone needs a value). False when it was erased already.
+   */
+  async eraseApplication(id: number, now: Date, events: DomainEvent[]): Promise<boolean> {
+    const collection = this.models.Application.collection;
+    const set: Partial<ApplicationDoc> = {
+      applicant_name: '',
+      applicant_phone: `erased:${id}`,
+      applicant_phone_raw: '',
+      applicant_whatsapp: null,
+      applicant_email: null,
+      applicant_city: '',
+      applicant_address: '',
+      notes: [],
+      request_key: null,
+      // a closed application's approval is history; its note was free text
+      approval: null,
+      erased_at: now,
+    };
+    const res = await withDocLock(collection, id, () =>
+      collection.updateOne({ id, erased_at: null }, withEvents({ $set: set }, events)),
+    );
+    return res.matchedCount === 1;
+  }
+
+  /** Replaces the wisher's fields of one wish, free texts included. False when erased already. */
+  async eraseWish(id: number, now: Date, events: DomainEvent[]): Promise<boolean> {
+    const collection = this.models.Wish.collection;
+    const set: Partial<WishDoc> = {
+      applicant_name: '',
+      applicant_whatsapp: '',
+      applicant_whatsapp_raw: '',
+      applicant_email: null,
+      admin_notes: null,
+      furniture_description: '',
+      erased_at: now,
+    };
+    const res = await withDocLock(collection, id, () =>
+      collection.updateOne({ id, erased_at: null }, withEvents({ $set: set }, events)),
+    );
+    return res.matchedCount === 1;
+  }
+
+  /** Closed applications (rejected, completed) not changed since `before` and not erased yet. */
+  async expiredApplications(before: Date, limit: number): Promise<ExpiredRecord[]> {
+    return this.models.Application.find(
+      { status: { $in: ['rejected', 'completed'] }, updated_at: { $lt: before }, erased_at: null },
+      { id: 1 },
+    )
+      .sort({ updated_at: 1 })
+      .limit(limit)
+      .lean<ExpiredRecord[]>();
+  }
+
+  /** Closed wishes (fulfilled, cancelled) not changed since `before` and not erased yet. */
+  async expiredWishes(before: Date, limit: number): Promise<ExpiredRecord[]> {
+    return this.models.Wish.find(
+      { status: { $in: ['fulfilled', 'cancelled'] }, updated_at: { $lt: before }, erased_at: null },
+      { id: 1 },
+    )
+      .sort({ updated_at: 1 })
+      .limit(limit)
+      .lean<ExpiredRecord[]>();
+  }
+
+  /**
+   * Forgets the number's public-write counter (a digest of the number, kept one window): after an
+   * erasure nothing in the database can be linked to the number, not even for ten minutes.
+   */
+  async forgetWriteCounter(e164: string): Promise<void> {
+    await this.conn.collection('public_writes').deleteMany({ key: `phone:${phoneKey(e164)}` });
+  }
+}

@@ -1,0 +1,128 @@
+import { Events, type Actor, type PrivacyErasure, type PrivacyLookup } from '@furniture/contracts';
+import { AppError, createEvent, withLock, type Logger } from '@furniture/platform/domain';
+import type { PrivacyRepository } from '../data-access/privacy-repository';
+import { OPEN_STATUSES } from './records';
+
+export interface PrivacyDeps {
+  privacy: PrivacyRepository;
+  onEvents: () => void;
+  /** the retention job's clock (tests set it) */
+  now: () => Date;
+  /** closed applications and wishes keep the family's data this many days */
+  retentionDays: number;
+  logger: Logger;
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+const BATCH = 200;
+
+const isOpenApplication = (a: Record<string, unknown>) =>
+  (OPEN_STATUSES as readonly unknown[]).includes(a.status);
+const isOpenWish = (w: Record<string, unknown>) => w.status === 'active';
+
+/**
+ * Data protection (issue 15, docs/privacy.md): what is stored about a phone number, its erasure
+ * on request, and the retention job that erases closed applications and wishes after the
+ * retention period. An erasure keeps each record (status, dates, lot: the counts and the lot's
+ * history) and replaces the family's fields; each erased record carries its
+ * `privacy.personal_data_erased` event in the same update, and the notification service removes
+ * its mails and the family's details from the activity log when the event arrives.
+ */
+export class Privacy {
+  constructor(private readonly deps: PrivacyDeps) {}
+
+  /** POST /privacy/lookup: every application and wish of the number, as stored. */
+  async lookup(e164: string): Promise<PrivacyLookup> {
+    const found = await this.deps.privacy.ofPhone(e164);
+    return { phone: e164, ...found };
+  }
+
+  /**
+   * POST /privacy/erase: erases every application and wish of the number. Refused while one of
+   * them is open (a pending or approved application holds a place in a lot's queue, an active
+   * wish is still being served): staff close them first, the family is told as usual.
+   */
+  async erase(actor: Actor, e164: string): Promise<PrivacyErasure> {
+    // the submission's lock: no new application of this number slips in meanwhile
+    return withLock(`applications.submit.phone:${e164}`, async () => {
+      const found = await this.deps.privacy.ofPhone(e164);
+      const openApps = found.applications.filter(isOpenApplication).length;
+      const openWishes = found.wishes.filter(isOpenWish).length;
+      if (openApps + openWishes > 0) {
+        throw new AppError('PRIVACY_OPEN_RECORDS', {
+          params: { applications: openApps, wishes: openWishes },
+        });
+      }
+      const now = this.deps.now();
+      let applications = 0;
+      let wishes = 0;
+      for (const app of found.applications) {
+        if (await this.eraseApplication(app.id as number, 'request', now, actor)) applications++;
+      }
+      for (const wish of found.wishes) {
+        if (await this.eraseWish(wish.id as number, 'request', now, actor)) wishes++;
+      }
+      await this.deps.privacy.forgetWriteCounter(e164);
+      if (applications + wishes > 0) this.deps.onEvents();
+      return { applications, wishes };
+    });
+  }
+
+  /**
+   * The scheduled job: closed applications (rejected, completed) and wishes (fulfilled,
+   * cancelled) unchanged for the retention period lose the family's data. Answers how many.
+   */
+  async applyRetention(): Promise<PrivacyErasure> {
+    const now = this.deps.now();
+    const before = new Date(now.getTime() - this.deps.retentionDays * DAY_MS);
+    let applications = 0;
+    let wishes = 0;
+    for (;;) {
+      const batch = await this.deps.privacy.expiredApplications(before, BATCH);
+      for (const { id } of batch) {
+        if (await this.eraseApplication(id, 'retention', now, null)) applications++;
+      }
+      if (batch.length < BATCH) break;
+    }
+    for (;;) {
+      const batch = await this.deps.privacy.expiredWishes(before, BATCH);
+      for (const { id } of batch) {
+        if (await this.eraseWish(id, 'retention', now, null)) wishes++;
+      }
+      if (batch.length < BATCH) break;
+    }
+    if (applications + wishes > 0) {
+      this.deps.onEvents();
+      this.deps.logger.info({ applications, wishes }, 'retention period ended: data erased');
+    }
+    return { applications, wishes };
+  }
+
+  private eraseApplication(
+    id: number,
+    reason: 'request' | 'retention',
+    now: Date,
+    actor: Actor | null,
+  ): Promise<boolean> {
+    const event = createEvent(
+      Events.PersonalDataErased,
+      { reason, application_ids: [id], wish_ids: [] },
+      actor,
+    );
+    return this.deps.privacy.eraseApplication(id, now, [event]);
+  }
+
+  private eraseWish(
+    id: number,
+    reason: 'request' | 'retention',
+    now: Date,
+    actor: Actor | null,
+  ): Promise<boolean> {
+    const event = createEvent(
+      Events.PersonalDataErased,
+      { reason, application_ids: [], wish_ids: [id] },
+      actor,
+    );
+    return this.deps.privacy.eraseWish(id, now, [event]);
+  }
+}

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { isPhoneShaped } from '../phone';
+
+/*
+ * Data protection (issue 15): staff look up everything stored about a phone number, download it
+ * and erase it. The phone travels in the POST body, never in a URL.
+ */
+
+/** POST /privacy/lookup and /privacy/erase. */
+export const privacyPhoneSchema = z.object({
+  phone: z
+    .string()
+    .trim()
+    .min(1, { message: 'required', abort: true })
+    .refine((v) => isPhoneShaped(v), 'invalid_phone'),
+});
+export type PrivacyPhone = z.infer<typeof privacyPhoneSchema>;
+
+/** POST /privacy/records: what the notification service keeps of these applications and wishes. */
+export const privacyRecordsSchema = z.object({
+  application_ids: z.array(z.number().int().positive()).max(1000).default([]),
+  wish_ids: z.array(z.number().int().positive()).max(1000).default([]),
+});
+export type PrivacyRecordsQuery = z.infer<typeof privacyRecordsSchema>;
+
+/** A stored record as it is (every field the service keeps, ISO dates). */
+export type StoredRecord = Record<string, unknown>;
+
+/** The applications service's part: the phone's applications (with notes) and wishes. */
+export interface PrivacyLookup {
+  /** the number as stored (E.164) */
+  phone: string;
+  applications: StoredRecord[];
+  wishes: StoredRecord[];
+}
+
+/** The notification service's part: mail records and activity entries of those ids. */
+export interface PrivacyRecords {
+  mails: StoredRecord[];
+  activity: StoredRecord[];
+}
+
+/** What an erasure changed (the other services follow through the event). */
+export interface PrivacyErasure {
+  applications: number;
+  wishes: number;
+}

@@ -1,0 +1,200 @@
+import { withDocLock, type Connection } from '@furniture/platform';
+import type { StoredRecord, TargetType } from '@furniture/contracts';
+import type { ActivityDoc, MailDoc, Models } from './models';
+
+/**
+ * The details an activity entry about an erased application or wish keeps: what happened to
+ * which lot, when, and why; never who the family was or what anyone wrote about it.
+ */
+const KEPT_DETAILS = new Set([
+  'lot_id',
+  'lot_name',
+  'name',
+  'status',
+  'old_status',
+  'new_status',
+  'reason',
+  'lot_status',
+  'queue_position',
+  'pickup_by',
+  'channel',
+  'actor',
+  'furniture_category',
+  'category_id',
+  'application_id',
+  'after_application_id',
+  'auto_approved',
+  'application_ids',
+  'wish_ids',
+]);
+
+/** Only what is in KEPT_DETAILS (old/new values: only the pickup date). */
+export function scrubDetails(details: unknown): Record<string, unknown> | null {
+  if (!details || typeof details !== 'object' || Array.isArray(details)) return null;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(details as Record<string, unknown>)) {
+    if (KEPT_DETAILS.has(key)) out[key] = value;
+    else if ((key === 'old_value' || key === 'new_value') && value && typeof value === 'object') {
+      const kept = Object.fromEntries(
+        Object.entries(value as Record<string, unknown>).filter(([k]) => k === 'pickup_by'),
+      );
+      if (Object.keys(kept).length > 0) out[key] = kept;
+    }
+  }
+  return out;
+}
+
+/** Every text and number inside a value (the search words of a scrubbed entry). */
+function texts(value: unknown, out: string[] = []): string[] {
+  if (typeof value === 'string') out.push(value);
+  else if (typeof value === 'number') out.push(String(value));
+  else if (Array.isArray(value)) value.forEach((v) => texts(v, out));
+  else if (value && typeof value === 'object') Object.values(value).forEach((v) => texts(v, out));
+  return out;
+}
+
+const isoDates = (doc: object): StoredRecord =>
+  Object.fromEntries(
+    Object.entries(doc)
+      .filter(([k]) => k !== 'search_text' && k !== 'day')
+      .map(([k, v]) => [k, v instanceof Date ? v.toISOString() : v]),
+  );
+
+/**
+ * What the notification service keeps about a family, found by the ids of its applications and
+ * wishes (it never stores the phone number): the mails (a wish's mail has the wish id negated)
+ * and the activity entries about them.
+ */
+export class NotificationPrivacyRepository {
+  constructor(
+    private readonly conn: Connection,
+    private readonly models: Models,
+  ) {}
+
+  private get mails() {
+    return this.conn.collection<MailDoc>(this.models.Mail.collection.collectionName);
+  }
+
+  /** The ids whose family data was erased ("application:12", "wish:4"): ids only. */
+  private get erasedTargets() {
+    return this.conn.collection<{ _id: string; erased_at: Date }>('erased_targets');
+  }
+
+  /** Remembers erased ids, so that an event about them arriving later is stripped too. */
+  async remember(applicationIds: number[], wishIds: number[], at: Date): Promise<void> {
+    const keys = [
+      ...applicationIds.map((id) => `application:${id}`),
+      ...wishIds.map((id) => `wish:${id}`),
+    ];
+    for (const _id of keys)
+      await this.erasedTargets.updateOne(
+        { _id },
+        { $setOnInsert: { erased_at: at } },
+        { upsert: true },
+      );
+  }
+
+  /** Whether the family data of this application or wish was erased. */
+  async isErased(kind: 'application' | 'wish', id: number): Promise<boolean> {
+    return (await this.erasedTargets.countDocuments({ _id: `${kind}:${id}` }, { limit: 1 })) > 0;
+  }
+
+  private get activity() {
+    return this.conn.collection<ActivityDoc>(this.models.Activity.collection.collectionName);
+  }
+
+  private mailFilter(applicationIds: number[], wishIds: number[]) {
+    return { application_id: { $in: [...applicationIds, ...wishIds.map((id) => -id)] } };
+  }
+
+  private activityFilter(applicationIds: number[], wishIds: number[]) {
+    const or: { target_type: TargetType; target_id: { $in: number[] } }[] = [];
+    if (applicationIds.length > 0)
+      or.push({ target_type: 'application', target_id: { $in: applicationIds } });
+    if (wishIds.length > 0) or.push({ target_type: 'wish', target_id: { $in: wishIds } });
+    return or.length > 0 ? { $or: or } : null;
+  }
+
+  /** The mail records and activity entries of these applications and wishes, oldest first. */
+  async find(
+    applicationIds: number[],
+    wishIds: number[],
+  ): Promise<{ mails: StoredRecord[]; activity: StoredRecord[] }> {
+    const filter = this.activityFilter(applicationIds, wishIds);
+    if (!filter) return { mails: [], activity: [] };
+    const [mails, activity] = await Promise.all([
+      this.mails.find(this.mailFilter(applicationIds, wishIds)).sort({ id: 1 }).toArray(),
+      this.activity.find(filter).sort({ id: 1 }).toArray(),
+    ]);
+    return {
+      mails: mails.map((m) => {
+        const { _id, ...rest } = m;
+        return isoDates({ event_id: _id, ...rest });
+      }),
+      activity: activity.map((a) => {
+        const { _id, details_json, ...rest } = a;
+        let details: unknown = details_json;
+        try {
+          details = details_json === null ? null : JSON.parse(details_json);
+        } catch {
+          // a client's plain-text details stay text
+        }
+        return isoDates({ ...rest, details });
+      }),
+    };
+  }
+
+  /**
+   * Deletes the mails of these applications and wishes (whatever their state: a queued mail to a
+   * family that asked to be forgotten is not sent) and strips the family's details from their
+   * activity entries. The entries stay (who did what when, the counts); answers how many of each.
+   */
+  async erase(
+    applicationIds: number[],
+    wishIds: number[],
+  ): Promise<{ mails: number; activity: number }> {
+    const filter = this.activityFilter(applicationIds, wishIds);
+    if (!filter) return { mails: 0, activity: 0 };
+    let mails = 0;
+    const found = await this.mails
+      .find(this.mailFilter(applicationIds, wishIds), { projection: { _id: 1 } })
+      .toArray();
+    for (const { _id } of found) {
+      const res = await withDocLock(this.mails, _id, () => this.mails.deleteOne({ _id }));
+      mails += res.deletedCount;
+    }
+    let activity = 0;
+    const entries = await this.activity
+      .find(filter, {
+        projection: { _id: 1, details_json: 1, user_name: 1, user_email: 1, source: 1 },
+      })
+      .toArray();
+    for (const entry of entries) {
+      let parsed: unknown = null;
+      try {
+        parsed = entry.details_json === null ? null : JSON.parse(entry.details_json);
+      } catch {
+        // plain text from a staff client: dropped
+      }
+      const details = scrubDetails(parsed);
+      const searchText = [
+        entry.user_name ?? '',
+        entry.user_email ?? '',
+        ...texts(details).filter((t) => !/^https?:/.test(t)),
+      ]
+        .map((t) => t.trim().toLowerCase())
+        .filter(Boolean)
+        .join(' | ');
+      const detailsJson = details === null ? null : JSON.stringify(details);
+      if (detailsJson === entry.details_json) continue;
+      await withDocLock(this.activity, entry._id, () =>
+        this.activity.updateOne(
+          { _id: entry._id },
+          { $set: { details_json: detailsJson, search_text: searchText } },
+        ),
+      );
+      activity++;
+    }
+    return { mails, activity };
+  }
+}
