@@ -14,6 +14,7 @@ import { queueScenario } from './scenarios/queue';
 import { returningFamilyScenario } from './scenarios/returning-family';
 import { screenshotsScenario } from './scenarios/screenshots';
 import { secondChanceScenario } from './scenarios/second-chance';
+import { sessionScenario } from './scenarios/session';
 import { volunteerScenario } from './scenarios/volunteer';
 import { wishScenario } from './scenarios/wish';
 
@@ -36,3 +37,4 @@ dateInputScenario(world);
 apiDocsScenario(world);
 returningFamilyScenario(world);
 privacyScenario(world);
+sessionScenario(world);

@@ -149,6 +149,14 @@ export function createGatewayApp(opts: {
         // the address this gateway saw (after its own trusted proxies), never a chain the client
         // wrote: the services trust exactly this one hop
         proxyReq.setHeader('x-forwarded-for', (req as express.Request).ip ?? '');
+        // the host the client asked for (the auth service sets the refresh cookie's Secure flag
+        // by it), as this gateway's trusted proxies say
+        const host = (req as express.Request).hostname;
+        if (host) proxyReq.setHeader('x-forwarded-host', host);
+        // cookies are the auth service's business only (its refresh cookie, path /api/v1/auth)
+        if (serviceFor(req.originalUrl?.split('?')[0] ?? '') !== 'auth') {
+          proxyReq.removeHeader('cookie');
+        }
         if (isUploadPath(req.path)) proxyReq.setTimeout(config.UPLOAD_TIMEOUT_MS);
       },
       error: (err, req, res) => {

@@ -8,12 +8,30 @@ export class ApiClient {
     private token: string | null = null,
   ) {}
 
+  /** the refresh cookie of the login (`refresh_token=…`), sent only to refresh */
+  private refreshCookie: string | null = null;
+
   async call<T = unknown>(
     method: string,
     url: string,
     opts: { body?: unknown; form?: FormData; headers?: Record<string, string> } = {},
   ): Promise<T> {
-    const res = await fetch(`${this.apiUrl}${url}`, {
+    let res = await this.send(method, url, opts);
+    // access tokens are short-lived in the browser tests: refreshed with the cookie, like the SPA
+    if (res.status === 401 && this.refreshCookie && (await this.refresh())) {
+      res = await this.send(method, url, opts);
+    }
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 500)}`);
+    return (text ? JSON.parse(text) : null) as T;
+  }
+
+  private send(
+    method: string,
+    url: string,
+    opts: { body?: unknown; form?: FormData; headers?: Record<string, string> },
+  ): Promise<Response> {
+    return fetch(`${this.apiUrl}${url}`, {
       method,
       headers: {
         accept: 'application/json',
@@ -23,16 +41,30 @@ export class ApiClient {
       },
       body: opts.body !== undefined ? JSON.stringify(opts.body) : opts.form,
     });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 500)}`);
-    return (text ? JSON.parse(text) : null) as T;
+  }
+
+  private keepCookie(res: Response): void {
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('refresh_token='));
+    if (cookie) this.refreshCookie = cookie.split(';')[0]!;
+  }
+
+  private async refresh(): Promise<boolean> {
+    const res = await fetch(`${this.apiUrl}/auth/refresh`, {
+      method: 'POST',
+      headers: { accept: 'application/json', cookie: this.refreshCookie ?? '' },
+    });
+    if (!res.ok) return false;
+    this.keepCookie(res);
+    this.token = ((await res.json()) as { access_token: string }).access_token;
+    return true;
   }
 
   async login(email: string, password: string): Promise<this> {
-    const { access_token } = await this.call<{ access_token: string }>('POST', '/auth/login', {
-      body: { email, password },
-    });
-    this.token = access_token;
+    const res = await this.send('POST', '/auth/login', { body: { email, password } });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`POST /auth/login: ${res.status} ${text.slice(0, 500)}`);
+    this.keepCookie(res);
+    this.token = (JSON.parse(text) as { access_token: string }).access_token;
     return this;
   }
 

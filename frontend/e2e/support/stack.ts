@@ -30,6 +30,12 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
+/**
+ * Access tokens live this long in the browser tests (production: 15 minutes): every staff
+ * scenario refreshes silently along the way, and the session scenario outlives a token.
+ */
+export const ACCESS_TOKEN_TTL_SECONDS = 30;
+
 /** The databases the services use by default (one per service). */
 const DATABASES = SERVICE_NAMES.map((name) => `furniture_${name}`);
 
@@ -123,6 +129,7 @@ export async function startStack(): Promise<Stack> {
       overrides: {
         AMQP_EXCHANGE: exchange,
         S3_BUCKET: `furniture-e2e-${tag}`,
+        ACCESS_TOKEN_TTL_SECONDS: String(ACCESS_TOKEN_TTL_SECONDS),
       },
       // every line is in <dataDir>/logs/<service>.log; only crashes are worth a line here
       print: (line) => {

@@ -142,12 +142,12 @@ export type SessionEndReason = 'expired' | 'failed';
  * its chunk loads; until then (the public pages) no call carries a token and nothing changes.
  */
 export interface SessionBinding {
-  /** the access token held in this store's state, or null */
+  /** the access token held in this store's state (memory only), or null */
   token(state: unknown): string | null;
-  /** keeps the token of a successful refresh */
-  refreshed(dispatch: Dispatch, answer: TokenAnswer): void;
+  /** keeps the token of a successful refresh (starts the session after a reload) */
+  refreshed(dispatch: Dispatch, answer: TokenAnswer, state: unknown): void;
   /** clears the session; the back-office's route guard then shows the login page */
-  ended(dispatch: Dispatch, reason: SessionEndReason): void;
+  ended(dispatch: Dispatch, reason: SessionEndReason | null): void;
 }
 
 let session: SessionBinding | null = null;
@@ -159,16 +159,34 @@ export function bindSession(binding: SessionBinding | null): void {
 /** Refresh when fewer than this many seconds remain (back-office §4, §9). */
 export const TOKEN_REFRESH_THRESHOLD_SECONDS = Limits.tokenRefreshThresholdSeconds;
 
-/** Seconds until a JWT's `exp` (-Infinity for a token that cannot be read). */
-export function tokenSecondsLeft(token: string, now = Date.now()): number {
+function claimsOf(token: string): { exp?: unknown; iat?: unknown } {
   try {
     const payload = token.split('.')[1] ?? '';
-    const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/'));
-    const exp = (JSON.parse(json) as { exp?: unknown }).exp;
-    return typeof exp === 'number' ? exp - now / 1000 : -Infinity;
+    return JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as {
+      exp?: unknown;
+      iat?: unknown;
+    };
   } catch {
-    return -Infinity;
+    return {};
   }
+}
+
+/** Seconds until a JWT's `exp` (-Infinity for a token that cannot be read). */
+export function tokenSecondsLeft(token: string, now = Date.now()): number {
+  const { exp } = claimsOf(token);
+  return typeof exp === 'number' ? exp - now / 1000 : -Infinity;
+}
+
+/**
+ * When to refresh ahead: 300 s before the end, or a third of the token's lifetime when tokens
+ * live shorter (configured so): otherwise every call would refresh first.
+ */
+export function refreshThresholdOf(token: string): number {
+  const { exp, iat } = claimsOf(token);
+  if (typeof exp !== 'number' || typeof iat !== 'number' || exp <= iat) {
+    return TOKEN_REFRESH_THRESHOLD_SECONDS;
+  }
+  return Math.min(TOKEN_REFRESH_THRESHOLD_SECONDS, (exp - iat) / 3);
 }
 
 const REFRESH_PATH = '/auth/refresh';
@@ -189,18 +207,20 @@ function withBearer(args: string | FetchArgs, token: string | null): string | Fe
   return { ...request, headers };
 }
 
-/** One refresh at a time per token: calls that find the token expiring or get a 401 share it. */
-let refreshing: { token: string; result: Promise<string | null> } | null = null;
+/** One refresh at a time: calls that find the token expiring or get a 401 share it. */
+let refreshing: { token: string | null; result: Promise<string | null> } | null = null;
 
 type StoreAccess = Pick<BaseQueryApi, 'dispatch' | 'getState'>;
 
 /**
- * POST /auth/refresh with the current token. Answers the new token, or null when the server
- * refused (the session is then ended as expired). A refresh that got no answer at all (offline)
- * ends nothing: the next call tries again.
+ * POST /auth/refresh: the browser sends the httpOnly refresh cookie (path /api/v1/auth), no
+ * bearer token; the server replaces the cookie with every refresh. Answers the new access token,
+ * or null when the server refused (the session is then ended as expired). A refresh that got no
+ * answer at all (offline) ends nothing: the next call tries again. `token` is the access token
+ * it replaces (null after a reload): calls holding the same one share the refresh.
  */
-function refreshSession(token: string, store: StoreAccess): Promise<string | null> {
-  if (refreshing?.token === token) return refreshing.result;
+function refreshSession(token: string | null, store: StoreAccess): Promise<string | null> {
+  if (refreshing && refreshing.token === token) return refreshing.result;
   const result = (async () => {
     // its own signal: a query given up by its component must not cancel the shared refresh
     const api: BaseQueryApi = {
@@ -212,18 +232,17 @@ function refreshSession(token: string, store: StoreAccess): Promise<string | nul
       endpoint: 'refreshSession',
       type: 'mutation',
     };
-    const answer = await rawBaseQuery(
-      withBearer({ url: REFRESH_PATH, method: 'POST' }, token),
-      api,
-      {},
-    );
+    const answer = await rawBaseQuery({ url: REFRESH_PATH, method: 'POST' }, api, {});
     const data = answer.data as TokenAnswer | undefined;
     if (!answer.error && typeof data?.access_token === 'string') {
-      session?.refreshed(store.dispatch, data);
+      session?.refreshed(store.dispatch, data, store.getState());
       return data.access_token;
     }
     if (answer.error && typeof answer.error.status === 'number') {
       session?.ended(store.dispatch, 'expired');
+    } else if (token === null) {
+      // a restore without an answer: the login page shows (the cookie may still be good)
+      session?.ended(store.dispatch, null);
     }
     return null;
   })();
@@ -232,6 +251,14 @@ function refreshSession(token: string, store: StoreAccess): Promise<string | nul
     if (refreshing?.result === result) refreshing = null;
   });
   return result;
+}
+
+/**
+ * After a reload or in a new tab: asks for an access token with the refresh cookie. Answers
+ * whether the session lives on (the state then holds it).
+ */
+export async function restoreSession(store: StoreAccess): Promise<boolean> {
+  return (await refreshSession(null, store)) !== null;
 }
 
 /**
@@ -248,7 +275,7 @@ export async function callWithSession<T>(
 ): Promise<T> {
   const held = () => session?.token(store.getState()) ?? null;
   let token = held();
-  if (token && tokenSecondsLeft(token) < TOKEN_REFRESH_THRESHOLD_SECONDS) {
+  if (token && tokenSecondsLeft(token) < refreshThresholdOf(token)) {
     token = (await refreshSession(token, store)) ?? held();
   }
   let result = await send(token);

@@ -18,6 +18,7 @@ import {
   createEvent,
   eventually,
   lotSnapshot,
+  newPhone,
   publishLot,
   startApplications,
   type ApplicationsHarness,
@@ -563,6 +564,39 @@ describe('second chances', () => {
     expect((await getApp(rival)).status).toBe('pending');
     // and it can be asked to be approved again
     expect((await setStatus(approved, 'approved')).status).toBe(202);
+  });
+
+  test('when a rival rejected because of the reservation had its data erased meanwhile, then it stays rejected when the reservation ends (no nameless family in the queue)', async () => {
+    const lot = await publishLot(h);
+    const winner = await apply(lot.id);
+    const phone = newPhone();
+    const erased = await apply(lot.id, { applicant_phone: phone, applicant_whatsapp: null });
+    const kept = await apply(lot.id);
+    await approve(lot, winner);
+    expect((await getApp(erased)).status).toBe('rejected');
+    const erasure = await h.http.post('/api/v1/privacy/erase', { phone }, staff());
+    expect(erasure.status).toBe(200);
+    expect((await setStatus(winner, 'pending', 'Familie hat abgesagt')).status).toBe(200);
+    await h.publish(
+      statusChanged(lot, {
+        old_status: 'reserved',
+        new_status: 'available',
+        version: 3,
+        cause: 'reservation_cancelled',
+        application_id: winner,
+      }),
+    );
+    await h.recorder.waitFor(
+      Events.ApplicationReconsidered,
+      (x) => x.payload.application_id === kept && x.payload.reason === 'reservation_cancelled',
+    );
+    expect((await getApp(kept)).status).toBe('pending');
+    expect((await getApp(erased)).status).toBe('rejected');
+    expect(
+      h.recorder.events.some(
+        (e) => e.name === Events.ApplicationReconsidered && e.payload.application_id === erased,
+      ),
+    ).toBe(false);
   });
 
   test('when staff reconsider a rejection by hand, then application.reconsidered with reason staff goes out (the family is mailed)', async () => {

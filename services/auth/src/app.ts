@@ -1,3 +1,4 @@
+import cookieParser from 'cookie-parser';
 import type { Express } from 'express';
 import {
   authenticate,
@@ -7,19 +8,24 @@ import {
 } from '@furniture/platform';
 import type { AuthService } from './domain/auth-service';
 import type { UsersService } from './domain/users-service';
-import { authRouter } from './entry-points/http/auth-router';
+import { authRouter, sessionRouter } from './entry-points/http/auth-router';
+import type { CookieSecurity } from './entry-points/http/session-cookie';
 import { usersRouter } from './entry-points/http/users-router';
 
 export interface AuthAppDeps extends ServiceAppDeps {
   auth: AuthService;
   users: UsersService;
+  /** the refresh cookie's Secure flag (default auto: all but loopback hosts) */
+  cookieSecurity?: CookieSecurity;
 }
 
 /** The auth service's HTTP app (no listen: start.ts and tests do that). */
 export function createApp(deps: AuthAppDeps): Express {
   const app = createServiceApp({ name: 'auth', ...deps });
+  const opts = { cookieSecurity: deps.cookieSecurity ?? 'auto' } as const;
+  app.use('/api/v1/auth', cookieParser(), sessionRouter(deps.auth, deps.verifier, opts));
   app.use('/api/v1', authenticate(deps.verifier));
-  app.use('/api/v1/auth', authRouter(deps.auth));
+  app.use('/api/v1/auth', authRouter(deps.auth, opts));
   app.use('/api/v1/users', usersRouter(deps.users));
   return finishApp(app, deps.logger);
 }

@@ -19,6 +19,7 @@ import {
   isExposed,
   zxcvbnPasswordPolicy,
 } from './integrations/password-policy';
+import { randomRefreshTokens } from './integrations/refresh-tokens';
 import { rs256TokenSigner } from './integrations/token-signer';
 
 /**
@@ -61,8 +62,11 @@ export async function composeAuth(kit: ServiceKit<AuthConfig>) {
     hasher,
     policy,
     signer,
+    refreshTokens: randomRefreshTokens(),
     throttle,
     sessionMaxAgeSeconds: config.SESSION_MAX_AGE_SECONDS,
+    sessionIdleSeconds: config.SESSION_IDLE_SECONDS,
+    refreshReuseGraceSeconds: config.REFRESH_REUSE_GRACE_SECONDS,
     onEvents,
   });
   const usersService = new UsersService({ users, sessions, hasher, policy, onEvents });
@@ -74,6 +78,8 @@ export async function composeAuth(kit: ServiceKit<AuthConfig>) {
       purgeExpiredThrottleRows(conn),
     ]),
   );
+  // idle and absolute ends are announced (user.logged_out) even when nobody refreshes again
+  kit.every('lapsed sessions', config.SESSION_SWEEP_SECONDS * 1000, () => auth.endLapsedSessions());
   kit.onStart(async () => {
     // production never runs with the documented default admin, seeded or kept
     const problem = adminPasswordProblem(config, policy, Limits.newPasswordMin);
@@ -98,7 +104,12 @@ export async function composeAuth(kit: ServiceKit<AuthConfig>) {
       logger.warn('no users yet: set ADMIN_EMAIL and ADMIN_PASSWORD');
   });
 
-  const app = createApp({ ...kit.appDeps(), auth, users: usersService });
+  const app = createApp({
+    ...kit.appDeps(),
+    auth,
+    users: usersService,
+    cookieSecurity: config.REFRESH_COOKIE_SECURE,
+  });
   return { app, auth, users: usersService };
 }
 

@@ -18,6 +18,25 @@ export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env) {
         .int()
         .min(60)
         .default(12 * 3600),
+      /** a session nobody used (no refresh) for this long ends */
+      SESSION_IDLE_SECONDS: z.coerce
+        .number()
+        .int()
+        .min(60)
+        .default(2 * 3600),
+      /**
+       * the refresh token just replaced may come once more within this many seconds (two tabs
+       * refreshing at once) and answers an access token without a new cookie; later it counts as
+       * a replay and ends the session
+       */
+      REFRESH_REUSE_GRACE_SECONDS: z.coerce.number().int().min(0).max(60).default(10),
+      /** how often sessions past their idle or absolute end are ended (and announced) */
+      SESSION_SWEEP_SECONDS: z.coerce.number().int().min(1).default(60),
+      /**
+       * the refresh cookie's Secure flag: auto = set unless the request came to localhost,
+       * 127.0.0.1 or [::1] (browsers keep no Secure cookie from plain http elsewhere)
+       */
+      REFRESH_COOKIE_SECURE: z.enum(['auto', 'always']).default('auto'),
       /** first administrator, created when there are no users at all */
       ADMIN_EMAIL: z.string().optional(),
       ADMIN_PASSWORD: z.string().optional(),

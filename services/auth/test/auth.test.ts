@@ -1,7 +1,14 @@
 import { createSign } from 'node:crypto';
 import { Events } from '@furniture/contracts';
-import { api, signTestToken, TEST_AUDIENCE, TEST_ISSUER } from '@furniture/platform/testing';
+import {
+  api,
+  eventually,
+  signTestToken,
+  TEST_AUDIENCE,
+  TEST_ISSUER,
+} from '@furniture/platform/testing';
 import jwt from 'jsonwebtoken';
+import { loadAuthConfig } from '../src/config';
 import { ADMIN, startAuth } from './harness';
 
 let svc: Awaited<ReturnType<typeof startAuth>>;
@@ -16,9 +23,38 @@ afterAll(async () => {
 });
 
 async function login(email = ADMIN.email, password = ADMIN.password) {
+  return (await signIn(email, password)).token;
+}
+
+/** The refresh cookie a response set: its value and attributes (lower-cased names). */
+function refreshCookie(res: { headers: Headers }) {
+  const line = res.headers.getSetCookie().find((c) => c.startsWith('refresh_token='));
+  if (!line) return undefined;
+  const [pair = '', ...attrs] = line.split(';').map((p) => p.trim());
+  const value = decodeURIComponent(pair.slice('refresh_token='.length));
+  const attributes = Object.fromEntries(
+    attrs.map((a) => {
+      const [k = '', v = ''] = a.split('=');
+      return [k.toLowerCase(), v];
+    }),
+  );
+  return { value, attributes };
+}
+
+/** Logs in: the access token and the refresh token of the cookie. */
+async function signIn(email = ADMIN.email, password = ADMIN.password) {
   const res = await http.post('/api/v1/auth/login', { email, password });
   expect(res.status).toBe(200);
-  return res.body.access_token as string;
+  const cookie = refreshCookie(res);
+  expect(cookie?.value).toBeTruthy();
+  return { token: res.body.access_token as string, refresh: cookie!.value };
+}
+
+/** POST /auth/refresh with this refresh token as the browser sends it (the cookie only). */
+function refresh(refreshToken: string, headers: Record<string, string> = {}) {
+  return http.post('/api/v1/auth/refresh', undefined, {
+    headers: { cookie: `refresh_token=${encodeURIComponent(refreshToken)}`, ...headers },
+  });
 }
 
 function base64url(data: string | Buffer): string {
@@ -82,48 +118,278 @@ describe('login, me, refresh and logout', () => {
     expect(res.body.code).toBe('INVALID_JSON');
   });
 
-  test('when logged in, then /me answers the user; refresh issues a new token of the same session', async () => {
-    const token = await login();
+  test('when logged in, then /me answers the user; refresh with the cookie alone issues a new token of the same session', async () => {
+    const { token, refresh: cookie } = await signIn();
     const me = await http.get('/api/v1/auth/me', { token });
     expect(me.status).toBe(200);
     expect(me.body).toMatchObject({ email: ADMIN.email, name: ADMIN.name, role: 'admin' });
 
     await new Promise((r) => setTimeout(r, 1100)); // a new iat
-    const refreshed = await http.post('/api/v1/auth/refresh', undefined, { token });
+    const refreshed = await refresh(cookie);
     expect(refreshed.status).toBe(200);
     expect(refreshed.body.access_token).not.toBe(token);
+    expect(refreshed.body.user).toMatchObject({ email: ADMIN.email });
     const a = jwt.decode(token) as jwt.JwtPayload;
     const b = jwt.decode(refreshed.body.access_token) as jwt.JwtPayload;
     expect(b.sid).toBe(a.sid);
     expect(b.exp!).toBeGreaterThan(a.exp!);
+    expect(refreshed.body).not.toHaveProperty('refresh_token');
   });
 
   test('when logged out, then refresh and /me are refused for that session but not for others', async () => {
-    const token = await login();
-    const other = await login();
+    const { token, refresh: cookie } = await signIn();
+    const other = await signIn();
     const out = await http.post('/api/v1/auth/logout', undefined, { token });
     expect(out.status).toBe(200);
-    expect((await http.post('/api/v1/auth/refresh', undefined, { token })).status).toBe(401);
+    expect((await refresh(cookie)).status).toBe(401);
     expect((await http.get('/api/v1/auth/me', { token })).status).toBe(401);
-    expect((await http.get('/api/v1/auth/me', { token: other })).status).toBe(200);
-    await svc.recorder.waitFor(Events.UserLoggedOut);
+    expect((await http.get('/api/v1/auth/me', { token: other.token })).status).toBe(200);
+    expect((await refresh(other.refresh)).status).toBe(200);
+    const { sid } = jwt.decode(token) as jwt.JwtPayload;
+    const event = await svc.recorder.waitFor(
+      Events.UserLoggedOut,
+      (e) => e.payload.session_id === sid,
+    );
+    expect(event.payload.reason).toBe('logout');
   });
 
-  test('when the session is older than its absolute limit, then refresh is refused', async () => {
-    const token = await login();
+  test('when the session is older than its absolute limit, then refresh is refused and the session is announced as ended', async () => {
+    const { token, refresh: cookie } = await signIn();
     const { sid } = jwt.decode(token) as jwt.JwtPayload;
     await svc.conn
       .collection('sessions')
       .updateOne({ sid }, { $set: { expires_at: new Date(Date.now() - 1000) } });
-    const res = await http.post('/api/v1/auth/refresh', undefined, { token });
+    const res = await refresh(cookie);
     expect(res.status).toBe(401);
     expect(res.body.code).toBe('SESSION_EXPIRED');
+    const event = await svc.recorder.waitFor(
+      Events.UserLoggedOut,
+      (e) => e.payload.session_id === sid,
+    );
+    expect(event.payload.reason).toBe('max_age');
+    expect((await http.get('/api/v1/auth/me', { token })).status).toBe(401);
   });
 
   test('when there is no token, then staff calls answer 401 "Authentication required"', async () => {
     const res = await http.get('/api/v1/auth/me');
     expect(res.status).toBe(401);
     expect(res.body.message).toBe('Authentication required');
+  });
+});
+
+describe('sessions: the refresh cookie, rotation, replay, idle and absolute ends', () => {
+  const sidOf = (token: string) => (jwt.decode(token) as jwt.JwtPayload).sid as string;
+  const sessions = () => svc.conn.collection('sessions');
+
+  test('when staff log in on localhost, then the refresh token comes as an httpOnly SameSite=Strict cookie of the auth paths, without Secure, until the absolute end', async () => {
+    const res = await http.post('/api/v1/auth/login', {
+      email: ADMIN.email,
+      password: ADMIN.password,
+    });
+    const cookie = refreshCookie(res)!;
+    expect(cookie.attributes).toHaveProperty('httponly');
+    expect(cookie.attributes.samesite).toBe('Strict');
+    expect(cookie.attributes.path).toBe('/api/v1/auth');
+    expect(cookie.attributes).not.toHaveProperty('secure');
+    const hours = (Date.parse(cookie.attributes.expires!) - Date.now()) / 3600_000;
+    expect(hours).toBeGreaterThan(11.9);
+    expect(hours).toBeLessThanOrEqual(12);
+    expect(res.body).not.toHaveProperty('refresh_token');
+    expect(JSON.stringify(res.body)).not.toContain(cookie.value);
+  });
+
+  test('when the request came to a public host name, then the cookie is also Secure', async () => {
+    const res = await http.post(
+      '/api/v1/auth/login',
+      { email: ADMIN.email, password: ADMIN.password },
+      { headers: { 'x-forwarded-host': 'moebel.example.org' } },
+    );
+    const cookie = refreshCookie(res)!;
+    expect(cookie.attributes).toHaveProperty('secure');
+    expect(cookie.attributes).toHaveProperty('httponly');
+    const again = await refresh(cookie.value, { 'x-forwarded-host': 'moebel.example.org' });
+    expect(refreshCookie(again)!.attributes).toHaveProperty('secure');
+  });
+
+  test('when a refresh succeeds, then the cookie is replaced, and the replaced token alone no longer rotates', async () => {
+    const first = await signIn();
+    const r2 = await refresh(first.refresh);
+    expect(r2.status).toBe(200);
+    const second = refreshCookie(r2)!.value;
+    expect(second).not.toBe(first.refresh);
+    const r3 = await refresh(second);
+    expect(r3.status).toBe(200);
+    const third = refreshCookie(r3)!.value;
+    expect(new Set([first.refresh, second, third]).size).toBe(3);
+    const doc = await sessions().findOne({ sid: sidOf(first.token) });
+    expect(doc!.used_hashes).toHaveLength(2);
+    // only hashes are stored
+    expect(JSON.stringify(doc)).not.toContain(third.split('.')[1]);
+  });
+
+  test('when a refresh token already replaced is presented again, then the whole session ends, is announced, and its access tokens are refused', async () => {
+    const first = await signIn();
+    const sid = sidOf(first.token);
+    const second = refreshCookie(await refresh(first.refresh))!.value;
+    const r3 = await refresh(second);
+    const third = refreshCookie(r3)!.value;
+    const latestAccess = r3.body.access_token as string;
+
+    const replay = await refresh(first.refresh); // the stolen copy
+    expect(replay.status).toBe(401);
+    expect(replay.body.code).toBe('SESSION_EXPIRED');
+    expect(refreshCookie(replay)?.value).toBe(''); // cleared
+
+    expect((await refresh(third)).status).toBe(401); // the rightful holder is out too
+    expect((await http.get('/api/v1/auth/me', { token: latestAccess })).status).toBe(401);
+    const doc = await sessions().findOne({ sid });
+    expect(doc!.revoked_reason).toBe('refresh_reuse');
+    const event = await svc.recorder.waitFor(
+      Events.UserLoggedOut,
+      (e) => e.payload.session_id === sid,
+    );
+    expect(event.payload.reason).toBe('refresh_reuse');
+    // every service's verifier learns it from the event: the auth service's own staff calls too
+    await eventually(
+      async () => (await http.get('/api/v1/users', { token: latestAccess })).status === 401,
+      { what: 'the access token of the ended session refused' },
+    );
+  });
+
+  test('when two tabs refresh with the same token at once, then both get an access token and the session lives on', async () => {
+    const first = await signIn();
+    const [a, b] = await Promise.all([refresh(first.refresh), refresh(first.refresh)]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    const cookies = [refreshCookie(a), refreshCookie(b)].filter((c) => c !== undefined);
+    expect(cookies).toHaveLength(1); // one rotation; the other answer sets no cookie
+    expect((await refresh(cookies[0]!.value)).status).toBe(200);
+  });
+
+  test('when the token just replaced comes again after the grace, then it counts as a replay', async () => {
+    const first = await signIn();
+    const sid = sidOf(first.token);
+    expect((await refresh(first.refresh)).status).toBe(200);
+    await sessions().updateOne({ sid }, { $set: { rotated_at: new Date(Date.now() - 60_000) } });
+    expect((await refresh(first.refresh)).status).toBe(401);
+    expect((await sessions().findOne({ sid }))!.revoked_reason).toBe('refresh_reuse');
+  });
+
+  test('when a token of the session that it never had is presented, then it is refused and the session lives on', async () => {
+    const first = await signIn();
+    const forged = `${sidOf(first.token)}.${'A'.repeat(43)}`;
+    expect((await refresh(forged)).status).toBe(401);
+    expect((await refresh('garbage')).status).toBe(401);
+    expect((await refresh(first.refresh)).status).toBe(200);
+  });
+
+  test('when there is no cookie, then refresh answers 401 even with a valid bearer token', async () => {
+    const { token } = await signIn();
+    const res = await http.post('/api/v1/auth/refresh', undefined, { token });
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe('SESSION_EXPIRED');
+    // a bearer token sent along is checked as on every route
+    const other = await signIn();
+    const bad = await refresh(other.refresh, { authorization: 'Bearer garbage' });
+    expect(bad.body.code).toBe('TOKEN_INVALID');
+    expect((await refresh(other.refresh, { authorization: `Bearer ${token}` })).status).toBe(200);
+  });
+
+  test('when a session has been idle past its limit, then refresh is refused and the end is announced', async () => {
+    const { token, refresh: cookie } = await signIn();
+    const sid = sidOf(token);
+    await sessions().updateOne(
+      { sid },
+      { $set: { last_used_at: new Date(Date.now() - 2 * 3600_000 - 1000) } },
+    );
+    const res = await refresh(cookie);
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe('SESSION_EXPIRED');
+    const event = await svc.recorder.waitFor(
+      Events.UserLoggedOut,
+      (e) => e.payload.session_id === sid,
+    );
+    expect(event.payload.reason).toBe('idle');
+  });
+
+  test('when a session was used within the idle limit, then it refreshes, long after its access token expired', async () => {
+    const { token, refresh: cookie } = await signIn();
+    const sid = sidOf(token);
+    // logged in 3 hours ago, last refresh 1h50 ago: its access tokens are long expired
+    await sessions().updateOne(
+      { sid },
+      {
+        $set: {
+          created_at: new Date(Date.now() - 3 * 3600_000),
+          last_used_at: new Date(Date.now() - 110 * 60_000),
+        },
+      },
+    );
+    const res = await refresh(cookie);
+    expect(res.status).toBe(200);
+    const doc = await sessions().findOne({ sid });
+    expect(Date.now() - doc!.last_used_at.getTime()).toBeLessThan(60_000);
+  });
+
+  test('when nobody comes back to an idle or too old session, then the periodic sweep ends and announces it', async () => {
+    const idle = await signIn();
+    const old = await signIn();
+    const fresh = await signIn();
+    await sessions().updateOne(
+      { sid: sidOf(idle.token) },
+      { $set: { last_used_at: new Date(Date.now() - 3 * 3600_000) } },
+    );
+    await sessions().updateOne(
+      { sid: sidOf(old.token) },
+      { $set: { expires_at: new Date(Date.now() - 1000) } },
+    );
+    expect(await svc.auth.auth.endLapsedSessions()).toBeGreaterThanOrEqual(2);
+    for (const [s, reason] of [
+      [idle, 'idle'],
+      [old, 'max_age'],
+    ] as const) {
+      const event = await svc.recorder.waitFor(
+        Events.UserLoggedOut,
+        (e) => e.payload.session_id === sidOf(s.token),
+      );
+      expect(event.payload.reason).toBe(reason);
+      await eventually(
+        async () => (await http.get('/api/v1/users', { token: s.token })).status === 401,
+        { what: `the ${reason} session's access token refused` },
+      );
+    }
+    expect((await http.get('/api/v1/users', { token: fresh.token })).status).toBe(200);
+  });
+
+  test('when staff log out with the cookie alone, then the session ends and the cookie is cleared', async () => {
+    const { token, refresh: cookie } = await signIn();
+    const res = await http.post('/api/v1/auth/logout', undefined, {
+      headers: { cookie: `refresh_token=${encodeURIComponent(cookie)}` },
+    });
+    expect(res.status).toBe(200);
+    const cleared = refreshCookie(res)!;
+    expect(cleared.value).toBe('');
+    expect(Date.parse(cleared.attributes.expires!)).toBeLessThan(Date.now());
+    expect(cleared.attributes.path).toBe('/api/v1/auth');
+    expect((await refresh(cookie)).status).toBe(401);
+    expect((await http.get('/api/v1/auth/me', { token })).status).toBe(401);
+    const again = await http.post('/api/v1/auth/logout', undefined, {
+      headers: { cookie: `refresh_token=${encodeURIComponent(cookie)}` },
+    });
+    expect(again.status).toBe(401);
+  });
+
+  test('when the idle and absolute limits are configured, then the service takes them', () => {
+    const config = loadAuthConfig({
+      ...process.env,
+      JWT_PRIVATE_KEY: svc.keys.privateKey,
+      SESSION_IDLE_SECONDS: '600',
+      SESSION_MAX_AGE_SECONDS: '3600',
+    });
+    expect(config.SESSION_IDLE_SECONDS).toBe(600);
+    expect(config.SESSION_MAX_AGE_SECONDS).toBe(3600);
+    expect(loadAuthConfig({ ...process.env, JWT_PRIVATE_KEY: 'x' }).SESSION_IDLE_SECONDS).toBe(
+      7200,
+    );
   });
 });
 
@@ -301,19 +567,20 @@ describe('profile and password', () => {
   });
 
   test('when the password changes, then old sessions end, a new token works, and only the new password logs in', async () => {
-    const otherDevice = await login(email, 'volunteer-pass-1');
+    const otherDevice = await signIn(email, 'volunteer-pass-1');
+    const thisDevice = await signIn(email, 'volunteer-pass-1');
     const res = await http.patch(
       '/api/v1/auth/password',
       { current_password: 'volunteer-pass-1', new_password: 'brand-new-pass-3' },
-      { token },
+      { token: thisDevice.token },
     );
     expect(res.status).toBe(200);
     expect(typeof res.body.access_token).toBe('string');
-    expect(
-      (await http.post('/api/v1/auth/refresh', undefined, { token: otherDevice })).status,
-    ).toBe(401);
-    expect((await http.post('/api/v1/auth/refresh', undefined, { token })).status).toBe(401);
+    expect((await refresh(otherDevice.refresh)).status).toBe(401);
+    expect((await refresh(thisDevice.refresh)).status).toBe(401);
     expect((await http.get('/api/v1/auth/me', { token: res.body.access_token })).status).toBe(200);
+    // the new session's cookie came with the answer
+    expect((await refresh(refreshCookie(res)!.value)).status).toBe(200);
     expect(
       (await http.post('/api/v1/auth/login', { email, password: 'volunteer-pass-1' })).status,
     ).toBe(401);
@@ -536,9 +803,9 @@ describe('users (admins only)', () => {
       { name: 'R', email, role: 'volunteer', password: 'volunteer-pass-1' },
       { token: admin },
     );
-    const token = await login(email, 'volunteer-pass-1');
+    const session = await signIn(email, 'volunteer-pass-1');
     await http.patch(`/api/v1/users/${created.body.id}`, { role: 'admin' }, { token: admin });
-    expect((await http.post('/api/v1/auth/refresh', undefined, { token })).status).toBe(401);
+    expect((await refresh(session.refresh)).status).toBe(401);
   });
 });
 

@@ -357,6 +357,23 @@ describe('one entry per domain event', () => {
         ev(createEvent(Events.LotDeleted, { lot: lot(lotId) }, adminActor), 24),
         { action_type: 'DELETE', target_type: 'lot', target_id: lotId },
       ],
+      [
+        // a session ended by a replayed refresh token says so (a logout says nothing more)
+        ev(
+          createEvent(
+            Events.UserLoggedOut,
+            { user: u, session_id: 's-1', reason: 'refresh_reuse' },
+            { ...u },
+          ),
+          40,
+        ),
+        {
+          action_type: 'LOGOUT',
+          target_type: 'user',
+          target_id: u.id,
+          details: expect.objectContaining({ reason: 'session_refresh_reuse' }),
+        },
+      ],
     ];
     await publishAll(rows.map(([e]) => e));
 

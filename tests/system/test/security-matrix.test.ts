@@ -31,6 +31,9 @@ function expected(route: Route, caller: Caller): { status: 'allowed' | 401 | 403
   if (route.gatewayOwn) return { status: 'allowed' };
   if (caller === 'expired') return { status: 401, code: 'TOKEN_EXPIRED' };
   if (caller === 'revoked' || caller === 'forged') return { status: 401, code: 'TOKEN_INVALID' };
+  // refresh takes the refresh cookie (none of these callers has one), never a bearer token
+  if (route.method === 'post' && route.path === '/api/v1/auth/refresh')
+    return { status: 401, code: 'SESSION_EXPIRED' };
   if (route.who === 'anyone') return { status: 'allowed' };
   if (caller === 'anonymous') return { status: 401, code: 'AUTH_REQUIRED' };
   if (route.who === 'admin' && caller === 'volunteer') return { status: 403, code: 'FORBIDDEN' };

@@ -3,7 +3,7 @@ import { Navigate, Route, Routes } from 'react-router';
 import { PageSpinner } from '../../components/Spinner';
 import { AdminLayout } from './layout/components/AdminLayout';
 import { RequireAdmin, RequireAuth } from './session/components/RequireAuth';
-import { useSessionStorageSync } from './session/use-session';
+import { useSession, useSessionRestore, useSessionStorageSync } from './session/use-session';
 import { ToastProvider } from './ui/Toasts';
 import { AdminNotFound } from './layout/components/AdminNotFound';
 
@@ -28,6 +28,9 @@ const PrivacyPage = lazy(() => import('./privacy/components/PrivacyPage'));
 
 export function AdminRoutes() {
   useSessionStorageSync();
+  useSessionRestore();
+  // a session of an earlier visit is picked up before any page (or the login) shows
+  if (useSession().restoring) return <PageSpinner />;
   return (
     <Suspense fallback={<PageSpinner />}>
       <ToastProvider>

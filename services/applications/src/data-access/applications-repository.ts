@@ -572,13 +572,17 @@ export class ApplicationsRepository {
     return doc?.id ?? null;
   }
 
-  /** Applications of a lot rejected because it was reserved for `holderId`, oldest first. */
+  /**
+   * Applications of a lot rejected because it was reserved for `holderId`, oldest first; not
+   * those whose family's data was erased meanwhile (a nameless family cannot be served).
+   */
   async rejectedFor(lotId: number, holderId: number): Promise<ApplicationRecord[]> {
     const docs = await this.models.Application.find({
       ...LIVE,
       lot_id: lotId,
       status: 'rejected',
       rejected_for: holderId,
+      erased_at: null,
     })
       .sort({ id: 1 })
       .lean<ApplicationDoc[]>();

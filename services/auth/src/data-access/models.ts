@@ -24,6 +24,14 @@ export interface SessionDoc {
   /** absolute end of the session: no refresh after it */
   expires_at: Date;
   refreshed_at?: Date;
+  /** the last login or refresh: the idle time counts from here */
+  last_used_at?: Date;
+  /** sha256 of the refresh token's secret now valid (the cookie's) */
+  refresh_hash?: string;
+  /** sha256 of the tokens it replaced, newest last (a replay of one ends the session) */
+  used_hashes?: string[];
+  /** when refresh_hash last changed (the grace for the token it replaced) */
+  rotated_at?: Date;
   revoked_at?: Date | null;
   revoked_reason?: string;
 }
@@ -52,6 +60,10 @@ const sessionSchema = new Schema<SessionDoc>(
     created_at: { type: Date, required: true },
     expires_at: { type: Date, required: true },
     refreshed_at: { type: Date },
+    last_used_at: { type: Date },
+    refresh_hash: { type: String },
+    used_hashes: { type: [String], default: undefined },
+    rotated_at: { type: Date },
     revoked_at: { type: Date, default: null },
     revoked_reason: { type: String },
   },

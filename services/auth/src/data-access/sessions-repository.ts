@@ -6,8 +6,24 @@ export interface Session {
   userId: number;
   createdAt: Date;
   expiresAt: Date;
+  /** the last login or refresh */
+  lastUsedAt: Date;
   revokedAt: Date | null;
 }
+
+/** What presenting a refresh token of a session came to (see SessionsRepository.rotate). */
+export type RotationResult =
+  /** the session's current token: replaced by the new one */
+  | { kind: 'rotated'; session: Session }
+  /** the token replaced a moment ago (another tab refreshed at the same time): nothing changes */
+  | { kind: 'grace'; session: Session }
+  /** a token the session already replaced: someone replays it */
+  | { kind: 'reused'; session: Session }
+  /** no token this session ever had, or the session is gone or ended */
+  | { kind: 'refused' };
+
+/** Rotated-out token hashes kept per session for reuse detection (oldest dropped first). */
+export const USED_HASHES_KEPT = 200;
 
 function toSession(doc: SessionDoc): Session {
   return {
@@ -15,6 +31,7 @@ function toSession(doc: SessionDoc): Session {
     userId: doc.user_id,
     createdAt: doc.created_at,
     expiresAt: doc.expires_at,
+    lastUsedAt: doc.last_used_at ?? doc.refreshed_at ?? doc.created_at,
     revokedAt: doc.revoked_at ?? null,
   };
 }
@@ -22,12 +39,22 @@ function toSession(doc: SessionDoc): Session {
 export class SessionsRepository {
   constructor(private readonly models: Models) {}
 
-  async create(s: { sid: string; userId: number; expiresAt: Date }): Promise<Session> {
+  async create(s: {
+    sid: string;
+    userId: number;
+    expiresAt: Date;
+    refreshHash: string;
+  }): Promise<Session> {
+    const now = new Date();
     const doc: SessionDoc = {
       sid: s.sid,
       user_id: s.userId,
-      created_at: new Date(),
+      created_at: now,
       expires_at: s.expiresAt,
+      last_used_at: now,
+      refresh_hash: s.refreshHash,
+      used_hashes: [],
+      rotated_at: now,
       revoked_at: null,
     };
     await this.models.Session.collection.insertOne({ ...doc });
@@ -44,22 +71,67 @@ export class SessionsRepository {
     return withDocLock(this.models.Session.collection, sid, fn);
   }
 
-  async touch(sid: string): Promise<void> {
-    await this.write(sid, () =>
-      this.models.Session.updateOne(
-        { sid, revoked_at: null },
-        { $set: { refreshed_at: new Date() } },
-      ),
-    );
+  /**
+   * One refresh: the token with hash `presented` against the session's, under the session's lock
+   * (two refreshes of one token never both rotate). The current token is replaced by `next`; the
+   * one replaced within `graceMs` answers 'grace'; an older one 'reused'.
+   */
+  async rotate(sid: string, presented: string, next: string, graceMs: number) {
+    return this.write(sid, async (): Promise<RotationResult> => {
+      const doc = await this.models.Session.findOne({ sid }).lean<SessionDoc>();
+      if (!doc || doc.revoked_at || !doc.refresh_hash) return { kind: 'refused' };
+      const now = new Date();
+      const used = doc.used_hashes ?? [];
+      if (presented === doc.refresh_hash) {
+        const updated: SessionDoc = {
+          ...doc,
+          refresh_hash: next,
+          used_hashes: [...used, presented].slice(-USED_HASHES_KEPT),
+          rotated_at: now,
+          last_used_at: now,
+          refreshed_at: now,
+        };
+        await this.models.Session.updateOne(
+          { sid, revoked_at: null },
+          {
+            $set: {
+              refresh_hash: updated.refresh_hash,
+              used_hashes: updated.used_hashes,
+              rotated_at: now,
+              last_used_at: now,
+              refreshed_at: now,
+            },
+          },
+        );
+        return { kind: 'rotated', session: toSession(updated) };
+      }
+      if (!used.includes(presented)) return { kind: 'refused' };
+      const justReplaced =
+        used[used.length - 1] === presented &&
+        doc.rotated_at !== undefined &&
+        now.getTime() - doc.rotated_at.getTime() <= graceMs;
+      return { kind: justReplaced ? 'grace' : 'reused', session: toSession(doc) };
+    });
   }
 
-  async revoke(sid: string, reason: string): Promise<void> {
-    await this.write(sid, () =>
+  /** Whether `hash` is the session's refresh token or one it replaced. */
+  async hadToken(sid: string, hash: string): Promise<boolean> {
+    const found = await this.models.Session.exists({
+      sid,
+      $or: [{ refresh_hash: hash }, { used_hashes: hash }],
+    });
+    return found !== null;
+  }
+
+  /** Ends the session; true when this call ended it (false when it had already ended). */
+  async revoke(sid: string, reason: string): Promise<boolean> {
+    const res = await this.write(sid, () =>
       this.models.Session.updateOne(
         { sid, revoked_at: null },
         { $set: { revoked_at: new Date(), revoked_reason: reason } },
       ),
     );
+    return res.modifiedCount === 1;
   }
 
   async revokeAllOfUser(userId: number, reason: string): Promise<void> {
@@ -68,6 +140,21 @@ export class SessionsRepository {
       { sid: 1 },
     ).lean<SessionDoc[]>();
     await Promise.all(open.map((s) => this.revoke(s.sid, reason)));
+  }
+
+  /** Open sessions past their absolute end, or unused since `idleSince`. */
+  async findLapsed(now: Date, idleSince: Date, limit = 500): Promise<Session[]> {
+    const docs = await this.models.Session.find({
+      revoked_at: null,
+      $or: [
+        { expires_at: { $lte: now } },
+        { last_used_at: { $lte: idleSince } },
+        { last_used_at: { $exists: false }, created_at: { $lte: idleSince } },
+      ],
+    })
+      .limit(limit)
+      .lean<SessionDoc[]>();
+    return docs.map(toSession);
   }
 
   /** Sessions past their absolute end are useless; keep the collection small. */

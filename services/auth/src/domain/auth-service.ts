@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   Events,
   type Actor,
+  type SessionEndReason,
   type TokenResponse,
   type User,
   type PasswordChange,
@@ -13,7 +14,7 @@ import {
   createEvent,
   type AuthenticatedActor,
 } from '@furniture/platform/domain';
-import type { SessionsRepository } from '../data-access/sessions-repository';
+import type { Session, SessionsRepository } from '../data-access/sessions-repository';
 import type { UsersRepository } from '../data-access/users-repository';
 import {
   EmailTakenError,
@@ -25,6 +26,7 @@ import {
   type UserRecord,
 } from './records';
 import type { PasswordHasher } from '../integrations/password-hasher';
+import type { RefreshTokens } from '../integrations/refresh-tokens';
 import type { TokenSigner } from '../integrations/token-signer';
 
 export interface AuthDeps {
@@ -33,8 +35,13 @@ export interface AuthDeps {
   hasher: PasswordHasher;
   policy: PasswordPolicy;
   signer: TokenSigner;
+  refreshTokens: RefreshTokens;
   throttle: LoginThrottle;
   sessionMaxAgeSeconds: number;
+  /** a session without a refresh for this long ends */
+  sessionIdleSeconds: number;
+  /** the token just replaced still answers (without rotating) for this long */
+  refreshReuseGraceSeconds: number;
   /** called after every write that carries events */
   onEvents: () => void;
 }
@@ -42,12 +49,28 @@ export interface AuthDeps {
 const actorOf = (u: User): Actor => ({ id: u.id, name: u.name, email: u.email, role: u.role });
 const snapshot = (u: User) => ({ id: u.id, name: u.name, email: u.email, role: u.role });
 
+/** The refresh token for the cookie, and when the cookie may go (the session's absolute end). */
+export interface RefreshCookie {
+  token: string;
+  expiresAt: Date;
+}
+
+/** A token answer, with the refresh token to set as cookie when there is a new one. */
+export interface SessionAnswer {
+  body: TokenResponse;
+  refresh?: RefreshCookie;
+}
+
 /**
  * Login, session refresh, logout, the current user, profile and password changes.
  *
- * A session (sid) is created at login and lives at most `sessionMaxAgeSeconds`; access tokens are
- * short-lived and carry the sid. Refresh needs a still-valid token of a session that is neither
- * revoked nor past its absolute end. Logout, password change, role change and deletion revoke.
+ * A session (sid) is created at login with a refresh token (the browser keeps it in an httpOnly
+ * cookie) and ends after `sessionIdleSeconds` without a refresh or `sessionMaxAgeSeconds` after
+ * login. Every refresh replaces the refresh token; a replaced token presented again (after the
+ * short grace for two tabs refreshing at once) ends the session. Access tokens are short-lived,
+ * carry the sid and never outlive the session's idle or absolute end. Every end of a session
+ * (logout, lapse, replay) is announced with user.logged_out so that every service refuses its
+ * tokens at once; password change, role change and deletion revoke all of the user's sessions.
  */
 export class AuthService {
   // a real hash, so that unknown e-mails cost as much time as wrong passwords
@@ -55,7 +78,7 @@ export class AuthService {
 
   constructor(private readonly deps: AuthDeps) {}
 
-  async login(email: string, password: string, ip: string): Promise<TokenResponse> {
+  async login(email: string, password: string, ip: string): Promise<SessionAnswer> {
     const { users, hasher, throttle } = this.deps;
     const wait = await throttle.take(email, ip);
     if (wait > 0) {
@@ -78,8 +101,8 @@ export class AuthService {
     }
     const publicUser = toPublicUser(user);
     const opened = await this.openSession(publicUser);
-    const response: TokenResponse = user.must_change_password
-      ? { ...opened, must_change_password: true }
+    const response: SessionAnswer = user.must_change_password
+      ? { ...opened, body: { ...opened.body, must_change_password: true } }
       : opened;
     await users.recordSessionEvent(
       user.id,
@@ -90,25 +113,73 @@ export class AuthService {
     return response;
   }
 
-  private async openSession(user: User): Promise<TokenResponse> {
+  private async openSession(user: User): Promise<SessionAnswer> {
+    const sid = randomUUID();
+    const refresh = this.deps.refreshTokens.issue(sid);
     const session = await this.deps.sessions.create({
-      sid: randomUUID(),
+      sid,
       userId: user.id,
       expiresAt: new Date(Date.now() + this.deps.sessionMaxAgeSeconds * 1000),
+      refreshHash: refresh.hash,
     });
-    const { token, expiresIn } = this.deps.signer.sign(user, session.sid, session.expiresAt);
+    return {
+      body: this.tokenFor(user, session),
+      refresh: { token: refresh.token, expiresAt: session.expiresAt },
+    };
+  }
+
+  private tokenFor(user: User, session: Session): TokenResponse {
+    const idleEnd = session.lastUsedAt.getTime() + this.deps.sessionIdleSeconds * 1000;
+    const ends = new Date(Math.min(session.expiresAt.getTime(), idleEnd));
+    const { token, expiresIn } = this.deps.signer.sign(user, session.sid, ends);
     return { access_token: token, token_type: 'bearer', expires_in: expiresIn, user };
+  }
+
+  /** Why an open session has ended by time (idle or absolute age), if it has. */
+  private lapseOf(session: Session, now = Date.now()): SessionEndReason | null {
+    if (session.expiresAt.getTime() <= now) return 'max_age';
+    if (session.lastUsedAt.getTime() + this.deps.sessionIdleSeconds * 1000 <= now) return 'idle';
+    return null;
+  }
+
+  /**
+   * Ends a session and announces it (user.logged_out with the session and the reason) so that
+   * every service refuses its tokens; a session that had already ended is left as it is.
+   */
+  private async endSession(session: Session, reason: SessionEndReason): Promise<void> {
+    if (!(await this.deps.sessions.revoke(session.sid, reason))) return;
+    const user = await this.deps.users.findById(session.userId);
+    if (!user) return; // a deleted user's tokens are refused already
+    const publicUser = toPublicUser(user);
+    await this.deps.users.recordSessionEvent(user.id, [
+      createEvent(
+        Events.UserLoggedOut,
+        { user: snapshot(publicUser), session_id: session.sid, reason },
+        actorOf(publicUser),
+      ),
+    ]);
+    this.deps.onEvents();
+  }
+
+  /** Ends the open sessions past their idle or absolute end (a periodic job; answers how many). */
+  async endLapsedSessions(now = new Date()): Promise<number> {
+    const idleSince = new Date(now.getTime() - this.deps.sessionIdleSeconds * 1000);
+    const lapsed = await this.deps.sessions.findLapsed(now, idleSince);
+    for (const session of lapsed) {
+      await this.endSession(session, this.lapseOf(session, now.getTime()) ?? 'idle');
+    }
+    return lapsed.length;
   }
 
   /** The live user behind a token whose session is still open (401 otherwise). */
   async current(actor: AuthenticatedActor): Promise<UserRecord> {
     const session = await this.deps.sessions.find(actor.sessionId);
-    if (
-      !session ||
-      session.revokedAt ||
-      session.userId !== actor.id ||
-      session.expiresAt <= new Date()
-    ) {
+    if (!session || session.revokedAt || session.userId !== actor.id) {
+      throw new AppError('SESSION_EXPIRED');
+    }
+    const lapse = this.lapseOf(session);
+    if (lapse) {
+      await this.endSession(session, lapse);
       throw new AppError('SESSION_EXPIRED');
     }
     const user = await this.deps.users.findById(actor.id);
@@ -116,28 +187,56 @@ export class AuthService {
     return user;
   }
 
-  async refresh(actor: AuthenticatedActor): Promise<TokenResponse> {
-    const user = await this.current(actor);
-    const session = await this.deps.sessions.find(actor.sessionId);
-    if (!session) throw new AppError('SESSION_EXPIRED');
-    await this.deps.sessions.touch(session.sid);
-    const publicUser = toPublicUser(user);
-    const { token, expiresIn } = this.deps.signer.sign(publicUser, session.sid, session.expiresAt);
-    return { access_token: token, token_type: 'bearer', expires_in: expiresIn, user: publicUser };
+  /**
+   * A new access token for the session of `refreshToken` (the cookie's), and a new refresh token
+   * replacing it. The token replaced within the grace answers an access token and no new cookie
+   * (the browser already got it); an older replaced token ends the session (it was copied).
+   */
+  async refresh(refreshToken: unknown): Promise<SessionAnswer> {
+    const parsed = this.deps.refreshTokens.parse(refreshToken);
+    if (!parsed) throw new AppError('SESSION_EXPIRED');
+    const session = await this.deps.sessions.find(parsed.sid);
+    if (!session || session.revokedAt) throw new AppError('SESSION_EXPIRED');
+    const lapse = this.lapseOf(session);
+    if (lapse) {
+      await this.endSession(session, lapse);
+      throw new AppError('SESSION_EXPIRED');
+    }
+    const next = this.deps.refreshTokens.issue(session.sid);
+    const result = await this.deps.sessions.rotate(
+      session.sid,
+      parsed.hash,
+      next.hash,
+      this.deps.refreshReuseGraceSeconds * 1000,
+    );
+    if (result.kind === 'refused') throw new AppError('SESSION_EXPIRED');
+    if (result.kind === 'reused') {
+      await this.endSession(result.session, 'refresh_reuse');
+      throw new AppError('SESSION_EXPIRED');
+    }
+    const user = await this.deps.users.findById(session.userId);
+    if (!user) throw new AppError('SESSION_EXPIRED');
+    const body = this.tokenFor(toPublicUser(user), result.session);
+    if (result.kind === 'grace') return { body };
+    return { body, refresh: { token: next.token, expiresAt: result.session.expiresAt } };
   }
 
-  async logout(actor: AuthenticatedActor): Promise<void> {
-    const user = await this.current(actor);
-    await this.deps.sessions.revoke(actor.sessionId, 'logout');
-    const publicUser = toPublicUser(user);
-    await this.deps.users.recordSessionEvent(user.id, [
-      createEvent(
-        Events.UserLoggedOut,
-        { user: snapshot(publicUser), session_id: actor.sessionId },
-        actorOf(publicUser),
-      ),
-    ]);
-    this.deps.onEvents();
+  /**
+   * Ends the session of the refresh cookie, or else of the bearer token. False when neither
+   * names an open session (the cookie is cleared all the same).
+   */
+  async logout(refreshToken: unknown, actor: AuthenticatedActor | undefined): Promise<boolean> {
+    const parsed = this.deps.refreshTokens.parse(refreshToken);
+    const sid = parsed?.sid ?? actor?.sessionId;
+    if (!sid) return false;
+    const session = await this.deps.sessions.find(sid);
+    if (!session || session.revokedAt) return false;
+    // a cookie must be the session's own token (current or replaced), a bearer token its user's
+    if (parsed) {
+      if (!(await this.deps.sessions.hadToken(sid, parsed.hash))) return false;
+    } else if (session.userId !== actor?.id) return false;
+    await this.endSession(session, this.lapseOf(session) ?? 'logout');
+    return true;
   }
 
   async updateProfile(actor: AuthenticatedActor, change: ProfileUpdate): Promise<User> {
@@ -170,7 +269,7 @@ export class AuthService {
    * Changes the password, ends every session of the user (other devices must log in again) and
    * opens a new one for this device.
    */
-  async changePassword(actor: AuthenticatedActor, change: PasswordChange): Promise<TokenResponse> {
+  async changePassword(actor: AuthenticatedActor, change: PasswordChange): Promise<SessionAnswer> {
     const user = await this.current(actor);
     if (!(await this.deps.hasher.verify(user.password_hash, change.current_password))) {
       throw new AppError('CURRENT_PASSWORD_WRONG');

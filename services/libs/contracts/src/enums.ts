@@ -3,6 +3,10 @@
 export const Roles = ['admin', 'volunteer'] as const;
 export type Role = (typeof Roles)[number];
 
+/** Why a staff session ended before or at its end (the user.logged_out event's reason). */
+export const SessionEndReasons = ['logout', 'idle', 'max_age', 'refresh_reuse'] as const;
+export type SessionEndReason = (typeof SessionEndReasons)[number];
+
 /** `transferred` is known to the lot detail views; staff normally use `taken`. */
 export const LotStatuses = ['available', 'reserved', 'transferred', 'taken', 'archived'] as const;
 export type LotStatus = (typeof LotStatuses)[number];

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { ApplicationStatuses, Languages, LotStatuses, Roles, WishStatuses } from './enums';
+import {
+  ApplicationStatuses,
+  Languages,
+  LotStatuses,
+  Roles,
+  SessionEndReasons,
+  WishStatuses,
+} from './enums';
 
 /**
  * Integration events: past-tense facts, published on one durable topic exchange with the event
@@ -154,8 +161,16 @@ const familyFields = {
 
 export const EventPayloads = {
   [Events.UserLoggedIn]: z.object({ user: userSnapshot }),
-  /** session_id: the session that ended (every service refuses its tokens from then on) */
-  [Events.UserLoggedOut]: z.object({ user: userSnapshot, session_id: z.string().optional() }),
+  /**
+   * session_id: the session that ended (every service refuses its tokens from then on); reason
+   * (absent in earlier versions): the user logged out, the session lapsed (idle or past its
+   * absolute age) or a replayed refresh token ended it
+   */
+  [Events.UserLoggedOut]: z.object({
+    user: userSnapshot,
+    session_id: z.string().optional(),
+    reason: z.enum(SessionEndReasons).optional(),
+  }),
   [Events.UserPasswordChanged]: z.object({ user: userSnapshot }),
   [Events.UserCreated]: z.object({ user: userSnapshot }),
   [Events.UserUpdated]: z.object({ user: userSnapshot, changes }),

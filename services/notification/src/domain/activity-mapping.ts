@@ -96,7 +96,17 @@ function map(event: AnyEvent): Mapped | null {
         action: action[event.name],
         target: 'user',
         targetId: user.id,
-        details: { user_name: user.name, user_email: user.email, role: user.role },
+        details: {
+          user_name: user.name,
+          user_email: user.email,
+          role: user.role,
+          // a session ended by time or by a replayed refresh token, not by the user
+          ...(event.name === Events.UserLoggedOut &&
+          event.payload.reason &&
+          event.payload.reason !== 'logout'
+            ? { reason: `session_${event.payload.reason}` }
+            : {}),
+        },
         self: own ? user : undefined,
       };
     }

@@ -13,17 +13,28 @@ export interface StaffUser {
   updated_at?: string;
 }
 
-/** Auth state of back-office §3: token, user, isAuthenticated; plus why the last session ended. */
+/**
+ * Auth state of back-office §3: token, user, isAuthenticated; plus why the last session ended and
+ * whether a session of an earlier visit is being picked up (docs/decisions.md "Sessions"). The
+ * access token lives in this state only, never in browser storage; the refresh token is an
+ * httpOnly cookie the page cannot read.
+ */
 export interface SessionState {
   token: string | null;
   user: StaffUser | null;
   isAuthenticated: boolean;
   endedReason: SessionEndReason | null;
+  /** a session may live on in the refresh cookie: a refresh is asked before the login shows */
+  restoring: boolean;
 }
 
-/** Where the session lives in the browser (back-office §3: token and user persist). */
-export const TOKEN_KEY = 'token';
-export const USER_KEY = 'user';
+/**
+ * A flag (no token, no personal data) that this browser has a staff session: a reload or a new
+ * tab asks for a fresh access token with the refresh cookie; other tabs follow its changes.
+ */
+export const SESSION_HINT_KEY = 'staff-session';
+/** Where earlier versions kept the token and the user: removed at start. */
+const LEGACY_KEYS = ['token', 'user'];
 
 function isStaffUser(value: unknown): value is StaffUser {
   const u = value as StaffUser | null;
@@ -36,47 +47,49 @@ function isStaffUser(value: unknown): value is StaffUser {
   );
 }
 
-function readStoredUser(): StaffUser | null {
+function hasHint(): boolean {
   try {
-    const parsed: unknown = JSON.parse(localStorage.getItem(USER_KEY) ?? 'null');
-    return isStaffUser(parsed) ? parsed : null;
+    return localStorage.getItem(SESSION_HINT_KEY) !== null;
   } catch {
-    return null;
+    return false;
   }
 }
 
-/** The session as the browser kept it (a token without a readable user is no session). */
-export function readStoredSession(): SessionState {
-  const token = localStorage.getItem(TOKEN_KEY);
-  const user = readStoredUser();
-  const ok = Boolean(token) && user !== null;
+function setHint(on: boolean) {
+  try {
+    if (on) localStorage.setItem(SESSION_HINT_KEY, '1');
+    else localStorage.removeItem(SESSION_HINT_KEY);
+  } catch {
+    // storage blocked: a reload then shows the login page
+  }
+}
+
+/** The state a page load starts with: nobody signed in, a restore pending when there was a session. */
+export function initialSessionState(): SessionState {
+  try {
+    for (const key of LEGACY_KEYS) localStorage.removeItem(key);
+  } catch {
+    // nothing to clean
+  }
   return {
-    token: ok ? token : null,
-    user: ok ? user : null,
-    isAuthenticated: ok,
+    token: null,
+    user: null,
+    isAuthenticated: false,
     endedReason: null,
+    restoring: hasHint(),
   };
-}
-
-function store(token: string | null, user: StaffUser | null) {
-  if (token && user) {
-    localStorage.setItem(TOKEN_KEY, token);
-    localStorage.setItem(USER_KEY, JSON.stringify(user));
-  } else {
-    localStorage.removeItem(TOKEN_KEY);
-    localStorage.removeItem(USER_KEY);
-  }
 }
 
 const sessionSlice = createSlice({
   name: 'adminSession',
-  initialState: readStoredSession,
+  initialState: initialSessionState,
   reducers: {
     signedIn(state, action: PayloadAction<{ token: string; user: StaffUser }>) {
       state.token = action.payload.token;
       state.user = action.payload.user;
       state.isAuthenticated = true;
       state.endedReason = null;
+      state.restoring = false;
     },
     tokenRefreshed(state, action: PayloadAction<{ token: string; user?: StaffUser }>) {
       if (!state.isAuthenticated) return;
@@ -91,10 +104,11 @@ const sessionSlice = createSlice({
       state.user = null;
       state.isAuthenticated = false;
       state.endedReason = action.payload;
+      state.restoring = false;
     },
-    /** another tab of this browser signed in, refreshed or signed out */
-    storageChanged(_state, action: PayloadAction<SessionState>) {
-      return action.payload;
+    /** another tab signed in: this one asks for its own access token */
+    restoreRequested(state) {
+      if (!state.isAuthenticated) state.restoring = true;
     },
   },
   selectors: {
@@ -110,43 +124,46 @@ const sessionSlice = createSlice({
 export const injectedSessionSlice = sessionSlice.injectInto(rootReducer);
 export const { selectSession, selectToken, selectUser, selectIsAuthenticated, selectIsAdmin } =
   injectedSessionSlice.selectors;
-export const { storageChanged } = sessionSlice.actions;
+export const { restoreRequested } = sessionSlice.actions;
 
 const userOf = (answer: TokenAnswer): StaffUser | undefined =>
   isStaffUser(answer.user) ? answer.user : undefined;
 
-/** After login: keeps token and user in the state and the browser. */
+/** After login (or a restored session): keeps token and user in the state, in memory only. */
 export function startSession(dispatch: Dispatch, answer: TokenAnswer): void {
   const user = userOf(answer);
   if (!user) throw new Error('Failed to get user profile');
-  store(answer.access_token, user);
+  setHint(true);
   dispatch(sessionSlice.actions.signedIn({ token: answer.access_token, user }));
 }
 
 /**
  * A fresh token (a refresh, or the answer of a password change, which ends every other session
- * of the user); ignored without a session.
+ * of the user); a refresh without a session in this page (a reload) starts it.
  */
-export function renewSession(dispatch: Dispatch, answer: TokenAnswer): void {
-  const user = userOf(answer) ?? readStoredUser();
-  if (!user || !localStorage.getItem(TOKEN_KEY)) return;
-  store(answer.access_token, user);
-  dispatch(sessionSlice.actions.tokenRefreshed({ token: answer.access_token, user }));
+export function renewSession(dispatch: Dispatch, answer: TokenAnswer, signedIn: boolean): void {
+  if (!signedIn) {
+    if (userOf(answer)) startSession(dispatch, answer);
+    return;
+  }
+  dispatch(
+    sessionSlice.actions.tokenRefreshed({ token: answer.access_token, user: userOf(answer) }),
+  );
 }
 
-export function updateSessionUser(dispatch: Dispatch, token: string | null, user: StaffUser) {
-  store(token, user);
+export function updateSessionUser(dispatch: Dispatch, user: StaffUser) {
   dispatch(sessionSlice.actions.userUpdated(user));
 }
 
-/** Logout, a failed refresh or a second 401: the browser forgets the session. */
+/** Logout, a failed refresh or a second 401: the page forgets the session. */
 export function endSession(dispatch: Dispatch, reason: SessionEndReason | null): void {
-  store(null, null);
+  setHint(false);
   dispatch(sessionSlice.actions.sessionEnded(reason));
 }
 
 bindSession({
   token: (state) => selectToken(state as never),
-  refreshed: renewSession,
+  refreshed: (dispatch, answer, state) =>
+    renewSession(dispatch, answer, selectIsAuthenticated(state as never)),
   ended: endSession,
 });

@@ -3,8 +3,8 @@ import deAdmin from '../../../../public/locales/de/admin.json';
 import ukAdmin from '../../../../public/locales/uk/admin.json';
 import { i18n } from '../../../app/i18n';
 import { renderApp } from '../../../test/render';
-import { apiUrl } from '../../../test/server';
-import { TOKEN_KEY, USER_KEY, type StaffUser } from '../session/session-slice';
+import { apiUrl, server } from '../../../test/server';
+import { SESSION_HINT_KEY, type StaffUser } from '../session/session-slice';
 
 /** The back-office's translations, as the HTTP backend would load them. */
 i18n.addResourceBundle('de', 'admin', deAdmin, true, true);
@@ -41,10 +41,19 @@ export function fakeToken(secondsLeft = 900, tag = 'a'): string {
   return `${base64url({ alg: 'RS256', typ: 'JWT' })}.${base64url({ sub: '1', exp, tag })}.sig-${tag}`;
 }
 
-/** A stored session, as a previous login leaves it in the browser. */
+/** POST /auth/refresh answering a fresh token for `user` (the refresh cookie is still good). */
+export const refreshAnswering = (user: StaffUser = ADMIN, token = fakeToken()) =>
+  http.post(apiUrl('/auth/refresh'), () =>
+    HttpResponse.json({ access_token: token, token_type: 'bearer', expires_in: 900, user }),
+  );
+
+/**
+ * A session of an earlier visit, as the browser has it: the flag in local storage and the
+ * httpOnly refresh cookie (here: the server answering the refresh with `token` and `user`).
+ */
 export function signIn(user: StaffUser = ADMIN, token = fakeToken()): string {
-  localStorage.setItem(TOKEN_KEY, token);
-  localStorage.setItem(USER_KEY, JSON.stringify(user));
+  localStorage.setItem(SESSION_HINT_KEY, '1');
+  server.use(refreshAnswering(user, token));
   return token;
 }
 
@@ -52,10 +61,10 @@ export function signIn(user: StaffUser = ADMIN, token = fakeToken()): string {
 export const meHandler = (user: StaffUser = ADMIN) =>
   http.get(apiUrl('/auth/me'), () => HttpResponse.json(user));
 
-/** Renders the app at an /admin address with a stored session of `user`. */
+/** Renders the app at an /admin address with a session of `user` (and its access token). */
 export function renderAdmin(path: string, user: StaffUser = ADMIN) {
-  signIn(user);
-  return renderApp(path);
+  const token = signIn(user);
+  return { ...renderApp(path), token };
 }
 
 /** The bearer token a request carried (null without one). */

@@ -4,29 +4,78 @@ import {
   passwordChangeSchema,
   profileUpdateSchema,
 } from '@furniture/contracts';
-import { input, requireAuth } from '@furniture/platform';
+import { AppError, bearerToken, input, requireAuth, type TokenVerifier } from '@furniture/platform';
 import type { AuthService } from '../../domain/auth-service';
 import { toPublicUser } from '../../domain/records';
+import {
+  clearRefreshCookie,
+  refreshCookieOf,
+  setRefreshCookie,
+  type CookieSecurity,
+} from './session-cookie';
 
-export function authRouter(auth: AuthService): Router {
+export interface AuthRouterOptions {
+  cookieSecurity: CookieSecurity;
+}
+
+/**
+ * Refresh and logout: they work with the refresh cookie alone (the access token lives in the
+ * page's memory and is gone after a reload or has expired), so they come before the bearer check.
+ */
+export function sessionRouter(
+  auth: AuthService,
+  verifier: TokenVerifier,
+  opts: AuthRouterOptions,
+): Router {
+  const r = Router();
+
+  r.post('/refresh', async (req, res) => {
+    // not needed, but a token that is sent is checked as on every route (revoked, forged …)
+    const token = bearerToken(req.headers.authorization);
+    if (token) verifier.verify(token);
+    try {
+      const answer = await auth.refresh(refreshCookieOf(req));
+      if (answer.refresh) setRefreshCookie(req, res, opts.cookieSecurity, answer.refresh);
+      res.json(answer.body);
+    } catch (err) {
+      // a refused refresh token is of no further use to the browser
+      clearRefreshCookie(req, res, opts.cookieSecurity);
+      throw err;
+    }
+  });
+
+  r.post('/logout', async (req, res) => {
+    const cookie = refreshCookieOf(req);
+    const token = bearerToken(req.headers.authorization);
+    let actor;
+    try {
+      actor = token ? verifier.verify(token) : undefined;
+    } catch (err) {
+      if (cookie === undefined) throw err;
+      // an expired token: the cookie still names the session
+    }
+    if (cookie === undefined && !actor) throw new AppError('AUTH_REQUIRED');
+    const ended = await auth.logout(cookie, actor);
+    clearRefreshCookie(req, res, opts.cookieSecurity);
+    if (!ended) throw new AppError('SESSION_EXPIRED');
+    res.json({ success: true });
+  });
+
+  return r;
+}
+
+export function authRouter(auth: AuthService, opts: AuthRouterOptions): Router {
   const r = Router();
 
   r.post('/login', async (req, res) => {
     const body = input.body(req, loginRequestSchema);
-    res.json(await auth.login(body.email, body.password, req.ip ?? 'unknown'));
+    const answer = await auth.login(body.email, body.password, req.ip ?? 'unknown');
+    if (answer.refresh) setRefreshCookie(req, res, opts.cookieSecurity, answer.refresh);
+    res.json(answer.body);
   });
 
   r.get('/me', requireAuth, async (req, res) => {
     res.json(toPublicUser(await auth.current(req.actor!)));
-  });
-
-  r.post('/refresh', requireAuth, async (req, res) => {
-    res.json(await auth.refresh(req.actor!));
-  });
-
-  r.post('/logout', requireAuth, async (req, res) => {
-    await auth.logout(req.actor!);
-    res.json({ success: true });
   });
 
   r.patch('/profile', requireAuth, async (req, res) => {
@@ -34,10 +83,9 @@ export function authRouter(auth: AuthService): Router {
   });
 
   r.patch('/password', requireAuth, async (req, res) => {
-    res.json({
-      success: true,
-      ...(await auth.changePassword(req.actor!, input.body(req, passwordChangeSchema))),
-    });
+    const answer = await auth.changePassword(req.actor!, input.body(req, passwordChangeSchema));
+    if (answer.refresh) setRefreshCookie(req, res, opts.cookieSecurity, answer.refresh);
+    res.json({ success: true, ...answer.body });
   });
 
   return r;

@@ -144,7 +144,7 @@ export const operations: readonly Operation[] = [
     service: 'auth',
     summary: 'Log in (staff)',
     description:
-      'Answers an access token (RS256 JWT, 15 minutes) for a session of at most 12 hours. After 5 failed logins for an account, or 30 from one IP, within 15 minutes: 429 LOGIN_THROTTLED.',
+      'Answers an access token (RS256 JWT, 15 minutes) and sets the refresh cookie (httpOnly, SameSite=Strict, Secure outside localhost, path /api/v1/auth) for a session of at most 12 hours (2 hours idle). After 5 failed logins for an account, or 30 from one IP, within 15 minutes: 429 LOGIN_THROTTLED.',
     access: 'public',
     body: loginRequestSchema,
     ok: { description: 'signed in', schema: answers.tokenAnswer },
@@ -165,7 +165,9 @@ export const operations: readonly Operation[] = [
     path: `${V1}/auth/refresh`,
     service: 'auth',
     summary: 'A fresh token for the same session',
-    access: 'signed-in',
+    description:
+      'Takes the refresh token from the httpOnly cookie refresh_token (path /api/v1/auth, SameSite=Strict) that login set; no bearer token needed. Answers a new access token and replaces the cookie (rotation). A refresh token already replaced, presented again after a 10-second grace, ends the whole session. A session ends after 2 hours without a refresh or 12 hours after login.',
+    access: 'public',
     ok: { description: 'a new token', schema: answers.tokenAnswer },
     errors: ['SESSION_EXPIRED'],
   },
@@ -173,7 +175,9 @@ export const operations: readonly Operation[] = [
     method: 'post',
     path: `${V1}/auth/logout`,
     service: 'auth',
-    summary: "Log out (ends this token's session)",
+    summary: 'Log out (ends the session of the refresh cookie or of the bearer token)',
+    description:
+      'Works with the refresh cookie alone (the browser sends no bearer token) or a bearer token; clears the cookie.',
     access: 'signed-in',
     ok: { description: 'logged out', schema: answers.successAnswer },
     errors: ['SESSION_EXPIRED'],

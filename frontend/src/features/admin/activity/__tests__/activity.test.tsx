@@ -233,12 +233,12 @@ describe('activity log', () => {
     const clicked = jest
       .spyOn(HTMLAnchorElement.prototype, 'click')
       .mockImplementation(() => undefined);
-    const { user } = renderAdmin('/admin/activity');
+    const { user, token } = renderAdmin('/admin/activity');
     await screen.findByText('Genehmigt · Bewerbung');
     await user.selectOptions(screen.getByLabelText('Aktion'), 'APPROVE');
     await user.click(screen.getByRole('button', { name: 'CSV herunterladen' }));
     await waitFor(() => expect(clicked).toHaveBeenCalled());
-    expect(asked?.token).toBe(localStorage.getItem('token'));
+    expect(asked?.token).toBe(token);
     expect(Object.fromEntries(asked!.url.searchParams)).toEqual({ action_type: 'APPROVE' });
     clicked.mockRestore();
   });

@@ -1,12 +1,15 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useCallback, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ChevronDown, MessageSquare } from 'lucide-react';
 import { Limits } from '@furniture/contracts/limits';
 import { errorText } from '../../lib/errors';
+import { DraftNotice, useFormDraft } from '../../lib/form-draft';
 import { useSession } from '../../session/use-session';
 import { useToast } from '../../ui/Toasts';
 import { useAddApplicationNoteMutation, type Application } from '../api/applications-api';
 import { noteLine, parseNotes } from '../lib/notes';
+
+const EMPTY_NOTE = { text: '' };
 
 /** The internal notes of an application, newest first, and the form to add one (back-office §2). */
 export function NotesSection({ application }: { application: Application }) {
@@ -19,6 +22,17 @@ export function NotesSection({ application }: { application: Application }) {
   const [problem, setProblem] = useState<string | null>(null);
   const [add, { isLoading }] = useAddApplicationNoteMutation();
   const notes = parseNotes(application.internal_notes);
+  // a note being typed outlives an ended session: the section opens with it again
+  const restore = useCallback((v: { text: string }) => {
+    setText(v.text);
+    setOpen(true);
+  }, []);
+  const draft = useFormDraft({
+    name: `note:application:${application.id}`,
+    values: { text },
+    initial: EMPTY_NOTE,
+    restore,
+  });
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
@@ -92,6 +106,7 @@ export function NotesSection({ application }: { application: Application }) {
             </ol>
           )}
           <form onSubmit={onSubmit} noValidate className="flex flex-col gap-2">
+            <DraftNotice draft={draft} />
             <label htmlFor={`${id}-new`} className="text-sm font-medium text-slate-900">
               {t('applications.addNote')}
             </label>

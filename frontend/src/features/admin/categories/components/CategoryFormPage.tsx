@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ArrowLeft, RotateCcw } from 'lucide-react';
@@ -8,6 +8,7 @@ import { ErrorState } from '../../../../components/ErrorState';
 import { Spinner } from '../../../../components/Spinner';
 import { TextAreaField, TextField } from '../../../../components/TextField';
 import { apiErrorOf, errorText, serverFieldErrors } from '../../lib/errors';
+import { DraftNotice, useFormDraft } from '../../lib/form-draft';
 import { ErrorBox, PageHeader } from '../../ui/PageHeader';
 import { useToast } from '../../ui/Toasts';
 import {
@@ -95,6 +96,24 @@ export default function CategoryFormPage() {
     }
   }, [loaded.data]);
 
+  // after the load above: a draft of an earlier visit wins over the loaded category
+  const initial = useMemo(
+    () => (id === null ? EMPTY : loaded.data ? bodyOf(loaded.data) : null),
+    [id, loaded.data],
+  );
+  // a draft of an edit keeps the version it was typed over: saved, it meets the version check
+  const restoreDraft = useCallback((draftValues: CategoryBody, from?: number) => {
+    setValues(draftValues);
+    if (from !== undefined) setVersion((current) => Math.min(current, from));
+  }, []);
+  const draft = useFormDraft({
+    name: id === null ? 'category:new' : `category:${id}`,
+    values,
+    initial,
+    restore: restoreDraft,
+    meta: id === null ? undefined : version,
+  });
+
   const setText = (field: FieldKey, value: string) => {
     const [group, lang] = field.split('.') as ['name' | 'description', 'de' | 'uk'];
     setValues((v) => ({ ...v, [group]: { ...v[group], [lang]: value } }));
@@ -118,6 +137,7 @@ export default function CategoryFormPage() {
     try {
       if (id === null) await create(body).unwrap();
       else await update({ id, body: { ...body, version } }).unwrap();
+      draft.clear();
       toast(
         'success',
         t(id === null ? 'categories.created' : 'categories.updated', { name: body.name.de }),
@@ -168,6 +188,7 @@ export default function CategoryFormPage() {
         }
       />
       <form onSubmit={onSubmit} noValidate className="card flex flex-col gap-5 p-4 sm:p-6">
+        <DraftNotice draft={draft} />
         {failure && (
           <ErrorBox>
             <p>{failure}</p>

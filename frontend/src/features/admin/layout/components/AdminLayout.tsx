@@ -8,6 +8,7 @@ import { useAppDispatch } from '../../../../app/hooks';
 import { LanguageSwitch } from '../../../../app/layout/LanguageSwitch';
 import { PageSpinner } from '../../../../components/Spinner';
 import { useReturnFocus } from '../../../../lib/use-return-focus';
+import { clearAllDrafts } from '../../lib/form-draft';
 import { useGetMeQuery, useLogoutMutation } from '../../session/api/auth-api';
 import { endSession, updateSessionUser, type StaffUser } from '../../session/session-slice';
 import { useSession } from '../../session/use-session';
@@ -26,6 +27,8 @@ function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
       .unwrap()
       .catch(() => undefined);
     endSession(dispatch, null);
+    // a logout on purpose keeps nothing typed on this computer (an ended session keeps drafts)
+    clearAllDrafts();
     dispatch(api.util.resetApiState());
     void navigate('/admin/login', { replace: true });
   };
@@ -97,7 +100,7 @@ export function AdminLayout() {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const location = useLocation();
   const dispatch = useAppDispatch();
-  const { user, token } = useSession();
+  const { user } = useSession();
   const me = useGetMeQuery();
 
   useEffect(() => setDrawerOpen(false), [location.pathname]);
@@ -112,9 +115,9 @@ export function AdminLayout() {
       user &&
       (fresh.role !== user.role || fresh.name !== user.name || fresh.email !== user.email)
     ) {
-      updateSessionUser(dispatch, token, fresh);
+      updateSessionUser(dispatch, fresh);
     }
-  }, [me.data, user, token, dispatch]);
+  }, [me.data, user, dispatch]);
 
   return (
     <div className="min-h-screen bg-slate-50 lg:flex">

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ArrowLeft, RotateCcw, Save } from 'lucide-react';
@@ -11,6 +11,7 @@ import { SelectField, TextAreaField, TextField } from '../../../../components/Te
 import { LOT_CONDITIONS, type LotCondition } from '../../../../lib/lot-condition';
 import { useGetAdminCategoriesQuery } from '../../categories/api/categories-api';
 import { apiErrorOf, errorText, serverFieldErrors } from '../../lib/errors';
+import { DraftNotice, useFormDraft } from '../../lib/form-draft';
 import { ErrorBox, PageHeader } from '../../ui/PageHeader';
 import { useToast } from '../../ui/Toasts';
 import {
@@ -69,6 +70,23 @@ export default function LotFormPage() {
   const [saving, setSaving] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
   const uploadErrors = (location.state as FormLocationState | null)?.uploadErrors ?? [];
+  // the typed text outlives an ended session (photos chosen but not yet uploaded do not)
+  const initial = useMemo(
+    () => (id === null ? EMPTY_LOT : base ? valuesOf(base) : null),
+    [id, base],
+  );
+  // a draft of an edit goes on from the lot it was typed over: saved, it meets the version check
+  const restoreDraft = useCallback((draftValues: LotFormValues, from?: AdminLot | null) => {
+    setValues(draftValues);
+    if (from) setBase((current) => (current && from.version < current.version ? from : current));
+  }, []);
+  const draft = useFormDraft({
+    name: id === null ? 'lot:new' : `lot:${id}`,
+    values,
+    initial,
+    restore: restoreDraft,
+    meta: base,
+  });
 
   useEffect(() => {
     if (lot.data && (!base || base.id !== lot.data.id)) {
@@ -150,6 +168,7 @@ export default function LotFormPage() {
     try {
       if (id === null) {
         const created = await createLot(body).unwrap();
+        draft.clear();
         const failures = await uploadPending(created.id);
         toast('success', t('lots.created', { name: body.name.de }));
         if (failures.length > 0) {
@@ -162,6 +181,7 @@ export default function LotFormPage() {
         return;
       }
       await updateLot({ id, body: { ...body, version: version ?? base?.version ?? 1 } }).unwrap();
+      draft.clear();
       toast('success', t('lots.updated', { name: body.name.de }));
       void navigate('/admin/lots');
     } catch (error) {
@@ -259,6 +279,7 @@ export default function LotFormPage() {
       </Link>
       <PageHeader title={id === null ? t('lots.newTitle') : t('lots.editTitle', { id })} />
       <form ref={formRef} onSubmit={onSubmit} noValidate className="flex flex-col gap-5">
+        <DraftNotice draft={draft} />
         {uploadErrors.length > 0 && (
           <ErrorBox>
             <p>{t('lots.someUploadsFailed')}</p>

@@ -2,7 +2,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { apiUrl, server } from '../../../../test/server';
 import { ADMIN, bearerOf, fakeToken, meHandler, renderAdmin } from '../../test/admin-test-utils';
-import { TOKEN_KEY, USER_KEY } from '../../session/session-slice';
+import { selectToken, selectUser } from '../../session/session-slice';
 
 describe('profile page', () => {
   beforeEach(() => server.use(meHandler(ADMIN)));
@@ -17,7 +17,7 @@ describe('profile page', () => {
         return HttpResponse.json(current);
       }),
     );
-    const { user } = renderAdmin('/admin/profile');
+    const { user, store } = renderAdmin('/admin/profile');
     const name = await screen.findByLabelText(/^Name/);
     await user.clear(name);
     await user.type(name, 'Anna Neu');
@@ -25,7 +25,7 @@ describe('profile page', () => {
     try {
       await user.click(screen.getByRole('button', { name: 'Profil speichern' }));
       expect(await screen.findByText('Profil erfolgreich gespeichert.')).toBeInTheDocument();
-      expect(JSON.parse(localStorage.getItem(USER_KEY)!)).toMatchObject({ name: 'Anna Neu' });
+      expect(selectUser(store.getState() as never)).toMatchObject({ name: 'Anna Neu' });
       expect(screen.getAllByText('Anna Neu')[0]).toBeInTheDocument();
       act(() => jest.advanceTimersByTime(3000));
       await waitFor(() =>
@@ -61,8 +61,7 @@ describe('profile page', () => {
         });
       }),
     );
-    const { user } = renderAdmin('/admin/profile');
-    const old = localStorage.getItem(TOKEN_KEY);
+    const { user, store, token: old } = renderAdmin('/admin/profile');
     await user.click(await screen.findByRole('tab', { name: 'Passwort ändern' }));
     await user.type(screen.getByLabelText(/^Aktuelles Passwort/), 'altes-passwort');
     await user.type(screen.getByLabelText(/^Neues Passwort \*/), 'Neues-Passwort-1');
@@ -72,6 +71,6 @@ describe('profile page', () => {
     expect(await screen.findByText(/Passwort erfolgreich geändert/)).toBeInTheDocument();
     expect(sentWith).toBe(old);
     expect(body).toEqual({ current_password: 'altes-passwort', new_password: 'Neues-Passwort-1' });
-    expect(localStorage.getItem(TOKEN_KEY)).toBe(fresh);
+    expect(selectToken(store.getState() as never)).toBe(fresh);
   });
 });

@@ -42,7 +42,7 @@ function Success({ text }: { text: string | null }) {
 function ProfileForm() {
   const { t } = useTranslation('admin');
   const dispatch = useAppDispatch();
-  const { user, token } = useSession();
+  const { user } = useSession();
   const [update, { isLoading }] = useUpdateProfileMutation();
   const [name, setName] = useState(user?.name ?? '');
   const [email, setEmail] = useState(user?.email ?? '');
@@ -61,7 +61,7 @@ function ProfileForm() {
     if (found.name || found.email) return;
     try {
       const saved = await update({ name: name.trim(), email: email.trim() }).unwrap();
-      updateSessionUser(dispatch, token, saved);
+      updateSessionUser(dispatch, saved);
       setSuccess(t('profile.saved'));
     } catch (error) {
       const fields = serverFieldErrors(error);
@@ -120,7 +120,7 @@ function PasswordForm() {
     try {
       const answer = await change({ current_password: current, new_password: next }).unwrap();
       // the change ended every other session; this device goes on with the fresh token
-      renewSession(dispatch, answer);
+      renewSession(dispatch, answer, true);
       setCurrent('');
       setNext('');
       setConfirm('');

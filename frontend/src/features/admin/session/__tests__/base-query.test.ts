@@ -1,9 +1,9 @@
 import { http, HttpResponse } from 'msw';
-import { api } from '../../../../app/api';
+import { api, refreshThresholdOf, restoreSession } from '../../../../app/api';
 import { makeStore } from '../../../../app/store';
 import { apiUrl, server } from '../../../../test/server';
-import { ADMIN, bearerOf, fakeToken, signIn } from '../../test/admin-test-utils';
-import { selectSession, TOKEN_KEY, USER_KEY } from '../session-slice';
+import { ADMIN, bearerOf, fakeToken } from '../../test/admin-test-utils';
+import { selectSession, SESSION_HINT_KEY, startSession } from '../session-slice';
 
 const probeApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -11,7 +11,18 @@ const probeApi = api.injectEndpoints({
   }),
 });
 
-async function callProbe(store = makeStore(), tag = 'x') {
+/** A store whose page holds a session with `token` (in memory: nothing else knows it). */
+let signedInStore: ReturnType<typeof makeStore> | undefined;
+function signIn(user = ADMIN, token = fakeToken()): string {
+  signedInStore = makeStore();
+  startSession(signedInStore.dispatch, { access_token: token, user });
+  return token;
+}
+afterEach(() => {
+  signedInStore = undefined;
+});
+
+async function callProbe(store = signedInStore ?? makeStore(), tag = 'x') {
   const result = await store.dispatch(
     probeApi.endpoints.probe.initiate(tag, { forceRefetch: true }),
   );
@@ -20,7 +31,7 @@ async function callProbe(store = makeStore(), tag = 'x') {
 
 const sessionOf = (store: ReturnType<typeof makeStore>) => selectSession(store.getState() as never);
 
-/** POST /auth/refresh answering `next` (or a 401), counting calls and the tokens sent. */
+/** POST /auth/refresh answering `next` (or a 401), counting calls and the bearer tokens sent. */
 function refreshHandler(next: string | null, seen: (string | null)[]) {
   return http.post(apiUrl('/auth/refresh'), ({ request }) => {
     seen.push(bearerOf(request));
@@ -79,13 +90,24 @@ describe('base query with a staff session', () => {
         return HttpResponse.json({ ok: true });
       }),
     );
-    const store = makeStore();
-    // two calls at the same moment share one refresh
+    const store = signedInStore!;
+    // two calls at the same moment share one refresh, which carries the cookie, no bearer token
     await Promise.all([callProbe(store, 'a'), callProbe(store, 'b')]);
-    expect(refreshes).toEqual([old]);
+    expect(old).not.toBe(fresh);
+    expect(refreshes).toEqual([null]);
     expect(sent).toEqual([fresh, fresh]);
-    expect(localStorage.getItem(TOKEN_KEY)).toBe(fresh);
     expect(sessionOf(store)).toMatchObject({ token: fresh, isAuthenticated: true });
+    // the access token is kept in memory only
+    expect(JSON.stringify({ ...localStorage })).not.toContain(fresh);
+  });
+
+  test('when tokens are configured to live shorter than 300 s, then a third of their lifetime is the threshold', () => {
+    const now = Math.floor(Date.now() / 1000);
+    const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+    const token = (iat: number, exp: number) => `${b64({ alg: 'RS256' })}.${b64({ iat, exp })}.s`;
+    expect(refreshThresholdOf(token(now, now + 30))).toBe(10);
+    expect(refreshThresholdOf(token(now, now + 900))).toBe(300);
+    expect(refreshThresholdOf(fakeToken(900))).toBe(300); // no iat: the spec's 300 s
   });
 
   test('when a call gets 401, then the token is refreshed once and the call retried once with the new token', async () => {
@@ -105,7 +127,7 @@ describe('base query with a staff session', () => {
     );
     const { data, store } = await callProbe();
     expect(data).toEqual({ ok: true });
-    expect(refreshes).toEqual([old]);
+    expect(refreshes).toEqual([null]);
     expect(sent).toEqual([old, fresh]);
     expect(sessionOf(store).isAuthenticated).toBe(true);
   });
@@ -130,10 +152,10 @@ describe('base query with a staff session', () => {
       token: null,
       endedReason: 'failed',
     });
-    expect(localStorage.getItem(TOKEN_KEY)).toBeNull();
+    expect(localStorage.getItem(SESSION_HINT_KEY)).toBeNull();
   });
 
-  test('when the refresh is refused, then the session is cleared from state and storage as expired', async () => {
+  test('when the refresh is refused, then the session is cleared from state and the browser as expired', async () => {
     signIn(ADMIN, fakeToken(900));
     const refreshes: (string | null)[] = [];
     server.use(
@@ -150,8 +172,7 @@ describe('base query with a staff session', () => {
       user: null,
       endedReason: 'expired',
     });
-    expect(localStorage.getItem(TOKEN_KEY)).toBeNull();
-    expect(localStorage.getItem(USER_KEY)).toBeNull();
+    expect(localStorage.getItem(SESSION_HINT_KEY)).toBeNull();
   });
 
   test('when an expired token cannot be refreshed before a call, then the call still goes out, without a token', async () => {
@@ -179,5 +200,37 @@ describe('base query with a staff session', () => {
     );
     const { store } = await callProbe();
     expect(sessionOf(store)).toMatchObject({ isAuthenticated: true, token });
+  });
+
+  test('when the page is reloaded with a session in the cookie, then one refresh restores token and user', async () => {
+    localStorage.setItem(SESSION_HINT_KEY, '1');
+    localStorage.setItem('token', 'legacy-token'); // where earlier versions kept it
+    const refreshes: (string | null)[] = [];
+    const fresh = fakeToken(900, 'restored');
+    server.use(refreshHandler(fresh, refreshes));
+    const store = makeStore();
+    expect(sessionOf(store)).toMatchObject({ restoring: true, isAuthenticated: false });
+    expect(localStorage.getItem('token')).toBeNull();
+    expect(await restoreSession(store)).toBe(true);
+    expect(refreshes).toEqual([null]);
+    expect(sessionOf(store)).toMatchObject({
+      restoring: false,
+      isAuthenticated: true,
+      token: fresh,
+      user: { email: ADMIN.email },
+    });
+  });
+
+  test('when the page is reloaded and the cookie no longer refreshes, then the session ends as expired', async () => {
+    localStorage.setItem(SESSION_HINT_KEY, '1');
+    server.use(refreshHandler(null, []));
+    const store = makeStore();
+    expect(await restoreSession(store)).toBe(false);
+    expect(sessionOf(store)).toMatchObject({
+      restoring: false,
+      isAuthenticated: false,
+      endedReason: 'expired',
+    });
+    expect(localStorage.getItem(SESSION_HINT_KEY)).toBeNull();
   });
 });

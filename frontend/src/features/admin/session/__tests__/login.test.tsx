@@ -1,9 +1,9 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { renderApp } from '../../../../test/render';
 import { apiUrl, server } from '../../../../test/server';
 import { ADMIN, fakeToken, meHandler, signIn } from '../../test/admin-test-utils';
-import { TOKEN_KEY, USER_KEY } from '../session-slice';
+import { SESSION_HINT_KEY } from '../session-slice';
 
 function describedErrors(input: HTMLElement): string {
   return (input.getAttribute('aria-describedby') ?? '')
@@ -62,7 +62,7 @@ describe('login', () => {
     await user.type(password, 'falsches-passwort');
     await user.click(submit);
     expect(await screen.findByRole('alert')).toHaveTextContent('E-Mail oder Passwort ist falsch.');
-    expect(localStorage.getItem(TOKEN_KEY)).toBeNull();
+    expect(localStorage.getItem(SESSION_HINT_KEY)).toBeNull();
   });
 
   test('when a logged-out visitor opens an admin page and logs in, then they land on that page with its query', async () => {
@@ -92,11 +92,10 @@ describe('login', () => {
       hash: '#top',
     });
     expect(body).toEqual({ email: 'admin@moebelbruecke.local', password: 'moebel-admin-2026' });
-    expect(localStorage.getItem(TOKEN_KEY)).toBe(token);
-    expect(JSON.parse(localStorage.getItem(USER_KEY)!)).toMatchObject({
-      email: ADMIN.email,
-      role: 'admin',
-    });
+    // the browser keeps only the flag that there is a session: the token stays in memory
+    expect(localStorage.getItem(SESSION_HINT_KEY)).toBe('1');
+    expect(JSON.stringify({ ...localStorage })).not.toContain(token);
+    expect(JSON.stringify({ ...localStorage })).not.toContain(ADMIN.email);
   });
 
   test('when the login page opens without a remembered page, then login leads to the categories', async () => {
@@ -141,7 +140,7 @@ describe('login', () => {
     expect(notice).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/admin/login');
     expect(router.state.location.state).toMatchObject({ from: { pathname: '/admin/profile' } });
-    expect(localStorage.getItem(TOKEN_KEY)).toBeNull();
+    expect(localStorage.getItem(SESSION_HINT_KEY)).toBeNull();
   });
 
   test('when the logout button is used, then the session is gone and the login page shows', async () => {
@@ -161,7 +160,26 @@ describe('login', () => {
     await user.click(within(sidebar).getByRole('button', { name: 'Abmelden' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin/login'));
     expect(loggedOut).toBe(true);
-    expect(localStorage.getItem(TOKEN_KEY)).toBeNull();
+    expect(localStorage.getItem(SESSION_HINT_KEY)).toBeNull();
+  });
+
+  test('when another tab logs out, then this tab leaves the back-office too; when one logs in, this tab picks the session up', async () => {
+    signIn(ADMIN);
+    server.use(meHandler(ADMIN));
+    const { router } = renderApp('/admin/profile');
+    await screen.findByRole('heading', { level: 1, name: 'Mein Profil' });
+    act(() => {
+      localStorage.removeItem(SESSION_HINT_KEY);
+      window.dispatchEvent(new StorageEvent('storage', { key: SESSION_HINT_KEY }));
+    });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/login'));
+    act(() => {
+      localStorage.setItem(SESSION_HINT_KEY, '1');
+      window.dispatchEvent(new StorageEvent('storage', { key: SESSION_HINT_KEY }));
+    });
+    // the refresh cookie of the other tab's login brings this tab back where it was
+    await screen.findByRole('heading', { level: 1, name: 'Mein Profil' });
+    expect(router.state.location.pathname).toBe('/admin/profile');
   });
 
   test('when the seeded administrator logs in for the first time, then the password tab of the profile opens with a notice', async () => {

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CheckCircle2 } from 'lucide-react';
 import { Roles, type Role } from '@furniture/contracts/enums';
@@ -6,12 +6,15 @@ import { Limits } from '@furniture/contracts/limits';
 import { Modal } from '../../../../components/Modal';
 import { SelectField, TextField } from '../../../../components/TextField';
 import { errorText, serverFieldErrors } from '../../lib/errors';
+import { DraftNotice, useFormDraft } from '../../lib/form-draft';
 import type { StaffUser } from '../../session/session-slice';
 import { DialogActions } from '../../ui/DialogActions';
 import { ErrorBox } from '../../ui/PageHeader';
 import { PasswordStrength } from '../../ui/PasswordStrength';
 import { useCreateUserMutation, useUpdateUserMutation } from '../api/users-api';
 import { validateUserForm, type UserFormErrors, type UserFormValues } from '../user-form';
+
+const PASSWORD_FIELDS = ['password', 'confirm'] as const;
 
 /**
  * Add or edit a staff member. After a successful save the dialog says so and closes after
@@ -20,12 +23,24 @@ import { validateUserForm, type UserFormErrors, type UserFormValues } from '../u
 export function UserFormModal({ user, onClose }: { user: StaffUser | null; onClose: () => void }) {
   const { t } = useTranslation('admin');
   const mode = user ? 'edit' : 'create';
-  const [values, setValues] = useState<UserFormValues>({
-    name: user?.name ?? '',
-    email: user?.email ?? '',
-    role: user?.role ?? 'volunteer',
-    password: '',
-    confirm: '',
+  const initial = useMemo<UserFormValues>(
+    () => ({
+      name: user?.name ?? '',
+      email: user?.email ?? '',
+      role: user?.role ?? 'volunteer',
+      password: '',
+      confirm: '',
+    }),
+    [user],
+  );
+  const [values, setValues] = useState<UserFormValues>(initial);
+  // passwords never go into a draft
+  const draft = useFormDraft({
+    name: user ? `user:${user.id}` : 'user:new',
+    values,
+    initial,
+    restore: setValues,
+    omit: PASSWORD_FIELDS,
   });
   const [errors, setErrors] = useState<UserFormErrors>({});
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
@@ -63,6 +78,7 @@ export function UserFormModal({ user, onClose }: { user: StaffUser | null; onClo
     try {
       if (user) await update({ id: user.id, body }).unwrap();
       else await create({ ...body, password: values.password }).unwrap();
+      draft.clear();
       setSaved(true);
     } catch (error) {
       setServerErrors(serverFieldErrors(error));
@@ -91,6 +107,7 @@ export function UserFormModal({ user, onClose }: { user: StaffUser | null; onClo
             {t(mode === 'edit' ? 'users.updated' : 'users.created')}
           </p>
         )}
+        <DraftNotice draft={draft} />
         {failure && <ErrorBox>{failure}</ErrorBox>}
         <TextField
           label={t('users.name')}
