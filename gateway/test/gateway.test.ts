@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync } from 'node:zlib';
 import express from 'express';
 import {
   api,
@@ -70,6 +71,10 @@ describe('gateway in front of the real auth service', () => {
     mkdirSync(path.join(spaDir, 'assets'));
     writeFileSync(path.join(spaDir, 'index.html'), '<!doctype html><title>Möbel</title>');
     writeFileSync(path.join(spaDir, 'assets', 'app-abc123.js'), 'console.log(1)');
+    // the frontend's build writes compressed copies next to its files (scripts/compress.mjs)
+    const big = `console.log(${JSON.stringify('Möbel '.repeat(500))});`;
+    writeFileSync(path.join(spaDir, 'assets', 'big-abc123.js'), big);
+    writeFileSync(path.join(spaDir, 'assets', 'big-abc123.js.br'), brotliCompressSync(big));
     const config = loadGatewayConfig({
       AUTH_URL: auth.url,
       CATALOG_URL: others[0]!.url,
@@ -303,6 +308,22 @@ describe('gateway in front of the real auth service', () => {
     expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
     const asset = await http.get('/assets/app-abc123.js');
     expect(asset.headers.get('cache-control')).toContain('immutable');
+  });
+
+  test('when a browser takes Brotli, then a built file comes as its Brotli copy with the same type and caching', async () => {
+    const url = `${gateway.url}/assets/big-abc123.js`;
+    const br = await fetch(url, { headers: { 'accept-encoding': 'br, gzip' } });
+    expect(br.status).toBe(200);
+    expect(br.headers.get('content-encoding')).toBe('br');
+    expect(br.headers.get('content-type')).toContain('javascript');
+    expect(br.headers.get('cache-control')).toContain('immutable');
+    expect(br.headers.get('vary')).toMatch(/accept-encoding/i);
+    const text = await br.text();
+    expect(text).toContain('Möbel Möbel');
+    // a client without Brotli gets the same file, compressed on the fly
+    const gzip = await fetch(url, { headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers.get('content-encoding')).toBe('gzip');
+    expect(await gzip.text()).toBe(text);
   });
 
   test('when every service is ready, then /api/v1/health is 200 listing each; when one is down, 503', async () => {

@@ -24,6 +24,8 @@ const CHROMIUM_FLAGS = [
   '--disable-sync',
 ];
 const RUNS = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS ?? 3));
+/** where each run's full report (JSON) goes, when set: for a look at the request chains */
+const REPORT_DIR = process.env.LIGHTHOUSE_REPORT_DIR;
 const DATA_DIR = path.join(REPO_ROOT, '.data', 'bench-lighthouse');
 const ADMIN = { email: 'bench@moebelbruecke.test', password: 'bench-lighthouse-2026' };
 const CATEGORY_ID = 1;
@@ -121,7 +123,12 @@ const median = (values: number[]): number => {
   return sorted[Math.floor(sorted.length / 2)] ?? NaN;
 };
 
-async function measure(url: string, port: number): Promise<Figures> {
+async function measure(
+  url: string,
+  port: number,
+  reportName?: string,
+  attempt = 1,
+): Promise<Figures> {
   const { default: lighthouse } = await import('lighthouse');
   // no config: Lighthouse's defaults are the mobile settings (formFactor mobile, simulated
   // throttling: 150 ms RTT, 1.6 Mbit/s, CPU slowed down 4x)
@@ -133,7 +140,18 @@ async function measure(url: string, port: number): Promise<Figures> {
   });
   if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
   const { lhr } = result;
-  if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.message}`);
+  if (lhr.runtimeError) {
+    // Chromium now and then records a trace without its start (NO_NAVSTART): run again
+    if (attempt < 3) {
+      log(`  ${url}: ${lhr.runtimeError.code}, again`);
+      return measure(url, port, reportName, attempt + 1);
+    }
+    throw new Error(`${url}: ${lhr.runtimeError.message}`);
+  }
+  if (REPORT_DIR && reportName) {
+    fs.mkdirSync(REPORT_DIR, { recursive: true });
+    fs.writeFileSync(path.join(REPORT_DIR, `${reportName}.json`), JSON.stringify(lhr));
+  }
   const audit = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
   return {
     performance: Math.round((lhr.categories.performance?.score ?? NaN) * 100),
@@ -244,7 +262,7 @@ async function main(): Promise<void> {
       const runs: Figures[] = [];
       for (let i = 0; i < RUNS; i++) {
         log(`  ${name}: run ${i + 1} of ${RUNS}`);
-        runs.push(await measure(url, chrome.port));
+        runs.push(await measure(url, chrome.port, `${name}-${i + 1}`));
       }
       const pick = (key: Exclude<keyof Figures, 'opportunities'>) =>
         median(runs.map((r) => r[key]));

@@ -9,6 +9,7 @@ import {
 } from '@reduxjs/toolkit/query/react';
 import { Limits } from '@furniture/contracts/limits';
 import { env } from '../config/env';
+import { takeEarlyAnswer } from './early-loads';
 import { currentLanguage } from './i18n';
 
 /**
@@ -109,6 +110,9 @@ function baseUrl(): string {
 
 const rawBaseQuery = fetchBaseQuery({
   baseUrl: baseUrl(),
+  // a public GET that main.tsx started before the page's code arrived takes that answer
+  fetchFn: (input, init) =>
+    (input instanceof Request ? takeEarlyAnswer(input) : undefined) ?? fetch(input, init),
   prepareHeaders: (headers) => {
     // services answer messages in this language (docs/decisions.md "API shape")
     headers.set('Accept-Language', currentLanguage());

@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { Route, Routes } from 'react-router';
 import { PageSpinner } from '../components/Spinner';
+import type { EarlyLoaders } from './early-loads';
 import { lazyWithStore } from './lazy';
 import { PublicLayout } from './layout/PublicLayout';
 import { HomePage } from './routes/HomePage';
@@ -17,6 +18,12 @@ const CategoryLotsPage = lazyWithStore(
   () => import('../features/catalog/components/CategoryLotsPage'),
 );
 const LotPage = lazyWithStore(() => import('./routes/LotPage'));
+
+/** The pages main.tsx loads early for a deep link to a lot or a category (early-loads.ts). */
+export const earlyLoaders: EarlyLoaders = {
+  lotPage: () => LotPage.preload(),
+  categoryPage: () => CategoryLotsPage.preload(),
+};
 const CheckStatusPage = lazyWithStore(
   () => import('../features/applications/components/CheckStatusPage'),
 );

@@ -17,7 +17,10 @@ export default function CategoryLotsPage() {
   const { t } = useTranslation('public');
   const lang = useLanguage();
   const { categoryId = '' } = useParams();
-  const { data: categories } = useCategories();
+  const { data: categories, isError: categoriesFailed } = useCategories();
+  // the list waits for the category too: its title and description, arriving later, would push
+  // the cards down (Lighthouse: a layout shift of the list)
+  const categoriesSettled = categories !== undefined || categoriesFailed;
   const lots = useGetLotsByCategoryQuery(categoryId);
 
   const ref = categoryId.trim().toLowerCase();
@@ -51,7 +54,7 @@ export default function CategoryLotsPage() {
       )}
 
       <div className="mt-6">
-        {lots.isLoading ? (
+        {lots.isLoading || !categoriesSettled ? (
           <Spinner label={t('categoryLots.loading')} />
         ) : unknown ? (
           <CategoryNotFound />

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ChevronLeft, ChevronRight, ImageOff, Maximize2 } from 'lucide-react';
-import { thumbnailOf } from '../lib/photos';
+import { galleryImage, thumbnailOf } from '../lib/photos';
 
 // the viewer (and the dialog library under it) loads when a photo is opened, not with the page
 const FullscreenViewer = lazy(() =>
@@ -39,6 +39,8 @@ export function Gallery({ photos, large, name, nameLang }: GalleryProps) {
 
   const current = Math.min(index, count - 1);
   const go = (delta: number) => setIndex((i) => (Math.min(i, count - 1) + delta + count) % count);
+  // the same sources as the early preload of the first photo (app/early-loads.ts)
+  const image = galleryImage(photos[current]!, large[current]);
   const altOf = (i: number) => t('gallery.photoAlt', { name, n: i + 1, count });
 
   const onKeyDown = (e: KeyboardEvent) => {
@@ -62,10 +64,9 @@ export function Gallery({ photos, large, name, nameLang }: GalleryProps) {
           aria-label={t('gallery.openFullscreen', { n: current + 1, count })}
         >
           <img
-            src={photos[current]}
-            // the 800 px photo on phones, the 1600 px one where the gallery is wide enough
-            srcSet={large[current] ? `${photos[current]} 800w, ${large[current]} 1600w` : undefined}
-            sizes="(min-width: 1024px) 50vw, 100vw"
+            src={image.src}
+            srcSet={image.srcSet}
+            sizes={image.sizes}
             // the largest thing on the lot page: fetched before anything else waiting
             fetchPriority="high"
             alt={altOf(current)}

@@ -4,12 +4,8 @@ import { ImageOff } from 'lucide-react';
 import { useLanguage } from '../../../lib/language';
 import { localize } from '../../../lib/localized';
 import type { PublicLot } from '../api/catalog-api';
-import { thumbnailOf } from '../lib/photos';
+import { cardImage } from '../lib/photos';
 import { LotStatusBadge } from './LotStatusBadge';
-
-/** How wide a card is in GRID_COLUMNS (1, 2, 3, 4, 6 columns): the 320 px thumbnail or the 800 px photo. */
-const CARD_SIZES =
-  '(min-width: 1536px) 16vw, (min-width: 1280px) 25vw, (min-width: 1024px) 33vw, (min-width: 640px) 50vw, 100vw';
 
 /**
  * First photo or a placeholder, name, status, id, short description; links to the lot. The
@@ -21,19 +17,19 @@ export function LotCard({ lot, priority = false }: { lot: PublicLot; priority?: 
   const name = localize(lot.name, lang);
   const description = localize(lot.description, lang);
   const photo = lot.photos[0];
+  // the same sources as the early preload of a category's first photo (app/early-loads.ts)
+  const image = photo ? cardImage(photo) : undefined;
   return (
     <Link
       to={`/lots/${lot.id}`}
       className="card group flex h-full flex-col overflow-hidden transition-shadow hover:shadow-md"
     >
       <div className="aspect-[4/3] bg-slate-100">
-        {photo ? (
+        {image ? (
           <img
-            src={photo}
-            srcSet={
-              thumbnailOf(photo) !== photo ? `${thumbnailOf(photo)} 320w, ${photo} 800w` : undefined
-            }
-            sizes={CARD_SIZES}
+            src={image.src}
+            srcSet={image.srcSet}
+            sizes={image.sizes}
             alt={name.text}
             loading={priority ? 'eager' : 'lazy'}
             fetchPriority={priority ? 'high' : undefined}
