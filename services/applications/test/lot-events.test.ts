@@ -593,9 +593,9 @@ describe('second chances', () => {
     expect((await getApp(kept)).status).toBe('pending');
     expect((await getApp(erased)).status).toBe('rejected');
     expect(
-      h.recorder.events.some(
-        (e) => e.name === Events.ApplicationReconsidered && e.payload.application_id === erased,
-      ),
+      h.recorder
+        .of(Events.ApplicationReconsidered)
+        .some((e) => e.payload.application_id === erased),
     ).toBe(false);
   });
 
