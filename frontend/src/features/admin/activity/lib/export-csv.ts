@@ -2,6 +2,7 @@ import type { Dispatch } from '@reduxjs/toolkit';
 import { callWithSession, type ApiError } from '../../../../app/api';
 import { currentLanguage } from '../../../../app/i18n';
 import { env } from '../../../../config/env';
+import { saveBlob } from '../../lib/download';
 import type { ActivityFilters } from './activity';
 
 /**
@@ -42,11 +43,5 @@ export async function downloadActivityCsv(
   }
   const blob = await response.blob();
   const name = /filename="?([^";]+)"?/.exec(response.headers.get('content-disposition') ?? '')?.[1];
-  const link = document.createElement('a');
-  link.href = URL.createObjectURL(blob);
-  link.download = name ?? `aktivitaeten-${new Date().toISOString().slice(0, 10)}.csv`;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+  saveBlob(name ?? `aktivitaeten-${new Date().toISOString().slice(0, 10)}.csv`, blob);
 }

@@ -1,4 +1,5 @@
 import { stringify } from 'csv-stringify/browser/esm/sync';
+import { saveBlob } from '../../lib/download';
 
 /**
  * One chart's data as a CSV file the way German spreadsheet programs open it: semicolons, a
@@ -10,14 +11,7 @@ export function toCsv(header: string[], rows: (string | number)[][]): string {
   return `\uFEFF${stringify([header, ...rows.map((r) => r.map(safe))], { delimiter: ';' })}`;
 }
 
-/** Saves a text as a file through a temporary download link. */
+/** Saves a CSV text as a file. */
 export function saveFile(name: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  URL.revokeObjectURL(url);
+  saveBlob(name, new Blob([text], { type: 'text/csv;charset=utf-8' }));
 }

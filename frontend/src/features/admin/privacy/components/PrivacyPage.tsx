@@ -29,27 +29,34 @@ const str = (v: unknown) =>
   typeof v === 'string' ? v : v === null || v === undefined ? '' : String(v);
 const num = (v: unknown) => (typeof v === 'number' ? v : 0);
 
-function Section({
+/** One kind of stored record: its count, then one line per record (or "none"). */
+function Section<T>({
   id,
   title,
-  count,
-  children,
+  items,
+  line,
 }: {
   id: string;
   title: string;
-  count: number;
-  children: ReactNode;
+  items: readonly T[];
+  line: (item: T) => ReactNode;
 }) {
   const { t } = useTranslation('admin');
   return (
     <section className="card p-4" aria-labelledby={id} data-testid={id}>
       <h2 id={id} className="text-lg font-bold text-slate-900">
-        {title} <span className="font-normal text-slate-700">({count})</span>
+        {title} <span className="font-normal text-slate-700">({items.length})</span>
       </h2>
-      {count === 0 ? (
+      {items.length === 0 ? (
         <p className="mt-2 text-slate-700">{t('privacy.none')}</p>
       ) : (
-        <ul className="mt-2 divide-y divide-slate-200">{children}</ul>
+        <ul className="mt-2 divide-y divide-slate-200">
+          {items.map((item, i) => (
+            <li key={i} className="py-2 text-slate-800">
+              {line(item)}
+            </li>
+          ))}
+        </ul>
       )}
     </section>
   );
@@ -209,50 +216,50 @@ export function PrivacyPage() {
           <Section
             id="privacy-applications"
             title={t('privacy.applications')}
-            count={found.lookup.applications.length}
-          >
-            {found.lookup.applications.map((a) => (
-              <Row key={num(a.id)}>
+            items={found.lookup.applications}
+            line={(a) => (
+              <>
                 {t('privacy.application', { id: num(a.id), lot: num(a.lot_id) })} ·{' '}
                 {t(`applicationStatus.${str(a.status)}`)} · {str(a.applicant_name)} ·{' '}
                 {formatDate(str(a.created_at), lang)}
-              </Row>
-            ))}
-          </Section>
+              </>
+            )}
+          />
           <Section
             id="privacy-wishes"
             title={t('privacy.wishes')}
-            count={found.lookup.wishes.length}
-          >
-            {found.lookup.wishes.map((w) => (
-              <Row key={num(w.id)}>
+            items={found.lookup.wishes}
+            line={(w) => (
+              <>
                 {t('privacy.wish', { id: num(w.id) })} · {t(`wishStatus.${str(w.status)}`)} ·{' '}
                 {str(w.applicant_name)} · {formatDate(str(w.created_at), lang)}
-              </Row>
-            ))}
-          </Section>
-          <Section id="privacy-mails" title={t('privacy.mails')} count={found.records.mails.length}>
-            {found.records.mails.map((m: StoredRecord) => (
-              <Row key={num(m.id)}>
+              </>
+            )}
+          />
+          <Section
+            id="privacy-mails"
+            title={t('privacy.mails')}
+            items={found.records.mails as StoredRecord[]}
+            line={(m) => (
+              <>
                 {str(m.subject)} · {str(m.to)} · {t(`privacy.mailState.${str(m.state)}`)} ·{' '}
                 {formatDate(str(m.occurred_at), lang)}
-              </Row>
-            ))}
-          </Section>
+              </>
+            )}
+          />
           <Section
             id="privacy-activity"
             title={t('privacy.activity')}
-            count={found.records.activity.length}
-          >
-            {found.records.activity.map((e: StoredRecord) => (
-              <Row key={num(e.id)}>
+            items={found.records.activity as StoredRecord[]}
+            line={(e) => (
+              <>
                 {t(`activity.actions.${str(e.action_type)}`, { defaultValue: str(e.action_type) })}{' '}
                 ·{' '}
                 {t(`activity.targets.${str(e.target_type)}`, { defaultValue: str(e.target_type) })}{' '}
                 #{num(e.target_id)} · {formatDate(str(e.created_at), lang)}
-              </Row>
-            ))}
-          </Section>
+              </>
+            )}
+          />
         </div>
       )}
 
@@ -275,10 +282,6 @@ export function PrivacyPage() {
       </ConfirmDialog>
     </div>
   );
-}
-
-function Row({ children }: { children: ReactNode }) {
-  return <li className="py-2 text-slate-800">{children}</li>;
 }
 
 export default PrivacyPage;
