@@ -167,6 +167,8 @@ export async function startPrivateRabbit(opts: PrivateRabbitOptions): Promise<Pr
     RABBITMQ_CONFIG_FILE: confFile,
     RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS: '-kernel inet_dist_use_interface {127,0,0,1}',
     ERL_EPMD_ADDRESS: host,
+    // a node killed by the fault tests may leave a crash dump: in its folder, not the checkout
+    ERL_CRASH_DUMP: path.join(dataDir, 'logs', `erl_crash-${port}.dump`),
   });
 
   const url = `amqp://guest:guest@${host}:${port}`;
