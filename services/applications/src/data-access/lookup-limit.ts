@@ -1,5 +1,10 @@
 import { createHash } from 'node:crypto';
-import { withLock, type Connection } from '@furniture/platform';
+import {
+  ensureCounterIndexes,
+  purgeExpiredCounters,
+  withLock,
+  type Connection,
+} from '@furniture/platform';
 import { RateLimiterMongo, RateLimiterRes } from 'rate-limiter-flexible';
 
 /** lookups by phone number, per client address */
@@ -86,20 +91,10 @@ export function mongoWriteLimits(
   return { perIp, perPhone: (e164) => perPhone(phoneKey(e164)) };
 }
 
-export async function ensureLookupIndexes(conn: Connection): Promise<void> {
-  for (const table of TABLES) {
-    const collection = conn.collection(table);
-    await collection.createIndex({ key: 1 }, { unique: true });
-    await collection
-      .createIndex({ expire: 1 }, { expireAfterSeconds: 0 })
-      .catch((err: { code?: number }) => {
-        if (err.code !== 238) throw err; // 238 = NotImplemented (FerretDB)
-      });
-  }
+export function ensureLookupIndexes(conn: Connection): Promise<void> {
+  return ensureCounterIndexes(conn, TABLES);
 }
 
-export async function purgeExpiredLookups(conn: Connection): Promise<void> {
-  for (const table of TABLES) {
-    await conn.collection(table).deleteMany({ expire: { $lt: new Date() } });
-  }
+export function purgeExpiredLookups(conn: Connection): Promise<void> {
+  return purgeExpiredCounters(conn, TABLES);
 }

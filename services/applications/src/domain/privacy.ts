@@ -57,10 +57,11 @@ export class Privacy {
       let applications = 0;
       let wishes = 0;
       for (const app of found.applications) {
-        if (await this.eraseApplication(app.id as number, 'request', now, actor)) applications++;
+        if (await this.eraseOne('application', app.id as number, 'request', now, actor))
+          applications++;
       }
       for (const wish of found.wishes) {
-        if (await this.eraseWish(wish.id as number, 'request', now, actor)) wishes++;
+        if (await this.eraseOne('wish', wish.id as number, 'request', now, actor)) wishes++;
       }
       await this.deps.privacy.forgetWriteCounter(e164);
       if (applications + wishes > 0) this.deps.onEvents();
@@ -80,14 +81,14 @@ export class Privacy {
     for (;;) {
       const batch = await this.deps.privacy.expiredApplications(before, BATCH);
       for (const { id } of batch) {
-        if (await this.eraseApplication(id, 'retention', now, null)) applications++;
+        if (await this.eraseOne('application', id, 'retention', now, null)) applications++;
       }
       if (batch.length < BATCH) break;
     }
     for (;;) {
       const batch = await this.deps.privacy.expiredWishes(before, BATCH);
       for (const { id } of batch) {
-        if (await this.eraseWish(id, 'retention', now, null)) wishes++;
+        if (await this.eraseOne('wish', id, 'retention', now, null)) wishes++;
       }
       if (batch.length < BATCH) break;
     }
@@ -98,7 +99,9 @@ export class Privacy {
     return { applications, wishes };
   }
 
-  private eraseApplication(
+  /** Erases one application's or wish's family fields with its event (ids only). */
+  private eraseOne(
+    kind: 'application' | 'wish',
     id: number,
     reason: 'request' | 'retention',
     now: Date,
@@ -106,23 +109,15 @@ export class Privacy {
   ): Promise<boolean> {
     const event = createEvent(
       Events.PersonalDataErased,
-      { reason, application_ids: [id], wish_ids: [] },
+      {
+        reason,
+        application_ids: kind === 'application' ? [id] : [],
+        wish_ids: kind === 'wish' ? [id] : [],
+      },
       actor,
     );
-    return this.deps.privacy.eraseApplication(id, now, [event]);
-  }
-
-  private eraseWish(
-    id: number,
-    reason: 'request' | 'retention',
-    now: Date,
-    actor: Actor | null,
-  ): Promise<boolean> {
-    const event = createEvent(
-      Events.PersonalDataErased,
-      { reason, application_ids: [], wish_ids: [id] },
-      actor,
-    );
-    return this.deps.privacy.eraseWish(id, now, [event]);
+    return kind === 'application'
+      ? this.deps.privacy.eraseApplication(id, now, [event])
+      : this.deps.privacy.eraseWish(id, now, [event]);
   }
 }

@@ -1,4 +1,9 @@
-import { withLock, type Connection } from '@furniture/platform';
+import {
+  ensureCounterIndexes,
+  purgeExpiredCounters,
+  withLock,
+  type Connection,
+} from '@furniture/platform';
 import { RateLimiterMongo, RateLimiterRes } from 'rate-limiter-flexible';
 import type { LoginThrottle } from '../domain/records';
 
@@ -86,24 +91,11 @@ const THROTTLE_TABLES = [
   'login_failures_ip',
 ];
 
-/**
- * Indexes of the counters: the key, and a TTL on `expire` where the server supports it
- * (MongoDB). FerretDB 1.24 has no TTL indexes, so `purgeExpiredThrottleRows` runs periodically.
- */
-export async function ensureThrottleIndexes(conn: Connection): Promise<void> {
-  for (const table of THROTTLE_TABLES) {
-    const collection = conn.collection(table);
-    await collection.createIndex({ key: 1 }, { unique: true });
-    await collection
-      .createIndex({ expire: 1 }, { expireAfterSeconds: 0 })
-      .catch((err: { code?: number }) => {
-        if (err.code !== 238) throw err; // 238 = NotImplemented (FerretDB)
-      });
-  }
+/** Indexes of the counters (FerretDB: `purgeExpiredThrottleRows` runs periodically). */
+export function ensureThrottleIndexes(conn: Connection): Promise<void> {
+  return ensureCounterIndexes(conn, THROTTLE_TABLES);
 }
 
-export async function purgeExpiredThrottleRows(conn: Connection): Promise<void> {
-  for (const table of THROTTLE_TABLES) {
-    await conn.collection(table).deleteMany({ expire: { $lt: new Date() } });
-  }
+export function purgeExpiredThrottleRows(conn: Connection): Promise<void> {
+  return purgeExpiredCounters(conn, THROTTLE_TABLES);
 }

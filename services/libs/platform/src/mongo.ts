@@ -127,6 +127,36 @@ export async function pingMongo(conn: Connection): Promise<boolean> {
   }
 }
 
+/**
+ * Indexes of rate-limiter-flexible's counter tables: the key, and a TTL on `expire` where the
+ * server supports it (MongoDB). FerretDB 1.24 has no TTL indexes, so `purgeExpiredCounters`
+ * runs periodically there.
+ */
+export async function ensureCounterIndexes(
+  conn: Connection,
+  tables: readonly string[],
+): Promise<void> {
+  for (const table of tables) {
+    const collection = conn.collection(table);
+    await collection.createIndex({ key: 1 }, { unique: true });
+    await collection
+      .createIndex({ expire: 1 }, { expireAfterSeconds: 0 })
+      .catch((err: { code?: number }) => {
+        if (err.code !== 238) throw err; // 238 = NotImplemented (FerretDB)
+      });
+  }
+}
+
+/** Deletes the counter rows whose window has ended (where TTL indexes are missing). */
+export async function purgeExpiredCounters(
+  conn: Connection,
+  tables: readonly string[],
+): Promise<void> {
+  for (const table of tables) {
+    await conn.collection(table).deleteMany({ expire: { $lt: new Date() } });
+  }
+}
+
 /** Escapes user input for use inside a regular expression (search boxes). */
 export function escapeRegex(input: string): string {
   return input.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
