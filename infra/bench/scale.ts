@@ -17,7 +17,9 @@
 // counts, so every read counts per request as before issue 16, and no PostgreSQL indexes) and
 // after (the launcher's PostgreSQL indexes for FerretDB, infra/src/ferret-pg-indexes.ts, and
 // the services restarted, which rebuilds their kept counts, as after an upgrade).
-// BENCH_INDEXES_ONLY=1 adds a run with the indexes but without the counts.
+// BENCH_INDEXES_ONLY=1 adds a run with the indexes but without the counts. While working on a few
+// calls: BENCH_ONLY=<regular expression> measures only the calls whose screen or name it matches,
+// BENCH_BEFORE=0 skips the before run, BENCH_EXPORT=0 the CSV export.
 // Prints one table; asserts nothing.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -596,6 +598,14 @@ async function main(): Promise<void> {
       { screen: 'activity', name: 'log users', url: '/api/v1/activity-logs/users', staff: true },
     ];
 
+    if (process.env.BENCH_ONLY) {
+      const only = new RegExp(process.env.BENCH_ONLY, 'i');
+      calls.splice(
+        0,
+        calls.length,
+        ...calls.filter((c) => only.test(c.name) || only.test(c.screen)),
+      );
+    }
     const runs: { label: string; figures: Map<string, Figures> }[] = [];
     const runAll = async (label: string, connections: number) => {
       const figures = new Map<string, Figures>();
@@ -622,7 +632,8 @@ async function main(): Promise<void> {
     };
     const pgUrl = backend === 'PostgreSQL' ? infra.ferretPostgresUrl : undefined;
     // before: what the platform did before issue 16 (no PostgreSQL indexes, counting per request)
-    await runAll('before: counted per request, no PG indexes', 1);
+    if (process.env.BENCH_BEFORE !== '0')
+      await runAll('before: counted per request, no PG indexes', 1);
     if (pgUrl) {
       const t = performance.now();
       const created = await ensureFerretIndexes(pgUrl, { log: progress });
@@ -660,7 +671,7 @@ async function main(): Promise<void> {
     if (pgUrl) await ensureFerretIndexes(pgUrl, { log: progress }); // collections new since
     await runAll('after: kept counts, day/block pages, PG indexes', CONNECTIONS);
     const pid = platform.supervisor.pid?.('notification');
-    const csv = await exportCsv(gw, token, pid);
+    const csv = process.env.BENCH_EXPORT === '0' ? undefined : await exportCsv(gw, token, pid);
 
     const head = ['screen', 'call', 'public'];
     const table: string[][] = [];
@@ -694,9 +705,10 @@ async function main(): Promise<void> {
     for (const r of table) console.log(render(r));
     console.log('');
     for (const line of lines) console.log(line);
-    console.log(
-      `CSV export of the whole log: ${csv.rows} lines, ${(csv.bytes / 1048576).toFixed(1)} MiB in ${(csv.ms / 1000).toFixed(1)} s; notification RSS growth ${csv.rssGrowthMiB === null ? 'unknown' : `${csv.rssGrowthMiB.toFixed(0)} MiB`}`,
-    );
+    if (csv)
+      console.log(
+        `CSV export of the whole log: ${csv.rows} lines, ${(csv.bytes / 1048576).toFixed(1)} MiB in ${(csv.ms / 1000).toFixed(1)} s; notification RSS growth ${csv.rssGrowthMiB === null ? 'unknown' : `${csv.rssGrowthMiB.toFixed(0)} MiB`}`,
+      );
   } finally {
     await stopAll();
   }
