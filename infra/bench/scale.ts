@@ -46,6 +46,7 @@ const ADMIN = { email: 'bench@example.org', password: 'bench-password-1' };
 const KEPT_COUNTS: [db: string, collection: string][] = [
   ['furniture_catalog', 'lot_counts'],
   ['furniture_applications', 'application_counts'],
+  ['furniture_applications', 'wish_counts'],
   ['furniture_notification', 'activity_counts'],
 ];
 const DAY = 86_400_000;

@@ -59,6 +59,13 @@ export async function composeApplications(
     });
   }
   const wishesRepo = new WishesRepository(conn, models);
+  if (await wishesRepo.openCounts()) {
+    kit.onStart(() => {
+      void wishesRepo
+        .rebuildCounts((msg) => logger.info(msg))
+        .catch((err: unknown) => logger.error({ err }, 'rebuilding the wish counts failed'));
+    });
+  }
   const queueCounts = new QueueCounts();
   const onEvents = kit.outbox([models.Application, models.Wish]);
 

@@ -28,6 +28,7 @@ import {
   type NewApplication,
   type TransitionExtras,
 } from '../domain/records';
+import { writeBlocks } from './blocks';
 import type { ApplicationDoc, ApprovalDoc, Models } from './models';
 
 export type { ApplicationRecord } from '../domain/records';
@@ -145,13 +146,10 @@ export class ApplicationsRepository {
       total++;
       for (const key of countKeys(doc.status, doc.id)) addCount(counts, key);
     }
-    for (let i = 0; i < missing.length; i += 1000)
-      await this.collection.bulkWrite(
-        missing.slice(i, i + 1000).map((b) => ({
-          updateOne: { filter: { _id: b._id }, update: { $set: { block: blockOf(b.id) } } },
-        })) as Parameters<typeof this.collection.bulkWrite>[0],
-        { ordered: false },
-      );
+    await writeBlocks(
+      this.collection as never,
+      missing.map((b) => ({ _id: b._id, block: blockOf(b.id) })),
+    );
     await this.kept.replace(counts);
     log(`application counts rebuilt: ${total} applications`);
   }

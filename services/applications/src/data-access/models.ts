@@ -67,6 +67,8 @@ export interface WishDoc {
   furniture_category: number;
   furniture_description: string;
   language: Language;
+  /** the staff list's bucket: Math.floor(id / 100) (wishes-repository.ts, KeptCounts) */
+  block?: number;
   /** the wisher's data was erased (privacy.ts) */
   erased_at?: Date | null;
   created_at: Date;
@@ -148,6 +150,7 @@ const wishSchema = new Schema<WishDoc>(
     furniture_category: { type: Number, required: true },
     furniture_description: { type: String, required: true },
     language: { type: String, enum: Languages, required: true },
+    block: { type: Number },
     erased_at: { type: Date, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
@@ -156,6 +159,8 @@ const wishSchema = new Schema<WishDoc>(
 );
 wishSchema.index({ status: 1, id: -1 });
 wishSchema.index({ furniture_category: 1, id: -1 });
+// the staff list's pages, one block of ids at a time
+wishSchema.index({ block: 1, status: 1, id: -1 });
 // the privacy lookup and the retention job
 wishSchema.index({ applicant_whatsapp: 1 });
 wishSchema.index({ status: 1, updated_at: 1 });

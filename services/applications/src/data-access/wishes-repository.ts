@@ -1,8 +1,13 @@
 import type { DomainEvent, Wish, WishStatus } from '@furniture/contracts';
 import {
+  KeptCounts,
+  addCount,
+  countsWithPrefix,
   docWithEvents,
   escapeRegex,
   nextId,
+  pageOfBuckets,
+  type KeptCountsDoc,
   withDocLock,
   withEvents,
   NOT_DELETED,
@@ -10,6 +15,7 @@ import {
 } from '@furniture/platform';
 import type { QueryFilter } from 'mongoose';
 import type { NewWish } from '../domain/records';
+import { writeBlocks } from './blocks';
 import type { Models, WishDoc } from './models';
 
 function toWish(doc: WishDoc): Wish {
@@ -31,14 +37,62 @@ function toWish(doc: WishDoc): Wish {
 
 const LIVE = NOT_DELETED as QueryFilter<WishDoc>;
 
+/** Wishes per block: the staff list reads the one or two blocks a page lies in. */
+export const WISH_BLOCK_SIZE = 100;
+export const wishBlockOf = (id: number): number => Math.floor(id / WISH_BLOCK_SIZE);
+
+/**
+ * The counts kept with every write (KeptCounts), as for the applications: `status:<status>` and
+ * `block:<status>:<block>`. The staff list without category or search reads them instead of
+ * counting, and reads its page block by block (FerretDB pushes the equality on `block` down).
+ */
+const COUNTS = 'wish_counts';
+const countKeys = (status: WishStatus, id: number) => [
+  `status:${status}`,
+  `block:${status}:${wishBlockOf(id)}`,
+];
+
 export class WishesRepository {
+  private readonly kept: KeptCounts;
+
   constructor(
     private readonly conn: Connection,
     private readonly models: Models,
-  ) {}
+  ) {
+    this.kept = new KeptCounts(conn.collection<KeptCountsDoc>(COUNTS));
+  }
 
   private get collection() {
     return this.models.Wish.collection;
+  }
+
+  /** At start: true when the counts must be rebuilt (rebuildCounts) from the wishes. */
+  openCounts(): Promise<boolean> {
+    return this.kept.open(async () => Boolean(await this.models.Wish.exists({})));
+  }
+
+  /** Gives every wish its block and counts the wishes once more, in one pass. */
+  async rebuildCounts(log: (msg: string) => void = () => undefined): Promise<void> {
+    await this.kept.invalidate();
+    log('rebuilding the wish counts');
+    const counts: Record<string, number> = {};
+    const missing: { _id: unknown; id: number }[] = [];
+    let total = 0;
+    const docs = await this.collection
+      .find({}, { projection: { _id: 1, id: 1, status: 1, block: 1, deleted_at: 1 } })
+      .toArray();
+    for (const doc of docs) {
+      if (doc.block !== wishBlockOf(doc.id)) missing.push({ _id: doc._id, id: doc.id });
+      if ((doc as { deleted_at?: Date | null }).deleted_at) continue;
+      total++;
+      for (const key of countKeys(doc.status, doc.id)) addCount(counts, key);
+    }
+    await writeBlocks(
+      this.collection as never,
+      missing.map((b) => ({ _id: b._id, block: wishBlockOf(b.id) })),
+    );
+    await this.kept.replace(counts);
+    log(`wish counts rebuilt: ${total} wishes`);
   }
 
   drawId(): Promise<number> {
@@ -47,9 +101,11 @@ export class WishesRepository {
 
   async insert(data: NewWish, events: (wish: Wish) => DomainEvent[]): Promise<Wish> {
     const now = new Date();
-    const doc: WishDoc = { ...data, id: await this.drawId(), created_at: now, updated_at: now };
+    const id = await this.drawId();
+    const doc: WishDoc = { ...data, id, block: wishBlockOf(id), created_at: now, updated_at: now };
     const wish = toWish(doc);
     await this.collection.insertOne(docWithEvents({ ...doc }, events(wish)));
+    await this.kept.add(Object.fromEntries(countKeys(doc.status, id).map((k) => [k, 1])));
     return wish;
   }
 
@@ -93,6 +149,24 @@ export class WishesRepository {
     limit: number;
     skip: number;
   }): Promise<{ wishes: Wish[]; total: number }> {
+    const counts = q.category === undefined && !q.search ? await this.kept.read() : null;
+    if (counts) {
+      // newest first = blocks in descending order, each read by an equality (an index lookup)
+      const sizes = new Map<number, number>();
+      for (const [key, n] of countsWithPrefix(counts, 'block:')) {
+        const [status, block] = key.split(':');
+        if (q.status && status !== q.status) continue;
+        sizes.set(Number(block), (sizes.get(Number(block)) ?? 0) + n);
+      }
+      const blocks = [...sizes].sort(([a], [b]) => b - a);
+      const docs = await pageOfBuckets(blocks, q.skip, q.limit, (block) =>
+        this.models.Wish.find({ ...LIVE, block, ...(q.status ? { status: q.status } : {}) })
+          .sort({ id: -1 })
+          .lean<WishDoc[]>(),
+      );
+      const total = [...sizes.values()].reduce((sum, n) => sum + n, 0);
+      return { wishes: docs.map(toWish), total };
+    }
     const filter: QueryFilter<WishDoc> = { ...LIVE };
     if (q.status) filter.status = q.status;
     if (q.category !== undefined) filter.furniture_category = q.category;
@@ -130,6 +204,11 @@ export class WishesRepository {
       ),
     );
     if (res.matchedCount !== 1) return null;
+    if (set.status !== expectedStatus)
+      await this.kept.add({
+        ...Object.fromEntries(countKeys(expectedStatus, id).map((k) => [k, -1])),
+        ...Object.fromEntries(countKeys(set.status, id).map((k) => [k, 1])),
+      });
     return this.findById(id);
   }
 }

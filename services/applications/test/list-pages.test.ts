@@ -1,0 +1,152 @@
+/**
+ * The staff lists read block by block (blocks of 100 ids, counts kept with the writes): pages
+ * that cross a block boundary, status filters and totals answer exactly what newest-first
+ * paging over all stored records answers, also after the counts were rebuilt from records
+ * stored without blocks (bulk-loaded, or written before the blocks existed).
+ */
+import { WishesRepository } from '../src/data-access/wishes-repository';
+import type { Models } from '../src/data-access/models';
+import {
+  adminToken,
+  newPhone,
+  startApplications,
+  wishBody,
+  type ApplicationsHarness,
+} from './harness';
+
+let h: ApplicationsHarness;
+beforeAll(async () => {
+  h = await startApplications();
+});
+afterAll(async () => {
+  await h?.stop();
+});
+
+interface Stored {
+  id: number;
+  status: string;
+}
+
+const wishes = () => h.conn.collection<Stored & { block?: number }>('wishes');
+
+/** Newest first, as stored (the truth the pages are compared with). */
+async function storedWishes(status?: string): Promise<number[]> {
+  const docs = await wishes()
+    .find(status ? { status } : {}, { projection: { id: 1 } })
+    .sort({ id: -1 })
+    .toArray();
+  return docs.map((d) => d.id);
+}
+
+async function page(query: string): Promise<{ ids: number[]; total: number }> {
+  const res = await h.http.get(`/api/v1/wishes?${query}`, { token: adminToken() });
+  expect(res.status).toBe(200);
+  return {
+    ids: (res.body.wishes as { id: number }[]).map((w) => w.id),
+    total: res.body.total as number,
+  };
+}
+
+/** Every window of `limit` over the list (and a few odd ones) equals the stored order. */
+async function expectPagesMatch(status: string | undefined, limit: number): Promise<void> {
+  const expected = await storedWishes(status);
+  const filter = status ? `status=${status}&` : '';
+  for (let skip = 0; skip <= expected.length + limit; skip += limit) {
+    const got = await page(`${filter}limit=${limit}&skip=${skip}`);
+    expect({ skip, ...got }).toEqual({
+      skip,
+      ids: expected.slice(skip, skip + limit),
+      total: expected.length,
+    });
+  }
+}
+
+async function createWish(): Promise<number> {
+  const res = await h.http.post(
+    '/api/v1/wishes/',
+    wishBody({ applicant_whatsapp: newPhone(), furniture_category: 3 }),
+  );
+  expect(res.status).toBe(201);
+  return res.body.id as number;
+}
+
+describe('the staff wish list, block by block', () => {
+  test('when staff page through more than one block of wishes, all or by status, then every page and total equal newest-first paging over the stored wishes', async () => {
+    // ids from 191 on: the wishes span the blocks 1 and 2 (ids 100–199, 200–299)
+    await h.conn
+      .collection<{ _id: string; seq: number }>('counters')
+      .updateOne({ _id: 'wishes' }, { $max: { seq: 190 } }, { upsert: true });
+    const ids: number[] = [];
+    for (let i = 0; i < 30; i++) ids.push(await createWish());
+    // the wishes span at least two blocks of 100 ids
+    expect(new Set(ids.map((id) => Math.floor(id / 100))).size).toBeGreaterThan(1);
+    // some change status (the counts follow), one of them back again
+    for (const id of ids.filter((_, i) => i % 3 === 0)) {
+      const res = await h.http.patch(
+        `/api/v1/wishes/${id}/status?status=cancelled`,
+        {},
+        {
+          token: adminToken(),
+        },
+      );
+      expect(res.status).toBe(200);
+    }
+    for (const id of ids.filter((_, i) => i % 3 !== 0 && i % 7 === 1)) {
+      const res = await h.http.patch(
+        `/api/v1/wishes/${id}/status?status=fulfilled`,
+        {},
+        {
+          token: adminToken(),
+        },
+      );
+      expect(res.status).toBe(200);
+    }
+    const back = await h.http.patch(
+      `/api/v1/wishes/${ids[0]}/status?status=active`,
+      {},
+      {
+        token: adminToken(),
+      },
+    );
+    expect(back.status).toBe(200);
+    // a status change refused does not count
+    const refused = await h.http.patch(
+      `/api/v1/wishes/${ids[1]}/status?status=active`,
+      {},
+      {
+        token: adminToken(),
+      },
+    );
+    expect(refused.status).toBe(409);
+
+    for (const limit of [4, 7, 20]) await expectPagesMatch(undefined, limit);
+    for (const status of ['active', 'cancelled', 'fulfilled']) await expectPagesMatch(status, 3);
+    expect((await page('limit=5')).total).toBe(30);
+    expect((await page('status=active&limit=5')).total).toBe((await storedWishes('active')).length);
+    // every stored wish knows its block
+    expect(await wishes().countDocuments({ block: { $exists: false } })).toBe(0);
+  });
+
+  test('when wishes were stored without blocks or counts (bulk, before the blocks), then the rebuild gives them their blocks and the pages count them', async () => {
+    const template = await wishes().findOne({ id: await createWish() });
+    const before = await storedWishes();
+    const first = Math.max(...before) + 1000;
+    const bulk = Array.from({ length: 150 }, (_, i) => {
+      const { _id: _ignored, block: _block, ...rest } = template!;
+      return { ...rest, id: first + i, status: i % 2 ? 'active' : 'fulfilled' };
+    });
+    await wishes().insertMany(bulk);
+    await h.conn
+      .collection('wish_counts')
+      .updateOne({ _id: 'all' as never }, { $set: { ready: false } });
+    // until the rebuild, the list counts per request
+    await expectPagesMatch('active', 50);
+    const repo = new WishesRepository(h.conn, h.conn.models as unknown as Models);
+    await repo.rebuildCounts();
+
+    expect(await wishes().countDocuments({ block: { $exists: false } })).toBe(0);
+    await expectPagesMatch(undefined, 40);
+    await expectPagesMatch('active', 33);
+    expect((await page('limit=1')).total).toBe(before.length + 150);
+  });
+});
