@@ -4,11 +4,14 @@
  * paging over all stored records answers, also after the counts were rebuilt from records
  * stored without blocks (bulk-loaded, or written before the blocks existed).
  */
+import { ApplicationsRepository } from '../src/data-access/applications-repository';
 import { WishesRepository } from '../src/data-access/wishes-repository';
 import type { Models } from '../src/data-access/models';
 import {
   adminToken,
+  applicationBody,
   newPhone,
+  publishLot,
   startApplications,
   wishBody,
   type ApplicationsHarness,
@@ -132,7 +135,8 @@ describe('the staff wish list, block by block', () => {
     const before = await storedWishes();
     const first = Math.max(...before) + 1000;
     const bulk = Array.from({ length: 150 }, (_, i) => {
-      const { _id: _ignored, block: _block, ...rest } = template!;
+      // a copy without the template's id, block and outbox (events are not copied)
+      const { _id: _ignored, block: _block, _outbox, _outbox_pending, ...rest } = template!;
       return { ...rest, id: first + i, status: i % 2 ? 'active' : 'fulfilled' };
     });
     await wishes().insertMany(bulk);
@@ -148,5 +152,60 @@ describe('the staff wish list, block by block', () => {
     await expectPagesMatch(undefined, 40);
     await expectPagesMatch('active', 33);
     expect((await page('limit=1')).total).toBe(before.length + 150);
+  });
+});
+
+describe('the staff application list, block by block', () => {
+  const applications = () => h.conn.collection<Stored & { block?: number }>('applications');
+
+  async function expectApplicationPages(status: string | undefined, limit: number) {
+    const expected = (
+      await applications()
+        .find(status ? { status } : {}, { projection: { id: 1 } })
+        .sort({ id: -1 })
+        .toArray()
+    ).map((d) => d.id);
+    const filter = status ? `status=${status}&` : '';
+    for (let skip = 0; skip <= expected.length + limit; skip += limit) {
+      const res = await h.http.get(`/api/v1/applications?${filter}limit=${limit}&skip=${skip}`, {
+        token: adminToken(),
+      });
+      expect(res.status).toBe(200);
+      expect({
+        skip,
+        ids: (res.body.applications as { id: number }[]).map((a) => a.id),
+        total: res.body.total,
+      }).toEqual({ skip, ids: expected.slice(skip, skip + limit), total: expected.length });
+    }
+  }
+
+  test('when applications were stored without blocks or counts (bulk, before the blocks), then the rebuild gives them their blocks and the pages count them', async () => {
+    const lot = await publishLot(h);
+    const created = await h.http.post('/api/v1/applications', applicationBody(lot.id));
+    expect(created.status).toBe(201);
+    const template = await applications().findOne({ id: created.body.id as number });
+    const first = (created.body.id as number) + 1000;
+    const bulk = Array.from({ length: 150 }, (_, i) => {
+      // a copy without the template's id, block and outbox (events are not copied)
+      const { _id: _ignored, block: _block, _outbox, _outbox_pending, ...rest } = template!;
+      return {
+        ...rest,
+        id: first + i,
+        applicant_phone: `bulk:${i}`,
+        status: i % 3 ? 'rejected' : 'pending',
+      };
+    });
+    await applications().insertMany(bulk);
+    await h.conn
+      .collection('application_counts')
+      .updateOne({ _id: 'all' as never }, { $set: { ready: false } });
+    // until the rebuild, the list counts per request
+    await expectApplicationPages('pending', 30);
+    await new ApplicationsRepository(h.conn, h.conn.models as unknown as Models).rebuildCounts();
+
+    expect(await applications().countDocuments({ block: { $exists: false } })).toBe(0);
+    await expectApplicationPages(undefined, 40);
+    await expectApplicationPages('pending', 17);
+    await expectApplicationPages('rejected', 45);
   });
 });

@@ -148,7 +148,7 @@ export class ApplicationsRepository {
     }
     await writeBlocks(
       this.collection as never,
-      missing.map((b) => ({ _id: b._id, block: blockOf(b.id) })),
+      missing.map((b) => ({ ...b, block: blockOf(b.id) })),
     );
     await this.kept.replace(counts);
     log(`application counts rebuilt: ${total} applications`);

@@ -89,7 +89,7 @@ export class WishesRepository {
     }
     await writeBlocks(
       this.collection as never,
-      missing.map((b) => ({ _id: b._id, block: wishBlockOf(b.id) })),
+      missing.map((b) => ({ ...b, block: wishBlockOf(b.id) })),
     );
     await this.kept.replace(counts);
     log(`wish counts rebuilt: ${total} wishes`);
