@@ -26,6 +26,8 @@ afterAll(async () => {
 });
 
 interface Stored {
+  _outbox?: unknown;
+  _outbox_pending?: boolean;
   id: number;
   status: string;
 }
