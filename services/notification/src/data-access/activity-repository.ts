@@ -272,29 +272,30 @@ export class ActivityRepository {
         monthDays.push([day, n]);
         months.set(monthOf(day), monthDays);
       }
-      const read = async (month: string) =>
-        // an entry whose month does not match its day (a bulk copy, say) is left to the days
-        (
-          await this.models.Activity.find({ month }, MONTH_PROJECTION)
-            .sort(NEWEST_FIRST)
-            .lean<ActivityDoc[]>()
-        ).filter((doc) => doc.day !== undefined && monthOf(doc.day) === month);
-      const list = [...months];
-      // the next month is read while this one is written out (two months in memory at most)
-      let next = list.length > 0 ? read(list[0]![0]) : null;
-      for (let i = 0; i < list.length; i++) {
-        const [, monthDays] = list[i]!;
-        const docs = await next!;
-        next = i + 1 < list.length ? read(list[i + 1]![0]) : null;
-        next?.catch(() => undefined); // awaited in the next round; an export cut short drops it
-        if (docs.length >= monthDays.reduce((sum, [, n]) => sum + n, 0)) {
-          for (const doc of docs) yield toEntry(doc);
-          continue;
+      // a month is read when every entry of it carries its month (written with it, or given it
+      // by the rebuild that counted it); otherwise (entries of an older version written after
+      // the rebuild, say: the days count more) day by day
+      const read = async ([month, monthDays]: [string, [string, number][]]) => {
+        if (counts[`month:${month}`] !== monthDays.reduce((sum, [, n]) => sum + n, 0)) {
+          const docs: ActivityDoc[] = [];
+          for (const [day] of monthDays) docs.push(...(await this.dayEntries(day)));
+          return docs;
         }
-        // fewer than the days count: entries without their month (written by an older version
-        // after the rebuild, say) are still found day by day
-        for (const [day] of monthDays)
-          for (const doc of await this.dayEntries(day)) yield toEntry(doc);
+        const docs = await this.models.Activity.find({ month }, MONTH_PROJECTION)
+          .sort(NEWEST_FIRST)
+          .lean<ActivityDoc[]>();
+        // an entry whose month does not match its day (a bulk copy, say) is not this month's
+        return docs.filter((doc) => doc.day !== undefined && monthOf(doc.day) === month);
+      };
+      // the next month is read while this one is written out (FerretDB's work, decoding every
+      // entry, overlaps ours); two months in memory at most
+      const list = [...months];
+      let next = list.length > 0 ? read(list[0]!) : null;
+      for (let i = 0; i < list.length; i++) {
+        const docs = await next!;
+        next = i + 1 < list.length ? read(list[i + 1]!) : null;
+        next?.catch(() => undefined); // awaited in the next round; an export cut short drops it
+        for (const doc of docs) yield toEntry(doc);
       }
       return;
     }
