@@ -349,6 +349,7 @@ async function seed(
         search_text: `volunteer ${user - firstUser} kleiderschrank ${lotId + 1 + (i % LOTS)}`,
         created_at: at(i, ACTIVITY),
         day: localDay(at(i, ACTIVITY), 'Europe/Berlin'),
+        month: localDay(at(i, ACTIVITY), 'Europe/Berlin').slice(0, 7),
       };
     });
     await raise(client, 'furniture_notification', 'activity_logs', firstLog + ACTIVITY);

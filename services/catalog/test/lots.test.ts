@@ -430,6 +430,51 @@ describe('search and paging', () => {
     );
   });
 
+  test('when the lots of a category lie in many blocks of ids, then its lists and pages are the same whether read block by block or at once', async () => {
+    const cat = await newCategory('Weit verstreut', 'Розкидані');
+    const made: { id: number; status: string }[] = [];
+    const statuses = ['available', 'archived', 'reserved', 'available', 'transferred', 'available'];
+    for (const status of statuses) {
+      // each lot in a block of 100 ids of its own (other lots took the ids between)
+      await svc.conn
+        .collection<{ _id: string; seq: number }>('counters')
+        .updateOne({ _id: 'lots' }, { $inc: { seq: 100 } });
+      made.push({ id: (await newLot({ category_id: cat, status })).id, status });
+    }
+    const newestFirst = made.map((l) => l.id).reverse();
+    const visible = [...made]
+      .reverse()
+      .filter((l) => l.status !== 'archived')
+      .map((l) => l.id);
+    // the whole category: six blocks, one query
+    expect(ids((await svc.http.get(`/api/v1/lots/category/${cat}`)).body)).toEqual(visible);
+    expect(
+      ids((await svc.http.get(`/api/v1/lots/category/${cat}`, { token: admin })).body),
+    ).toEqual(newestFirst);
+    const list = async (q: string) =>
+      ids((await svc.http.get(`/api/v1/lots/?category_id=${cat}&${q}`, { token: admin })).body);
+    // pages of up to four blocks are read block by block, longer ones at once: the same cut
+    for (const [skip, limit] of <[number, number][]>[
+      [0, 2],
+      [1, 3],
+      [0, 5],
+      [1, 5],
+      [0, 6],
+      [2, 100],
+    ])
+      expect(await list(`skip=${skip}&limit=${limit}`)).toEqual(
+        newestFirst.slice(skip, skip + limit),
+      );
+    expect(await list('status=available&limit=100')).toEqual(
+      [...made]
+        .reverse()
+        .filter((l) => l.status === 'available')
+        .map((l) => l.id),
+    );
+    const anonymous = await svc.http.get(`/api/v1/lots/?category_id=${cat}&limit=100`);
+    expect(ids(anonymous.body)).toEqual(visible);
+  });
+
   test('when staff filter by dates, then a day means a day in Germany, date_to includes the whole day, and /count agrees', async () => {
     const cat = await newCategory('Datum', 'Дата');
     const lateOn9th = await newLot({ category_id: cat }); // 9 March 23:30 in Berlin

@@ -4,6 +4,8 @@ import { eventually, signTestToken } from '@furniture/platform/testing';
 import { parse } from 'csv-parse/sync';
 import { adminActor, at, family, freshId, statusChange, submitted, volunteerActor } from './events';
 import { ADMIN, VOLUNTEER, startNotification, type NotificationUnderTest } from './harness';
+import { ActivityRepository } from '../src/data-access/activity-repository';
+import type { Models } from '../src/data-access/models';
 
 let svc: NotificationUnderTest;
 let admin: { token: string };
@@ -1006,16 +1008,126 @@ describe('the kept counts (the unfiltered list, stats and export at 100 000 entr
     await expectCountsAgree();
   });
 
-  test('when the export has no filter, then it holds every entry day by day, newest first', async () => {
-    const total = (await get('/api/v1/activity-logs?limit=1')).body.total as number;
-    const res = await fetch(`${svc.url}/api/v1/activity-logs/export.csv`, {
+  const exportsLogged = () =>
+    svc.conn.collection('activity_logs').countDocuments({ action_type: 'EXPORT' });
+
+  /** The entry ids of an export, in its order, once the export's own entry is written. */
+  async function exportedIds(query = ''): Promise<number[]> {
+    const before = await exportsLogged();
+    const res = await fetch(`${svc.url}/api/v1/activity-logs/export.csv${query}`, {
       headers: { authorization: `Bearer ${svc.adminToken}` },
     });
     expect(res.status).toBe(200);
     const rows = parse(await res.text(), { delimiter: ';', bom: true }) as string[][];
-    // header + at least the entries counted before (the export logs itself too)
-    expect(rows.length - 1).toBeGreaterThanOrEqual(total);
-    const ids = rows.slice(1).map((r) => Number(r[0]));
+    await eventually(async () => (await exportsLogged()) > before, {
+      what: 'the export logged',
+    });
+    return rows.slice(1).map((r) => Number(r[0]));
+  }
+
+  test('when the export has no filter, then it holds every entry day by day, newest first', async () => {
+    const total = (await get('/api/v1/activity-logs?limit=1')).body.total as number;
+    const ids = await exportedIds();
+    // at least the entries counted before (the export logs itself too)
+    expect(ids.length).toBeGreaterThanOrEqual(total);
     expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  /** The unfiltered export (month buckets) equals the export counted from every entry, row for row. */
+  async function expectExportAgrees() {
+    const bucketed = await exportedIds();
+    // the counted export also holds the first export's own entry, the newest of all
+    const counted = await exportedIds(`?${ALL}`);
+    expect(counted.length).toBe(bucketed.length + 1);
+    expect(counted.slice(1)).toEqual(bucketed);
+  }
+
+  test('when entries from before the month buckets are in the log, then the rebuild at start gives them day and month and the export keeps every row in order', async () => {
+    const log = svc.conn.collection<{ _id: string } & Record<string, unknown>>('activity_logs');
+    const repo = new ActivityRepository(
+      svc.conn,
+      {
+        Activity: svc.conn.model('Activity'),
+        LogUser: svc.conn.model('LogUser'),
+        Mail: svc.conn.model('Mail'),
+      } as unknown as Models,
+      'Europe/Berlin',
+    );
+    await expectCountsAgree();
+    // entries as an older version wrote them: without day and month, around month ends in the
+    // office's zone (2024-01-31T23:30Z is the 1st of February in Berlin)
+    const instants = [
+      '2024-01-31T22:59:00.000Z',
+      '2024-01-31T23:30:00.000Z',
+      '2024-01-31T23:30:00.000Z',
+      '2024-02-29T23:10:00.000Z',
+      '2024-03-15T12:00:00.000Z',
+    ];
+    const firstId = 9_000_000 + freshId();
+    await log.insertMany(
+      instants.map((iso, i) => ({
+        _id: `old:${firstId + i}`,
+        id: firstId + i,
+        event_name: null,
+        source: 'server',
+        user_id: null,
+        user_name: null,
+        user_email: null,
+        user_role: null,
+        action_type: 'UPDATE',
+        target_type: 'system',
+        target_id: null,
+        details_json: null,
+        search_text: '',
+        created_at: new Date(iso),
+      })),
+    );
+    // and the counts of a version without month buckets (the newer entries lose their month too)
+    const counts = svc.conn.collection<{ _id: string; n: Record<string, number> }>(
+      'activity_counts',
+    );
+    const kept = (await counts.findOne({ _id: 'all' }))!;
+    const monthKeys = Object.keys(kept.n).filter((k) => k.startsWith('month:'));
+    expect(monthKeys.length).toBeGreaterThan(0);
+    await counts.updateOne(
+      { _id: 'all' },
+      { $unset: Object.fromEntries(monthKeys.map((k) => [`n.${k}`, ''])) },
+    );
+    await log.updateMany({}, { $unset: { month: '' } });
+
+    expect(await repo.openCounts()).toBe(true);
+    await repo.rebuildCounts();
+    expect(await repo.openCounts()).toBe(false);
+
+    const old = await log
+      .find({ id: { $gte: firstId, $lt: firstId + instants.length } })
+      .sort({ id: 1 })
+      .toArray();
+    expect(old.map((d) => [d.day, d.month])).toEqual([
+      ['2024-01-31', '2024-01'],
+      ['2024-02-01', '2024-02'],
+      ['2024-02-01', '2024-02'],
+      ['2024-03-01', '2024-03'],
+      ['2024-03-15', '2024-03'],
+    ]);
+    expect(await log.countDocuments({ month: { $exists: false } })).toBe(0);
+    await expectCountsAgree();
+    await expectExportAgrees();
+  });
+
+  test('when some entries lack their month (written by an older replica), then the export still finds them in order', async () => {
+    const log = svc.conn.collection<{ _id: string } & Record<string, unknown>>('activity_logs');
+    const counts = svc.conn.collection<{ _id: string }>('activity_counts');
+    // as an older replica writes them: a day and its counts, but no month nor its count
+    const some = await log
+      .find({}, { projection: { _id: 1, month: 1 } })
+      .limit(3)
+      .toArray();
+    expect(some).toHaveLength(3);
+    for (const doc of some) {
+      await log.updateOne({ _id: doc._id }, { $unset: { month: '' } });
+      await counts.updateOne({ _id: 'all' }, { $inc: { [`n.month:${String(doc.month)}`]: -1 } });
+    }
+    await expectExportAgrees();
   });
 });

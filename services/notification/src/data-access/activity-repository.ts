@@ -61,19 +61,27 @@ export function toEntry(doc: ActivityDoc): ActivityLogEntry {
   };
 }
 
-const PROJECTION = { search_text: 0, event_name: 0, day: 0 } as const;
+const PROJECTION = { search_text: 0, event_name: 0, day: 0, month: 0 } as const;
+/** a month's entries keep their day: the export checks that it lies in the month */
+const MONTH_PROJECTION = { search_text: 0, event_name: 0, month: 0 } as const;
 const NEWEST_FIRST = { created_at: -1, id: -1 } as const;
 /**
  * The log's counts, kept up to date with every entry written (KeptCounts): `total`,
- * `action:<type>`, `target:<type>`, `user:<id|none>` and `day:<YYYY-MM-DD>`. The unfiltered list,
- * stats and export read them (and one day of entries at a time) instead of the whole log.
+ * `action:<type>`, `target:<type>`, `user:<id|none>`, `day:<YYYY-MM-DD>` and `month:<YYYY-MM>`.
+ * The unfiltered list and stats read them (and one day of entries at a time), the export one
+ * month at a time, instead of the whole log.
  */
 const COUNTS = 'activity_counts';
+
+const isMonthKey = (key: string) => key.startsWith('month:');
 
 /** True when a query has no filter at all (the counts and day buckets answer it). */
 function unfiltered(q: ActivityQuery): boolean {
   return Object.values(q).every((v) => v === undefined || v === '');
 }
+
+/** An entry's month bucket ("2026-11") from its day ("2026-11-22"). */
+const monthOf = (day: string) => day.slice(0, 7);
 
 function countKeys(e: Pick<ActivityDoc, 'action_type' | 'target_type' | 'user_id'>, day: string) {
   return [
@@ -82,12 +90,13 @@ function countKeys(e: Pick<ActivityDoc, 'action_type' | 'target_type' | 'user_id
     `target:${e.target_type}`,
     `user:${e.user_id ?? 'none'}`,
     `day:${day}`,
+    `month:${monthOf(day)}`,
   ];
 }
 
-/** The days of the counts, newest first, with their entry counts. */
-function daysNewestFirst(counts: Record<string, number>): [string, number][] {
-  return [...countsWithPrefix(counts, 'day:')].sort(([a], [b]) => (a < b ? 1 : a > b ? -1 : 0));
+/** The buckets of the counts with a prefix (`day:`, `month:`), newest first, with their counts. */
+function newestFirst(counts: Record<string, number>, prefix: string): [string, number][] {
+  return [...countsWithPrefix(counts, prefix)].sort(([a], [b]) => (a < b ? 1 : a > b ? -1 : 0));
 }
 
 export class ActivityRepository {
@@ -102,13 +111,19 @@ export class ActivityRepository {
 
   private readonly kept: KeptCounts;
 
-  /** At start: true when the counts must be rebuilt (rebuildCounts) from the entries. */
-  openCounts(): Promise<boolean> {
-    return this.kept.open(async () => Boolean(await this.models.Activity.exists({})));
+  /**
+   * At start: true when the counts must be rebuilt (rebuildCounts) from the entries; also when
+   * they were kept by a version without month buckets (its entries have no `month` yet).
+   */
+  async openCounts(): Promise<boolean> {
+    if (await this.kept.open(async () => Boolean(await this.models.Activity.exists({}))))
+      return true;
+    const counts = await this.kept.read();
+    return counts !== null && (counts.total ?? 0) > 0 && !Object.keys(counts).some(isMonthKey);
   }
 
   /**
-   * Gives every entry its `day` and counts the entries once more, in one pass (after
+   * Gives every entry its `day` and `month` and counts the entries once more, in one pass (after
    * openCounts() said so, or to repair counts that drifted).
    */
   async rebuildCounts(log: (msg: string) => void = () => undefined): Promise<void> {
@@ -119,23 +134,43 @@ export class ActivityRepository {
     const col = this.conn.collection<ActivityDoc>(this.models.Activity.collection.collectionName);
     const counts: Record<string, number> = {};
     const missing: { _id: string; day: string }[] = [];
+    /** days whose entries (or some of them) lack their month */
+    const monthless = new Set<string>();
     const cursor = col.find(
       {},
-      { projection: { _id: 1, created_at: 1, day: 1, action_type: 1, target_type: 1, user_id: 1 } },
+      {
+        projection: {
+          _id: 1,
+          created_at: 1,
+          day: 1,
+          month: 1,
+          action_type: 1,
+          target_type: 1,
+          user_id: 1,
+        },
+      },
     );
     for (const doc of await cursor.toArray()) {
       const day = doc.day ?? localDay(doc.created_at, this.timeZone);
       if (!doc.day) missing.push({ _id: doc._id, day });
+      else if (doc.month !== monthOf(day)) monthless.add(day);
       for (const key of countKeys(doc, day)) addCount(counts, key);
     }
-    // the entries without a day get theirs (after the pass: FerretDB's cursor stalls on writes)
-    for (let i = 0; i < missing.length; i += 1000)
+    // after the pass (FerretDB's cursor stalls on writes), one write at a time (FerretDB stopped
+    // answering under an unordered bulk of 100 000 updates): the entries without a day get their
+    // day and month one by one, the others their month one day at a time (a pushed-down equality)
+    for (let i = 0; i < missing.length; i += 100)
       await col.bulkWrite(
-        missing.slice(i, i + 1000).map((m) => ({
-          updateOne: { filter: { _id: m._id }, update: { $set: { day: m.day } } },
+        missing.slice(i, i + 100).map((m) => ({
+          updateOne: {
+            filter: { _id: m._id },
+            update: { $set: { day: m.day, month: monthOf(m.day) } },
+          },
         })),
-        { ordered: false },
+        { ordered: true },
       );
+    for (const day of [...monthless].sort().reverse())
+      await col.updateMany({ day }, { $set: { month: monthOf(day) } });
     await this.kept.replace(counts);
     log(`activity counts rebuilt: ${counts.total ?? 0} entries`);
   }
@@ -160,6 +195,7 @@ export class ActivityRepository {
       created_at: entry.created_at,
       day: localDay(entry.created_at, this.timeZone),
     };
+    doc.month = monthOf(doc.day!);
     try {
       await this.conn
         .collection<ActivityDoc>(this.models.Activity.collection.collectionName)
@@ -204,8 +240,11 @@ export class ActivityRepository {
     const counts = unfiltered(q) ? await this.kept.read() : null;
     if (counts) {
       // the page's entries lie in one or two days: only those are read
-      const docs = await pageOfBuckets(daysNewestFirst(counts), (page - 1) * limit, limit, (day) =>
-        this.dayEntries(day),
+      const docs = await pageOfBuckets(
+        newestFirst(counts, 'day:'),
+        (page - 1) * limit,
+        limit,
+        (day) => this.dayEntries(day),
       );
       return { entries: docs.map(toEntry), total: counts.total ?? 0 };
     }
@@ -225,9 +264,39 @@ export class ActivityRepository {
   async *stream(q: ActivityQuery): AsyncGenerator<ActivityLogEntry> {
     const counts = unfiltered(q) ? await this.kept.read() : null;
     if (counts) {
-      // day by day: neither this process nor FerretDB holds more than a day of entries
-      for (const [day] of daysNewestFirst(counts))
-        for (const doc of await this.dayEntries(day)) yield toEntry(doc);
+      // month by month (tens of queries for three years, each a pushed-down equality; neither
+      // this process nor FerretDB holds more than a month of entries)
+      const months = new Map<string, [string, number][]>();
+      for (const [day, n] of newestFirst(counts, 'day:')) {
+        const monthDays = months.get(monthOf(day)) ?? [];
+        monthDays.push([day, n]);
+        months.set(monthOf(day), monthDays);
+      }
+      // a month is read when every entry of it carries its month (written with it, or given it
+      // by the rebuild that counted it); otherwise (entries of an older version written after
+      // the rebuild, say: the days count more) day by day
+      const read = async ([month, monthDays]: [string, [string, number][]]) => {
+        if (counts[`month:${month}`] !== monthDays.reduce((sum, [, n]) => sum + n, 0)) {
+          const docs: ActivityDoc[] = [];
+          for (const [day] of monthDays) docs.push(...(await this.dayEntries(day)));
+          return docs;
+        }
+        const docs = await this.models.Activity.find({ month }, MONTH_PROJECTION)
+          .sort(NEWEST_FIRST)
+          .lean<ActivityDoc[]>();
+        // an entry whose month does not match its day (a bulk copy, say) is not this month's
+        return docs.filter((doc) => doc.day !== undefined && monthOf(doc.day) === month);
+      };
+      // the next month is read while this one is written out (FerretDB's work, decoding every
+      // entry, overlaps ours); two months in memory at most
+      const list = [...months];
+      let next = list.length > 0 ? read(list[0]!) : null;
+      for (let i = 0; i < list.length; i++) {
+        const docs = await next!;
+        next = i + 1 < list.length ? read(list[i + 1]!) : null;
+        next?.catch(() => undefined); // awaited in the next round; an export cut short drops it
+        for (const doc of docs) yield toEntry(doc);
+      }
       return;
     }
     const cursor = this.models.Activity.find(this.filter(q), PROJECTION)

@@ -33,6 +33,12 @@ export interface ActivityDoc {
    * before it existed until the counts are rebuilt at start (ActivityRepository.prepareCounts).
    */
   day?: string;
+  /**
+   * The entry's month in the office's time zone ("2026-11", the start of `day`): the bucket the
+   * unfiltered export reads one at a time (tens of queries for three years instead of one per
+   * day). Absent on entries written before it existed until the counts are rebuilt at start.
+   */
+  month?: string;
 }
 
 /** The staff members who appear in the log (the user filter), newest name and e-mail. */
@@ -64,6 +70,7 @@ const activitySchema = new Schema<ActivityDoc>(
     search_text: { type: String, default: '' },
     created_at: { type: Date, required: true },
     day: { type: String },
+    month: { type: String },
   },
   { collection: 'activity_logs', versionKey: false },
 );
@@ -75,6 +82,8 @@ activitySchema.index({ target_type: 1, target_id: 1, created_at: -1 });
 activitySchema.index({ target_id: 1, created_at: -1 });
 // one day's entries, newest first (the unfiltered list's and the export's bucket)
 activitySchema.index({ day: 1, created_at: -1, id: -1 });
+// one month's entries, newest first (the unfiltered export's bucket)
+activitySchema.index({ month: 1, created_at: -1, id: -1 });
 
 const logUserSchema = new Schema<LogUserDoc>(
   {
