@@ -310,6 +310,19 @@ describe('gateway in front of the real auth service', () => {
     expect(asset.headers.get('cache-control')).toContain('immutable');
   });
 
+  test('when anything is answered, API or page, then it carries the security headers (worked out once from helmet)', async () => {
+    for (const url of ['/api/v1/categories/', '/api/v1/nothing-here', '/categories/3']) {
+      const res = await http.get(url);
+      expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('strict-transport-security')).toContain('max-age=');
+      expect(res.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+      expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(res.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+    }
+    expect((await http.get('/categories/3')).headers.get('x-powered-by')).toBeNull();
+  });
+
   test('when a browser takes Brotli, then a built file comes as its Brotli copy with the same type and caching', async () => {
     const url = `${gateway.url}/assets/big-abc123.js`;
     const br = await fetch(url, { headers: { 'accept-encoding': 'br, gzip' } });

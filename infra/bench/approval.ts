@@ -9,6 +9,8 @@
 // and every rival rejected. Asserts nothing.
 import path from 'node:path';
 import amqp from 'amqplib';
+import { topologyQueues } from '@furniture/platform';
+import { deleteBrokerObjects } from '@furniture/platform/testing';
 import { ensureFerretIndexes } from '../src/ferret-pg-indexes';
 import { REPO_ROOT } from '../src/paths';
 import { startPlatform, type Platform } from '../src/run/platform';
@@ -18,6 +20,8 @@ import { freePort, waitUntil } from '../src/util';
 const APPROVALS = Number(process.env.BENCH_APPROVALS ?? 50);
 const RIVALS = Number(process.env.BENCH_RIVALS ?? 3);
 const ADMIN = { email: 'bench@example.org', password: 'bench-password-1' };
+/** its own exchange: a `make run` or another bench on the same RabbitMQ must not take its events */
+const EXCHANGE = `bench.approval.${process.pid}`;
 const progress = (line: string) => console.error(`[bench] ${line}`);
 
 async function call(
@@ -67,6 +71,10 @@ interface Case {
   approvedAt?: number;
   reservedAt?: number;
   rejectedAt?: number;
+  /** the hops, from the events' own times (occurredAt: when the service stored the change) */
+  requestPublishedAt?: number;
+  reservationStoredAt?: number;
+  rejectionStoredAt?: number;
   mailedAt?: number;
 }
 
@@ -83,7 +91,7 @@ async function main(): Promise<void> {
       if (/FerretDB ready/.test(line)) backend = /PostgreSQL/.test(line) ? 'PostgreSQL' : 'SQLite';
       const captured = /^mail captured: .* to (.+)$/.exec(line);
       if (!captured) return progress(line);
-      const at = performance.now();
+      const at = Date.now();
       for (const to of captured[1]!.split(', ')) {
         const address = to.replace(/^.*</, '').replace(/>$/, '').toLowerCase();
         mailTimes.set(address, [...(mailTimes.get(address) ?? []), at]);
@@ -93,6 +101,9 @@ async function main(): Promise<void> {
   let platform: Platform | undefined;
   const stopAll = async () => {
     await platform?.stop().catch(() => undefined);
+    await deleteBrokerObjects(infra.env.AMQP_URL, EXCHANGE, topologyQueues(EXCHANGE)).catch(
+      () => undefined,
+    );
     await infra.stop();
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const)
@@ -106,6 +117,7 @@ async function main(): Promise<void> {
       publicUrl: 'http://localhost',
       admin: ADMIN,
       overrides: {
+        AMQP_EXCHANGE: EXCHANGE,
         LOG_LEVEL: 'warn',
         RATE_LIMIT_PUBLIC_WRITES: '1000000',
         PUBLIC_WRITES_PER_IP: '1000000',
@@ -123,23 +135,42 @@ async function main(): Promise<void> {
     const amqpConnection = await amqp.connect(infra.env.AMQP_URL);
     const amqpChannel = await amqpConnection.createChannel();
     const { queue } = await amqpChannel.assertQueue('', { exclusive: true, autoDelete: true });
-    const exchange = process.env.AMQP_EXCHANGE ?? 'furniture.events';
+    const exchange = EXCHANGE;
+    await amqpChannel.bindQueue(queue, exchange, 'application.approval_requested');
     await amqpChannel.bindQueue(queue, exchange, 'lot.reserved');
     await amqpChannel.bindQueue(queue, exchange, 'application.rejected');
     const reservedAt = new Map<number, number>();
     const rejectedAt = new Map<number, number>();
+    /** application id → when its approval request reached the broker */
+    const requestedAt = new Map<number, number>();
+    /** lot id / application id → the event's occurredAt */
+    const reservationStored = new Map<number, number>();
+    const rejectionStored = new Map<number, number>();
     await amqpChannel.consume(
       queue,
       (msg) => {
         if (!msg) return;
-        const at = performance.now();
+        const at = Date.now();
         const event = JSON.parse(msg.content.toString('utf8')) as {
           name: string;
+          occurredAt: string;
           payload: { lot?: { id: number }; application_id: number };
         };
-        if (event.name === 'lot.reserved' && event.payload.lot)
-          reservedAt.set(event.payload.lot.id, reservedAt.get(event.payload.lot.id) ?? at);
-        if (event.name === 'application.rejected') rejectedAt.set(event.payload.application_id, at);
+        const stored = Date.parse(event.occurredAt);
+        if (event.name === 'application.approval_requested')
+          requestedAt.set(event.payload.application_id, at);
+        if (
+          event.name === 'lot.reserved' &&
+          event.payload.lot &&
+          !reservedAt.has(event.payload.lot.id)
+        ) {
+          reservedAt.set(event.payload.lot.id, at);
+          reservationStored.set(event.payload.lot.id, stored);
+        }
+        if (event.name === 'application.rejected') {
+          rejectedAt.set(event.payload.application_id, at);
+          rejectionStored.set(event.payload.application_id, stored);
+        }
       },
       { noAck: true },
     );
@@ -212,8 +243,12 @@ async function main(): Promise<void> {
       async () => {
         for (const c of cases) {
           c.reservedAt ??= reservedAt.get(c.lot);
-          if (c.rejectedAt === undefined && c.rivals.every((id) => rejectedAt.has(id)))
+          c.requestPublishedAt ??= requestedAt.get(c.winner);
+          c.reservationStoredAt ??= reservationStored.get(c.lot);
+          if (c.rejectedAt === undefined && c.rivals.every((id) => rejectedAt.has(id))) {
             c.rejectedAt = Math.max(...c.rivals.map((id) => rejectedAt.get(id)!));
+            c.rejectionStoredAt = Math.max(...c.rivals.map((id) => rejectionStored.get(id)!));
+          }
           if (
             c.mailedAt === undefined &&
             c.emails.every((e) => (mailTimes.get(e)?.length ?? 0) > c.mailsBefore.get(e)!)
@@ -230,7 +265,7 @@ async function main(): Promise<void> {
     // 3. the approvals, one after another (each approve call answers 202 at once)
     progress('approving');
     for (const c of cases) {
-      c.approvedAt = performance.now();
+      c.approvedAt = Date.now();
       await ok(
         call(
           gw,
@@ -255,19 +290,61 @@ async function main(): Promise<void> {
       }
     }
 
-    const figures = (pick: (c: Case) => number | undefined) => {
-      const times = cases
-        .map((c) => (pick(c) === undefined ? undefined : pick(c)! - c.approvedAt!))
-        .filter((t): t is number => t !== undefined)
-        .sort((a, b) => a - b);
-      const missing = cases.length - times.length;
+    const figuresOf = (all: (number | undefined)[]) => {
+      const times = all.filter((t): t is number => t !== undefined).sort((a, b) => a - b);
+      const missing = all.length - times.length;
       return `p50 ${percentile(times, 50).toFixed(0)} ms  p95 ${percentile(times, 95).toFixed(0)} ms  max ${(times.at(-1) ?? NaN).toFixed(0)} ms${missing ? `  (${missing} not within 5 min)` : ''}`;
     };
+    const figures = (pick: (c: Case) => number | undefined) =>
+      figuresOf(cases.map((c) => (pick(c) === undefined ? undefined : pick(c)! - c.approvedAt!)));
     console.log(
       `\nbench:approval — ${APPROVALS} approvals, each with ${RIVALS} rivals, asked one after another through the gateway; FerretDB on ${backend}; watched on the broker and at the SMTP catcher${wrong ? `; ${wrong} lots or rivals NOT in their expected state through the API` : '; the API shows every lot reserved and every rival rejected'}\n`,
     );
     console.log(`  approve → lot reserved                 ${figures((c) => c.reservedAt)}`);
     console.log(`  approve → every rival rejected         ${figures((c) => c.rejectedAt)}`);
+    const hop = (from: (c: Case) => number | undefined, to: (c: Case) => number | undefined) =>
+      figuresOf(
+        cases.map((c) =>
+          from(c) === undefined || to(c) === undefined ? undefined : to(c)! - from(c)!,
+        ),
+      );
+    console.log(`\n  where the time goes (each hop's own p50/p95):`);
+    console.log(
+      `    approve call → request on the broker (applications' outbox)  ${hop(
+        (c) => c.approvedAt,
+        (c) => c.requestPublishedAt,
+      )}`,
+    );
+    console.log(
+      `    → reservation stored (catalog's queue and handler)           ${hop(
+        (c) => c.requestPublishedAt,
+        (c) => c.reservationStoredAt,
+      )}`,
+    );
+    console.log(
+      `    → lot.reserved on the broker (catalog's outbox)              ${hop(
+        (c) => c.reservationStoredAt,
+        (c) => c.reservedAt,
+      )}`,
+    );
+    console.log(
+      `    → last rejection stored (applications' queue and handler)    ${hop(
+        (c) => c.reservedAt,
+        (c) => c.rejectionStoredAt,
+      )}`,
+    );
+    console.log(
+      `    → last rejection on the broker (applications' outbox)        ${hop(
+        (c) => c.rejectionStoredAt,
+        (c) => c.rejectedAt,
+      )}`,
+    );
+    console.log(
+      `    → last mail at SMTP (notification)                           ${hop(
+        (c) => c.rejectedAt,
+        (c) => c.mailedAt,
+      )}`,
+    );
     console.log(`  approve → every family's mail in SMTP  ${figures((c) => c.mailedAt)}`);
   } finally {
     await stopAll();

@@ -26,6 +26,8 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { MongoClient, type Document } from 'mongodb';
 import { localDay } from '@furniture/platform/domain';
+import { topologyQueues } from '@furniture/platform';
+import { deleteBrokerObjects } from '@furniture/platform/testing';
 import { ensureFerretIndexes } from '../src/ferret-pg-indexes';
 import { REPO_ROOT } from '../src/paths';
 import { startPlatform, type Platform } from '../src/run/platform';
@@ -51,6 +53,8 @@ const KEPT_COUNTS: [db: string, collection: string][] = [
 const DAY = 86_400_000;
 const YEARS3 = 3 * 365 * DAY;
 
+/** its own exchange: a `make run` or another bench on the same RabbitMQ must not take its events */
+const EXCHANGE = `bench.scale.${process.pid}`;
 const progress = (line: string) => console.error(`[bench] ${line}`);
 
 function percentile(sorted: number[], p: number): number {
@@ -477,6 +481,9 @@ async function main(): Promise<void> {
   let platform: Platform | undefined;
   const stopAll = async () => {
     await platform?.stop().catch(() => undefined);
+    await deleteBrokerObjects(infra.env.AMQP_URL, EXCHANGE, topologyQueues(EXCHANGE)).catch(
+      () => undefined,
+    );
     await infra.stop();
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const)
@@ -491,6 +498,7 @@ async function main(): Promise<void> {
       publicUrl: 'http://localhost',
       admin: ADMIN,
       overrides: {
+        AMQP_EXCHANGE: EXCHANGE,
         LOG_LEVEL: 'warn',
         READ_CACHE_TTL_MS: '0',
         RATE_LIMIT_PUBLIC_WRITES: '1000000',

@@ -24,6 +24,10 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const LOTS = Number(process.env.BENCH_LOTS ?? 500);
 const SEED_PARALLEL = 8;
 const UNCACHED_ROUND = process.env.BENCH_UNCACHED !== '0';
+/** gateway and direct measured alternately this many times; the medians are printed */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** what browsers send (the catalog's prepared lists are then passed on gzipped as they are) */
+const ACCEPT_ENCODING = process.env.BENCH_ACCEPT_ENCODING ?? 'gzip, deflate, br';
 const CATALOG_ENTRY = 'services/catalog/dist/start.js';
 const GATEWAY_ENTRY = 'gateway/dist/start.js';
 
@@ -39,8 +43,8 @@ function freePort(): Promise<number> {
   });
 }
 
-function startNode(entry: string, env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, [path.join(ROOT, entry)], {
+function startNode(entry: string, env: NodeJS.ProcessEnv, nodeFlags: string[] = []): ChildProcess {
+  return spawn(process.execPath, [...nodeFlags, path.join(ROOT, entry)], {
     env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -110,6 +114,23 @@ interface Result {
   kib: number;
 }
 
+/** Each figure's median over the rounds. */
+function medianOf(results: Result[]): Result {
+  const median = (pick: (r: Result) => number) => {
+    const sorted = results.map(pick).sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)]!;
+  };
+  return {
+    rps: median((r) => r.rps),
+    p50: median((r) => r.p50),
+    p95: median((r) => r.p95),
+    p99: median((r) => r.p99),
+    requests: median((r) => r.requests),
+    errors: results.reduce((n, r) => n + r.errors, 0),
+    kib: median((r) => r.kib),
+  };
+}
+
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
@@ -117,8 +138,14 @@ function percentile(sorted: number[], p: number): number {
 async function measure(url: string, seconds: number): Promise<Result> {
   const latencies: number[] = [];
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon({ url, connections: CONNECTIONS, duration: seconds }, (err, res) =>
-      err ? reject(err) : resolve(res),
+    const instance = autocannon(
+      {
+        url,
+        connections: CONNECTIONS,
+        duration: seconds,
+        headers: ACCEPT_ENCODING ? { 'accept-encoding': ACCEPT_ENCODING } : {},
+      },
+      (err, res) => (err ? reject(err) : resolve(res)),
     );
     instance.on('response', (_client, _status, _bytes, responseTime) => {
       latencies.push(responseTime);
@@ -184,15 +211,22 @@ async function main(): Promise<void> {
   };
   try {
     let catalog = await startCatalog();
-    const gateway = startNode(GATEWAY_ENTRY, {
-      PORT: String(gatewayPort),
-      CATALOG_URL: `http://127.0.0.1:${catalogPort}`,
-      AUTH_URL: nowhere,
-      APPLICATIONS_URL: nowhere,
-      MEDIA_URL: nowhere,
-      NOTIFICATION_URL: nowhere,
-      JWT_PUBLIC_KEY: keys.publicKey,
-    });
+    const gateway = startNode(
+      GATEWAY_ENTRY,
+      {
+        PORT: String(gatewayPort),
+        CATALOG_URL: `http://127.0.0.1:${catalogPort}`,
+        AUTH_URL: nowhere,
+        APPLICATIONS_URL: nowhere,
+        MEDIA_URL: nowhere,
+        NOTIFICATION_URL: nowhere,
+        JWT_PUBLIC_KEY: keys.publicKey,
+      },
+      process.env.BENCH_PROFILE_DIR
+        ? // BENCH_PROFILE_DIR: a CPU profile of the gateway (open it in Chrome's DevTools)
+          ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
+        : [],
+    );
     children.add(gateway);
     await ready(`http://127.0.0.1:${gatewayPort}/health`, gateway);
 
@@ -212,18 +246,17 @@ async function main(): Promise<void> {
     const rows: { call: string; path: string; cache: string; r: Result }[] = [];
     const round = async (cache: string) => {
       for (const call of calls) {
-        for (const [name, base] of [
-          ['gateway', viaGateway],
-          ['direct', direct],
-        ] as const) {
-          await measure(`${base}${call}`, 2); // warm-up
-          rows.push({
-            call: `GET ${call}`,
-            path: name,
-            cache,
-            r: await measure(`${base}${call}`, DURATION_S),
-          });
-        }
+        const runs: Record<'gateway' | 'direct', Result[]> = { gateway: [], direct: [] };
+        for (let i = 0; i < ROUNDS; i++)
+          for (const [name, base] of [
+            ['gateway', viaGateway],
+            ['direct', direct],
+          ] as const) {
+            await measure(`${base}${call}`, 2); // warm-up
+            runs[name].push(await measure(`${base}${call}`, DURATION_S));
+          }
+        for (const name of ['gateway', 'direct'] as const)
+          rows.push({ call: `GET ${call}`, path: name, cache, r: medianOf(runs[name]) });
       }
     };
     await round(`on (${process.env.READ_CACHE_TTL_MS ?? 5000} ms)`);
@@ -237,7 +270,8 @@ async function main(): Promise<void> {
 
     const load = os.loadavg()[0]!.toFixed(1);
     console.log(
-      `\n${CONNECTIONS} connections, ${DURATION_S} s per row after a 2 s warm-up; ` +
+      `\n${CONNECTIONS} connections, ${DURATION_S} s per row after a 2 s warm-up, gateway and ` +
+        `direct alternately ${ROUNDS} times (medians); Accept-Encoding: ${ACCEPT_ENCODING || 'none'}; ` +
         `category 1 answers ${shown.length} lots; ${os.cpus().length} CPUs, load average ${load}`,
     );
     console.log(
@@ -250,6 +284,15 @@ async function main(): Promise<void> {
         `${call.padEnd(28)} ${via.padEnd(8)} ${cache.padEnd(12)} ${r.rps.toFixed(0).padStart(7)} ` +
           `${r.p50.toFixed(1).padStart(7)} ${r.p95.toFixed(1).padStart(7)} ${r.p99.toFixed(1).padStart(7)} ` +
           `${String(r.requests).padStart(8)} ${String(r.errors).padStart(6)} ${r.kib.toFixed(1).padStart(8)}`,
+      );
+    }
+    console.log('');
+    for (let i = 0; i + 1 < rows.length; i += 2) {
+      const [gw, dir] = [rows[i]!, rows[i + 1]!];
+      console.log(
+        `${gw.call.padEnd(28)} cache ${gw.cache.padEnd(12)} gateway/direct ` +
+          `${(gw.r.rps / dir.r.rps).toFixed(2)}x req/s, p95 overhead ` +
+          `${(gw.r.p95 - dir.r.p95).toFixed(1)} ms, p50 overhead ${(gw.r.p50 - dir.r.p50).toFixed(1)} ms`,
       );
     }
   } finally {

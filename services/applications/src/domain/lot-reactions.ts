@@ -257,11 +257,11 @@ export class LotReactions {
       requireApprovalRequested?: boolean;
     },
   ): Promise<void> {
-    let changed = 0;
-    for (const app of apps) {
-      const updated = await changeStatus(this.deps, app, to, { ...opts, author: SYSTEM_AUTHOR });
-      if (updated) changed++;
-    }
-    if (changed > 0) this.deps.onEvents();
+    // each its own document and lock: side by side, so that a lot's last rival is not kept
+    // waiting behind the others (the family's place and mail do not depend on the order)
+    const updated = await Promise.all(
+      apps.map((app) => changeStatus(this.deps, app, to, { ...opts, author: SYSTEM_AUTHOR })),
+    );
+    if (updated.some(Boolean)) this.deps.onEvents();
   }
 }

@@ -71,7 +71,10 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     const appError =
       err instanceof AppError ? err : fromClientError((err ?? {}) as Record<string, never>);
     if (!appError || appError.isCatastrophic) {
-      logger.error({ err, reqId: req.id, url: req.originalUrl }, 'unhandled error');
+      logger.error(
+        { err, reqId: (req as { id?: string }).id, url: req.originalUrl },
+        'unhandled error',
+      );
     }
     const e = appError && !appError.isCatastrophic ? appError : new AppError('INTERNAL');
     if (res.headersSent) {

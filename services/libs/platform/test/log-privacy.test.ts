@@ -46,4 +46,45 @@ describe('personal data in logs', () => {
       at: '2026-11-24T02:00:00.000Z',
     });
   });
+
+  test('when requests end, then one line each with the request id, masked URL, status and time, at a level by status; probes write none', async () => {
+    const { lines, stream } = capture();
+    const logger = createLogger('request-log-test', 'info', stream);
+    const app = createServiceApp({ name: 'request-log-test', logger: logger, metrics: false });
+    app.get('/api/v1/things/:phone', (_req, res) => void res.json({ ok: true }));
+    const server = await listen(finishApp(app, logger));
+    try {
+      const ok = await fetch(`${server.url}/api/v1/things/%2B4917612345678`, {
+        headers: { 'x-request-id': 'req-1' },
+      });
+      expect(ok.headers.get('x-request-id')).toBe('req-1');
+      await fetch(`${server.url}/api/v1/nothing`);
+      await fetch(`${server.url}/health`);
+    } finally {
+      await server.close();
+    }
+    const entries = lines
+      .join('')
+      .trim()
+      .split('\n')
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            msg: string;
+            req: { id: string; url: string };
+            responseTime: unknown;
+          },
+      )
+      .filter((e) => e.msg === 'request completed');
+    expect(entries).toHaveLength(2);
+    expect(entries[0]).toMatchObject({
+      level: 30,
+      req: { id: 'req-1', method: 'GET' },
+      res: { statusCode: 200 },
+    });
+    expect(entries[0]!.req.url).toContain('[phone]');
+    expect(typeof entries[0]!.responseTime).toBe('number');
+    expect(entries[1]).toMatchObject({ level: 40, res: { statusCode: 404 } });
+    expect(entries[1]!.req.id).toMatch(/^[0-9a-f-]{36}$/);
+  });
 });

@@ -79,6 +79,45 @@ describe('outbox relay', () => {
     }
   });
 
+  test('when many documents wait, then they are drained several at a time, each in its own order, and none is published twice', async () => {
+    const col = conn.collection('many');
+    for (let d = 0; d < 30; d++)
+      await col.insertOne(
+        docWithEvents({ id: d }, [wish(d * 10 + 1), wish(d * 10 + 2), wish(d * 10 + 3)]),
+      );
+    const sent: number[] = [];
+    let inFlight = 0;
+    let mostAtOnce = 0;
+    const relay = new OutboxRelay({
+      collections: [col],
+      publisher: {
+        publish: async (e) => {
+          inFlight++;
+          mostAtOnce = Math.max(mostAtOnce, inFlight);
+          await new Promise((r) => setTimeout(r, Math.random() * 5));
+          inFlight--;
+          sent.push((e.payload as { wish_id: number }).wish_id);
+        },
+      },
+      logger: silentLogger,
+    });
+    const updates = jest.spyOn(col, 'updateOne');
+    expect(await relay.sweep()).toBe(90);
+    // one write per document: the outbox matched by its content (FerretDB as MongoDB)
+    expect(updates).toHaveBeenCalledTimes(30);
+    updates.mockRestore();
+    expect(mostAtOnce).toBeGreaterThan(1);
+    expect(new Set(sent).size).toBe(90);
+    for (let d = 0; d < 30; d++)
+      expect(sent.filter((id) => Math.floor(id / 10) === d)).toEqual([
+        d * 10 + 1,
+        d * 10 + 2,
+        d * 10 + 3,
+      ]);
+    expect(await col.countDocuments({ _outbox_pending: true })).toBe(0);
+    expect(await relay.sweep()).toBe(0);
+  });
+
   test('when publishing fails, then the events stay in the outbox and go out on a later sweep', async () => {
     const col = conn.collection('flaky');
     await col.insertOne(docWithEvents({ n: 1 }, [wish(10), wish(11)]));

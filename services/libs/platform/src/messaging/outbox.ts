@@ -43,6 +43,9 @@ export function tombstoneUpdate(
   } as unknown as UpdateFilter<Document>;
 }
 
+/** Documents an outbox relay drains at once. */
+const DRAIN_CONCURRENCY = 8;
+
 export interface Publisher {
   publish(event: DomainEvent): Promise<void>;
 }
@@ -65,6 +68,8 @@ export class OutboxRelay {
       logger: Logger;
       intervalMs?: number;
       batchSize?: number;
+      /** documents drained at once */
+      concurrency?: number;
     },
   ) {}
 
@@ -98,47 +103,77 @@ export class OutboxRelay {
     } while (this.again && !this.stopped);
   }
 
-  /** Publishes everything pending; resolves when done (tests await it). */
+  /**
+   * Publishes everything pending; resolves when done (tests await it). Documents are drained
+   * several at a time (order matters within a document, not between documents): one document's
+   * wait for the broker's confirmation and the database does not hold up the others.
+   */
   async sweep(): Promise<number> {
     let published = 0;
     for (const collection of this.opts.collections) {
       const docs = await collection
-        .find({ _outbox_pending: true }, { projection: { _id: 1, id: 1 } })
+        .find({ _outbox_pending: true }, { projection: { _id: 1, id: 1, _outbox: 1, _purge: 1 } })
         .limit(this.opts.batchSize ?? 200)
         .toArray();
-      for (const { _id, id } of docs) {
-        try {
-          published += await this.drain(collection, _id, (id as number | undefined) ?? String(_id));
-        } catch (err) {
-          // kept in its document; the documents behind it must not wait for it
-          if (!(err instanceof UnroutableEventError)) throw err;
+      let next = 0;
+      let failure = false;
+      const worker = async () => {
+        while (next < docs.length && !failure) {
+          const doc = docs[next++]!;
+          try {
+            const count = await this.drain(collection, doc);
+            published += count;
+          } catch (err) {
+            // kept in its document; the documents behind it must not wait for it
+            if (err instanceof UnroutableEventError) continue;
+            failure = true;
+            throw err;
+          }
         }
-      }
+      };
+      const workers = Math.min(this.opts.concurrency ?? DRAIN_CONCURRENCY, docs.length);
+      const results = await Promise.allSettled(Array.from({ length: workers }, worker));
+      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) throw failed.reason;
     }
     return published;
   }
 
   /**
-   * Publishes one document's events in order. Each removal from the outbox runs under the
-   * document's lock (a concurrent state change must not be lost, see locks.ts); the publishing
-   * itself, which waits for the broker, never does, so a broker outage cannot block staff edits.
+   * Publishes one document's events in order, then takes them out of its outbox. The removal
+   * runs under the document's lock (a concurrent state change must not be lost, see locks.ts);
+   * the publishing itself, which waits for the broker, never does, so a broker outage cannot
+   * block staff edits. Usually one write: the outbox still holds exactly what was published, so
+   * it is emptied (or the tombstone deleted) by an update guarded by that content; when events
+   * were added meanwhile, the published ones are pulled one by one and the new ones stay.
    */
-  private async drain(
-    collection: Collection<Document>,
-    _id: ObjectId,
-    lockId: number | string,
-  ): Promise<number> {
-    const doc = await collection.findOne({ _id }, { projection: { _outbox: 1, _purge: 1 } });
-    if (!doc) return 0;
+  private async drain(collection: Collection<Document>, doc: Document): Promise<number> {
+    const _id = doc._id as ObjectId;
+    const lockId = (doc.id as number | undefined) ?? String(_id);
     const events = (doc._outbox ?? []) as DomainEvent[];
-    for (const event of events) {
-      await this.opts.publisher.publish(event);
-      // the whole element: FerretDB's $pull matches by equality, not as a query
-      await withDocLock(collection, lockId, () =>
-        collection.updateOne({ _id }, { $pull: { _outbox: event } } as Document),
-      );
+    let sent = 0;
+    try {
+      for (const event of events) {
+        await this.opts.publisher.publish(event);
+        sent++;
+      }
+    } catch (err) {
+      if (sent > 0) await this.pullEach(collection, _id, lockId, events.slice(0, sent));
+      throw err;
     }
     await withDocLock(collection, lockId, async () => {
+      // the whole array: FerretDB matches arrays by equality, as MongoDB does
+      const unchanged = { _id, _outbox: events };
+      const done = doc._purge
+        ? (await collection.deleteOne(unchanged)).deletedCount
+        : (
+            await collection.updateOne(unchanged, {
+              $set: { _outbox: [], _outbox_pending: false },
+            })
+          ).matchedCount;
+      if (done) return;
+      for (const event of events)
+        await collection.updateOne({ _id }, { $pull: { _outbox: event } } as Document);
       if (doc._purge) await collection.deleteOne({ _id, _outbox: { $size: 0 } });
       else
         await collection.updateOne(
@@ -147,6 +182,20 @@ export class OutboxRelay {
         );
     });
     return events.length;
+  }
+
+  /** Takes published events out of a document's outbox (after a failure part-way). */
+  private async pullEach(
+    collection: Collection<Document>,
+    _id: ObjectId,
+    lockId: number | string,
+    events: DomainEvent[],
+  ): Promise<void> {
+    await withDocLock(collection, lockId, async () => {
+      // the whole element: FerretDB's $pull matches by equality, not as a query
+      for (const event of events)
+        await collection.updateOne({ _id }, { $pull: { _outbox: event } } as Document);
+    });
   }
 
   /**

@@ -22,7 +22,8 @@ export class ProcessedEvents {
   }
 
   async seen(eventId: string): Promise<boolean> {
-    return (await this.collection.countDocuments({ _id: eventId }, { limit: 1 })) > 0;
+    // an exact _id lookup (FerretDB pushes it down; a count runs an aggregation)
+    return (await this.collection.findOne({ _id: eventId }, { projection: { _id: 1 } })) !== null;
   }
 
   /** The index housekeeping needs (created at start with the service's other indexes). */
