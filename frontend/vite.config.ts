@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { defineConfig, loadEnv, type Plugin } from 'vite';
+import { rolldown } from 'rolldown';
+import { defineConfig, loadEnv, type Plugin, type Rollup } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 
@@ -33,6 +35,96 @@ function preloadTranslations(localesPath: string): Plugin {
   };
 }
 
+/** Where index.html names the boot script (src/boot/boot.ts). */
+const BOOT_MARKER = '<!-- boot script -->';
+
+/**
+ * The boot script: src/boot/main.ts bundled on its own into one small classic script
+ * (`assets/boot-[hash].js`) and named in index.html's head where BOOT_MARKER stands, before the
+ * app's first download. Its own bundle, not an entry of the app's build: shared chunks would
+ * otherwise tie it to the app's code. `async` lets the parser go on; `fetchpriority=high`
+ * keeps Chrome from holding it back behind the stylesheet as a low-priority async script.
+ * Bundled once the app's chunks are known: it learns (`__BOOT_CHUNKS__`) which chunks the lot
+ * page and the category page need beyond the first download (the page, its imports and the
+ * footer) and asks for them next to it, instead of once the first download has run. The dev
+ * server names the source as a module instead.
+ */
+function bootScript(define: Record<string, string>): Plugin {
+  const entry = path.resolve(import.meta.dirname, 'src/boot/main.ts');
+  const pages = {
+    lot: 'src/app/routes/LotPage.tsx',
+    category: 'src/features/catalog/components/CategoryLotsPage.tsx',
+  };
+  const footer = 'src/app/layout/Footer.tsx';
+  let fileName: string | undefined;
+  return {
+    name: 'boot-script',
+    generateBundle: {
+      // before vite's own generateBundle writes index.html (transformIndexHtml below)
+      order: 'pre',
+      async handler(_options, bundle) {
+        const chunks = Object.values(bundle).filter(
+          (c): c is Rollup.OutputChunk => c.type === 'chunk',
+        );
+        const chunkOf = (source: string) => {
+          const chunk = chunks.find(
+            (c) => c.facadeModuleId === path.resolve(import.meta.dirname, source),
+          );
+          if (!chunk) throw new Error(`boot script: no chunk for ${source}`);
+          return chunk;
+        };
+        /** the chunk and its static imports, without the first download's */
+        const closure = (source: string): string[] => {
+          const files = new Set<string>();
+          const walk = (file: string) => {
+            const chunk = bundle[file];
+            if (!chunk || chunk.type !== 'chunk' || chunk.isEntry || files.has(file)) return;
+            files.add(file);
+            chunk.imports.forEach(walk);
+          };
+          walk(chunkOf(source).fileName);
+          return [...files].map((file) => `/${file}`);
+        };
+        const bootChunks = Object.fromEntries(
+          Object.entries(pages).map(([page, source]) => [
+            page,
+            [...new Set([...closure(source), ...closure(footer)])],
+          ]),
+        );
+        const built = await rolldown({
+          input: entry,
+          platform: 'browser',
+          transform: {
+            define: { ...define, __BOOT_CHUNKS__: JSON.stringify(bootChunks) },
+            target: 'es2022',
+          },
+          logLevel: 'warn',
+        });
+        try {
+          const { output } = await built.generate({ format: 'iife', minify: true });
+          const code = output[0].code;
+          const hash = createHash('sha256').update(code).digest('base64url').slice(0, 8);
+          fileName = `assets/boot-${hash}.js`;
+          this.emitFile({ type: 'asset', fileName, source: code });
+        } finally {
+          await built.close();
+        }
+      },
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        if (!html.includes(BOOT_MARKER)) throw new Error(`index.html lacks ${BOOT_MARKER}`);
+        if (!ctx.server && !fileName) throw new Error('boot script: index.html came first');
+        const tag = ctx.server
+          ? '<script type="module" async src="/src/boot/main.ts"></script>'
+          : `<script async fetchpriority="high" src="/${fileName}"></script>`;
+        return html.replace(BOOT_MARKER, tag);
+      },
+    },
+  };
+}
+
 export default defineConfig(({ command, mode }) => {
   // VITE_* settings reach the app as one constant (src/config/env.ts explains why)
   const appEnv = Object.fromEntries(
@@ -40,13 +132,15 @@ export default defineConfig(({ command, mode }) => {
       k.startsWith('VITE_'),
     ),
   );
+  const define = { __APP_ENV__: JSON.stringify(appEnv) };
   return {
     plugins: [
+      bootScript(define),
       react(),
       tailwindcss(),
       preloadTranslations(appEnv.VITE_LOCALES_PATH?.trim() || '/locales/{{lng}}/{{ns}}.json'),
     ],
-    define: { __APP_ENV__: JSON.stringify(appEnv) },
+    define,
     resolve: {
       alias: [
         // the contracts package is TypeScript source shared with the services; deep paths

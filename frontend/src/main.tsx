@@ -6,7 +6,7 @@ import { initI18n } from './app/i18n';
 import { earlyLoaders } from './app/router';
 import './index.css';
 
-/** The longest the first render waits for a deep link's page code (slow connections). */
+/** The longest the first render waits for a deep link's page code and data (slow connections). */
 const EARLY_PAGE_WAIT_MS = 1500;
 
 const translations = initI18n();
@@ -18,9 +18,10 @@ const page = new Promise<void>((resolve) => {
   }, 0);
 });
 
-// The first render waits for the translation files and the page's code, which load side by
-// side: a first render without them would show the Suspense fallback, and React holds back the
-// content replacing a fallback for up to 300 ms. Nothing but a spinner would paint earlier.
+// The first render waits for the translation files and the page's code and data, which load side
+// by side: a first render without them would show the Suspense fallback or the page's spinner,
+// and React holds back the content replacing a fallback for up to 300 ms. Nothing but a spinner
+// would paint earlier, and the content replacing it later is what Lighthouse's LCP waits for.
 void Promise.all([translations.catch(() => undefined), page]).then(() => {
   createRoot(document.getElementById('root')!).render(
     <StrictMode>

@@ -3,11 +3,22 @@ import HttpBackend from 'i18next-http-backend';
 import LanguageDetector from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
 import { env } from '../config/env';
+import {
+  FALLBACK_LANGUAGE,
+  detectionOptions,
+  SUPPORTED_LANGUAGES,
+  isAppLanguage,
+  type AppLanguage,
+} from './languages';
 
-/** The languages of the site; German is the default and the fallback (public-site §9). */
-export const SUPPORTED_LANGUAGES = ['de', 'uk'] as const;
-export type AppLanguage = (typeof SUPPORTED_LANGUAGES)[number];
-export const FALLBACK_LANGUAGE: AppLanguage = 'de';
+export {
+  FALLBACK_LANGUAGE,
+  detectionOptions,
+  SUPPORTED_LANGUAGES,
+  isAppLanguage,
+  toAppLanguage,
+  type AppLanguage,
+} from './languages';
 
 /** Namespaces of the public site; the back-office loads its own ('admin') when it needs it. */
 export const PUBLIC_NAMESPACES = ['common', 'public'] as const;
@@ -15,35 +26,11 @@ export const PUBLIC_NAMESPACES = ['common', 'public'] as const;
 /** The one i18next instance of the app (the base query reads its language for Accept-Language). */
 export const i18n = i18next.createInstance();
 
-/**
- * 'uk-UA' → 'uk', 'de-AT' → 'de', and 'ua' (the country code many people type, and the label of
- * our switch) → 'uk'. Anything else stays as it is and is skipped as unsupported.
- */
-export function toAppLanguage(code: string): string {
-  const base = code.trim().toLowerCase().split(/[-_]/)[0] ?? '';
-  return base === 'ua' ? 'uk' : base;
-}
-
-export function isAppLanguage(code: string | undefined): code is AppLanguage {
-  return (SUPPORTED_LANGUAGES as readonly string[]).includes(code ?? '');
-}
-
 /** The current language as one of ours (the fallback before init). */
 export function currentLanguage(): AppLanguage {
   const lng = i18n.resolvedLanguage ?? i18n.language;
   return isAppLanguage(lng) ? lng : FALLBACK_LANGUAGE;
 }
-
-/** Detection order and caching of public-site §9. */
-export const detectionOptions = {
-  order: ['querystring', 'cookie', 'localStorage', 'sessionStorage', 'navigator', 'htmlTag'],
-  lookupQuerystring: 'lng',
-  lookupCookie: 'i18next',
-  lookupLocalStorage: 'i18nextLng',
-  lookupSessionStorage: 'i18nextLng',
-  caches: ['localStorage'],
-  convertDetectedLanguage: toAppLanguage,
-};
 
 function syncHtmlLang(lng: string | undefined) {
   if (typeof document === 'undefined') return;

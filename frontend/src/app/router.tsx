@@ -20,9 +20,11 @@ const CategoryLotsPage = lazyWithStore(
 const LotPage = lazyWithStore(() => import('./routes/LotPage'));
 
 /** The pages main.tsx loads early for a deep link to a lot or a category (early-loads.ts). */
+const prefill = () => import('../features/catalog/api/prefill');
 export const earlyLoaders: EarlyLoaders = {
-  lotPage: () => LotPage.preload(),
-  categoryPage: () => CategoryLotsPage.preload(),
+  lotPage: (lotId) => Promise.all([LotPage.preload(), prefill().then((p) => p.prefillLot(lotId))]),
+  categoryPage: (ref) =>
+    Promise.all([CategoryLotsPage.preload(), prefill().then((p) => p.prefillCategory(ref))]),
 };
 const CheckStatusPage = lazyWithStore(
   () => import('../features/applications/components/CheckStatusPage'),

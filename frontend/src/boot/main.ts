@@ -1,0 +1,4 @@
+// The boot script's entry (vite.config.ts: bootScript); boot.ts is what the tests import.
+import { boot } from './boot';
+
+boot();
