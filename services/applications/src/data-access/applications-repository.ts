@@ -8,11 +8,9 @@ import type {
 import {
   KeptCounts,
   addCount,
-  countsWithPrefix,
   docWithEvents,
   isDuplicateKeyError,
   nextId,
-  pageOfBuckets,
   type KeptCountsDoc,
   withDocLock,
   withEvents,
@@ -28,7 +26,7 @@ import {
   type NewApplication,
   type TransitionExtras,
 } from '../domain/records';
-import { writeBlocks } from './blocks';
+import { pageOfBlocks, writeBlocks } from './blocks';
 import type { ApplicationDoc, ApprovalDoc, Models } from './models';
 
 export type { ApplicationRecord } from '../domain/records';
@@ -293,20 +291,11 @@ export class ApplicationsRepository {
   }): Promise<{ applications: ApplicationRecord[]; total: number }> {
     const counts = q.lot_id === undefined && !q.phone ? await this.kept.read() : null;
     if (counts) {
-      // newest first = blocks in descending order, each read by an equality (an index lookup)
-      const sizes = new Map<number, number>();
-      for (const [key, n] of countsWithPrefix(counts, 'block:')) {
-        const [status, block] = key.split(':');
-        if (q.status && status !== q.status) continue;
-        sizes.set(Number(block), (sizes.get(Number(block)) ?? 0) + n);
-      }
-      const blocks = [...sizes].sort(([a], [b]) => b - a);
-      const docs = await pageOfBuckets(blocks, q.skip, q.limit, (block) =>
+      const { docs, total } = await pageOfBlocks(counts, q, (block) =>
         this.models.Application.find({ ...LIVE, block, ...(q.status ? { status: q.status } : {}) })
           .sort({ id: -1 })
           .lean<ApplicationDoc[]>(),
       );
-      const total = [...sizes.values()].reduce((sum, n) => sum + n, 0);
       return { applications: docs.map(toRecord), total };
     }
     const filter: QueryFilter<ApplicationDoc> = { ...LIVE };

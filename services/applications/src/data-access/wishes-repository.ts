@@ -2,11 +2,9 @@ import type { DomainEvent, Wish, WishStatus } from '@furniture/contracts';
 import {
   KeptCounts,
   addCount,
-  countsWithPrefix,
   docWithEvents,
   escapeRegex,
   nextId,
-  pageOfBuckets,
   type KeptCountsDoc,
   withDocLock,
   withEvents,
@@ -15,7 +13,7 @@ import {
 } from '@furniture/platform';
 import type { QueryFilter } from 'mongoose';
 import type { NewWish } from '../domain/records';
-import { writeBlocks } from './blocks';
+import { pageOfBlocks, writeBlocks } from './blocks';
 import type { Models, WishDoc } from './models';
 
 function toWish(doc: WishDoc): Wish {
@@ -151,20 +149,11 @@ export class WishesRepository {
   }): Promise<{ wishes: Wish[]; total: number }> {
     const counts = q.category === undefined && !q.search ? await this.kept.read() : null;
     if (counts) {
-      // newest first = blocks in descending order, each read by an equality (an index lookup)
-      const sizes = new Map<number, number>();
-      for (const [key, n] of countsWithPrefix(counts, 'block:')) {
-        const [status, block] = key.split(':');
-        if (q.status && status !== q.status) continue;
-        sizes.set(Number(block), (sizes.get(Number(block)) ?? 0) + n);
-      }
-      const blocks = [...sizes].sort(([a], [b]) => b - a);
-      const docs = await pageOfBuckets(blocks, q.skip, q.limit, (block) =>
+      const { docs, total } = await pageOfBlocks(counts, q, (block) =>
         this.models.Wish.find({ ...LIVE, block, ...(q.status ? { status: q.status } : {}) })
           .sort({ id: -1 })
           .lean<WishDoc[]>(),
       );
-      const total = [...sizes.values()].reduce((sum, n) => sum + n, 0);
       return { wishes: docs.map(toWish), total };
     }
     const filter: QueryFilter<WishDoc> = { ...LIVE };
