@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { DEFAULT_LANGUAGE, translateIssue, type Language } from '@furniture/contracts';
 import type { z } from 'zod';
 import { AppError } from './app-error';
+import { isTransientError } from './failures';
 import type { Logger } from './logger';
 
 export { AppError } from './app-error';
@@ -68,8 +69,16 @@ function fromClientError(err: {
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
     const lang = requestLanguage(req);
-    const appError =
+    let appError =
       err instanceof AppError ? err : fromClientError((err ?? {}) as Record<string, never>);
+    if (!appError && isTransientError(err)) {
+      // the database (or another dependency) is away: the client may try again shortly
+      logger.warn(
+        { err: (err as Error).message, reqId: (req as { id?: string }).id, url: req.originalUrl },
+        'dependency unavailable',
+      );
+      appError = new AppError('SERVICE_UNAVAILABLE', { extra: { retry_after: 5 } });
+    }
     if (!appError || appError.isCatastrophic) {
       logger.error(
         { err, reqId: (req as { id?: string }).id, url: req.originalUrl },

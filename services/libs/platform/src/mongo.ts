@@ -127,6 +127,64 @@ export async function pingMongo(conn: Connection): Promise<boolean> {
   }
 }
 
+/** Whether a new connection to `url` reaches a server that answers a ping. */
+export async function freshMongoAnswers(url: string, timeoutMs = 3000): Promise<boolean> {
+  const conn = mongoose.createConnection(url, {
+    serverSelectionTimeoutMS: timeoutMs,
+    connectTimeoutMS: timeoutMs,
+    socketTimeoutMS: timeoutMs,
+    maxPoolSize: 1,
+    autoIndex: false,
+    autoCreate: false,
+  });
+  try {
+    await conn.asPromise();
+    return await pingMongo(conn);
+  } catch {
+    return false;
+  } finally {
+    await conn.close(true).catch(() => undefined);
+  }
+}
+
+/**
+ * Notices a connection that stays broken while the server answers: seen once in the fault suite,
+ * after the database restarted, one service's driver kept failing every operation with the old
+ * connection's error ("connection 7 … closed") for minutes while the other services were back
+ * within a second. Every `everyMs` the process's own connection is pinged; when that fails but a
+ * fresh connection answers `stuckAfter` times in a row, `onStuck` runs (the service restarts:
+ * crash-only, what it had not published waits in its outbox). A database that is really away
+ * never counts: the fresh connection fails too. Returns the stop function.
+ */
+export function watchMongoConnection(opts: {
+  ping: () => Promise<boolean>;
+  freshAnswers: () => Promise<boolean>;
+  onStuck: () => void;
+  everyMs?: number;
+  stuckAfter?: number;
+}): () => void {
+  let streak = 0;
+  let checking = false;
+  const check = async () => {
+    if (checking) return;
+    checking = true;
+    try {
+      if (await opts.ping()) streak = 0;
+      else if (await opts.freshAnswers()) streak++;
+      else streak = 0;
+      if (streak >= (opts.stuckAfter ?? 3)) {
+        streak = 0;
+        opts.onStuck();
+      }
+    } finally {
+      checking = false;
+    }
+  };
+  const timer = setInterval(() => void check(), opts.everyMs ?? 10_000);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 /**
  * Indexes of rate-limiter-flexible's counter tables: the key, and a TTL on `expire` where the
  * server supports it (MongoDB). FerretDB 1.24 has no TTL indexes, so `purgeExpiredCounters`

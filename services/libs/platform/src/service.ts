@@ -11,7 +11,13 @@ import { createLogger, type Logger } from './logger';
 import { EventBus, type EventHandlers } from './messaging/bus';
 import { OutboxRelay } from './messaging/outbox';
 import { ProcessedEvents } from './messaging/processed';
-import { connectMongo, pingMongo, type Connection } from './mongo';
+import {
+  connectMongo,
+  freshMongoAnswers,
+  pingMongo,
+  watchMongoConnection,
+  type Connection,
+} from './mongo';
 
 /** The configuration keys the kit reads (baseConfigShape); each service adds its own. */
 export interface ServiceBaseConfig {
@@ -290,6 +296,17 @@ export function runService<C extends ServiceBaseConfig, S extends ComposedServic
 
     const conn = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger });
     lifecycle.onShutdown('mongo', () => conn.close());
+    const stopWatching = watchMongoConnection({
+      ping: () => pingMongo(conn),
+      freshAnswers: () => freshMongoAnswers(config.MONGO_URL),
+      onStuck: () => {
+        logger.error(
+          'MongoDB answers a new connection but not this process’s one; restarting the service',
+        );
+        process.kill(process.pid, 'SIGTERM');
+      },
+    });
+    lifecycle.onShutdown('mongo watch', stopWatching);
 
     const bus = busFromConfig(def.name, config, logger);
     await bus.start();

@@ -31,6 +31,12 @@ describe('error middleware', () => {
       await Promise.resolve();
       throw new TypeError('cannot read x of undefined');
     });
+    router.get('/database-away', async () => {
+      await Promise.resolve();
+      const err = new Error('connection 7 to 127.0.0.1:27017 closed');
+      err.name = 'MongoServerSelectionError';
+      throw err;
+    });
     app.use(router);
     server = await listen(finishApp(app, silentLogger));
     http = api(server.url, { contract: false }); // a test app, not the platform API
@@ -72,6 +78,14 @@ describe('error middleware', () => {
       expect(JSON.stringify(res.body)).not.toContain('secret');
       expect(JSON.stringify(res.body)).not.toContain('undefined');
     }
+  });
+
+  test('when the database is away, then 503 SERVICE_UNAVAILABLE with Retry-After, not 500', async () => {
+    const res = await http.get('/database-away');
+    expect(res.status).toBe(503);
+    expect(res.body.code).toBe('SERVICE_UNAVAILABLE');
+    expect(res.headers.get('retry-after')).toBe('5');
+    expect(JSON.stringify(res.body)).not.toContain('27017');
   });
 
   test('when the route does not exist, then 404 ROUTE_NOT_FOUND', async () => {
