@@ -180,7 +180,7 @@ export function watchMongoConnection(opts: {
       checking = false;
     }
   };
-  const timer = setInterval(() => void check(), opts.everyMs ?? 10_000);
+  const timer = setInterval(() => void check(), opts.everyMs ?? 5000);
   timer.unref();
   return () => clearInterval(timer);
 }
