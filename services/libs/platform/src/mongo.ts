@@ -172,7 +172,7 @@ export function watchMongoConnection(opts: {
       if (await opts.ping()) streak = 0;
       else if (await opts.freshAnswers()) streak++;
       else streak = 0;
-      if (streak >= (opts.stuckAfter ?? 3)) {
+      if (streak >= (opts.stuckAfter ?? 2)) {
         streak = 0;
         opts.onStuck();
       }
@@ -180,7 +180,7 @@ export function watchMongoConnection(opts: {
       checking = false;
     }
   };
-  const timer = setInterval(() => void check(), opts.everyMs ?? 5000);
+  const timer = setInterval(() => void check(), opts.everyMs ?? 3000);
   timer.unref();
   return () => clearInterval(timer);
 }

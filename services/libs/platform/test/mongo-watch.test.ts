@@ -19,7 +19,7 @@ describe('a MongoDB connection that does not recover', () => {
     await tick(5000);
     expect(stuck).toBe(0);
     ownOk = false;
-    await tick(2000);
+    await tick(1000);
     expect(stuck).toBe(0);
     await tick(1000);
     expect(stuck).toBe(1);
@@ -42,7 +42,7 @@ describe('a MongoDB connection that does not recover', () => {
     await tick(30_000); // a long outage
     expect(stuck).toBe(0);
     freshOk = true;
-    await tick(2000); // the server is back; two checks with the own connection still failing
+    await tick(1000); // the server is back; one check with the own connection still failing
     ownOk = true; // and then it recovers, as it should
     await tick(10_000);
     expect(stuck).toBe(0);
