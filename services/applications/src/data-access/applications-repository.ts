@@ -7,7 +7,6 @@ import type {
 } from '@furniture/contracts';
 import {
   KeptCounts,
-  addCount,
   docWithEvents,
   isDuplicateKeyError,
   nextId,
@@ -26,7 +25,7 @@ import {
   type NewApplication,
   type TransitionExtras,
 } from '../domain/records';
-import { pageOfBlocks, writeBlocks } from './blocks';
+import { blockOf, countMove, pageOfBlocks, rebuildBlockCounts } from './blocks';
 import type { ApplicationDoc, ApprovalDoc, Models } from './models';
 
 export type { ApplicationRecord } from '../domain/records';
@@ -87,19 +86,11 @@ function toRecord(doc: ApplicationDoc): ApplicationRecord {
 const LIVE = NOT_DELETED as QueryFilter<ApplicationDoc>;
 const OPEN = { $in: [...OPEN_STATUSES] };
 
-/** Applications per block: the staff list reads the one or two blocks a page lies in. */
-export const BLOCK_SIZE = 100;
-export const blockOf = (id: number): number => Math.floor(id / BLOCK_SIZE);
-
 /**
- * The counts kept with every write (KeptCounts): `status:<status>` and `block:<status>:<block>`.
- * The staff list without lot or phone filter and the stats read them instead of counting.
+ * The counts kept with every write (KeptCounts, keys in blocks.ts). The staff list without lot or
+ * phone filter and the stats read them instead of counting.
  */
 const COUNTS = 'application_counts';
-const countKeys = (status: ApplicationStatus, id: number) => [
-  `status:${status}`,
-  `block:${status}:${blockOf(id)}`,
-];
 
 /** A pickup date with its reminder and overdue notice still to come. */
 const freshPickup = (pickupBy: string | null) => ({
@@ -128,27 +119,8 @@ export class ApplicationsRepository {
    * openCounts() said so, or to repair counts that drifted).
    */
   async rebuildCounts(log: (msg: string) => void = () => undefined): Promise<void> {
-    await this.kept.invalidate();
     log('rebuilding the application counts');
-    // one pass, counted here (FerretDB's $group is slow), blocks written after the pass
-    const counts: Record<string, number> = {};
-    const missing: { _id: unknown; id: number }[] = [];
-    let total = 0;
-    const cursor = this.collection.find(
-      {},
-      { projection: { _id: 1, id: 1, status: 1, block: 1, deleted_at: 1 } },
-    );
-    for (const doc of await cursor.toArray()) {
-      if (doc.block === undefined || doc.block === null) missing.push({ _id: doc._id, id: doc.id });
-      if (doc.deleted_at) continue;
-      total++;
-      for (const key of countKeys(doc.status, doc.id)) addCount(counts, key);
-    }
-    await writeBlocks(
-      this.collection as never,
-      missing.map((b) => ({ ...b, block: blockOf(b.id) })),
-    );
-    await this.kept.replace(counts);
+    const total = await rebuildBlockCounts(this.collection as never, this.kept);
     log(`application counts rebuilt: ${total} applications`);
   }
 
@@ -188,7 +160,7 @@ export class ApplicationsRepository {
       if (isDuplicateKeyError(err)) throw new DuplicateApplicationError();
       throw err;
     }
-    await this.kept.add(Object.fromEntries(countKeys('pending', id).map((k) => [k, 1])));
+    await this.kept.add(countMove(id, null, 'pending'));
     return record;
   }
 
@@ -374,11 +346,7 @@ export class ApplicationsRepository {
       noteLine,
       events,
     );
-    if (changed && from !== to)
-      await this.kept.add({
-        ...Object.fromEntries(countKeys(from, id).map((k) => [k, -1])),
-        ...Object.fromEntries(countKeys(to, id).map((k) => [k, 1])),
-      });
+    if (changed && from !== to) await this.kept.add(countMove(id, from, to));
     return changed;
   }
 

@@ -1,7 +1,6 @@
 import type { DomainEvent, Wish, WishStatus } from '@furniture/contracts';
 import {
   KeptCounts,
-  addCount,
   docWithEvents,
   escapeRegex,
   nextId,
@@ -13,7 +12,7 @@ import {
 } from '@furniture/platform';
 import type { QueryFilter } from 'mongoose';
 import type { NewWish } from '../domain/records';
-import { pageOfBlocks, writeBlocks } from './blocks';
+import { blockOf, countMove, pageOfBlocks, rebuildBlockCounts } from './blocks';
 import type { Models, WishDoc } from './models';
 
 function toWish(doc: WishDoc): Wish {
@@ -35,20 +34,12 @@ function toWish(doc: WishDoc): Wish {
 
 const LIVE = NOT_DELETED as QueryFilter<WishDoc>;
 
-/** Wishes per block: the staff list reads the one or two blocks a page lies in. */
-export const WISH_BLOCK_SIZE = 100;
-export const wishBlockOf = (id: number): number => Math.floor(id / WISH_BLOCK_SIZE);
-
 /**
- * The counts kept with every write (KeptCounts), as for the applications: `status:<status>` and
- * `block:<status>:<block>`. The staff list without category or search reads them instead of
- * counting, and reads its page block by block (FerretDB pushes the equality on `block` down).
+ * The counts kept with every write (KeptCounts, keys in blocks.ts), as for the applications. The
+ * staff list without category or search reads them instead of counting, and reads its page block
+ * by block (FerretDB pushes the equality on `block` down).
  */
 const COUNTS = 'wish_counts';
-const countKeys = (status: WishStatus, id: number) => [
-  `status:${status}`,
-  `block:${status}:${wishBlockOf(id)}`,
-];
 
 export class WishesRepository {
   private readonly kept: KeptCounts;
@@ -71,25 +62,8 @@ export class WishesRepository {
 
   /** Gives every wish its block and counts the wishes once more, in one pass. */
   async rebuildCounts(log: (msg: string) => void = () => undefined): Promise<void> {
-    await this.kept.invalidate();
     log('rebuilding the wish counts');
-    const counts: Record<string, number> = {};
-    const missing: { _id: unknown; id: number }[] = [];
-    let total = 0;
-    const docs = await this.collection
-      .find({}, { projection: { _id: 1, id: 1, status: 1, block: 1, deleted_at: 1 } })
-      .toArray();
-    for (const doc of docs) {
-      if (doc.block !== wishBlockOf(doc.id)) missing.push({ _id: doc._id, id: doc.id });
-      if ((doc as { deleted_at?: Date | null }).deleted_at) continue;
-      total++;
-      for (const key of countKeys(doc.status, doc.id)) addCount(counts, key);
-    }
-    await writeBlocks(
-      this.collection as never,
-      missing.map((b) => ({ ...b, block: wishBlockOf(b.id) })),
-    );
-    await this.kept.replace(counts);
+    const total = await rebuildBlockCounts(this.collection as never, this.kept);
     log(`wish counts rebuilt: ${total} wishes`);
   }
 
@@ -100,10 +74,10 @@ export class WishesRepository {
   async insert(data: NewWish, events: (wish: Wish) => DomainEvent[]): Promise<Wish> {
     const now = new Date();
     const id = await this.drawId();
-    const doc: WishDoc = { ...data, id, block: wishBlockOf(id), created_at: now, updated_at: now };
+    const doc: WishDoc = { ...data, id, block: blockOf(id), created_at: now, updated_at: now };
     const wish = toWish(doc);
     await this.collection.insertOne(docWithEvents({ ...doc }, events(wish)));
-    await this.kept.add(Object.fromEntries(countKeys(doc.status, id).map((k) => [k, 1])));
+    await this.kept.add(countMove(id, null, doc.status));
     return wish;
   }
 
@@ -194,10 +168,7 @@ export class WishesRepository {
     );
     if (res.matchedCount !== 1) return null;
     if (set.status !== expectedStatus)
-      await this.kept.add({
-        ...Object.fromEntries(countKeys(expectedStatus, id).map((k) => [k, -1])),
-        ...Object.fromEntries(countKeys(set.status, id).map((k) => [k, 1])),
-      });
+      await this.kept.add(countMove(id, expectedStatus, set.status));
     return this.findById(id);
   }
 }
