@@ -11,7 +11,6 @@ import {
   healthRoutes,
   httpLogger,
   metricsRegistry,
-  requestId,
   REQUEST_ID_HEADER,
   TokenVerifier,
   type Logger,
@@ -124,12 +123,13 @@ export function createGatewayApp(opts: {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', trustProxy(config.TRUST_PROXY));
-  app.use((req, res, next) => {
-    // one request id for the whole chain: kept from the client if well-formed, else new
-    req.headers[REQUEST_ID_HEADER] = requestId(req, res);
+  // one request id for the whole chain: kept from the client if well-formed, else new (the
+  // request logger picks it and answers it); the services get it in the same header
+  app.use(httpLogger(logger));
+  app.use((req, _res, next) => {
+    req.headers[REQUEST_ID_HEADER] = (req as { id?: string }).id;
     next();
   });
-  app.use(httpLogger(logger));
   app.use(canonicalApiPath);
   app.use(securityHeaders());
   app.use(healthRoutes({ name: 'gateway', isAccepting: opts.isAccepting }));

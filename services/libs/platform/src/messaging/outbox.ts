@@ -46,6 +46,19 @@ export function tombstoneUpdate(
 /** Documents an outbox relay drains at once. */
 const DRAIN_CONCURRENCY = 8;
 
+/**
+ * Takes published events out of a document's outbox one by one (the caller holds its lock): the
+ * whole element, as FerretDB's $pull matches by equality, not as a query.
+ */
+async function pullEach(
+  collection: Collection<Document>,
+  _id: ObjectId,
+  events: DomainEvent[],
+): Promise<void> {
+  for (const event of events)
+    await collection.updateOne({ _id }, { $pull: { _outbox: event } } as Document);
+}
+
 export interface Publisher {
   publish(event: DomainEvent): Promise<void>;
 }
@@ -158,7 +171,10 @@ export class OutboxRelay {
         sent++;
       }
     } catch (err) {
-      if (sent > 0) await this.pullEach(collection, _id, lockId, events.slice(0, sent));
+      if (sent > 0)
+        await withDocLock(collection, lockId, () =>
+          pullEach(collection, _id, events.slice(0, sent)),
+        );
       throw err;
     }
     await withDocLock(collection, lockId, async () => {
@@ -172,8 +188,7 @@ export class OutboxRelay {
             })
           ).matchedCount;
       if (done) return;
-      for (const event of events)
-        await collection.updateOne({ _id }, { $pull: { _outbox: event } } as Document);
+      await pullEach(collection, _id, events);
       if (doc._purge) await collection.deleteOne({ _id, _outbox: { $size: 0 } });
       else
         await collection.updateOne(
@@ -182,20 +197,6 @@ export class OutboxRelay {
         );
     });
     return events.length;
-  }
-
-  /** Takes published events out of a document's outbox (after a failure part-way). */
-  private async pullEach(
-    collection: Collection<Document>,
-    _id: ObjectId,
-    lockId: number | string,
-    events: DomainEvent[],
-  ): Promise<void> {
-    await withDocLock(collection, lockId, async () => {
-      // the whole element: FerretDB's $pull matches by equality, not as a query
-      for (const event of events)
-        await collection.updateOne({ _id }, { $pull: { _outbox: event } } as Document);
-    });
   }
 
   /**
