@@ -7,20 +7,32 @@ export type Log = (line: string) => void;
 
 export const noLog: Log = () => undefined;
 
-/** Asks the kernel for a currently free TCP port on `host`. */
-export function freePort(host = '127.0.0.1'): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.once('error', reject);
-    server.listen(0, host, () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() =>
-        port ? resolve(port) : reject(new Error('could not determine a free port')),
-      );
-    });
-  });
+/**
+ * Ports are handed out below the kernel's ephemeral range (32768-60999 on Linux). A port the
+ * kernel gave us for `listen(0)` and that we closed again can be handed by the kernel to the next
+ * `listen(0)` or outgoing connection of any process before our server binds it: CI once saw the
+ * mail catcher's `listen(0)` take the port just chosen for MinIO ("port is already in use").
+ * Below that range the kernel never picks ports by itself, and `handedOut` keeps one process
+ * (the test setup starts FerretDB, MinIO and the mail catcher side by side) from choosing the same
+ * port twice.
+ */
+const PORT_LOW = 20_000;
+const PORT_HIGH = 32_000;
+const handedOut = new Set<number>();
+
+function randomPort(span = 1): number {
+  return PORT_LOW + Math.floor(Math.random() * (PORT_HIGH - PORT_LOW - span + 1));
+}
+
+/** A currently free TCP port on `host`, below the ephemeral range, never the same twice per process. */
+export async function freePort(host = '127.0.0.1'): Promise<number> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = randomPort();
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    if (await isPortFree(port, host)) return port;
+  }
+  throw new Error('could not find a free port');
 }
 
 /** True when nothing listens on host:port (we can bind it ourselves). */
@@ -35,12 +47,15 @@ export function isPortFree(port: number, host = '127.0.0.1'): Promise<boolean> {
 
 /**
  * The first of `count` consecutive free ports (services listen on base .. base+count-1), below
- * the kernel's ephemeral range (32768-60999), where outgoing connections take ports.
+ * the kernel's ephemeral range, none handed out before by this process.
  */
 export async function freePortRun(count: number): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 20_000 + Math.floor(Math.random() * 12_000);
-    const free = await Promise.all(Array.from({ length: count }, (_, i) => isPortFree(base + i)));
+    const base = randomPort(count);
+    const run = Array.from({ length: count }, (_, i) => base + i);
+    if (run.some((p) => handedOut.has(p))) continue;
+    run.forEach((p) => handedOut.add(p));
+    const free = await Promise.all(run.map((p) => isPortFree(p)));
     if (free.every(Boolean)) return base;
   }
   throw new Error(`no run of ${count} free ports found`);
