@@ -1,10 +1,11 @@
 import path from 'node:path';
-import { Events, type DomainEvent } from '@furniture/contracts';
+import { Events } from '@furniture/contracts';
 import { startPrivateRabbit, type PrivateRabbit } from '@furniture/infra';
-import { EventBus, createEvent, type Topology } from '../src';
+import { EventBus, type Topology } from '../src';
+import { eventually, silentLogger, uniqueName } from '../src/testing';
+import { receivedWishIds, wishEvent } from './wish-events';
 
 const topology: Topology = { consumer: [Events.WishCreated], producer: [] };
-import { eventually, silentLogger, uniqueName } from '../src/testing';
 
 /**
  * A broker restart while a service publishes: every message the broker confirmed before, during
@@ -49,11 +50,7 @@ describe('RabbitMQ restart while publishing', () => {
     buses.push(producer, consumer);
     await producer.start();
     await consumer.start();
-    const received = new Set<number>();
-    await consumer.subscribe({
-      [Events.WishCreated]: async (e: DomainEvent<typeof Events.WishCreated>) =>
-        void received.add(e.payload.wish_id),
-    });
+    const received = await receivedWishIds(consumer);
 
     const total = 1500;
     const confirmed = new Set<number>();
@@ -61,13 +58,7 @@ describe('RabbitMQ restart while publishing', () => {
     let restarted: Promise<void> | undefined;
     const inFlight = new Set<Promise<void>>();
     for (let i = 1; i <= total; i++) {
-      const event = createEvent(Events.WishCreated, {
-        wish_id: i,
-        applicant_name: 'X',
-        furniture_category: null,
-        status: 'active',
-      });
-      const p = producer.publish(event).then(
+      const p = producer.publish(wishEvent(i)).then(
         () => void confirmed.add(i),
         () => void failed.push(i),
       );
@@ -94,14 +85,7 @@ describe('RabbitMQ restart while publishing', () => {
       what: 'reconnection',
     });
     // and the reconnected pair still works
-    await producer.publish(
-      createEvent(Events.WishCreated, {
-        wish_id: total + 1,
-        applicant_name: 'X',
-        furniture_category: null,
-        status: 'active',
-      }),
-    );
+    await producer.publish(wishEvent(total + 1));
     await eventually(() => received.has(total + 1), { what: 'delivery after reconnecting' });
   });
 });

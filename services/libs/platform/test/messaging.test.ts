@@ -16,6 +16,7 @@ import {
   testUrls,
   uniqueName,
 } from '../src/testing';
+import { receivedWishIds, wishEvent, wishPayload } from './wish-events';
 
 const lotSnapshot = (id: number) => ({
   id,
@@ -28,12 +29,10 @@ const lotSnapshot = (id: number) => ({
   updated_at: new Date().toISOString(),
 });
 
-const wishPayload = (id: number) => ({
-  wish_id: id,
-  applicant_name: 'X',
-  furniture_category: null,
-  status: 'active' as const,
-});
+/** The socket under amqp-connection-manager's current amqplib connection. */
+interface SocketHolder {
+  connection: { stream: { destroy(): void } };
+}
 
 async function queueDepth(url: string, queue: string): Promise<number> {
   const conn = await amqplib.connect(url);
@@ -268,6 +267,30 @@ describe('EventBus on the real broker', () => {
       [Events.WishCreated]: async (e) => void got.push(e.payload.wish_id),
     });
     await eventually(() => got.includes(41), { what: 'the early event' });
+  });
+
+  test('when the connection drops with publishes the broker has not confirmed yet, then each is sent again after reconnecting and none fails', async () => {
+    const producer = bus('producer');
+    const consumer = bus('consumer');
+    await producer.start();
+    await consumer.start();
+    const received = await receivedWishIds(consumer);
+    const total = 300;
+    const outcomes = Array.from({ length: total }, (_, i) =>
+      producer.publish(wishEvent(i + 1)).then(
+        () => 'confirmed',
+        (err: Error) => err.message,
+      ),
+    );
+    // the queued publishes are written to the socket on the next turn; cut it right after
+    await new Promise((r) => setImmediate(r));
+    const model = (producer as unknown as { connection: { connection?: SocketHolder } }).connection
+      .connection;
+    model?.connection.stream.destroy();
+
+    const results = await Promise.all(outcomes);
+    expect(results.filter((r) => r !== 'confirmed')).toEqual([]);
+    await eventually(() => received.size === total, { timeoutMs: 20000, what: 'all deliveries' });
   });
 
   test('when no queue is bound to an event, then publishing rejects with UnroutableEventError instead of dropping it', async () => {

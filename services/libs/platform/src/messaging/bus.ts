@@ -190,21 +190,33 @@ export class EventBus {
     if (!this.publisher) throw new Error('EventBus.publish before start');
     const checked = parseEvent(event);
     this.returned.delete(checked.eventId);
-    await this.publisher.publish(
-      this.opts.exchange,
-      checked.name,
-      Buffer.from(JSON.stringify(checked)),
-      {
-        persistent: true,
-        mandatory: true,
-        contentType: 'application/json',
-        messageId: checked.eventId,
-        type: checked.name,
-        timestamp: Math.floor(Date.parse(checked.occurredAt) / 1000),
-        appId: this.opts.service,
-        ...(checked.traceparent ? { headers: { traceparent: checked.traceparent } } : {}),
-      },
-    );
+    const content = Buffer.from(JSON.stringify(checked));
+    const options = {
+      persistent: true,
+      mandatory: true,
+      contentType: 'application/json',
+      messageId: checked.eventId,
+      type: checked.name,
+      timestamp: Math.floor(Date.parse(checked.occurredAt) / 1000),
+      appId: this.opts.service,
+      ...(checked.traceparent ? { headers: { traceparent: checked.traceparent } } : {}),
+    };
+    for (;;) {
+      try {
+        await this.publisher.publish(this.opts.exchange, checked.name, content, options);
+        break;
+      } catch (err) {
+        // amqplib fails the unconfirmed publishes of a channel the broker closed before the
+        // connection manager learns of the disconnect, so they are not queued for the reconnect
+        // as later ones are. Such a message may or may not have arrived: send it again (consumers
+        // drop the duplicate by its event id). Anything else, and anything while stopping, fails.
+        if (this.stopping || !isLostConfirm(err)) throw err;
+        this.opts.logger.warn(
+          { event: checked.name, eventId: checked.eventId },
+          'channel closed before the broker confirmed an event; sending it again',
+        );
+      }
+    }
     if (this.returned.delete(checked.eventId)) {
       this.opts.logger.error(
         { event: checked.name, eventId: checked.eventId },
@@ -526,4 +538,9 @@ function settle(fn: () => void): void {
   } catch {
     /* channel closed: the unacked message is redelivered after reconnecting */
   }
+}
+
+/** amqplib's error for a publish whose channel closed before the broker confirmed it. */
+function isLostConfirm(err: unknown): boolean {
+  return err instanceof Error && err.message === 'channel closed';
 }
