@@ -111,18 +111,19 @@ export function httpLogger(logger: Logger) {
     const done = (err?: Error) => {
       res.removeListener('finish', onFinish);
       res.removeListener('close', onClose);
-      const failed = err ?? (res.writableFinished ? undefined : new Error('aborted'));
+      // the client went away before the answer was sent: its business, not a fault here
+      const aborted = !err && !res.writableFinished;
       const level =
-        failed || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info';
+        err || res.statusCode >= 500 ? 'error' : aborted || res.statusCode >= 400 ? 'warn' : 'info';
       if (!logger.isLevelEnabled(level)) return;
       logger[level](
         {
           req: { id: req.id, method: req.method, url: maskPersonalData(url) },
           res: { statusCode: res.statusCode },
           responseTime: Math.round(performance.now() - started),
-          ...(failed ? { err: failed } : {}),
+          ...(err ? { err } : {}),
         },
-        failed ? 'request errored' : 'request completed',
+        err ? 'request errored' : aborted ? 'request aborted' : 'request completed',
       );
     };
     const onFinish = () => done();

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { createLogger, createServiceApp, finishApp, maskLogValue } from '../src';
 import { api, listen } from '../src/testing';
 
-/** A stream that keeps the log lines. */
+/** A stream that keeps the log lines; `entries()` parses them. */
 function capture() {
   const lines: string[] = [];
   const stream = new Writable({
@@ -11,7 +11,13 @@ function capture() {
       done();
     },
   });
-  return { lines, stream };
+  const entries = <T>() =>
+    lines
+      .join('')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as T);
+  return { lines, stream, entries };
 }
 
 describe('personal data in logs', () => {
@@ -48,7 +54,7 @@ describe('personal data in logs', () => {
   });
 
   test('when requests end, then one line each with the request id, masked URL, status and time, at a level by status; probes write none', async () => {
-    const { lines, stream } = capture();
+    const { stream, entries: logged } = capture();
     const logger = createLogger('request-log-test', 'info', stream);
     const app = createServiceApp({ name: 'request-log-test', logger: logger, metrics: false });
     app.get('/api/v1/things/:phone', (_req, res) => void res.json({ ok: true }));
@@ -63,19 +69,11 @@ describe('personal data in logs', () => {
     } finally {
       await server.close();
     }
-    const entries = lines
-      .join('')
-      .trim()
-      .split('\n')
-      .map(
-        (l) =>
-          JSON.parse(l) as {
-            msg: string;
-            req: { id: string; url: string };
-            responseTime: unknown;
-          },
-      )
-      .filter((e) => e.msg === 'request completed');
+    const entries = logged<{
+      msg: string;
+      req: { id: string; url: string };
+      responseTime: unknown;
+    }>().filter((e) => e.msg === 'request completed');
     expect(entries).toHaveLength(2);
     expect(entries[0]).toMatchObject({
       level: 30,
@@ -86,5 +84,33 @@ describe('personal data in logs', () => {
     expect(typeof entries[0]!.responseTime).toBe('number');
     expect(entries[1]).toMatchObject({ level: 40, res: { statusCode: 404 } });
     expect(entries[1]!.req.id).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  test('when a client goes away before the answer, then the line says aborted at warn, not error', async () => {
+    const { stream, entries: logged } = capture();
+    const logger = createLogger('request-abort-test', 'info', stream);
+    const app = createServiceApp({ name: 'request-abort-test', logger: logger, metrics: false });
+    let reached!: () => void;
+    const arrived = new Promise<void>((r) => (reached = r));
+    app.get('/api/v1/slow', (_req, res) => {
+      reached();
+      setTimeout(() => res.json({ ok: true }), 300);
+    });
+    const server = await listen(finishApp(app, logger));
+    try {
+      const client = new AbortController();
+      const call = fetch(`${server.url}/api/v1/slow`, { signal: client.signal }).catch(() => null);
+      await arrived;
+      client.abort();
+      await call;
+      await new Promise((r) => setTimeout(r, 400));
+    } finally {
+      await server.close();
+    }
+    const entries = logged<{ level: number; msg: string; req?: { url: string } }>().filter(
+      (e) => e.req?.url === '/api/v1/slow',
+    );
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ level: 40, msg: 'request aborted' });
   });
 });
