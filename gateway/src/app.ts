@@ -19,6 +19,7 @@ import { apiDocs } from './api-docs';
 import type { GatewayConfig } from './config';
 import { servicesHealth } from './health';
 import { bodyLimit } from './middleware/body-limit';
+import { publicCache } from './middleware/public-cache';
 import { rateLimits } from './middleware/rate-limits';
 import { spa } from './middleware/spa';
 import { verifyToken } from './middleware/verify-token';
@@ -43,6 +44,8 @@ type Config = Pick<
   | 'UPLOAD_BODY_LIMIT_BYTES'
   | 'PROXY_TIMEOUT_MS'
   | 'UPLOAD_TIMEOUT_MS'
+  | 'PUBLIC_CACHE_MAX_MS'
+  | 'PUBLIC_CACHE_MAX_BYTES'
   | 'jwtPublicKey'
   | 'JWT_ISSUER'
   | 'JWT_AUDIENCE'
@@ -145,6 +148,14 @@ export function createGatewayApp(opts: {
       .json({ status: ok ? 'ok' : 'degraded', gateway: 'up', services: summary });
   });
 
+  // a shareable public answer kept here for a second is sent before any further work (its body
+  // is already encoded as the service sent it); writes drop them all
+  const shared = publicCache({
+    maxMs: config.PUBLIC_CACHE_MAX_MS,
+    maxBytes: config.PUBLIC_CACHE_MAX_BYTES,
+    maxEntryBytes: 1024 * 1024,
+  });
+  app.use('/api/v1', shared.serve);
   app.use(compression());
   // the OpenAPI document (/api/v1/openapi.json) and its reference page (/api/docs)
   app.use(apiDocs());
@@ -175,6 +186,7 @@ export function createGatewayApp(opts: {
     agent,
     proxyTimeout: config.PROXY_TIMEOUT_MS,
     on: {
+      proxyRes: (proxyRes, req) => shared.capture(proxyRes, req as express.Request),
       proxyReq: (proxyReq, req) => {
         // the address this gateway saw (after its own trusted proxies), never a chain the client
         // wrote: the services trust exactly this one hop

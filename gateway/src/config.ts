@@ -48,6 +48,17 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
       /** how long a service may take to answer */
       PROXY_TIMEOUT_MS: z.coerce.number().int().min(100).default(30000),
       UPLOAD_TIMEOUT_MS: z.coerce.number().int().min(100).default(120000),
+      /**
+       * how long the gateway may answer a service's shareable public answer itself
+       * (`Cache-Control: public, s-maxage`): the category list and the lots of a category; 0 = never
+       */
+      PUBLIC_CACHE_MAX_MS: z.coerce.number().int().min(0).max(60000).default(1000),
+      /** memory for those answers, all together */
+      PUBLIC_CACHE_MAX_BYTES: z.coerce
+        .number()
+        .int()
+        .min(0)
+        .default(32 * 1024 * 1024),
     },
     env,
   );

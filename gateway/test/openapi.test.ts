@@ -127,7 +127,6 @@ function serviceApps(): Record<string, Express> {
       impact: unused,
       privacy: unused,
       timeZone: 'Europe/Berlin',
-      csvDelimiter: ';',
     }),
   };
 }
