@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { rolldown } from 'rolldown';
 import { defineConfig, loadEnv, type Plugin, type Rollup } from 'vite';
@@ -33,6 +34,55 @@ function preloadTranslations(localesPath: string): Plugin {
         injectTo: 'head',
       })),
   };
+}
+
+/**
+ * The files of lucide-react's icons that the public site imports (every source file outside
+ * src/features/admin and the tests), found by reading the import lists and lucide-react's own
+ * list of names (an icon has several: `AlertCircle`, `CircleAlert`, `CircleAlertIcon`, …).
+ * The public pages' icons travel in one chunk, the back-office's in another: in one chunk
+ * together a lot page downloaded and ran about 60 icons to show 12.
+ */
+function publicIconFiles(): Set<string> {
+  const lucide = path.resolve(import.meta.dirname, '../node_modules/lucide-react/dist/esm');
+  const fileOf = new Map<string, string>();
+  const barrel = fs.readFileSync(path.join(lucide, 'lucide-react.mjs'), 'utf8');
+  for (const [, names, file] of barrel.matchAll(
+    /export \{([^}]*)\} from '\.\/icons\/([\w-]+)\.mjs'/g,
+  )) {
+    for (const [, name] of names!.matchAll(/default as (\w+)/g)) fileOf.set(name!, file!);
+  }
+  const files = new Set<string>();
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== '__tests__' && full !== path.join(src, 'features', 'admin')) walk(full);
+      } else if (/\.tsx?$/.test(entry.name)) {
+        const code = fs.readFileSync(full, 'utf8');
+        for (const [, names] of code.matchAll(/import\s*\{([^}]*)\}\s*from\s*'lucide-react'/g)) {
+          for (const name of names!.split(',').map((n) => n.trim())) {
+            const file = fileOf.get(name);
+            if (file) files.add(file);
+            else if (name && !name.startsWith('type ')) {
+              throw new Error(`${full}: lucide-react has no icon ${name}`);
+            }
+          }
+        }
+      }
+    }
+  };
+  const src = path.resolve(import.meta.dirname, 'src');
+  walk(src);
+  return files;
+}
+
+/** A test for lucide-react's modules: its runtime and the given icons. */
+function lucideModules(icons: Set<string>): RegExp {
+  const names = [...icons].map((f) => f.replace(/[-]/g, '\\-')).join('|');
+  return new RegExp(
+    `[\\\\/]node_modules[\\\\/]lucide-react[\\\\/]dist[\\\\/]esm[\\\\/](?:icons[\\\\/](?:${names})\\.mjs$|(?!icons[\\\\/]))`,
+  );
 }
 
 /** Where index.html names the boot script (src/boot/boot.ts). */
@@ -176,12 +226,18 @@ export default defineConfig(({ command, mode }) => {
           // Everything the home page loads first travels in one chunk: split across several
           // shared chunks it compresses worse. Lazily loaded code that imports a library of the
           // first download (react-router, i18next) adds the parts it uses to that chunk; the
-          // budget check after each build notices. The icons of the lazy pages share one chunk
-          // instead of one request per icon.
+          // budget check after each build notices. The icons of the lazy public pages share one
+          // chunk instead of one request per icon, those of the back-office another (the first
+          // group that matches a module takes it).
           codeSplitting: {
             groups: [
               { name: 'initial', tags: ['$initial'], priority: 3 },
-              { name: 'icons', test: /[\\/]node_modules[\\/]lucide-react[\\/]/, priority: 2 },
+              { name: 'icons', test: lucideModules(publicIconFiles()), priority: 2 },
+              {
+                name: 'admin-icons',
+                test: /[\\/]node_modules[\\/]lucide-react[\\/]/,
+                priority: 2,
+              },
               // The data layer and the small modules the public pages share travel in one chunk:
               // a lot page otherwise asks for 14 files, and on HTTP/1.1 (6 connections) its API
               // call and photo queue behind them (Lighthouse's lot page LCP).

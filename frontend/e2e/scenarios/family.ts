@@ -84,14 +84,24 @@ export function familyScenario(world: World): void {
       await visible(
         page.getByRole('heading', { level: 1, name: t('de', 'public:categories.title') }),
       );
+      // the page asks for its first 24 lots; the gateway passes the category's total on
+      const firstPage = page.waitForResponse((r) =>
+        r.url().endsWith(`/api/v1/lots/category/${category.id}?limit=24`),
+      );
       await page
         .getByRole('main')
         .getByRole('link', { name: containing(category.name.de) })
         .click();
       await page.waitForURL(`**/categories/${category.id}`);
       await visible(page.getByRole('heading', { level: 1, name: category.name.de }));
+      const ofCategory = world.lots.filter((l) => l.category_id === category.id);
+      expect((await firstPage).headers()['x-total-count']).toBe(String(ofCategory.length));
+      // fewer than a page: no "show more" (more lots: frontend and catalog tests)
+      expect(
+        await page.getByRole('button', { name: t('de', 'public:categoryLots.showMore') }).count(),
+      ).toBe(0);
       // every lot of the category has its card, with its status
-      for (const other of world.lots.filter((l) => l.category_id === category.id)) {
+      for (const other of ofCategory) {
         const card = await visible(
           page.getByRole('main').getByRole('link', { name: containing(other.name.de) }),
         );

@@ -66,6 +66,11 @@ export function takeEarlyAnswer(request: Request): Promise<Response> | undefined
   return early.response.catch(() => fetch(request));
 }
 
+/** Whether an early answer for GET `path` of the API waits for the page that asks for it. */
+export function hasEarlyAnswer(path: string): boolean {
+  return answers.has(apiUrl(path));
+}
+
 /** Forgets every early answer (tests). */
 export function clearEarlyAnswers(): void {
   answers.clear();
@@ -89,6 +94,8 @@ export function startEarlyLoads(pathname: string, loaders: EarlyLoaders): Promis
   if (!plan) return Promise.resolve();
   // the API calls first: on HTTP/1.1 they would otherwise queue behind the chunks
   const [first] = plan.paths.map(fetchEarly);
+  // the home page paints its headline first; its grid waits for the answer (HomePage.tsx)
+  if (plan.page === 'home') return Promise.resolve();
   // the boot script preloads the photo of the answers it started
   if (first && !first.fromBoot) preloadFrom(first.response, plan);
   const page = plan.page === 'lot' ? loaders.lotPage(plan.lotId) : loaders.categoryPage(plan.ref);

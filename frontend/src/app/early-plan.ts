@@ -1,4 +1,5 @@
 import { env } from '../config/env';
+import { categoryLotsPath } from '../features/catalog/lib/category-page';
 import { cardImage, galleryImage, type ImageSource } from '../features/catalog/lib/photos';
 
 /*
@@ -54,14 +55,16 @@ export type EarlyPlan = {
   paths: string[];
   /** the photo the page shows first, as its <img> asks for it, from the first path's answer */
   image(body: unknown): ImageSource | undefined;
-} & ({ page: 'lot'; lotId: number } | { page: 'category'; ref: string });
+} & ({ page: 'lot'; lotId: number } | { page: 'category'; ref: string } | { page: 'home' });
 
 /**
  * What the page at `pathname` loads early: a lot page its lot and the categories, a category
- * page its lots and the categories. Other pages load nothing early (the home page's largest
- * element is its headline, and more downloads next to the app's would only hold it up).
+ * page its lots and the categories, the home page the categories of its grid (a small answer;
+ * its code stays where it is: the home page's largest element is its headline, and more
+ * downloads next to the first one would only hold it up). Other pages load nothing early.
  */
 export function earlyPlan(pathname: string): EarlyPlan | undefined {
+  if (pathname === '/') return { page: 'home', paths: ['/categories/'], image: () => undefined };
   const lot = /^\/lots\/(\d{1,12})\/?$/.exec(pathname);
   if (lot) {
     const lotId = Number(lot[1]);
@@ -90,7 +93,8 @@ export function earlyPlan(pathname: string): EarlyPlan | undefined {
     return {
       page: 'category',
       ref,
-      paths: [`/lots/category/${encodeURIComponent(ref)}`, '/categories/'],
+      // the first page, as the page asks for it (features/catalog/lib/category-page.ts)
+      paths: [categoryLotsPath(ref), '/categories/'],
       image: (body) => {
         const photo = strings(firstOfList(body).photos)[0];
         return photo ? cardImage(photo) : undefined;

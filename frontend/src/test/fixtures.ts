@@ -101,9 +101,17 @@ export function catalogHandlers(
   const lots = opts.lots ?? [];
   return [
     http.get(apiUrl('/categories/'), () => HttpResponse.json({ success: true, data: categories })),
-    http.get(apiUrl('/lots/category/:ref'), ({ params }) =>
-      HttpResponse.json(lots.filter((l) => String(l.category_id) === params.ref)),
-    ),
+    // pages as the catalog answers them: `limit`, the lots after `before_id`, X-Total-Count
+    http.get(apiUrl('/lots/category/:ref'), ({ params, request }) => {
+      const all = lots.filter((l) => String(l.category_id) === params.ref);
+      const query = new URL(request.url).searchParams;
+      const before = query.get('before_id');
+      const from = before ? all.findIndex((l) => String(l.id) === before) + 1 : 0;
+      const limit = query.has('limit') ? Number(query.get('limit')) : all.length;
+      return HttpResponse.json(all.slice(from, from + limit), {
+        headers: { 'X-Total-Count': String(all.length) },
+      });
+    }),
     http.get(apiUrl('/lots/:id'), ({ params }) => {
       const found = lots.find((l) => String(l.id) === params.id);
       return found

@@ -1,7 +1,9 @@
 // npm run bench:catalog — the two hottest public reads, GET /api/v1/categories/ and
 // GET /api/v1/lots/category/1, against the built catalog service on this machine's real servers
 // (FerretDB, RabbitMQ) after seeding 500 lots through the gateway. Each call is measured through
-// the gateway and directly, first with the catalog's read cache (the default configuration), then
+// the gateway as configured, through a second gateway with PUBLIC_CACHE_MAX_MS=0 ("hop only":
+// every request proxied, as before the gateway kept the shareable public answers) and directly,
+// alternately, first with the catalog's read cache (the default configuration), then
 // with READ_CACHE_TTL_MS=0 (every request queries FerretDB; the catalog restarted on the same
 // data). Prints requests/s and p50/p95/p99 latency. Asserts nothing.
 //
@@ -104,6 +106,13 @@ async function seed(base: string, token: string): Promise<number> {
   return failed;
 }
 
+/**
+ * gateway: as configured; hop only: a gateway with PUBLIC_CACHE_MAX_MS=0, so every request is
+ * proxied (the gateway before it kept shareable answers); direct: the catalog itself
+ */
+const PATHS = ['gateway', 'hop only', 'direct'] as const;
+type PathName = (typeof PATHS)[number];
+
 interface Result {
   rps: number;
   p50: number;
@@ -193,7 +202,11 @@ async function main(): Promise<void> {
     },
   );
   const exchange = `bench.catalog.${process.pid}`;
-  const [catalogPort, gatewayPort] = [await freePort(), await freePort()];
+  const [catalogPort, gatewayPort, proxyOnlyPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
   const nowhere = 'http://127.0.0.1:9';
   const children = new Set<ChildProcess>();
   const startCatalog = async (cacheTtlMs?: string) => {
@@ -211,26 +224,35 @@ async function main(): Promise<void> {
   };
   try {
     let catalog = await startCatalog();
-    const gateway = startNode(
-      GATEWAY_ENTRY,
-      {
-        PORT: String(gatewayPort),
-        CATALOG_URL: `http://127.0.0.1:${catalogPort}`,
-        AUTH_URL: nowhere,
-        APPLICATIONS_URL: nowhere,
-        MEDIA_URL: nowhere,
-        NOTIFICATION_URL: nowhere,
-        JWT_PUBLIC_KEY: keys.publicKey,
-      },
-      process.env.BENCH_PROFILE_DIR
-        ? // BENCH_PROFILE_DIR: a CPU profile of the gateway (open it in Chrome's DevTools)
-          ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
-        : [],
-    );
-    children.add(gateway);
-    await ready(`http://127.0.0.1:${gatewayPort}/health`, gateway);
+    // two gateways: as configured (it answers the catalog's shareable public lists itself for up
+    // to PUBLIC_CACHE_MAX_MS) and with that off (every request proxied: the hop alone)
+    const startGateway = async (port: number, env: Record<string, string>, profile: boolean) => {
+      const child = startNode(
+        GATEWAY_ENTRY,
+        {
+          PORT: String(port),
+          METRICS_PORT: String(await freePort()),
+          CATALOG_URL: `http://127.0.0.1:${catalogPort}`,
+          AUTH_URL: nowhere,
+          APPLICATIONS_URL: nowhere,
+          MEDIA_URL: nowhere,
+          NOTIFICATION_URL: nowhere,
+          JWT_PUBLIC_KEY: keys.publicKey,
+          ...env,
+        },
+        profile && process.env.BENCH_PROFILE_DIR
+          ? // BENCH_PROFILE_DIR: a CPU profile of the gateway (open it in Chrome's DevTools)
+            ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
+          : [],
+      );
+      children.add(child);
+      return ready(`http://127.0.0.1:${port}/health`, child);
+    };
+    await startGateway(gatewayPort, {}, false);
+    await startGateway(proxyOnlyPort, { PUBLIC_CACHE_MAX_MS: '0' }, true);
 
     const viaGateway = `http://127.0.0.1:${gatewayPort}`;
+    const proxyOnly = `http://127.0.0.1:${proxyOnlyPort}`;
     const direct = `http://127.0.0.1:${catalogPort}`;
     const started = Date.now();
     const failed = await seed(viaGateway, token);
@@ -246,16 +268,17 @@ async function main(): Promise<void> {
     const rows: { call: string; path: string; cache: string; r: Result }[] = [];
     const round = async (cache: string) => {
       for (const call of calls) {
-        const runs: Record<'gateway' | 'direct', Result[]> = { gateway: [], direct: [] };
+        const runs: Record<PathName, Result[]> = { gateway: [], 'hop only': [], direct: [] };
         for (let i = 0; i < ROUNDS; i++)
           for (const [name, base] of [
             ['gateway', viaGateway],
+            ['hop only', proxyOnly],
             ['direct', direct],
           ] as const) {
             await measure(`${base}${call}`, 2); // warm-up
             runs[name].push(await measure(`${base}${call}`, DURATION_S));
           }
-        for (const name of ['gateway', 'direct'] as const)
+        for (const name of PATHS)
           rows.push({ call: `GET ${call}`, path: name, cache, r: medianOf(runs[name]) });
       }
     };
@@ -287,13 +310,14 @@ async function main(): Promise<void> {
       );
     }
     console.log('');
-    for (let i = 0; i + 1 < rows.length; i += 2) {
-      const [gw, dir] = [rows[i]!, rows[i + 1]!];
-      console.log(
-        `${gw.call.padEnd(28)} cache ${gw.cache.padEnd(12)} gateway/direct ` +
-          `${(gw.r.rps / dir.r.rps).toFixed(2)}x req/s, p95 overhead ` +
-          `${(gw.r.p95 - dir.r.p95).toFixed(1)} ms, p50 overhead ${(gw.r.p50 - dir.r.p50).toFixed(1)} ms`,
-      );
+    for (let i = 0; i + PATHS.length - 1 < rows.length; i += PATHS.length) {
+      const dir = rows[i + PATHS.length - 1]!;
+      for (const gw of rows.slice(i, i + PATHS.length - 1))
+        console.log(
+          `${gw.call.padEnd(28)} cache ${gw.cache.padEnd(12)} ${gw.path.padEnd(8)} /direct ` +
+            `${(gw.r.rps / dir.r.rps).toFixed(2)}x req/s, p95 overhead ` +
+            `${(gw.r.p95 - dir.r.p95).toFixed(1)} ms, p50 overhead ${(gw.r.p50 - dir.r.p50).toFixed(1)} ms`,
+        );
     }
   } finally {
     for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');

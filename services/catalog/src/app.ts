@@ -14,6 +14,11 @@ import { lotsRouter } from './entry-points/http/lots-router';
 export interface CatalogAppDeps extends ServiceAppDeps {
   categories: CategoriesService;
   lots: LotsService;
+  /**
+   * s-maxage of the public lists (category list, lots of a category): how long a shared cache
+   * (the gateway) may answer them itself; 0 = not shareable
+   */
+  shareSeconds?: number;
 }
 
 /** The catalog's HTTP app (no listen: start.ts and tests do that). */
@@ -21,7 +26,7 @@ export function createApp(deps: CatalogAppDeps): Express {
   const app = createServiceApp({ name: 'catalog', ...deps });
   app.use('/internal', internalRouter(deps.lots));
   app.use('/api/v1', authenticate(deps.verifier));
-  app.use('/api/v1/categories', categoriesRouter(deps.categories));
-  app.use('/api/v1/lots', lotsRouter(deps.lots));
+  app.use('/api/v1/categories', categoriesRouter(deps.categories, deps.shareSeconds ?? 0));
+  app.use('/api/v1/lots', lotsRouter(deps.lots, deps.shareSeconds ?? 0));
   return finishApp(app, deps.logger);
 }

@@ -44,7 +44,9 @@ export async function composeCatalog(kit: ServiceKit<CatalogConfig>) {
   const seeded = await categories.seed();
   if (seeded > 0) logger.info({ seeded }, 'known categories created');
 
-  const app = createApp({ ...kit.appDeps(), categories, lots });
+  // with the read cache on, the public lists may be kept by the gateway for a second too
+  const shareSeconds = config.READ_CACHE_TTL_MS > 0 ? 1 : 0;
+  const app = createApp({ ...kit.appDeps(), categories, lots, shareSeconds });
   return { app, handlers: eventHandlers(lotEvents), cache, categories, lots, lotEvents };
 }
 

@@ -332,6 +332,185 @@ describe('reading lots', () => {
     expect(gunzipSync(gzipped.body).equals(plain.body)).toBe(true);
     expect(gzipped.body.length).toBeLessThan(plain.body.length);
   });
+
+  test('when the public lists are read anonymously, then a shared cache may keep them a second; staff answers never', async () => {
+    const cat = await newCategory('Geteilt', 'Спільний');
+    await newLot({ category_id: cat });
+    const shared = 'public, max-age=0, s-maxage=1';
+    expect((await svc.http.get('/api/v1/categories/')).headers.get('cache-control')).toBe(shared);
+    expect((await svc.http.get(`/api/v1/lots/category/${cat}`)).headers.get('cache-control')).toBe(
+      shared,
+    );
+    const staff = await svc.http.get(`/api/v1/lots/category/${cat}`, { token: admin });
+    expect(staff.headers.get('cache-control') ?? '').not.toMatch(/public|s-maxage/);
+  });
+});
+
+describe('pages of a category', () => {
+  /** A category whose lots lie in several blocks of 100 ids, a few lots per block. */
+  async function spreadCategory(name: string, statuses: string[], perBlock: number) {
+    const cat = await newCategory(`Seitenweise ${name}`, `Посторінково ${name}`);
+    const made: { id: number; status: string }[] = [];
+    for (let i = 0; i < statuses.length; i++) {
+      if (i % perBlock === 0)
+        await svc.conn
+          .collection<{ _id: string; seq: number }>('counters')
+          .updateOne({ _id: 'lots' }, { $inc: { seq: 100 } });
+      made.push({
+        id: (await newLot({ category_id: cat, status: statuses[i] })).id,
+        status: statuses[i]!,
+      });
+    }
+    const newestFirst = made.map((l) => l.id).reverse();
+    const visible = [...made]
+      .reverse()
+      .filter((l) => l.status !== 'archived')
+      .map((l) => l.id);
+    return { cat, newestFirst, visible };
+  }
+
+  /** Follows the cursor from the first page to an empty or short one. */
+  async function allPages(cat: number, limit: number, token?: string) {
+    const pages: number[][] = [];
+    const totals: string[] = [];
+    let before: number | undefined;
+    for (;;) {
+      const res = await svc.http.get(
+        `/api/v1/lots/category/${cat}?limit=${limit}${before ? `&before_id=${before}` : ''}`,
+        { token },
+      );
+      expect(res.status).toBe(200);
+      expect(Array.isArray(res.body)).toBe(true);
+      pages.push(ids(res.body));
+      totals.push(res.headers.get('x-total-count')!);
+      if (res.body.length < limit) return { pages, totals };
+      before = res.body[res.body.length - 1].id;
+    }
+  }
+
+  test('when a visitor pages a category with limit and before_id, then the pages cut its visible lots newest first without gap or overlap, each with the total', async () => {
+    const statuses = [
+      'available',
+      'reserved',
+      'archived',
+      'available',
+      'transferred',
+      'available',
+      'archived',
+      'available',
+      'available',
+      'reserved',
+      'available',
+    ];
+    // three lots per block: the cursor falls inside blocks and at their ends
+    const { cat, newestFirst, visible } = await spreadCategory('elf', statuses, 3);
+    for (const limit of [1, 2, 3, 4, 100]) {
+      const { pages, totals } = await allPages(cat, limit);
+      expect(pages.flat()).toEqual(visible);
+      for (const page of pages.slice(0, -1)) expect(page).toHaveLength(limit);
+      expect(new Set(totals)).toEqual(new Set([String(visible.length)]));
+    }
+    // staff see the archived lots too, and count them
+    const staff = await allPages(cat, 4, admin);
+    expect(staff.pages.flat()).toEqual(newestFirst);
+    expect(staff.totals[0]).toBe(String(newestFirst.length));
+    // the total is the category's lot_count on the category cards (public: all but archived)
+    const cats = await svc.http.get('/api/v1/categories/');
+    expect(cats.body.data.find((c: { id: number }) => c.id === cat).lot_count).toBe(visible.length);
+    // without parameters the whole category, as the spec's client expects, with the total
+    const whole = await svc.http.get(`/api/v1/lots/category/${cat}`);
+    expect(ids(whole.body)).toEqual(visible);
+    expect(whole.headers.get('x-total-count')).toBe(String(visible.length));
+    // a cursor alone: every lot after it
+    const after = await svc.http.get(`/api/v1/lots/category/${cat}?before_id=${visible[4]}`);
+    expect(ids(after.body)).toEqual(visible.slice(5));
+    // a cursor past the oldest lot: an empty page, still with the total
+    const past = await svc.http.get(
+      `/api/v1/lots/category/${cat}?limit=24&before_id=${visible[visible.length - 1]}`,
+    );
+    expect(past.body).toEqual([]);
+    expect(past.headers.get('x-total-count')).toBe(String(visible.length));
+  });
+
+  test('when a lot is added or archived between two pages, then the next page neither repeats nor skips a card', async () => {
+    const { cat, visible } = await spreadCategory(
+      'vier',
+      ['available', 'available', 'available', 'available'],
+      2,
+    );
+    const first = await svc.http.get(`/api/v1/lots/category/${cat}?limit=2`);
+    expect(ids(first.body)).toEqual(visible.slice(0, 2));
+    const added = await newLot({ category_id: cat });
+    await svc.http.patch(`/api/v1/lots/${visible[1]}`, { status: 'archived' }, { token: admin });
+    const next = await svc.http.get(`/api/v1/lots/category/${cat}?limit=2&before_id=${visible[1]}`);
+    expect(ids(next.body)).toEqual(visible.slice(2, 4));
+    expect(next.headers.get('x-total-count')).toBe('4');
+    expect(ids((await svc.http.get(`/api/v1/lots/category/${cat}?limit=2`)).body)).toEqual([
+      added.id,
+      visible[0],
+    ]);
+  });
+
+  test('when limit or before_id is not a whole number in range, then 422 names the parameter with a message; a slug pages like the id', async () => {
+    for (const [query, param] of [
+      ['limit=0', 'limit'],
+      ['limit=101', 'limit'],
+      ['limit=abc', 'limit'],
+      ['limit=2.5', 'limit'],
+      ['limit=', 'limit'],
+      ['before_id=0', 'before_id'],
+      ['limit=24&before_id=-3', 'before_id'],
+      ['before_id=x', 'before_id'],
+    ]) {
+      const res = await svc.http.get(`/api/v1/lots/category/2?${query}`);
+      expect({ query, status: res.status }).toEqual({ query, status: 422 });
+      expect(res.body.code).toBe('VALIDATION_FAILED');
+      expect(res.body.detail[0].loc).toEqual(['query', param]);
+      expect(res.body.detail[0].msg).toEqual(expect.any(String));
+      expect(res.body.detail[0].msg).not.toBe('');
+    }
+    expect((await svc.http.get('/api/v1/lots/category/2?limit=100')).status).toBe(200);
+    const lot = await newLot({ category_id: 7 });
+    const bySlug = await svc.http.get('/api/v1/lots/category/office-furniture?limit=1');
+    expect(ids(bySlug.body)).toEqual([lot.id]);
+    expect(bySlug.body).toEqual((await svc.http.get('/api/v1/lots/category/7?limit=1')).body);
+  });
+
+  test('when pages are asked for again, then each comes from the cache under its own parameters until the next write, with an ETag that changes with the total', async () => {
+    const { cat, visible } = await spreadCategory(
+      'drei',
+      ['available', 'available', 'available'],
+      3,
+    );
+    const url = (q: string) => `/api/v1/lots/category/${cat}?${q}`;
+    const first = await svc.http.get(url('limit=2'));
+    const second = await svc.http.get(url(`limit=2&before_id=${visible[1]}`));
+    expect(ids(first.body)).toEqual(visible.slice(0, 2));
+    expect(ids(second.body)).toEqual(visible.slice(2));
+    expect(ids((await svc.http.get(url('limit=1'))).body)).toEqual(visible.slice(0, 1));
+
+    // a lot written behind the service's back is not seen while the pages are cached
+    const lots = svc.conn.collection('lots');
+    await lots.updateOne({ id: visible[2] }, { $set: { 'name.de': 'Heimlich geändert' } });
+    const again = await svc.http.get(url(`limit=2&before_id=${visible[1]}`));
+    expect(again.body).toEqual(second.body);
+    expect(again.headers.get('etag')).toBe(second.headers.get('etag'));
+    expect(await conditionalGet(url('limit=2'), first.headers.get('etag')!)).toBe(304);
+
+    // a write through the service drops every page: page 2 now shows the change, and archiving
+    // the oldest lot changes the total (and the ETag) of a first page whose lots stay the same
+    await svc.http.patch(`/api/v1/lots/${visible[2]}`, { status: 'archived' }, { token: admin });
+    const firstAfter = await svc.http.get(url('limit=2'));
+    expect(firstAfter.body).toEqual(first.body);
+    expect(firstAfter.headers.get('x-total-count')).toBe('2');
+    expect(firstAfter.headers.get('etag')).not.toBe(first.headers.get('etag'));
+    expect(await conditionalGet(url('limit=2'), first.headers.get('etag')!)).toBe(200);
+    expect((await svc.http.get(url(`limit=2&before_id=${visible[1]}`))).body).toEqual([]);
+    expect(
+      (await svc.http.get(url(`limit=2&before_id=${visible[1]}`), { token: admin })).body[0].name
+        .de,
+    ).toBe('Heimlich geändert');
+  });
 });
 
 describe('search and paging', () => {

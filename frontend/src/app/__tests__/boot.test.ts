@@ -2,7 +2,7 @@ import { http, HttpResponse, type JsonBodyType } from 'msw';
 import { waitFor } from '@testing-library/react';
 import { boot, detectLanguage } from '../../boot/boot';
 import { catalogApi } from '../../features/catalog/api/catalog-api';
-import { prefillCategory, prefillLot } from '../../features/catalog/api/prefill';
+import { prefillCategories, prefillCategory, prefillLot } from '../../features/catalog/api/prefill';
 import { clearEarlyAnswers, startEarlyLoads, type EarlyLoaders } from '../early-loads';
 import { api } from '../api';
 import { getAppStore } from '../StoreProvider';
@@ -69,6 +69,33 @@ describe('the boot script', () => {
     expect(window.__earlyBoot).toEqual([]);
   });
 
+  test("when a category page opens, then it asks for the page's first 24 lots at the address the page asks for, and the page takes that answer over", async () => {
+    const queries: string[] = [];
+    server.use(
+      http.get(apiUrl('/lots/category/sofas'), ({ request }) => {
+        queries.push(new URL(request.url).search);
+        return HttpResponse.json([{ id: 3, photos: [photo] }], {
+          headers: { 'X-Total-Count': '30' },
+        });
+      }),
+    );
+    answerCounting('/categories/', []);
+    window.history.replaceState(null, '', '/categories/sofas');
+
+    boot();
+    expect(window.__earlyBoot?.map((a) => a.url)).toEqual([
+      apiUrl('/lots/category/sofas?limit=24'),
+      apiUrl('/categories/'),
+    ]);
+    await startEarlyLoads('/categories/sofas', noLoaders);
+    await prefillCategory('sofas');
+    const page = catalogApi.endpoints.getLotsByCategory.select('sofas')(getAppStore().getState())
+      .data?.pages[0];
+    expect(page).toMatchObject({ lots: [{ id: 3 }], total: 30 });
+    expect(queries).toEqual(['?limit=24']);
+    expect(window.__earlyBoot).toEqual([]);
+  });
+
   test('when the boot script asked in another language than the app speaks, then the app asks again in its own', async () => {
     const lot = answerCounting('/lots/8', { id: 8, photos: [] });
     answerCounting('/categories/', []);
@@ -82,8 +109,20 @@ describe('the boot script', () => {
     expect(lot.count()).toBe(2);
   });
 
-  test('when the home page or a back-office page opens, then it loads nothing', () => {
-    for (const path of ['/', '/admin/lots/7', '/lots/abc']) {
+  test('when the home page opens, then it starts the categories of its grid, and the app takes the answer over', async () => {
+    const categories = answerCounting('/categories/', []);
+    window.history.replaceState(null, '', '/');
+
+    boot();
+    expect(window.__earlyBoot?.map((a) => a.url)).toEqual([apiUrl('/categories/')]);
+    await startEarlyLoads('/', noLoaders);
+    await getAppStore().dispatch(catalogApi.endpoints.getCategories.initiate());
+    expect(categories.count()).toBe(1);
+    expect(imagePreloads()).toHaveLength(0);
+  });
+
+  test('when a back-office page or an unknown address opens, then it loads nothing', () => {
+    for (const path of ['/admin/lots/7', '/lots/abc', '/categories']) {
       window.history.replaceState(null, '', path);
       boot();
     }
@@ -129,8 +168,25 @@ describe('the data of a deep link before the first render', () => {
     expect(
       catalogApi.endpoints.getLotsByCategory
         .select('sofas')(state)
-        .data?.map((l) => l.id),
+        .data?.pages.flatMap((p) => p.lots)
+        .map((l) => l.id),
     ).toEqual([3]);
+  });
+
+  test("when the home page's grid is prefilled, then the store holds the categories and the grid asks for nothing more", async () => {
+    const categories = answerCounting('/categories/', [{ id: 1, name: { de: 'Sofas' } }]);
+
+    await prefillCategories();
+    expect(catalogApi.endpoints.getCategories.select()(getAppStore().getState()).data).toHaveLength(
+      1,
+    );
+    await getAppStore().dispatch(catalogApi.endpoints.getCategories.initiate());
+    expect(categories.count()).toBe(1);
+  });
+
+  test('when the categories cannot be loaded, then prefilling the grid still settles (the grid shows the error)', async () => {
+    server.use(http.get(apiUrl('/categories/'), () => HttpResponse.json({}, { status: 503 })));
+    await expect(prefillCategories()).resolves.toBeUndefined();
   });
 
   test('when the lot cannot be loaded, then prefilling still settles (the page shows the error)', async () => {

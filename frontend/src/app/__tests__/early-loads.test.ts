@@ -1,7 +1,12 @@
 import { http, HttpResponse, type JsonBodyType } from 'msw';
 import { waitFor } from '@testing-library/react';
 import { catalogApi } from '../../features/catalog/api/catalog-api';
-import { clearEarlyAnswers, startEarlyLoads, type EarlyLoaders } from '../early-loads';
+import {
+  clearEarlyAnswers,
+  hasEarlyAnswer,
+  startEarlyLoads,
+  type EarlyLoaders,
+} from '../early-loads';
 import { i18n } from '../i18n';
 import { makeStore } from '../store';
 import { apiUrl, server } from '../../test/server';
@@ -24,16 +29,19 @@ function loaders(): EarlyLoaders & { calls: string[] } {
   };
 }
 
-/** Counts the calls of one API address and answers `body`. */
-function answerCounting(path: string, body: JsonBodyType): { count: () => number } {
-  let count = 0;
+/** Counts the calls of one API address (any query) and answers `body`. */
+function answerCounting(
+  path: string,
+  body: JsonBodyType,
+): { count: () => number; queries: string[] } {
+  const queries: string[] = [];
   server.use(
-    http.get(apiUrl(path), () => {
-      count++;
+    http.get(apiUrl(path), ({ request }) => {
+      queries.push(new URL(request.url).search);
       return HttpResponse.json(body);
     }),
   );
-  return { count: () => count };
+  return { count: () => queries.length, queries };
 }
 
 const preloads = () =>
@@ -92,10 +100,11 @@ describe('early loads', () => {
       '/media/lots/7/abc-thumbnail.webp 320w, /media/lots/7/abc-medium.webp 800w',
     );
 
+    // the page's first page is the address the early load asked for: one call in all
     const store = makeStore();
     const result = await store.dispatch(catalogApi.endpoints.getLotsByCategory.initiate('küche'));
-    expect(result.data?.map((l) => l.id)).toEqual([3]);
-    expect(list.count()).toBe(1);
+    expect(result.data?.pages.flatMap((p) => p.lots).map((l) => l.id)).toEqual([3]);
+    expect(list.queries).toEqual(['?limit=24']);
   });
 
   test('when the language changed before the page asked, then the early answer is not used', async () => {
@@ -109,9 +118,30 @@ describe('early loads', () => {
     expect(lot.count()).toBe(2);
   });
 
-  test('when the home page or a back-office page opens, then nothing is loaded early', () => {
+  test('when the home page opens, then the categories load early, without holding up the first render, and its grid takes them', async () => {
+    const categories = answerCounting('/categories/', [{ id: 1, name: { de: 'Sofas' } }]);
     const chunks = loaders();
-    startEarlyLoads('/', chunks);
+
+    // answers at once: the headline paints without waiting for the grid's data
+    let settled = false;
+    void startEarlyLoads('/', chunks).then(() => (settled = true));
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(settled).toBe(true);
+    expect(chunks.calls).toEqual([]);
+    // the grid waits for it (HomePage.tsx)
+    expect(hasEarlyAnswer('/categories/')).toBe(true);
+    await waitFor(() => expect(categories.count()).toBe(1));
+
+    const result = await makeStore().dispatch(catalogApi.endpoints.getCategories.initiate());
+    expect(result.data?.map((c) => c.id)).toEqual([1]);
+    expect(categories.count()).toBe(1);
+    expect(hasEarlyAnswer('/categories/')).toBe(false);
+    expect(preloads()).toHaveLength(0);
+  });
+
+  test('when a back-office page or an unknown address opens, then nothing is loaded early', () => {
+    const chunks = loaders();
     startEarlyLoads('/admin/lots/7', chunks);
     startEarlyLoads('/lots/abc', chunks);
     expect(chunks.calls).toEqual([]);

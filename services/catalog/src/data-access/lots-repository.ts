@@ -31,6 +31,14 @@ export interface LotFilter {
   createdBefore?: Date;
 }
 
+/** A page of a lot list: `skip` lots left out, or (with skip 0) the lots after `beforeId`. */
+export interface LotPage {
+  skip: number;
+  limit: number;
+  /** only lots with a smaller id (the id of the last lot the previous page showed) */
+  beforeId?: number;
+}
+
 export interface MutateResult {
   before: LotData;
   after: LotData;
@@ -99,14 +107,22 @@ function readsManyBlocks(
   f: LotFilter,
 ): boolean {
   if (f.categoryId === undefined && f.status === undefined) return false;
+  return touchedBlocks(blocks, page).length > MANY_BLOCKS;
+}
+
+/** The blocks a page lies in, by the kept counts. */
+function touchedBlocks(
+  blocks: [number, number][],
+  page: { skip: number; limit: number },
+): number[] {
+  const touched: number[] = [];
   let before = 0;
-  let touched = 0;
-  for (const [, size] of blocks) {
+  for (const [block, size] of blocks) {
     if (before >= page.skip + page.limit) break;
-    if (before + size > page.skip) touched++;
+    if (before + size > page.skip) touched.push(block);
     before += size;
   }
-  return touched > MANY_BLOCKS;
+  return touched;
 }
 const MANY_BLOCKS = 4;
 
@@ -220,18 +236,67 @@ export class LotsRepository {
   }
 
   /** Newest first. */
-  async list(filter: LotFilter, page: { skip: number; limit: number }): Promise<LotData[]> {
+  async list(filter: LotFilter, page: LotPage): Promise<LotData[]> {
+    return this.read(filter, page, await this.blocks(filter));
+  }
+
+  /**
+   * A page and the number of the filter's lots (all pages), from one read of the kept counts:
+   * the public category page shows "24 of 625 lots".
+   */
+  async pageWithTotal(
+    filter: LotFilter,
+    page: LotPage,
+  ): Promise<{ lots: LotData[]; total: number }> {
     const blocks = await this.blocks(filter);
+    const [lots, total] = await Promise.all([
+      this.read(filter, page, blocks),
+      this.total(filter, blocks),
+    ]);
+    return { lots, total };
+  }
+
+  /**
+   * A page of the filter's lots, newest first. `beforeId` (a cursor: the page after the lot with
+   * that id) skips the blocks above the cursor's; the cursor's own block is read whole by its
+   * pushed-down equality and cut in the query, so its kept count is only an upper bound, which
+   * is why a cursor goes with skip 0.
+   */
+  private async read(
+    filter: LotFilter,
+    page: LotPage,
+    allBlocks: [number, number][] | null,
+  ): Promise<LotData[]> {
+    const { beforeId } = page;
+    const cursor = beforeId === undefined ? undefined : blockOf(beforeId);
+    const below = beforeId === undefined ? {} : { id: { $lt: beforeId } };
+    const blocks =
+      allBlocks && cursor !== undefined ? allBlocks.filter(([b]) => b <= cursor) : allBlocks;
     if (blocks && !readsManyBlocks(blocks, page, filter)) {
       const query = this.query(filter);
-      const docs = await pageOfBuckets(blocks, page.skip, page.limit, (block) =>
-        this.models.Lot.find({ ...query, block })
+      // exec: a promise, awaited once (a mongoose query would run again on every then)
+      const readBlock = (block: number): Promise<LotData[]> =>
+        this.models.Lot.find({ ...query, block, ...(block === cursor ? below : {}) })
           .sort({ id: -1 })
-          .lean<LotData[]>(),
+          .lean<LotData[]>()
+          .exec();
+      // the blocks the counts say the page lies in, asked for side by side (each query is a
+      // round trip); a cursor's block may hold fewer, then the next ones are read after them
+      const started = new Map<number, Promise<LotData[]>>();
+      for (const block of touchedBlocks(blocks, page)) {
+        const read = readBlock(block);
+        read.catch(() => undefined); // awaited below unless the page is full before it
+        started.set(block, read);
+      }
+      const docs = await pageOfBuckets(
+        blocks,
+        page.skip,
+        page.limit,
+        (block) => started.get(block) ?? readBlock(block),
       );
       return docs.map(toData);
     }
-    const docs = await this.models.Lot.find(this.query(filter))
+    const docs = await this.models.Lot.find({ ...this.query(filter), ...below })
       .sort({ id: -1 })
       .skip(page.skip)
       .limit(page.limit)
@@ -240,7 +305,11 @@ export class LotsRepository {
   }
 
   async count(filter: LotFilter): Promise<number> {
-    const blocks = await this.blocks(filter);
+    return this.total(filter, await this.blocks(filter));
+  }
+
+  /** The filter's lots, from its blocks' kept counts when there are some, else counted. */
+  private async total(filter: LotFilter, blocks: [number, number][] | null): Promise<number> {
     if (blocks) return blocks.reduce((sum, [, n]) => sum + n, 0);
     return this.models.Lot.countDocuments(this.query(filter));
   }
@@ -265,10 +334,8 @@ export class LotsRepository {
   }
 
   /** Every lot of a category, archived ones included (they still hold it). */
-  async countInCategory(categoryId: number): Promise<number> {
-    const blocks = await this.blocks({ categoryId });
-    if (blocks) return blocks.reduce((sum, [, n]) => sum + n, 0);
-    return this.models.Lot.countDocuments({ ...NOT_DELETED, category_id: categoryId });
+  countInCategory(categoryId: number): Promise<number> {
+    return this.count({ categoryId });
   }
 
   async insert(

@@ -8,13 +8,19 @@
  * FerretDB run) an answer is never stale. With several replicas (MongoDB) another replica's
  * write is seen after at most `ttlMs`. A load that started before a write is handed to its
  * callers but never stored. Concurrent misses of one key share one load.
+ *
+ * At most `maxEntries` answers are kept (the oldest stored goes first): the pages of a category
+ * are keyed by their cursor, which any client may choose.
  */
 export class ReadCache {
   private generation = 0;
   private readonly entries = new Map<string, { value: unknown; expires: number }>();
   private readonly loading = new Map<string, { generation: number; promise: Promise<unknown> }>();
 
-  constructor(private readonly ttlMs: number) {}
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries = 1000,
+  ) {}
 
   async get<T>(key: string, load: () => Promise<T>): Promise<T> {
     if (this.ttlMs <= 0) return load();
@@ -26,7 +32,12 @@ export class ReadCache {
     const generation = this.generation;
     const promise = load().then((value) => {
       if (this.generation === generation) {
+        this.entries.delete(key);
         this.entries.set(key, { value, expires: Date.now() + this.ttlMs });
+        if (this.entries.size > this.maxEntries) {
+          const oldest = this.entries.keys().next().value;
+          if (oldest !== undefined) this.entries.delete(oldest);
+        }
       }
       return value;
     });

@@ -12,6 +12,7 @@ import {
   type LotSearchPage,
   type LotSearchQuery,
   type LotSnapshotPage,
+  type LotsOfCategoryQuery,
   type LotsQuery,
   type LotUpdate,
 } from '@furniture/contracts';
@@ -22,6 +23,12 @@ import type { ReadCache } from '../data-access/read-cache';
 import { dateRange } from './dates';
 import { changesOf, lotSnapshot } from './events';
 import { toLot, type LotData, type LotSet } from './records';
+
+/** A category's lots (all or a page) and how many the caller can see in it. */
+export interface LotsOfCategory {
+  lots: Lot[];
+  total: number;
+}
 
 /** Anonymous callers never see archived lots (public-site §4). */
 const PUBLIC_STATUSES = LotStatuses.filter((s) => s !== 'archived');
@@ -124,20 +131,34 @@ export class LotsService {
     return { lots: lots.map(toLot), total, page: q.page, limit: q.limit };
   }
 
-  /** The lots of a category by id, numeric string or slug, newest first (cached). */
-  byCategory(actor: Actor | undefined, ref: string): Promise<Lot[]> {
+  /**
+   * The lots of a category by id, numeric string or slug, newest first: all of them, or a page
+   * (`limit`, the next one after `before_id`), with the number of the category's lots the caller
+   * can see. Cached per page; the answer object stays the same until the next write (the prepared
+   * JSON is kept with it).
+   */
+  byCategory(
+    actor: Actor | undefined,
+    ref: string,
+    q: LotsOfCategoryQuery = {},
+  ): Promise<LotsOfCategory> {
     const id = resolveCategoryRef(ref);
     if (id === undefined) {
       return Promise.reject(new AppError('CATEGORY_INVALID_ID', { params: { id: ref } }));
     }
-    const key = `lots-of-category:${id}:${actor ? 'staff' : 'public'}`;
+    const who = actor ? 'staff' : 'public';
+    const key = `lots-of-category:${id}:${who}:${q.limit ?? 'all'}:${q.before_id ?? ''}`;
     return this.deps.cache.get(key, async () => {
-      if (!(await this.deps.categories.findById(id))) throw new AppError('CATEGORY_NOT_FOUND');
-      const lots = await this.deps.lots.list(
-        { categoryId: id, ...this.visibility(actor) },
-        { skip: 0, limit: Limits.lotDateFilterFetchCap },
-      );
-      return lots.map(toLot);
+      // side by side: a page costs a few queries, each a round trip
+      const [category, { lots, total }] = await Promise.all([
+        this.deps.categories.findById(id),
+        this.deps.lots.pageWithTotal(
+          { categoryId: id, ...this.visibility(actor) },
+          { skip: 0, limit: q.limit ?? Limits.lotDateFilterFetchCap, beforeId: q.before_id },
+        ),
+      ]);
+      if (!category) throw new AppError('CATEGORY_NOT_FOUND');
+      return { lots: lots.map(toLot), total };
     });
   }
 

@@ -3,6 +3,7 @@ import type { LotStatus } from '@furniture/contracts/enums';
 import { api } from '../../../app/api';
 import { objectOf } from '../../../lib/json';
 import { toLocalizedText, type LocalizedText } from '../../../lib/localized';
+import { CATEGORY_PAGE_SIZE, categoryLotsPath } from '../lib/category-page';
 
 /** A category as the public site shows it (public-site §3; missing parts get their defaults). */
 export interface PublicCategory {
@@ -33,6 +34,15 @@ export interface PublicLot {
   donor: string;
   location: string;
 }
+
+/** A page of a category's lots and how many the category holds (null: the server did not say). */
+export interface LotsPage {
+  lots: PublicLot[];
+  total: number | null;
+}
+
+/** The header that tells how many lots a category holds (catalog's contracts). */
+const TOTAL_COUNT_HEADER = 'X-Total-Count';
 
 /** The category list is kept for 5 minutes (public-site §4, §9). */
 export const CATEGORY_CACHE_SECONDS = Limits.categoryCacheMs / 1000;
@@ -101,11 +111,35 @@ export const catalogApi = api.injectEndpoints({
       keepUnusedDataFor: CATEGORY_CACHE_SECONDS,
       providesTags: ['Category'],
     }),
-    getLotsByCategory: build.query<PublicLot[], string>({
-      query: (ref) => `/lots/category/${encodeURIComponent(ref)}`,
-      transformResponse: lotListOf,
-      providesTags: (lots = []) => [
-        ...lots.map((lot) => ({ type: 'Lot' as const, id: lot.id })),
+    /**
+     * The lots of a category, a page of CATEGORY_PAGE_SIZE at a time (the data holds the pages
+     * loaded so far; `fetchNextPage` adds the next one after the last lot shown).
+     */
+    getLotsByCategory: build.infiniteQuery<LotsPage, string, number | null>({
+      infiniteQueryOptions: {
+        initialPageParam: null,
+        getNextPageParam: (last, pages) => {
+          const shown = pages.reduce((sum, page) => sum + page.lots.length, 0);
+          const lastLot = last.lots[last.lots.length - 1];
+          // a short page is the last one; so is the page that reaches the total
+          if (!lastLot || last.lots.length < CATEGORY_PAGE_SIZE) return undefined;
+          if (last.total !== null && shown >= last.total) return undefined;
+          return lastLot.id;
+        },
+      },
+      query: ({ queryArg, pageParam }) => categoryLotsPath(queryArg, pageParam),
+      transformResponse: (body: unknown, meta) => {
+        const lots = lotListOf(body);
+        const header = (meta as { response?: Response } | undefined)?.response?.headers.get(
+          TOTAL_COUNT_HEADER,
+        );
+        const total = header != null && /^\d+$/.test(header) ? Number(header) : null;
+        return { lots, total };
+      },
+      providesTags: (data) => [
+        ...(data?.pages ?? []).flatMap((page) =>
+          page.lots.map((lot) => ({ type: 'Lot' as const, id: lot.id })),
+        ),
         { type: 'Lot' as const, id: 'LIST' },
       ],
     }),
@@ -117,7 +151,8 @@ export const catalogApi = api.injectEndpoints({
   }),
 });
 
-export const { useGetCategoriesQuery, useGetLotsByCategoryQuery, useGetLotQuery } = catalogApi;
+export const { useGetCategoriesQuery, useGetLotsByCategoryInfiniteQuery, useGetLotQuery } =
+  catalogApi;
 
 /**
  * The category list: from the cache when it is younger than 5 minutes, otherwise loaded again

@@ -39,3 +39,9 @@ export function prefillCategory(ref: string): Promise<void> {
     dispatch(catalogApi.endpoints.getCategories.initiate()),
   ]);
 }
+
+/** The categories of the home page's grid. */
+export function prefillCategories(): Promise<void> {
+  const { dispatch } = getAppStore();
+  return settle([dispatch(catalogApi.endpoints.getCategories.initiate())]);
+}

@@ -1,6 +1,7 @@
+import { useEffect, useRef } from 'react';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { Heart, LayoutGrid, SearchX } from 'lucide-react';
+import { ChevronDown, Heart, LayoutGrid, Loader2, SearchX } from 'lucide-react';
 import { isApiError } from '../../../app/api';
 import { Breadcrumb } from '../../../components/Breadcrumb';
 import { ErrorState } from '../../../components/ErrorState';
@@ -8,11 +9,20 @@ import { Spinner } from '../../../components/Spinner';
 import { useLanguage } from '../../../lib/language';
 import { localize } from '../../../lib/localized';
 import { useOpenWishDialog } from '../../../lib/wish-dialog';
-import { useCategories, useGetLotsByCategoryQuery } from '../api/catalog-api';
+import {
+  useCategories,
+  useGetLotsByCategoryInfiniteQuery,
+  type PublicLot,
+} from '../api/catalog-api';
+import { CATEGORY_PAGE_SIZE } from '../lib/category-page';
 import { GRID_COLUMNS } from './CategoryGrid';
 import { LotCard } from './LotCard';
 
-/** /categories/{categoryId}: the lots of one category (the id may also be a known slug). */
+/**
+ * /categories/{categoryId}: the lots of one category (the id may also be a known slug), the
+ * first CATEGORY_PAGE_SIZE of them, then the next ones by "Show more" (docs/decisions.md
+ * "Paging a category").
+ */
 export default function CategoryLotsPage() {
   const { t } = useTranslation('public');
   const lang = useLanguage();
@@ -21,7 +31,11 @@ export default function CategoryLotsPage() {
   // the list waits for the category too: its title and description, arriving later, would push
   // the cards down (Lighthouse: a layout shift of the list)
   const categoriesSettled = categories !== undefined || categoriesFailed;
-  const lots = useGetLotsByCategoryQuery(categoryId);
+  const lots = useGetLotsByCategoryInfiniteQuery(categoryId);
+  const pages = lots.data?.pages;
+  const shown = pages?.flatMap((page) => page.lots);
+  // the newest page's count (lots added or archived meanwhile change it)
+  const total = pages?.[pages.length - 1]?.total ?? null;
 
   const ref = categoryId.trim().toLowerCase();
   const category = categories?.find((c) => String(c.id) === ref || c.slug === ref);
@@ -64,19 +78,112 @@ export default function CategoryLotsPage() {
             onRetry={() => void lots.refetch()}
             retrying={lots.isFetching}
           />
-        ) : lots.data && lots.data.length > 0 ? (
-          <ul className={GRID_COLUMNS}>
-            {lots.data.map((lot, i) => (
-              <li key={lot.id}>
-                <LotCard lot={lot} priority={i < 2} />
-              </li>
-            ))}
-          </ul>
+        ) : shown && shown.length > 0 ? (
+          <LotList
+            lots={shown}
+            total={total}
+            hasMore={lots.hasNextPage}
+            loadingMore={lots.isFetchingNextPage}
+            failed={lots.isFetchNextPageError}
+            onMore={() => void lots.fetchNextPage()}
+          />
         ) : (
           <EmptyLots />
         )}
       </div>
     </div>
+  );
+}
+
+/**
+ * The cards shown so far, how many of how many, and "Show more" while there are more. A new page
+ * moves the focus to its first card (the keyboard goes on where the reader stopped); the count,
+ * a polite live region, says how many are shown now. While the page loads the button says so and
+ * keeps the focus; when it fails, an alert says so and the button tries again.
+ */
+function LotList({
+  lots,
+  total,
+  hasMore,
+  loadingMore,
+  failed,
+  onMore,
+}: {
+  lots: PublicLot[];
+  total: number | null;
+  hasMore: boolean;
+  loadingMore: boolean;
+  failed: boolean;
+  onMore: () => void;
+}) {
+  const { t } = useTranslation('public');
+  const list = useRef<HTMLUListElement>(null);
+  // the index of the first card of the page asked for, until it is shown
+  const focusFrom = useRef<number | null>(null);
+
+  useEffect(() => {
+    const from = focusFrom.current;
+    if (from === null || lots.length <= from) return;
+    focusFrom.current = null;
+    list.current?.children[from]?.querySelector<HTMLElement>('a')?.focus();
+  }, [lots.length]);
+
+  const more = () => {
+    if (loadingMore) return;
+    focusFrom.current = lots.length;
+    onMore();
+  };
+  // counted only where there are more lots than one page: "24 von 625 Lots"
+  const counted = total !== null && (hasMore || lots.length > CATEGORY_PAGE_SIZE);
+
+  return (
+    <>
+      <ul ref={list} className={GRID_COLUMNS}>
+        {lots.map((lot, i) => (
+          <li key={lot.id}>
+            <LotCard lot={lot} priority={i < 2} />
+          </li>
+        ))}
+      </ul>
+      {/* the live region stays in place (an empty one takes no room) so that it is announced */}
+      <div className={counted || hasMore ? 'mt-8 flex flex-col items-center gap-3' : ''}>
+        <p role="status" className="text-slate-700">
+          {counted
+            ? t('categoryLots.shownOfTotal', {
+                count: lots.length,
+                total: Math.max(total, lots.length),
+              })
+            : ''}
+        </p>
+        {failed && (
+          <p role="alert" className="font-medium text-red-800">
+            {t('categoryLots.moreError')}
+          </p>
+        )}
+        {hasMore && (
+          <button
+            type="button"
+            className="btn-secondary"
+            onClick={more}
+            aria-disabled={loadingMore || undefined}
+          >
+            {loadingMore ? (
+              <Loader2
+                aria-hidden="true"
+                className="size-4 animate-spin motion-reduce:animate-none"
+              />
+            ) : (
+              <ChevronDown aria-hidden="true" className="size-4" />
+            )}
+            {loadingMore
+              ? t('categoryLots.loadingMore')
+              : failed
+                ? t('common:actions.retry')
+                : t('categoryLots.showMore')}
+          </button>
+        )}
+      </div>
+    </>
   );
 }
 

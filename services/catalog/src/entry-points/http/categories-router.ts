@@ -13,12 +13,12 @@ import { message } from './messages';
 import { sendPreparedJson } from './prepared-json';
 
 /** /api/v1/categories: reads are public, writes need a staff token (admin or volunteer). */
-export function categoriesRouter(categories: CategoriesService): Router {
+export function categoriesRouter(categories: CategoriesService, shareSeconds = 0): Router {
   const r = Router();
 
   r.get('/', async (_req, res) => {
     const data = await categories.list();
-    sendPreparedJson(res, data, (): CategoriesAnswer => ({ success: true, data }));
+    sendPreparedJson(res, data, (): CategoriesAnswer => ({ success: true, data }), shareSeconds);
   });
 
   // an id, a numeric string or one of the eight slugs, like /lots/category/{id}

@@ -3,8 +3,10 @@ import {
   lotCreateSchema,
   lotPatchSchema,
   lotSearchQuerySchema,
+  lotsOfCategoryQuerySchema,
   lotsQuerySchema,
   lotUpdateSchema,
+  TOTAL_COUNT_HEADER,
   type DeletedAnswer,
   type LotCount,
 } from '@furniture/contracts';
@@ -26,7 +28,7 @@ function lotId(req: Request): number {
  * staff token. Lists answer plain arrays, a single lot is the lot itself (public-site §7 accepts
  * both shapes).
  */
-export function lotsRouter(lots: LotsService): Router {
+export function lotsRouter(lots: LotsService, shareSeconds = 0): Router {
   const r = Router();
 
   r.get('/', async (req, res) => {
@@ -45,8 +47,15 @@ export function lotsRouter(lots: LotsService): Router {
   });
 
   r.get('/category/:ref', async (req, res) => {
-    const list = await lots.byCategory(req.actor, String(req.params.ref));
-    sendPreparedJson(res, list, () => list);
+    const page = await lots.byCategory(
+      req.actor,
+      String(req.params.ref),
+      input.query(req, lotsOfCategoryQuerySchema),
+    );
+    // staff lists hold archived lots: never shared
+    sendPreparedJson(res, page, () => page.lots, req.actor ? 0 : shareSeconds, {
+      [TOTAL_COUNT_HEADER]: String(page.total),
+    });
   });
 
   r.get('/:id', async (req, res) => {

@@ -302,6 +302,22 @@ export const lotsQuerySchema = z.object({
 });
 export type LotsQuery = z.infer<typeof lotsQuerySchema>;
 
+/**
+ * GET /lots/category/{ref}: without parameters the whole category, as the spec's client expects
+ * (public-site §7); the public category page asks for pages of `limit` lots, newest first, the
+ * next page with `before_id` = the id of the last lot it shows (a cursor: lots added or archived
+ * meanwhile neither repeat nor skip a card). Every answer carries the number of lots the caller
+ * can see in the category in the `X-Total-Count` header (docs/decisions.md "Paging a category").
+ */
+export const lotsOfCategoryQuerySchema = z.object({
+  limit: queryInt({ min: 1, max: Limits.maxPageSize }).optional(),
+  before_id: queryInt({ min: 1 }).optional(),
+});
+export type LotsOfCategoryQuery = z.infer<typeof lotsOfCategoryQuerySchema>;
+
+/** The header of GET /lots/category/{ref} that holds the category's number of lots. */
+export const TOTAL_COUNT_HEADER = 'X-Total-Count';
+
 /** GET /lots/count answer */
 export interface LotCount {
   count: number;

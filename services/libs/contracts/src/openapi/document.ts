@@ -42,8 +42,10 @@ import {
   lotPatchSchema,
   lotSearchQuerySchema,
   lotSnapshotQuerySchema,
+  lotsOfCategoryQuerySchema,
   lotsQuerySchema,
   lotUpdateSchema,
+  TOTAL_COUNT_HEADER,
 } from '../api/catalog';
 import { idParamSchema, limitSkipQuerySchema } from '../api/common';
 import { lotPhotoParamsSchema, lotPhotosParamsSchema, photoUploadFieldsSchema } from '../api/media';
@@ -99,6 +101,8 @@ interface Operation {
     schema?: z.ZodType;
     /** default application/json */
     contentType?: string;
+    /** response headers the answer carries */
+    headers?: z.ZodObject;
   };
   /** more answers that are not errors (the degraded health report) */
   also?: { status: number; description: string; schema: z.ZodType }[];
@@ -363,12 +367,21 @@ export const operations: readonly Operation[] = [
     method: 'get',
     path: `${V1}/lots/category/{ref}`,
     service: 'catalog',
-    summary: "A category's lots (by id or slug)",
+    summary: "A category's lots (by id or slug), all or a page",
+    description:
+      'Newest first. Without `limit` the whole category; with it a page, the next one asked for with `before_id` = the id of the last lot shown. `X-Total-Count` holds how many lots of the category the caller can see.',
     access: 'public-staff-more',
     params: z.object({ ref: categoryRefParam.shape.id }),
+    query: lotsOfCategoryQuerySchema,
     ok: {
       description: 'the lots (ETag; 304 to If-None-Match)',
       schema: z.array(answers.lotAnswerSchema),
+      headers: z.object({
+        [TOTAL_COUNT_HEADER]: z.string().meta({
+          description: "the category's lots the caller can see (anonymous: all but archived)",
+          example: '625',
+        }),
+      }),
     },
     errors: ['CATEGORY_NOT_FOUND', 'CATEGORY_INVALID_ID'],
   },
@@ -965,6 +978,7 @@ function operationObject(op: Operation): ZodOpenApiOperationObject {
       ...(op.ok.schema
         ? { content: { [op.ok.contentType ?? 'application/json']: { schema: op.ok.schema } } }
         : {}),
+      ...(op.ok.headers ? { headers: op.ok.headers } : {}),
     },
   };
   for (const extra of op.also ?? []) {
