@@ -57,6 +57,13 @@ export async function composeApplications(
         .rebuildCounts((msg) => logger.info(msg))
         .catch((err: unknown) => logger.error({ err }, 'rebuilding the application counts failed'));
     });
+  } else if (await applications.openQueues()) {
+    // the lots' summaries alone (lot-queues.ts), in the background too
+    kit.onStart(() => {
+      void applications
+        .rebuildQueues((msg) => logger.info(msg))
+        .catch((err: unknown) => logger.error({ err }, 'rebuilding the lot queues failed'));
+    });
   }
   const wishesRepo = new WishesRepository(conn, models);
   if (await wishesRepo.openCounts()) {

@@ -26,20 +26,11 @@ import {
   type TransitionExtras,
 } from '../domain/records';
 import { blockOf, countMove, pageOfBlocks, rebuildBlockCounts } from './blocks';
+import { LotQueues, MEMBER_FIELDS, summarize, type LotMember, type LotQueue } from './lot-queues';
 import type { ApplicationDoc, ApprovalDoc, Models } from './models';
 
 export type { ApplicationRecord } from '../domain/records';
-
-/** What the per-lot reads need of each application of a lot. */
-type LotMember = Pick<ApplicationDoc, 'id' | 'status' | 'applicant_name'> & {
-  approval?: Pick<ApprovalDoc, 'state'> | null;
-};
-
-/** The application that holds a lot: approved, or with its approval under way. */
-export interface LotHolder {
-  id: number;
-  applicant_name: string;
-}
+export type { LotHolder, LotQueue } from './lot-queues';
 
 function toApproval(doc: ApprovalDoc | null | undefined): ApprovalRecord | null {
   if (!doc) return null;
@@ -101,27 +92,65 @@ const freshPickup = (pickupBy: string | null) => ({
 
 export class ApplicationsRepository {
   private readonly kept: KeptCounts;
+  /** per lot: the open applications in queue order, the holder, the counts (lot-queues.ts) */
+  private readonly queues: LotQueues;
 
   constructor(
     private readonly conn: Connection,
     private readonly models: Models,
   ) {
     this.kept = new KeptCounts(conn.collection<KeptCountsDoc>(COUNTS));
+    this.queues = new LotQueues(
+      conn,
+      (lotId) =>
+        this.models.Application.find({ lot_id: lotId }, MEMBER_FIELDS).lean<LotMember[]>().exec(),
+      () =>
+        this.collection.find({}, { projection: MEMBER_FIELDS }).toArray() as unknown as Promise<
+          (LotMember & { lot_id: number })[]
+        >,
+    );
   }
 
-  /** At start: true when the counts must be rebuilt (rebuildCounts) from the applications. */
-  openCounts(): Promise<boolean> {
-    return this.kept.open(async () => Boolean(await this.models.Application.exists({})));
+  /**
+   * At start: true when the counts must be rebuilt (rebuildCounts) from the applications; then
+   * the lots' summaries are rebuilt with them (the applications were bulk-loaded or written
+   * before the counts existed).
+   */
+  async openCounts(): Promise<boolean> {
+    const rebuild = await this.kept.open(() => this.hasApplications());
+    if (rebuild) await this.queues.invalidate();
+    return rebuild;
+  }
+
+  /** At start, when the counts are fine: true when the lots' summaries must be rebuilt. */
+  openQueues(): Promise<boolean> {
+    return this.queues.open(() => this.hasApplications());
+  }
+
+  private async hasApplications(): Promise<boolean> {
+    return Boolean(await this.models.Application.exists({}));
   }
 
   /**
    * Gives every application its block and counts the applications once more, in one pass (after
-   * openCounts() said so, or to repair counts that drifted).
+   * openCounts() said so, or to repair counts that drifted); the lots' summaries first, so that
+   * counts marked ready mean summaries ready, too.
    */
   async rebuildCounts(log: (msg: string) => void = () => undefined): Promise<void> {
+    await this.rebuildQueues(log);
     log('rebuilding the application counts');
     const total = await rebuildBlockCounts(this.collection as never, this.kept);
     log(`application counts rebuilt: ${total} applications`);
+  }
+
+  /**
+   * Checks the lots' summaries against the applications in one pass, rewrites those that differ
+   * and marks them complete (after openQueues() said so, or to repair them).
+   */
+  async rebuildQueues(log: (msg: string) => void = () => undefined): Promise<void> {
+    const started = Date.now();
+    const written = await this.queues.rebuild();
+    log(`lot queues rebuilt in ${Date.now() - started} ms: ${written} written`);
   }
 
   private get collection() {
@@ -161,6 +190,7 @@ export class ApplicationsRepository {
       throw err;
     }
     await this.kept.add(countMove(id, null, 'pending'));
+    await this.queues.refresh(data.lot_id);
     return record;
   }
 
@@ -204,42 +234,46 @@ export class ApplicationsRepository {
     });
   }
 
-  /**
-   * A lot's applications, id, status, name and approval state (one equality per lot: FerretDB
-   * pushes `lot_id` down to an index, but not `$in`, which would read every application).
-   */
-  private async ofLots(lotIds: number[]): Promise<Map<number, LotMember[]>> {
+  /** The applications of some lots (one equality per lot: FerretDB pushes `lot_id` down to an
+   * index, but not `$in`, which would read every application), deleted ones left out. */
+  private async membersOf(lotIds: number[]): Promise<Map<number, LotMember[]>> {
     const rows = await Promise.all(
-      lotIds.map((lotId) =>
-        this.models.Application.find(
-          { lot_id: lotId },
-          { _id: 0, id: 1, status: 1, applicant_name: 1, 'approval.state': 1, deleted_at: 1 },
-        )
-          .lean<(LotMember & { deleted_at?: Date | null })[]>()
-          .then((docs) => [lotId, docs.filter((d) => !d.deleted_at)] as const),
-      ),
+      lotIds.map(async (lotId) => {
+        const members = await this.models.Application.find({ lot_id: lotId }, MEMBER_FIELDS)
+          .lean<LotMember[]>()
+          .exec();
+        return [lotId, members.filter((m) => !m.deleted_at)] as const;
+      }),
     );
     return new Map(rows);
   }
 
   /**
-   * Per lot: the open applications' ids, oldest first (queue positions for a page), and the one
-   * that holds the lot, approved or with its approval under way, also when it is on another page.
+   * For the lots of a page of applications: the open applications' ids, oldest first (queue
+   * positions), and the one that holds the lot (approved or with its approval under way, also
+   * when it is on another page). From the lots' summaries (one primary-key read per lot). A lot
+   * is read from its applications instead while the summaries are incomplete (after a bulk load,
+   * until the rebuild), and when its summary disagrees with an application of the page: the
+   * summary follows a write by a few milliseconds (lot-queues.ts), and a page never contradicts
+   * itself.
    */
-  async queuesByLot(
-    lotIds: number[],
-  ): Promise<Map<number, { open: number[]; holder: LotHolder | null }>> {
-    const out = new Map<number, { open: number[]; holder: LotHolder | null }>();
-    for (const [lotId, docs] of await this.ofLots(lotIds)) {
-      const open = docs.filter((d) => (OPEN_STATUSES as readonly string[]).includes(d.status));
-      if (open.length === 0) continue;
-      const holder = open.find((d) => d.status === 'approved' || d.approval?.state === 'requested');
-      out.set(lotId, {
-        open: open.map((d) => d.id).sort((a, b) => a - b),
-        holder: holder ? { id: holder.id, applicant_name: holder.applicant_name } : null,
-      });
-    }
-    return out;
+  async queuesOf(
+    page: Pick<ApplicationRecord, 'id' | 'lot_id' | 'status' | 'approval'>[],
+  ): Promise<Map<number, LotQueue>> {
+    const lotIds = [...new Set(page.map((a) => a.lot_id))];
+    const kept = (await this.queues.get(lotIds)) ?? new Map<number, LotQueue>();
+    const agrees = (a: (typeof page)[number]) => {
+      const queue = kept.get(a.lot_id);
+      const open = OPEN_STATUSES.includes(a.status);
+      const holds = open && (a.status === 'approved' || a.approval?.state === 'requested');
+      return (
+        open === (queue?.open.includes(a.id) ?? false) && holds === (queue?.holder?.id === a.id)
+      );
+    };
+    const stale = new Set(page.filter((a) => !agrees(a)).map((a) => a.lot_id));
+    for (const [lotId, members] of await this.membersOf([...stale]))
+      kept.set(lotId, summarize(members));
+    return kept;
   }
 
   /** Applications of a lot in some statuses, oldest first. */
@@ -263,9 +297,10 @@ export class ApplicationsRepository {
   }): Promise<{ applications: ApplicationRecord[]; total: number }> {
     const counts = q.lot_id === undefined && !q.phone ? await this.kept.read() : null;
     if (counts) {
-      const { docs, total } = await pageOfBlocks(counts, q, (block) =>
+      const { docs, total } = await pageOfBlocks(counts, q, (block, take) =>
         this.models.Application.find({ ...LIVE, block, ...(q.status ? { status: q.status } : {}) })
           .sort({ id: -1 })
+          .limit(take)
           .lean<ApplicationDoc[]>(),
       );
       return { applications: docs.map(toRecord), total };
@@ -307,7 +342,7 @@ export class ApplicationsRepository {
     lotIds: number[],
   ): Promise<Map<number, Partial<Record<ApplicationStatus, number>>>> {
     const out = new Map<number, Partial<Record<ApplicationStatus, number>>>();
-    for (const [lotId, docs] of await this.ofLots(lotIds)) {
+    for (const [lotId, docs] of await this.membersOf(lotIds)) {
       if (docs.length === 0) continue;
       const counts: Partial<Record<ApplicationStatus, number>> = {};
       for (const d of docs) counts[d.status] = (counts[d.status] ?? 0) + 1;
@@ -347,6 +382,7 @@ export class ApplicationsRepository {
       events,
     );
     if (changed && from !== to) await this.kept.add(countMove(id, from, to));
+    if (changed) await this.queues.refresh(changed.lot_id);
     return changed;
   }
 
@@ -398,7 +434,7 @@ export class ApplicationsRepository {
       ),
     );
     if (res.matchedCount !== 1) return null;
-    return this.findById(id);
+    return this.refreshed(await this.findById(id));
   }
 
   /**
@@ -431,7 +467,13 @@ export class ApplicationsRepository {
       ),
     );
     if (res.matchedCount !== 1) return null;
-    return this.findById(id);
+    return this.refreshed(await this.findById(id));
+  }
+
+  /** Recomputes the summary of the application's lot (its holder changed) and answers it. */
+  private async refreshed(app: ApplicationRecord | null): Promise<ApplicationRecord | null> {
+    if (app) await this.queues.refresh(app.lot_id);
+    return app;
   }
 
   /** Adds events to an application without changing it (they go out through its outbox). */

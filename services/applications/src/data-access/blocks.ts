@@ -74,12 +74,12 @@ export async function writeBlocks(
  * A newest-first page read block by block: the kept counts (`block:<status>:<block>`) say how
  * many documents of the status (or of any, without one) each block holds, so only the blocks the
  * page needs are read, each by an equality FerretDB pushes down. `read` reads one block's
- * documents of the status, newest first.
+ * documents of the status, newest first, at most `take` of them.
  */
 export async function pageOfBlocks<D>(
   counts: Record<string, number>,
   q: { status?: string; skip: number; limit: number },
-  read: (block: number) => Promise<D[]>,
+  read: (block: number, take: number) => Promise<D[]>,
 ): Promise<{ docs: D[]; total: number }> {
   const sizes = new Map<number, number>();
   for (const [key, n] of countsWithPrefix(counts, 'block:')) {

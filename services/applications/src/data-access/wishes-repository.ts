@@ -123,9 +123,10 @@ export class WishesRepository {
   }): Promise<{ wishes: Wish[]; total: number }> {
     const counts = q.category === undefined && !q.search ? await this.kept.read() : null;
     if (counts) {
-      const { docs, total } = await pageOfBlocks(counts, q, (block) =>
+      const { docs, total } = await pageOfBlocks(counts, q, (block, take) =>
         this.models.Wish.find({ ...LIVE, block, ...(q.status ? { status: q.status } : {}) })
           .sort({ id: -1 })
+          .limit(take)
           .lean<WishDoc[]>(),
       );
       return { wishes: docs.map(toWish), total };

@@ -204,14 +204,12 @@ export class Moderation {
   /** Adds lots, queue places and each lot's holder to a page of applications. */
   private async present(apps: ApplicationRecord[]): Promise<Application[]> {
     const lotIds = [...new Set(apps.map((a) => a.lot_id))];
-    const openLots = [
-      ...new Set(
-        apps.filter((a) => a.status === 'pending' || a.status === 'approved').map((a) => a.lot_id),
-      ),
-    ];
+    const openLots = new Set(
+      apps.filter((a) => a.status === 'pending' || a.status === 'approved').map((a) => a.lot_id),
+    );
     const [lots, queues] = await Promise.all([
       this.deps.lots.getMany(lotIds),
-      this.deps.applications.queuesByLot(openLots),
+      this.deps.applications.queuesOf(apps.filter((a) => openLots.has(a.lot_id))),
     ]);
     return apps.map((a) => {
       const queue = queues.get(a.lot_id);

@@ -106,23 +106,25 @@ export function countsWithPrefix(
 
 /**
  * The entries [skip, skip + limit) of a list split into buckets given in list order with their
- * sizes; `read` returns one bucket's entries in list order. Reads only the buckets the page
- * touches (usually one or two).
+ * sizes; `read` returns one bucket's entries in list order, of which only the first `take` are
+ * used (a read may stop there: on FerretDB a limit still sorts the whole bucket, but fewer
+ * documents travel and are decoded). Reads only the buckets the page touches (usually one or two).
  */
 export async function pageOfBuckets<K, T>(
   buckets: Iterable<[K, number]>,
   skip: number,
   limit: number,
-  read: (bucket: K) => Promise<T[]>,
+  read: (bucket: K, take: number) => Promise<T[]>,
 ): Promise<T[]> {
   const out: T[] = [];
   let before = 0;
   for (const [bucket, size] of buckets) {
     if (out.length >= limit) break;
     if (before + size > skip) {
-      const entries = await read(bucket);
       const start = Math.max(0, skip - before);
-      out.push(...entries.slice(start, start + limit - out.length));
+      const wanted = limit - out.length;
+      const entries = await read(bucket, start + wanted);
+      out.push(...entries.slice(start, start + wanted));
     }
     before += size;
   }

@@ -1,3 +1,4 @@
+import type { Collection, Document, OptionalUnlessRequiredId } from 'mongodb';
 import mongoose, { type Connection } from 'mongoose';
 import { withLock } from './locks';
 import type { Logger } from './logger';
@@ -70,6 +71,26 @@ export function isDuplicateKeyError(err: unknown): boolean {
         message ?? '',
       ))
   );
+}
+
+/**
+ * Inserts documents unordered and answers the indexes of those whose key an existing document
+ * already holds (they stay as stored; the caller decides what to do with them). Any other
+ * failure is thrown.
+ */
+export async function insertManyKeepingExisting<T extends Document>(
+  collection: Collection<T>,
+  docs: OptionalUnlessRequiredId<T>[],
+): Promise<number[]> {
+  if (docs.length === 0) return [];
+  try {
+    await collection.insertMany(docs, { ordered: false });
+    return [];
+  } catch (err) {
+    const writeErrors = (err as { writeErrors?: { index: number }[] }).writeErrors;
+    if (!writeErrors?.every((e) => isDuplicateKeyError(e))) throw err;
+    return writeErrors.map((e) => e.index);
+  }
 }
 
 interface CounterDoc {

@@ -13,7 +13,7 @@ export type { LotLookup, LotSnapshotSource, LotView } from './lot-view';
 export { findSnapshotLot } from './lot-view';
 import { withDocLock } from '../locks';
 import type { Logger } from '../logger';
-import { isDuplicateKeyError, type Connection } from '../mongo';
+import { insertManyKeepingExisting, isDuplicateKeyError, type Connection } from '../mongo';
 
 interface LotDoc {
   /** String(id): FerretDB answers a filter of exactly {_id: '<string>'} from its primary key */
@@ -127,14 +127,7 @@ export class LotReadModel implements LotLookup {
    */
   async insertPage(lots: LotSnapshot[]): Promise<number> {
     if (lots.length === 0) return 0;
-    let collided: number[] = [];
-    try {
-      await this.collection.insertMany(lots.map(docOf), { ordered: false });
-    } catch (err) {
-      const writeErrors = (err as { writeErrors?: { index: number; code?: number }[] }).writeErrors;
-      if (!writeErrors || !writeErrors.every((e) => isDuplicateKeyError(e))) throw err;
-      collided = writeErrors.map((e) => e.index);
-    }
+    const collided = await insertManyKeepingExisting(this.collection, lots.map(docOf));
     for (const index of collided) await this.apply(lots[index]!);
     return lots.length;
   }
