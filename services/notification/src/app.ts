@@ -17,17 +17,13 @@ export interface NotificationAppDeps extends ServiceAppDeps {
   impact: ImpactService;
   privacy: NotificationPrivacy;
   timeZone: string;
-  csvDelimiter: string;
 }
 
 /** The notification service's HTTP app: the activity log, the impact figures and the privacy records (mail has no HTTP side). */
 export function createApp(deps: NotificationAppDeps): Express {
   const app = createServiceApp({ name: 'notification', ...deps });
   app.use('/api/v1', authenticate(deps.verifier));
-  app.use(
-    '/api/v1/activity-logs',
-    activityRouter(deps.activity, { timeZone: deps.timeZone, csvDelimiter: deps.csvDelimiter }),
-  );
+  app.use('/api/v1/activity-logs', activityRouter(deps.activity, { timeZone: deps.timeZone }));
   app.use('/api/v1/impact', impactRouter(deps.impact));
   app.use('/api/v1/privacy', privacyRouter(deps.privacy));
   return finishApp(app, deps.logger);

@@ -57,14 +57,42 @@ export async function composeNotification(
   await ensureIndexes(conn);
 
   const activityRepo = new ActivityRepository(conn, models, config.TIMEZONE);
+  const activity = new ActivityService({
+    activity: activityRepo,
+    timeZone: config.TIMEZONE,
+    csvDelimiter: config.CSV_DELIMITER,
+  });
+  /** the CSV export's rows of closed months, stored ahead of the next export */
+  const storeExportMonths = async () => {
+    const months = await activity.storeClosedMonths();
+    if (months > 0) logger.info({ months }, 'activity export: closed months stored');
+  };
+  const storeFailed = (err: unknown) =>
+    logger.error({ err }, 'storing the activity export months failed');
+  // a minute (EXPORT_MONTHS_DELAY_SECONDS) after the start or the counts rebuild: the first
+  // requests, and an export asked for at once, do not share the machine with it (an export
+  // stores what it renders itself)
+  let storeTimer: NodeJS.Timeout | undefined;
+  const storeSoon = () => {
+    storeTimer = setTimeout(
+      () => void storeExportMonths().catch(storeFailed),
+      config.EXPORT_MONTHS_DELAY_SECONDS * 1000,
+    );
+    storeTimer.unref();
+  };
+  kit.onStop(() => clearTimeout(storeTimer));
   if (await activityRepo.openCounts()) {
     // in the background: the service answers meanwhile, counting per request as before
     kit.onStart(() => {
       void activityRepo
         .rebuildCounts((msg) => logger.info(msg))
-        .catch((err: unknown) => logger.error({ err }, 'rebuilding the activity counts failed'));
+        .then(storeSoon, (err: unknown) =>
+          logger.error({ err }, 'rebuilding the activity counts failed'),
+        );
     });
-  }
+  } else kit.onStart(storeSoon);
+  // a month that ended, or whose stored rows went stale (a late entry, an erasure)
+  kit.every('activity export months', 6 * 3600 * 1000, storeExportMonths);
   const mails = new MailRepository(conn, models);
   const mailer =
     options.mailer ??
@@ -105,7 +133,6 @@ export async function composeNotification(
     onQueued: () => sender.kick(),
     logger,
   });
-  const activity = new ActivityService({ activity: activityRepo, timeZone: config.TIMEZONE });
   const privacy = new NotificationPrivacy({
     repo: new NotificationPrivacyRepository(conn, models),
     logger,
@@ -146,7 +173,6 @@ export async function composeNotification(
     impact,
     privacy,
     timeZone: config.TIMEZONE,
-    csvDelimiter: config.CSV_DELIMITER,
   });
 
   return {

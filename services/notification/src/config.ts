@@ -56,6 +56,11 @@ export function loadNotificationConfig(env: NodeJS.ProcessEnv = process.env) {
       TIMEZONE: z.string().default('Europe/Berlin'),
       /** CSV field separator; ';' is what spreadsheet programs expect in German locales */
       CSV_DELIMITER: z.enum([';', ',', '\t']).default(';'),
+      /**
+       * seconds after the start (or the counts rebuild) before the closed months' CSV rows are
+       * stored ahead of the next export (then every 6 hours)
+       */
+      EXPORT_MONTHS_DELAY_SECONDS: z.coerce.number().int().min(0).default(60),
     },
     env,
   );

@@ -1,11 +1,15 @@
-import { Events, type DomainEvent } from '@furniture/contracts';
+import { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { Events, type ActivityLogEntry, type DomainEvent } from '@furniture/contracts';
 import { createEvent } from '@furniture/platform';
 import { eventually, signTestToken } from '@furniture/platform/testing';
 import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify';
 import { adminActor, at, family, freshId, statusChange, submitted, volunteerActor } from './events';
 import { ADMIN, VOLUNTEER, startNotification, type NotificationUnderTest } from './harness';
 import { ActivityRepository } from '../src/data-access/activity-repository';
 import type { Models } from '../src/data-access/models';
+import { csvColumns, csvRow } from '../src/domain/activity-csv';
 
 let svc: NotificationUnderTest;
 let admin: { token: string };
@@ -19,6 +23,17 @@ afterAll(async () => {
 });
 
 const get = (path: string, token = svc.adminToken) => svc.http.get(path, { token });
+/** the service's activity repository on the test's connection (reads and writes behind the API) */
+const activityRepository = () =>
+  new ActivityRepository(
+    svc.conn,
+    {
+      Activity: svc.conn.model('Activity'),
+      LogUser: svc.conn.model('LogUser'),
+      Mail: svc.conn.model('Mail'),
+    } as unknown as Models,
+    'Europe/Berlin',
+  );
 
 const user = (id: number, name: string) => ({
   id,
@@ -1044,15 +1059,7 @@ describe('the kept counts (the unfiltered list, stats and export at 100 000 entr
 
   test('when entries from before the month buckets are in the log, then the rebuild at start gives them day and month and the export keeps every row in order', async () => {
     const log = svc.conn.collection<{ _id: string } & Record<string, unknown>>('activity_logs');
-    const repo = new ActivityRepository(
-      svc.conn,
-      {
-        Activity: svc.conn.model('Activity'),
-        LogUser: svc.conn.model('LogUser'),
-        Mail: svc.conn.model('Mail'),
-      } as unknown as Models,
-      'Europe/Berlin',
-    );
+    const repo = activityRepository();
     await expectCountsAgree();
     // entries as an older version wrote them: without day and month, around month ends in the
     // office's zone (2024-01-31T23:30Z is the 1st of February in Berlin)
@@ -1129,5 +1136,200 @@ describe('the kept counts (the unfiltered list, stats and export at 100 000 entr
       await counts.updateOne({ _id: 'all' }, { $inc: { [`n.month:${String(doc.month)}`]: -1 } });
     }
     await expectExportAgrees();
+  });
+});
+
+describe('the stored month rows of the CSV export', () => {
+  const repo = activityRepository;
+  const heads = () =>
+    svc.conn
+      .collection<{ _id: string; rows: number; render: string; parts: number }>(
+        'activity_export_months',
+      )
+      .find({})
+      .toArray();
+  const headOf = async (month: string) => (await heads()).find((h) => h._id === month);
+  /**
+   * An export stores the months it renders beside sending them (a moment after it, and only two
+   * at a time: the background job stores the others); the job's pass here stores what the export
+   * left, then the month's rows are there.
+   */
+  const storedRows = async (month: string, rows: number) => {
+    await svc.service.activity.storeClosedMonths();
+    await eventually(async () => (await headOf(month))?.rows === rows, {
+      what: `${month}'s ${rows} rows stored`,
+    });
+  };
+  const forgetStored = async () => {
+    await svc.conn.collection('activity_export_months').deleteMany({});
+    await svc.conn.collection('activity_export_parts').deleteMany({});
+  };
+  const exportsLogged = () =>
+    svc.conn.collection('activity_logs').countDocuments({ action_type: 'EXPORT' });
+
+  /** The unfiltered export's bytes, once its own entry is written (the next export holds it). */
+  async function exportBytes(): Promise<Buffer> {
+    const before = await exportsLogged();
+    const res = await fetch(`${svc.url}/api/v1/activity-logs/export.csv`, {
+      headers: { authorization: `Bearer ${svc.adminToken}` },
+    });
+    expect(res.status).toBe(200);
+    const bytes = Buffer.from(await res.arrayBuffer());
+    await eventually(async () => (await exportsLogged()) > before, { what: 'the export logged' });
+    return bytes;
+  }
+
+  /** What the export wrote before the stored rows: every entry through one csv-stringify stream. */
+  async function referenceBytes(): Promise<Buffer> {
+    const entries: ActivityLogEntry[] = [];
+    for await (const e of repo().stream({ from: new Date(0) })) entries.push(e);
+    const out: Buffer[] = [];
+    await pipeline(
+      Readable.from(entries.map((e) => csvRow(e, 'Europe/Berlin'))),
+      stringify({
+        bom: true,
+        header: true,
+        columns: csvColumns,
+        delimiter: ';',
+        record_delimiter: 'windows',
+      }),
+      new Writable({
+        write(chunk: Buffer, _enc, done) {
+          out.push(Buffer.from(chunk));
+          done();
+        },
+      }),
+    );
+    return Buffer.concat(out);
+  }
+
+  const loginAt = (u: ReturnType<typeof user>, iso: string) =>
+    at(createEvent(Events.UserLoggedIn, { user: { ...u } }), iso);
+  const probe = user(freshId(), 'Monat Probe');
+
+  beforeAll(async () => {
+    // two closed months of 2019 (Berlin): 31 May 22:30 UTC is already 1 June there
+    await publishAll([
+      loginAt(probe, '2019-05-10T10:00:00.000Z'),
+      loginAt(probe, '2019-05-20T10:00:00.000Z'),
+      loginAt(probe, '2019-05-31T22:30:00.000Z'),
+      loginAt(probe, '2019-06-15T10:00:00.000Z'),
+      // and one of the current month
+      loginAt(probe, new Date().toISOString()),
+    ]);
+  });
+
+  test('when exporting with stored rows, without them, and as before them, then the bytes are the same', async () => {
+    await forgetStored();
+    const reference1 = await referenceBytes();
+    const first = await exportBytes(); // renders every month and stores the closed ones
+    expect(first.equals(reference1)).toBe(true);
+    await storedRows('2019-05', 2);
+    await storedRows('2019-06', 2);
+
+    const reference2 = await referenceBytes();
+    const again = await exportBytes(); // the closed months from their stored rows
+    expect(again.length).toBeGreaterThan(first.length);
+    expect(again.equals(reference2)).toBe(true);
+
+    await forgetStored();
+    const reference3 = await referenceBytes();
+    const without = await exportBytes();
+    expect(without.equals(reference3)).toBe(true);
+  });
+
+  test('when a month is current, then its rows are never stored; a closed month is sent from its stored rows', async () => {
+    await exportBytes();
+    await storedRows('2019-05', 2);
+    const current = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin' })
+      .format(new Date())
+      .slice(0, 7);
+    expect(await headOf(current)).toBeUndefined();
+    // the stored rows are what is sent: a marker put in their place shows up
+    const head = (await headOf('2019-05'))!;
+    await svc.conn
+      .collection<{ _id: string; text: string }>('activity_export_parts')
+      .updateOne({ _id: `2019-05/${head.render}/0` }, { $set: { text: 'MARKER;2019-05\r\n' } });
+    expect((await exportBytes()).toString()).toContain('MARKER;2019-05');
+  });
+
+  test('when a late entry lands in a closed month, then the month is rendered again with it', async () => {
+    const head = (await headOf('2019-05'))!;
+    await svc.conn
+      .collection<{ _id: string; text: string }>('activity_export_parts')
+      .updateOne({ _id: `2019-05/${head.render}/0` }, { $set: { text: 'MARKER;2019-05\r\n' } });
+    const late = loginAt(probe, '2019-05-25T10:00:00.000Z');
+    await publishAll([late]);
+    const entry = (await svc.entryOf(late)) as unknown as { id: number };
+    // the month's count may follow its entry by a moment
+    await eventually(
+      async () => (await repo().months())?.find((m) => m.month === '2019-05')?.count === 3,
+      {
+        what: 'the late entry counted',
+      },
+    );
+    const reference = await referenceBytes();
+    const bytes = await exportBytes();
+    expect(bytes.equals(reference)).toBe(true);
+    const text = bytes.toString();
+    expect(text).not.toContain('MARKER');
+    expect(text).toContain(`\r\n${entry.id};25.05.2019 12:00:00;`);
+    await storedRows('2019-05', 3);
+  });
+
+  test('when personal data is erased, then the stored rows of its months are rendered again without it', async () => {
+    const f = family({ name: 'Erika Geheimname' });
+    const events = [at(submitted(f), '2019-06-20T10:00:00.000Z')];
+    await publishAll(events);
+    await exportBytes(); // stores June with the name
+    await storedRows('2019-06', 3);
+    expect((await exportBytes()).toString()).toContain('Erika Geheimname');
+    const erasure = createEvent(
+      Events.PersonalDataErased,
+      { reason: 'request', application_ids: [f.applicationId], wish_ids: [] },
+      adminActor,
+    );
+    await svc.publish(erasure);
+    await svc.handled(erasure);
+    const text = (await exportBytes()).toString();
+    expect(text).not.toContain('Erika Geheimname');
+    expect(text).toContain(`;${f.applicationId};`);
+  });
+
+  test('when the closed months are stored ahead, then a second pass finds nothing to do and the export sends the same bytes', async () => {
+    await forgetStored();
+    const activity = svc.service.activity;
+    expect(await activity.storeClosedMonths()).toBeGreaterThanOrEqual(2);
+    expect((await headOf('2019-05'))?.rows).toBe(3);
+    expect(await activity.storeClosedMonths()).toBe(0);
+    const reference = await referenceBytes();
+    expect((await exportBytes()).equals(reference)).toBe(true);
+  });
+
+  test('when a month has more rows than a stored part holds, then it is stored in parts and read back whole', async () => {
+    const store = repo().stored;
+    const row = `${'x'.repeat(1000)}\r\n`;
+    const piece = { text: row.repeat(1500), rows: 1500 }; // about 1.5 MB
+    await store.save('1999-01', {
+      fingerprint: 'f',
+      erased: null,
+      pieces: [piece, piece, piece, piece],
+    });
+    const head = (await headOf('1999-01'))!;
+    expect(head.rows).toBe(6000);
+    expect(head.parts).toBe(2);
+    expect(await store.text(head as never)).toBe(piece.text.repeat(4));
+    // another replica's render of the same month replaces the head; each head reads its own parts
+    await store.save('1999-01', {
+      fingerprint: 'f',
+      erased: null,
+      pieces: [{ text: 'a\r\n', rows: 1 }],
+    });
+    const newer = (await headOf('1999-01'))!;
+    expect(await store.text(newer as never)).toBe('a\r\n');
+    await svc.conn
+      .collection<{ _id: string }>('activity_export_months')
+      .deleteOne({ _id: '1999-01' });
+    await svc.conn.collection('activity_export_parts').deleteMany({ month: '1999-01' });
   });
 });

@@ -19,7 +19,9 @@ import {
 } from '@furniture/platform';
 import { localDay } from '@furniture/platform/domain';
 import type { QueryFilter } from 'mongoose';
+import { unfiltered } from '../domain/activity-export';
 import type { ActivityQuery } from '../domain/activity-service';
+import { ExportMonthStore } from './export-month-store';
 import type { ActivityDoc, LogUserDoc, Models } from './models';
 
 export type { ActivityQuery } from '../domain/activity-service';
@@ -75,9 +77,16 @@ const COUNTS = 'activity_counts';
 
 const isMonthKey = (key: string) => key.startsWith('month:');
 
-/** True when a query has no filter at all (the counts and day buckets answer it). */
-function unfiltered(q: ActivityQuery): boolean {
-  return Object.values(q).every((v) => v === undefined || v === '');
+/** One month of the log by its kept counts. */
+export interface LogMonth {
+  /** "2026-11", in the office's time zone */
+  month: string;
+  /** its days with their counts, newest first */
+  days: [string, number][];
+  /** its `month:` count */
+  count: number;
+  /** the sum of its days' counts (equal to `count` while every entry carries its month) */
+  entries: number;
 }
 
 /** An entry's month bucket ("2026-11") from its day ("2026-11-22"). */
@@ -107,9 +116,12 @@ export class ActivityRepository {
     private readonly timeZone: string,
   ) {
     this.kept = new KeptCounts(conn.collection<KeptCountsDoc>(COUNTS));
+    this.stored = new ExportMonthStore(conn);
   }
 
   private readonly kept: KeptCounts;
+  /** the CSV export's stored rows of closed months */
+  readonly stored: ExportMonthStore;
 
   /**
    * At start: true when the counts must be rebuilt (rebuildCounts) from the entries; also when
@@ -128,6 +140,8 @@ export class ActivityRepository {
    */
   async rebuildCounts(log: (msg: string) => void = () => undefined): Promise<void> {
     await this.kept.invalidate();
+    // the entries may have been changed behind the service's back: their stored rows go too
+    await this.stored.clear();
     log('rebuilding the activity counts');
     // one pass over the entries, counted here: FerretDB's $group by day, action, target and user
     // had not finished after four minutes at 100 000 entries (bench:scale)
@@ -260,45 +274,52 @@ export class ActivityRepository {
     return { entries: docs.map(toEntry), total };
   }
 
-  /** Every matching entry, newest first, read in batches (for the CSV export). */
-  async *stream(q: ActivityQuery): AsyncGenerator<ActivityLogEntry> {
-    const counts = unfiltered(q) ? await this.kept.read() : null;
-    if (counts) {
-      // month by month (tens of queries for three years, each a pushed-down equality; neither
-      // this process nor FerretDB holds more than a month of entries)
-      const months = new Map<string, [string, number][]>();
-      for (const [day, n] of newestFirst(counts, 'day:')) {
-        const monthDays = months.get(monthOf(day)) ?? [];
-        monthDays.push([day, n]);
-        months.set(monthOf(day), monthDays);
+  /**
+   * The log's months, newest first, from the kept counts (each with its days and their counts);
+   * null while the counts are rebuilt.
+   */
+  async months(): Promise<LogMonth[] | null> {
+    const counts = await this.kept.read();
+    if (!counts) return null;
+    const months = new Map<string, LogMonth>();
+    for (const [day, n] of newestFirst(counts, 'day:')) {
+      const month = monthOf(day);
+      let m = months.get(month);
+      if (!m) {
+        m = { month, days: [], count: counts[`month:${month}`] ?? 0, entries: 0 };
+        months.set(month, m);
       }
-      // a month is read when every entry of it carries its month (written with it, or given it
-      // by the rebuild that counted it); otherwise (entries of an older version written after
-      // the rebuild, say: the days count more) day by day
-      const read = async ([month, monthDays]: [string, [string, number][]]) => {
-        if (counts[`month:${month}`] !== monthDays.reduce((sum, [, n]) => sum + n, 0)) {
-          const docs: ActivityDoc[] = [];
-          for (const [day] of monthDays) docs.push(...(await this.dayEntries(day)));
-          return docs;
-        }
-        const docs = await this.models.Activity.find({ month }, MONTH_PROJECTION)
-          .sort(NEWEST_FIRST)
-          .lean<ActivityDoc[]>();
-        // an entry whose month does not match its day (a bulk copy, say) is not this month's
-        return docs.filter((doc) => doc.day !== undefined && monthOf(doc.day) === month);
-      };
-      // the next month is read while this one is written out (FerretDB's work, decoding every
-      // entry, overlaps ours); two months in memory at most
-      const list = [...months];
-      let next = list.length > 0 ? read(list[0]!) : null;
-      for (let i = 0; i < list.length; i++) {
-        const docs = await next!;
-        next = i + 1 < list.length ? read(list[i + 1]!) : null;
-        next?.catch(() => undefined); // awaited in the next round; an export cut short drops it
-        for (const doc of docs) yield toEntry(doc);
-      }
-      return;
+      m.days.push([day, n]);
+      m.entries += n;
     }
+    return [...months.values()];
+  }
+
+  /**
+   * A month's entries, newest first, in one query (a pushed-down equality; tens of queries for
+   * three years). When its month count disagrees with its days' counts (entries written by an
+   * older version without their month, after the rebuild), day by day instead, and `whole` is
+   * false: what was read may lack entries a later rebuild gives their month.
+   */
+  async monthEntries(m: LogMonth): Promise<{ entries: ActivityLogEntry[]; whole: boolean }> {
+    if (m.count !== m.entries) {
+      const entries: ActivityLogEntry[] = [];
+      for (const [day] of m.days)
+        for (const doc of await this.dayEntries(day)) entries.push(toEntry(doc));
+      return { entries, whole: false };
+    }
+    const docs = await this.models.Activity.find({ month: m.month }, MONTH_PROJECTION)
+      .sort(NEWEST_FIRST)
+      .lean<ActivityDoc[]>();
+    // an entry whose month does not match its day (a bulk copy, say) is not this month's
+    const entries: ActivityLogEntry[] = [];
+    for (const doc of docs)
+      if (doc.day !== undefined && monthOf(doc.day) === m.month) entries.push(toEntry(doc));
+    return { entries, whole: true };
+  }
+
+  /** Every matching entry, newest first, read in batches (the filtered CSV export). */
+  async *stream(q: ActivityQuery): AsyncGenerator<ActivityLogEntry> {
     const cursor = this.models.Activity.find(this.filter(q), PROJECTION)
       .sort(NEWEST_FIRST)
       .lean<ActivityDoc[]>()

@@ -1,5 +1,6 @@
 import { withDocLock, type Connection } from '@furniture/platform';
 import type { StoredRecord, TargetType } from '@furniture/contracts';
+import { ExportMonthStore } from './export-month-store';
 import type { ActivityDoc, MailDoc, Models } from './models';
 
 /**
@@ -65,11 +66,28 @@ const isoDates = (doc: object): StoredRecord =>
  * wishes (it never stores the phone number): the mails (a wish's mail has the wish id negated)
  * and the activity entries about them.
  */
+/**
+ * The months an entry's export rows may be stored under: its month, else its day's; an entry of
+ * an older version has neither, and its month in the office's zone is one of those of the UTC
+ * days 14 hours around it.
+ */
+function monthsOf(e: Pick<ActivityDoc, 'created_at' | 'day' | 'month'>): string[] {
+  if (e.month) return [e.month];
+  if (e.day) return [e.day.slice(0, 7)];
+  const t = e.created_at.getTime();
+  const HOURS14 = 14 * 3600 * 1000;
+  return [t - HOURS14, t + HOURS14].map((x) => new Date(x).toISOString().slice(0, 7));
+}
+
 export class NotificationPrivacyRepository {
   constructor(
     private readonly conn: Connection,
     private readonly models: Models,
-  ) {}
+  ) {
+    this.exportMonths = new ExportMonthStore(conn);
+  }
+
+  private readonly exportMonths: ExportMonthStore;
 
   private get mails() {
     return this.conn.collection<MailDoc>(this.models.Mail.collection.collectionName);
@@ -166,7 +184,16 @@ export class NotificationPrivacyRepository {
     let activity = 0;
     const entries = await this.activity
       .find(filter, {
-        projection: { _id: 1, details_json: 1, user_name: 1, user_email: 1, source: 1 },
+        projection: {
+          _id: 1,
+          details_json: 1,
+          user_name: 1,
+          user_email: 1,
+          source: 1,
+          created_at: 1,
+          day: 1,
+          month: 1,
+        },
       })
       .toArray();
     for (const entry of entries) {
@@ -195,6 +222,10 @@ export class NotificationPrivacyRepository {
       );
       activity++;
     }
+    // the CSV export's stored rows of these entries' months are rendered again; every month
+    // found, stripped now or before (a redelivery after a crash between the two finds nothing
+    // left to strip, but the stamps may not have been written)
+    await this.exportMonths.markErased(entries.flatMap(monthsOf));
     return { mails, activity };
   }
 }

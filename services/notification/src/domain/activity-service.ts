@@ -31,6 +31,7 @@ export interface ActivityQuery {
 
 import { activityFromEvent, textsOf, type NewActivity } from './activity-mapping';
 import { rangeEnd, rangeStart } from '@furniture/platform/domain';
+import { ActivityCsvExport, type CsvPiece } from './activity-export';
 
 /**
  * The activity log: one entry per domain event (written by the event handlers) and per staff
@@ -40,10 +41,19 @@ export class ActivityService {
   constructor(
     private readonly deps: {
       activity: ActivityRepository;
-      /** calendar-day filters are days of this zone */
+      /** calendar-day filters are days of this zone, and the export's times */
       timeZone: string;
+      /** the CSV export's delimiter (`;` for German spreadsheets) */
+      csvDelimiter: string;
     },
-  ) {}
+  ) {
+    this.csv = new ActivityCsvExport(deps.activity, {
+      timeZone: deps.timeZone,
+      delimiter: deps.csvDelimiter,
+    });
+  }
+
+  private readonly csv: ActivityCsvExport;
 
   /** Writes the event's entry once; a redelivered event finds its entry and writes nothing. */
   async recordEvent(event: DomainEvent): Promise<ActivityLogEntry | null> {
@@ -159,9 +169,17 @@ export class ActivityService {
     return { data: await this.deps.activity.users() };
   }
 
-  /** The entries of an export, newest first. */
-  exportEntries(f: ActivityFilter): AsyncGenerator<ActivityLogEntry> {
-    return this.deps.activity.stream(this.toQuery(f));
+  /**
+   * The CSV export as text pieces (BOM and header first), newest entry first; refuses a bad
+   * date range at once, before any byte.
+   */
+  exportCsv(f: ActivityFilter): AsyncGenerator<CsvPiece> {
+    return this.csv.pieces(this.toQuery(f));
+  }
+
+  /** Stores the export's rows of closed months not stored yet or stale; answers how many. */
+  storeClosedMonths(): Promise<number> {
+    return this.csv.storeClosedMonths();
   }
 
   /** Exports hold personal data: each one is itself logged, with its filters and row count. */

@@ -1,26 +1,21 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Router } from 'express';
-import { stringify } from 'csv-stringify';
 import {
   activityFilterSchema,
   activityLogCreateSchema,
   activityLogQuerySchema,
-  type ActivityLogEntry,
 } from '@furniture/contracts';
 import { input, requireAdmin, requireStaff } from '@furniture/platform';
 import type { ActivityService } from '../../domain/activity-service';
-import { csvColumns, csvRow } from '../../domain/activity-csv';
+import type { CsvPiece } from '../../domain/activity-export';
 import { localDay } from '@furniture/platform';
 
 /**
  * /api/v1/activity-logs: reading the log is for administrators (back-office §2, §6); any staff
  * client may add an entry for its own user.
  */
-export function activityRouter(
-  activity: ActivityService,
-  opts: { timeZone: string; csvDelimiter: string },
-): Router {
+export function activityRouter(activity: ActivityService, opts: { timeZone: string }): Router {
   const r = Router();
 
   r.get('/', requireAdmin, async (req, res) => {
@@ -37,12 +32,13 @@ export function activityRouter(
 
   r.get('/export.csv', requireAdmin, async (req, res) => {
     const filter = input.query(req, activityFilterSchema);
-    const entries = activity.exportEntries(filter); // refuses a bad date range before any byte
+    // refuses a bad date range before any byte
+    const pieces = activity.exportCsv(filter);
     let rows = 0;
-    const toRows = async function* (source: AsyncIterable<ActivityLogEntry>) {
-      for await (const entry of source) {
-        rows += 1;
-        yield csvRow(entry, opts.timeZone);
+    const texts = async function* (source: AsyncIterable<CsvPiece>) {
+      for await (const piece of source) {
+        rows += piece.rows;
+        yield piece.text;
       }
     };
     const day = localDay(new Date(), opts.timeZone);
@@ -51,18 +47,7 @@ export function activityRouter(
     res.setHeader('cache-control', 'no-store');
     let completed = false;
     try {
-      await pipeline(
-        Readable.from(toRows(entries)),
-        // bom: spreadsheet programs read the file as UTF-8 (Ukrainian names) only with it
-        stringify({
-          bom: true,
-          header: true,
-          columns: csvColumns,
-          delimiter: opts.csvDelimiter,
-          record_delimiter: 'windows',
-        }),
-        res,
-      );
+      await pipeline(Readable.from(texts(pieces)), res);
       completed = true;
     } finally {
       await activity.recordExport(req.actor!, filter, rows, completed);
