@@ -32,7 +32,7 @@ interface Stored {
   status: string;
 }
 
-const wishes = () => h.conn.collection<Stored & { block?: number }>('wishes');
+const wishes = () => h.conn.collection<Stored & { block?: number; part?: number }>('wishes');
 
 /** Newest first, as stored (the truth the pages are compared with). */
 async function storedWishes(status?: string): Promise<number[]> {
@@ -77,12 +77,13 @@ async function createWish(): Promise<number> {
 
 describe('the staff wish list, block by block', () => {
   test('when staff page through more than one block of wishes, all or by status, then every page and total equal newest-first paging over the stored wishes', async () => {
-    // ids from 191 on: the wishes span the blocks 1 and 2 (ids 100–199, 200–299)
+    // ids from 191 on: the wishes span the blocks 1 and 2 (ids 100–199, 200–299); block 2 holds
+    // more of them than a part (25 ids), so its pages are read part by part
     await h.conn
       .collection<{ _id: string; seq: number }>('counters')
       .updateOne({ _id: 'wishes' }, { $max: { seq: 190 } }, { upsert: true });
     const ids: number[] = [];
-    for (let i = 0; i < 30; i++) ids.push(await createWish());
+    for (let i = 0; i < 60; i++) ids.push(await createWish());
     // the wishes span at least two blocks of 100 ids
     expect(new Set(ids.map((id) => Math.floor(id / 100))).size).toBeGreaterThan(1);
     // some change status (the counts follow), one of them back again
@@ -126,10 +127,12 @@ describe('the staff wish list, block by block', () => {
 
     for (const limit of [4, 7, 20]) await expectPagesMatch(undefined, limit);
     for (const status of ['active', 'cancelled', 'fulfilled']) await expectPagesMatch(status, 3);
-    expect((await page('limit=5')).total).toBe(30);
+    expect((await page('limit=5')).total).toBe(60);
     expect((await page('status=active&limit=5')).total).toBe((await storedWishes('active')).length);
-    // every stored wish knows its block
-    expect(await wishes().countDocuments({ block: { $exists: false } })).toBe(0);
+    // every stored wish knows its block and part
+    const stored = await wishes().find({}).toArray();
+    expect(stored.every((w) => w.block === Math.floor(w.id / 100))).toBe(true);
+    expect(stored.every((w) => w.part === Math.floor(w.id / 25))).toBe(true);
   });
 
   test('when wishes were stored without blocks or counts (bulk, before the blocks), then the rebuild gives them their blocks and the pages count them', async () => {
@@ -137,8 +140,15 @@ describe('the staff wish list, block by block', () => {
     const before = await storedWishes();
     const first = Math.max(...before) + 1000;
     const bulk = Array.from({ length: 150 }, (_, i) => {
-      // a copy without the template's id, block and outbox (events are not copied)
-      const { _id: _ignored, block: _block, _outbox, _outbox_pending, ...rest } = template!;
+      // a copy without the template's id, block, part and outbox (events are not copied)
+      const {
+        _id: _ignored,
+        block: _block,
+        part: _part,
+        _outbox,
+        _outbox_pending,
+        ...rest
+      } = template!;
       return { ...rest, id: first + i, status: i % 2 ? 'active' : 'fulfilled' };
     });
     await wishes().insertMany(bulk);
@@ -151,6 +161,7 @@ describe('the staff wish list, block by block', () => {
     await repo.rebuildCounts();
 
     expect(await wishes().countDocuments({ block: { $exists: false } })).toBe(0);
+    expect(await wishes().countDocuments({ part: { $exists: false } })).toBe(0);
     await expectPagesMatch(undefined, 40);
     await expectPagesMatch('active', 33);
     expect((await page('limit=1')).total).toBe(before.length + 150);
@@ -158,7 +169,8 @@ describe('the staff wish list, block by block', () => {
 });
 
 describe('the staff application list, block by block', () => {
-  const applications = () => h.conn.collection<Stored & { block?: number }>('applications');
+  const applications = () =>
+    h.conn.collection<Stored & { block?: number; part?: number }>('applications');
 
   async function expectApplicationPages(status: string | undefined, limit: number) {
     const expected = (
@@ -188,8 +200,15 @@ describe('the staff application list, block by block', () => {
     const template = await applications().findOne({ id: created.body.id as number });
     const first = (created.body.id as number) + 1000;
     const bulk = Array.from({ length: 150 }, (_, i) => {
-      // a copy without the template's id, block and outbox (events are not copied)
-      const { _id: _ignored, block: _block, _outbox, _outbox_pending, ...rest } = template!;
+      // a copy without the template's id, block, part and outbox (events are not copied)
+      const {
+        _id: _ignored,
+        block: _block,
+        part: _part,
+        _outbox,
+        _outbox_pending,
+        ...rest
+      } = template!;
       return {
         ...rest,
         id: first + i,
@@ -206,8 +225,27 @@ describe('the staff application list, block by block', () => {
     await new ApplicationsRepository(h.conn, h.conn.models as unknown as Models).rebuildCounts();
 
     expect(await applications().countDocuments({ block: { $exists: false } })).toBe(0);
+    expect(await applications().countDocuments({ part: { $exists: false } })).toBe(0);
     await expectApplicationPages(undefined, 40);
     await expectApplicationPages('pending', 17);
     await expectApplicationPages('rejected', 45);
+  });
+
+  test('when the counts were built by a version whose applications had no parts, then the next start rebuilds them and gives every application its part', async () => {
+    const repo = new ApplicationsRepository(h.conn, h.conn.models as unknown as Models);
+    expect(await repo.openCounts()).toBe(false);
+    await applications().updateMany({}, { $unset: { part: '' } });
+    await h.conn
+      .collection('application_counts')
+      .updateOne({ _id: 'all' as never }, { $unset: { layout: '' } });
+    expect(await repo.openCounts()).toBe(true);
+    // not ready until rebuilt: no page reads parts the applications do not have yet
+    await expectApplicationPages('rejected', 45);
+    await repo.rebuildCounts();
+    const stored = await applications().find({}).toArray();
+    expect(stored.every((a) => a.part === Math.floor(a.id / 25))).toBe(true);
+    expect(await repo.openCounts()).toBe(false);
+    await expectApplicationPages(undefined, 30);
+    await expectApplicationPages('pending', 11);
   });
 });

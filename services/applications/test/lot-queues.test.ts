@@ -217,6 +217,7 @@ describe('the lots’ summaries', () => {
         ...doc,
         id: extra,
         block: Math.floor(extra / 100),
+        part: Math.floor(extra / 25),
         applicant_phone: '+4917600000001',
         status: 'approved',
         applicant_name: 'Familie Bulk',

@@ -1,6 +1,8 @@
 import http from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { Events } from '@furniture/contracts';
+import { LotsRepository } from '../src/data-access/lots-repository';
+import type { Models } from '../src/data-access/models';
 import {
   ADMIN,
   VOLUNTEER,
@@ -510,6 +512,83 @@ describe('pages of a category', () => {
       (await svc.http.get(url(`limit=2&before_id=${visible[1]}`), { token: admin })).body[0].name
         .de,
     ).toBe('Heimlich geändert');
+  });
+
+  test("when one block holds more of a list's lots than a part, then every page, cursor and status filter read part by part equals the stored order, also after an upgrade gives the lots their parts", async () => {
+    const cat = await newCategory('Dicht gedrängt', 'Щільно');
+    // 70 lots with consecutive ids from the start of a fresh block: parts of 25 ids, most full
+    const top = await svc.conn
+      .collection<{ _id: string; seq: number }>('counters')
+      .findOne({ _id: 'lots' });
+    const start = (Math.floor((top?.seq ?? 0) / 100) + 1) * 100;
+    await svc.conn
+      .collection<{ _id: string; seq: number }>('counters')
+      .updateOne({ _id: 'lots' }, { $set: { seq: start - 1 } });
+    const cycle = ['available', 'reserved', 'available', 'archived', 'transferred'];
+    const made: { id: number; status: string }[] = [];
+    for (let i = 0; i < 70; i++) {
+      const status = cycle[i % cycle.length]!;
+      made.push({ id: (await newLot({ category_id: cat, status })).id, status });
+    }
+    expect(made[0]!.id).toBe(start);
+    const lots = svc.conn.collection<{ id: number; block?: number; part?: number }>('lots');
+    const stored = await lots.find({ category_id: cat }).toArray();
+    expect(stored.every((l) => l.part === Math.floor(l.id / 25))).toBe(true);
+
+    const newestFirst = made.map((l) => l.id).reverse();
+    const ofStatus = (status: string) =>
+      [...made]
+        .reverse()
+        .filter((l) => l.status === status)
+        .map((l) => l.id);
+    const visible = [...made]
+      .reverse()
+      .filter((l) => l.status !== 'archived')
+      .map((l) => l.id);
+    const list = async (q: string) => {
+      const res = await svc.http.get(`/api/v1/lots/?category_id=${cat}&${q}`, { token: admin });
+      expect(res.status).toBe(200);
+      return ids(res.body);
+    };
+    const expectAllMatch = async () => {
+      for (const limit of [7, 20, 30])
+        for (let skip = 0; skip <= made.length; skip += limit)
+          expect({ skip, limit, ids: await list(`skip=${skip}&limit=${limit}`) }).toEqual({
+            skip,
+            limit,
+            ids: newestFirst.slice(skip, skip + limit),
+          });
+      for (const status of ['available', 'reserved', 'transferred'])
+        expect(await list(`status=${status}&limit=100`)).toEqual(ofStatus(status));
+      expect(await list('status=available&skip=5&limit=9')).toEqual(
+        ofStatus('available').slice(5, 14),
+      );
+      // the category page's cursor falls inside parts and on their edges
+      for (const limit of [6, 25]) {
+        const { pages } = await allPages(cat, limit, admin);
+        expect(pages.flat()).toEqual(newestFirst);
+      }
+      const { pages } = await allPages(cat, 11);
+      expect(pages.flat()).toEqual(visible);
+    };
+    await expectAllMatch();
+
+    // an older version stored no parts and built its counts without them (layout 1)
+    await lots.updateMany({ category_id: cat }, { $unset: { part: '' } });
+    await svc.conn
+      .collection('lot_counts')
+      .updateOne({ _id: 'all' as never }, { $unset: { layout: '' } });
+    const repo = new LotsRepository(svc.conn, svc.conn.models as unknown as Models, () => {});
+    expect(await repo.openCounts()).toBe(true);
+    // until the rebuild the lists count per request instead of reading parts that are missing
+    expect((await svc.conn.collection('lot_counts').findOne({ _id: 'all' as never }))?.ready).toBe(
+      false,
+    );
+    expect(await list('limit=30')).toEqual(newestFirst.slice(0, 30));
+    await repo.rebuildCounts();
+    expect(await lots.countDocuments({ category_id: cat, part: { $exists: false } })).toBe(0);
+    expect(await repo.openCounts()).toBe(false);
+    await expectAllMatch();
   });
 });
 

@@ -25,7 +25,7 @@ import {
   type NewApplication,
   type TransitionExtras,
 } from '../domain/records';
-import { blockOf, countMove, pageOfBlocks, rebuildBlockCounts } from './blocks';
+import { BLOCK_LAYOUT, countMove, pageOfBlocks, placeOf, rebuildBlockCounts } from './blocks';
 import { LotQueues, MEMBER_FIELDS, summarize, type LotMember, type LotQueue } from './lot-queues';
 import type { ApplicationDoc, ApprovalDoc, Models } from './models';
 
@@ -99,7 +99,7 @@ export class ApplicationsRepository {
     private readonly conn: Connection,
     private readonly models: Models,
   ) {
-    this.kept = new KeptCounts(conn.collection<KeptCountsDoc>(COUNTS));
+    this.kept = new KeptCounts(conn.collection<KeptCountsDoc>(COUNTS), 'all', BLOCK_LAYOUT);
     this.queues = new LotQueues(
       conn,
       (lotId) =>
@@ -172,7 +172,7 @@ export class ApplicationsRepository {
     const doc: ApplicationDoc = {
       ...data,
       id,
-      block: blockOf(id),
+      ...placeOf(id),
       approval: null,
       rejected_for: null,
       pickup_by: null,
@@ -297,8 +297,12 @@ export class ApplicationsRepository {
   }): Promise<{ applications: ApplicationRecord[]; total: number }> {
     const counts = q.lot_id === undefined && !q.phone ? await this.kept.read() : null;
     if (counts) {
-      const { docs, total } = await pageOfBlocks(counts, q, (block, take) =>
-        this.models.Application.find({ ...LIVE, block, ...(q.status ? { status: q.status } : {}) })
+      const { docs, total } = await pageOfBlocks(counts, q, (where, take) =>
+        this.models.Application.find({
+          ...LIVE,
+          ...where,
+          ...(q.status ? { status: q.status } : {}),
+        })
           .sort({ id: -1 })
           .limit(take)
           .lean<ApplicationDoc[]>(),

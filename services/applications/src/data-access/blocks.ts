@@ -2,6 +2,8 @@ import {
   addCount,
   countsWithPrefix,
   pageOfBuckets,
+  partOf,
+  readBlockNewestFirst,
   withDocLock,
   type KeptCounts,
 } from '@furniture/platform';
@@ -10,6 +12,16 @@ import type { Collection, Document, ObjectId } from 'mongodb';
 /** Records per block (applications, wishes): a staff page reads the one or two blocks it lies in. */
 export const BLOCK_SIZE = 100;
 export const blockOf = (id: number): number => Math.floor(id / BLOCK_SIZE);
+/** A record's block and part (a quarter of a block, see readBlockNewestFirst), stored with it. */
+export const placeOf = (id: number): { block: number; part: number } => ({
+  block: blockOf(id),
+  part: partOf(id),
+});
+/**
+ * The layout of the stored records the counts are built for (KeptCounts): 2 = records carry
+ * their `part`. A start over counts of layout 1 rebuilds them, which writes every record's part.
+ */
+export const BLOCK_LAYOUT = 2;
 
 /** The kept counts a record moves: `status:<status>` and `block:<status>:<block>`. */
 export const countKeys = (status: string, id: number): string[] => [
@@ -26,7 +38,7 @@ export function countMove(id: number, from: string | null, to: string): Record<s
 }
 
 /**
- * Gives every record its block and counts the records once more, in one pass counted here
+ * Gives every record its block and part and counts the records once more, in one pass counted here
  * (FerretDB's $group is slow); the blocks are written after the pass. Answers how many live
  * records were counted.
  */
@@ -36,14 +48,15 @@ export async function rebuildBlockCounts(
 ): Promise<number> {
   await kept.invalidate();
   const counts: Record<string, number> = {};
-  const missing: { _id: unknown; id: number; block: number }[] = [];
+  const missing: Placed[] = [];
   let total = 0;
   const docs = await collection
-    .find({}, { projection: { _id: 1, id: 1, status: 1, block: 1, deleted_at: 1 } })
+    .find({}, { projection: { _id: 1, id: 1, status: 1, block: 1, part: 1, deleted_at: 1 } })
     .toArray();
   for (const doc of docs) {
     const id = doc.id as number;
-    if (doc.block !== blockOf(id)) missing.push({ _id: doc._id, id, block: blockOf(id) });
+    if (doc.block !== blockOf(id) || doc.part !== partOf(id))
+      missing.push({ _id: doc._id, id, ...placeOf(id) });
     if (doc.deleted_at) continue;
     total++;
     for (const key of countKeys(doc.status as string, id)) addCount(counts, key);
@@ -53,33 +66,44 @@ export async function rebuildBlockCounts(
   return total;
 }
 
+interface Placed {
+  _id: unknown;
+  id: number;
+  block: number;
+  part: number;
+}
+
 /**
- * Writes the `block` of documents stored without one (bulk-loaded, or written before the blocks
- * existed), one update after the other, each under the document's lock (the outbox relay may be
+ * Writes the `block` and `part` of documents stored without them (bulk-loaded, or written before
+ * the blocks or parts existed), one update after the other, each under the document's lock (the outbox relay may be
  * updating it; see locks.ts): FerretDB 1.24 stalls on a bulkWrite of many updates (measured: 10
  * updates 0.16 s; 50 did not finish in 10 s and left the server unresponsive). Runs once per
  * rebuild, in the background.
  */
 export async function writeBlocks(
   collection: Pick<Collection<Document>, 'updateOne' | 'collectionName' | 'dbName'>,
-  missing: { _id: unknown; id: number; block: number }[],
+  missing: Placed[],
 ): Promise<void> {
   for (const doc of missing)
     await withDocLock(collection, doc.id, () =>
-      collection.updateOne({ _id: doc._id as ObjectId }, { $set: { block: doc.block } }),
+      collection.updateOne(
+        { _id: doc._id as ObjectId },
+        { $set: { block: doc.block, part: doc.part } },
+      ),
     );
 }
 
 /**
  * A newest-first page read block by block: the kept counts (`block:<status>:<block>`) say how
  * many documents of the status (or of any, without one) each block holds, so only the blocks the
- * page needs are read, each by an equality FerretDB pushes down. `read` reads one block's
- * documents of the status, newest first, at most `take` of them.
+ * page needs are read, each by an equality FerretDB pushes down, a block holding many of them
+ * part by part (readBlockNewestFirst). `read` reads the documents of the status, newest first, at
+ * most `take` of them, of one block (`where` = {block}) or one part (`where` = {part}).
  */
 export async function pageOfBlocks<D>(
   counts: Record<string, number>,
   q: { status?: string; skip: number; limit: number },
-  read: (block: number, take: number) => Promise<D[]>,
+  read: (where: { block: number } | { part: number }, take: number) => Promise<D[]>,
 ): Promise<{ docs: D[]; total: number }> {
   const sizes = new Map<number, number>();
   for (const [key, n] of countsWithPrefix(counts, 'block:')) {
@@ -88,6 +112,15 @@ export async function pageOfBlocks<D>(
     sizes.set(Number(block), (sizes.get(Number(block)) ?? 0) + n);
   }
   const blocks = [...sizes].sort(([a], [b]) => b - a);
-  const docs = await pageOfBuckets(blocks, q.skip, q.limit, read);
+  const docs = await pageOfBuckets(blocks, q.skip, q.limit, (block, take) =>
+    readBlockNewestFirst({
+      block,
+      blockSize: BLOCK_SIZE,
+      size: sizes.get(block) ?? 0,
+      take,
+      readBlock: (n) => read({ block }, n),
+      readPart: (part, n) => read({ part }, n),
+    }),
+  );
   return { docs, total: [...sizes.values()].reduce((sum, n) => sum + n, 0) };
 }

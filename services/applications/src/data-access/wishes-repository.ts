@@ -12,7 +12,7 @@ import {
 } from '@furniture/platform';
 import type { QueryFilter } from 'mongoose';
 import type { NewWish } from '../domain/records';
-import { blockOf, countMove, pageOfBlocks, rebuildBlockCounts } from './blocks';
+import { BLOCK_LAYOUT, countMove, pageOfBlocks, placeOf, rebuildBlockCounts } from './blocks';
 import type { Models, WishDoc } from './models';
 
 function toWish(doc: WishDoc): Wish {
@@ -48,7 +48,7 @@ export class WishesRepository {
     private readonly conn: Connection,
     private readonly models: Models,
   ) {
-    this.kept = new KeptCounts(conn.collection<KeptCountsDoc>(COUNTS));
+    this.kept = new KeptCounts(conn.collection<KeptCountsDoc>(COUNTS), 'all', BLOCK_LAYOUT);
   }
 
   private get collection() {
@@ -74,7 +74,7 @@ export class WishesRepository {
   async insert(data: NewWish, events: (wish: Wish) => DomainEvent[]): Promise<Wish> {
     const now = new Date();
     const id = await this.drawId();
-    const doc: WishDoc = { ...data, id, block: blockOf(id), created_at: now, updated_at: now };
+    const doc: WishDoc = { ...data, id, ...placeOf(id), created_at: now, updated_at: now };
     const wish = toWish(doc);
     await this.collection.insertOne(docWithEvents({ ...doc }, events(wish)));
     await this.kept.add(countMove(id, null, doc.status));
@@ -123,8 +123,8 @@ export class WishesRepository {
   }): Promise<{ wishes: Wish[]; total: number }> {
     const counts = q.category === undefined && !q.search ? await this.kept.read() : null;
     if (counts) {
-      const { docs, total } = await pageOfBlocks(counts, q, (block, take) =>
-        this.models.Wish.find({ ...LIVE, block, ...(q.status ? { status: q.status } : {}) })
+      const { docs, total } = await pageOfBlocks(counts, q, (where, take) =>
+        this.models.Wish.find({ ...LIVE, ...where, ...(q.status ? { status: q.status } : {}) })
           .sort({ id: -1 })
           .limit(take)
           .lean<WishDoc[]>(),

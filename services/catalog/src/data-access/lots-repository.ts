@@ -7,6 +7,8 @@ import {
   escapeRegex,
   nextId,
   pageOfBuckets,
+  partOf,
+  readBlockNewestFirst,
   type KeptCountsDoc,
   tombstoneUpdate,
   withDocLock,
@@ -48,6 +50,11 @@ export interface MutateResult {
 /** Lots per block: the lists read the one or two blocks a page lies in. */
 export const BLOCK_SIZE = 100;
 export const blockOf = (id: number): number => Math.floor(id / BLOCK_SIZE);
+/**
+ * The layout of the stored lots the counts are built for (KeptCounts): 2 = lots carry their
+ * `part` (a quarter of a block, read alone when the block holds many of a list's lots).
+ */
+const LAYOUT = 2;
 
 /**
  * The counts kept with every write (KeptCounts), of live lots: `block:<category>:<status>:<block>`.
@@ -110,16 +117,23 @@ function readsManyBlocks(
   return touchedBlocks(blocks, page).length > MANY_BLOCKS;
 }
 
-/** The blocks a page lies in, by the kept counts. */
+/**
+ * The blocks a page lies in, by the kept counts, with how many of each block's lots (newest
+ * first) the page needs read, the ones it skips included (pageOfBuckets asks for as many).
+ */
 function touchedBlocks(
   blocks: [number, number][],
   page: { skip: number; limit: number },
-): number[] {
-  const touched: number[] = [];
+): [block: number, take: number][] {
+  const touched: [number, number][] = [];
   let before = 0;
   for (const [block, size] of blocks) {
     if (before >= page.skip + page.limit) break;
-    if (before + size > page.skip) touched.push(block);
+    if (before + size > page.skip) {
+      const start = Math.max(0, page.skip - before);
+      const wanted = page.skip + page.limit - Math.max(before, page.skip);
+      touched.push([block, start + wanted]);
+    }
     before += size;
   }
   return touched;
@@ -135,7 +149,7 @@ export class LotsRepository {
     /** after every write: drop cached answers, publish the events */
     private readonly onWrite: () => void,
   ) {
-    this.kept = new KeptCounts(conn.collection<KeptCountsDoc>(COUNTS));
+    this.kept = new KeptCounts(conn.collection<KeptCountsDoc>(COUNTS), 'all', LAYOUT);
   }
 
   /** At start: true when the counts must be rebuilt (rebuildCounts) from the lots. */
@@ -143,35 +157,37 @@ export class LotsRepository {
     return this.kept.open(async () => Boolean(await this.models.Lot.exists({})));
   }
 
-  /** Gives every lot its block and counts the lots once more, in one pass. */
+  /** Gives every lot its block and part and counts the lots once more, in one pass. */
   async rebuildCounts(log: (msg: string) => void = () => undefined): Promise<void> {
     await this.kept.invalidate();
     log('rebuilding the lot counts');
     const collection = this.models.Lot.collection;
-    // one pass, counted here (FerretDB's $group is slow), blocks written after the pass
+    // one pass, counted here (FerretDB's $group is slow), blocks and parts written after it
     const counts: Record<string, number> = {};
     const missing: Document[] = [];
     let total = 0;
     const cursor = collection.find(
       {},
-      { projection: { _id: 1, id: 1, category_id: 1, status: 1, block: 1, deleted_at: 1 } },
+      {
+        projection: { _id: 1, id: 1, category_id: 1, status: 1, block: 1, part: 1, deleted_at: 1 },
+      },
     );
     for (const doc of await cursor.toArray()) {
-      if (doc.block === undefined || doc.block === null) missing.push(doc);
+      const id = doc.id as number;
+      if (doc.block !== blockOf(id) || doc.part !== partOf(id)) missing.push(doc);
       if (doc.deleted_at) continue;
       total++;
       addCount(counts, countKey(doc as unknown as LotData));
     }
-    for (let i = 0; i < missing.length; i += 1000)
-      await collection.bulkWrite(
-        missing.slice(i, i + 1000).map((b) => ({
-          updateOne: {
-            filter: { _id: b._id },
-            update: { $set: { block: blockOf(b.id as number) } },
-          },
-        })),
-        { ordered: false },
+    // one update after the other, each under the lot's lock: a lot's writes are read, change,
+    // write on FerretDB, and one running beside this $set could undo it (FerretDB 1.24 also
+    // stalls on a bulkWrite of many updates, see the applications' blocks.ts)
+    for (const doc of missing) {
+      const id = doc.id as number;
+      await withDocLock(collection, id, () =>
+        collection.updateOne({ _id: doc._id }, { $set: { block: blockOf(id), part: partOf(id) } }),
       );
+    }
     await this.kept.replace(counts);
     log(`lot counts rebuilt: ${total} lots`);
   }
@@ -275,25 +291,36 @@ export class LotsRepository {
     if (blocks && !readsManyBlocks(blocks, page, filter)) {
       const query = this.query(filter);
       // exec: a promise, awaited once (a mongoose query would run again on every then)
-      const readBlock = (block: number): Promise<LotData[]> =>
-        this.models.Lot.find({ ...query, block, ...(block === cursor ? below : {}) })
+      const sizes = new Map(blocks);
+      const find = (where: { block: number } | { part: number }, cut: boolean, take: number) =>
+        this.models.Lot.find({ ...query, ...where, ...(cut ? below : {}) })
           .sort({ id: -1 })
+          .limit(take)
           .lean<LotData[]>()
           .exec();
+      const readBlock = (block: number, take: number): Promise<LotData[]> =>
+        readBlockNewestFirst({
+          block,
+          blockSize: BLOCK_SIZE,
+          size: sizes.get(block) ?? 0,
+          take,
+          topId: block === cursor ? beforeId! - 1 : undefined,
+          readBlock: (n) => find({ block }, block === cursor, n),
+          readPart: (part, n) => find({ part }, block === cursor, n),
+        });
       // the blocks the counts say the page lies in, asked for side by side (each query is a
-      // round trip); a cursor's block may hold fewer, then the next ones are read after them
-      const started = new Map<number, Promise<LotData[]>>();
-      for (const block of touchedBlocks(blocks, page)) {
-        const read = readBlock(block);
+      // round trip); a cursor's block may hold fewer, then the next ones are read after them,
+      // or again when they need more than was asked for
+      const started = new Map<number, { take: number; read: Promise<LotData[]> }>();
+      for (const [block, take] of touchedBlocks(blocks, page)) {
+        const read = readBlock(block, take);
         read.catch(() => undefined); // awaited below unless the page is full before it
-        started.set(block, read);
+        started.set(block, { take, read });
       }
-      const docs = await pageOfBuckets(
-        blocks,
-        page.skip,
-        page.limit,
-        (block) => started.get(block) ?? readBlock(block),
-      );
+      const docs = await pageOfBuckets(blocks, page.skip, page.limit, (block, take) => {
+        const early = started.get(block);
+        return early && early.take >= take ? early.read : readBlock(block, take);
+      });
       return docs.map(toData);
     }
     const docs = await this.models.Lot.find({ ...this.query(filter), ...below })
@@ -346,7 +373,7 @@ export class LotsRepository {
     const lot: LotData = { ...data, id, rev: 1 };
     await this.models.Lot.collection.insertOne(
       docWithEvents(
-        { _id: docKey(id), ...lot, block: blockOf(id) },
+        { _id: docKey(id), ...lot, block: blockOf(id), part: partOf(id) },
         events(lot),
       ) as unknown as Document,
     );

@@ -17,6 +17,11 @@ export interface KeptCountsDoc {
   _id: string;
   /** false from the start of a rebuild until its result is written */
   ready: boolean;
+  /**
+   * the layout of the documents the counts were built for (KeptCounts' `layout`); absent on
+   * counts built before there was one (layout 1)
+   */
+  layout?: number;
   n: Record<string, number>;
 }
 
@@ -29,20 +34,31 @@ export class KeptCounts {
   constructor(
     private readonly collection: Collection<KeptCountsDoc>,
     private readonly id = 'all',
+    /**
+     * Raised when the documents get a field the rebuild writes (e.g. `part`): counts built for
+     * an older layout are rebuilt at the next start, which writes the field into every document.
+     */
+    private readonly layout = 1,
   ) {}
 
   /**
    * At start: makes sure the counts document exists. Without one, an empty list starts with
    * zero counts; a list that already has documents (written before the counts existed, or
    * bulk-loaded) gets a document that is not ready, and true is returned: the caller rebuilds
-   * the counts (and reads count per request until then). True also for a rebuild left unfinished.
+   * the counts (and reads count per request until then). True also for a rebuild left unfinished
+   * and for counts of an older layout (marked not ready here, so that no read relies on a field
+   * the documents do not have yet).
    */
   async open(hasDocuments: () => Promise<boolean>): Promise<boolean> {
     const existing = await this.collection.findOne({ _id: this.id });
-    if (existing) return !existing.ready;
+    if (existing) {
+      if ((existing.layout ?? 1) === this.layout) return !existing.ready;
+      await this.invalidate();
+      return true;
+    }
     const any = await hasDocuments();
     try {
-      await this.collection.insertOne({ _id: this.id, ready: !any, n: {} });
+      await this.collection.insertOne({ _id: this.id, ready: !any, layout: this.layout, n: {} });
     } catch (err) {
       if (!isDuplicateKeyError(err)) throw err;
       return false; // another replica opened them first and rebuilds them
@@ -83,7 +99,11 @@ export class KeptCounts {
   async replace(counts: Record<string, number>): Promise<void> {
     for (const key of Object.keys(counts)) checkKey(key);
     await withDocLock(this.collection, this.id, () =>
-      this.collection.replaceOne({ _id: this.id }, { ready: true, n: counts }, { upsert: true }),
+      this.collection.replaceOne(
+        { _id: this.id },
+        { ready: true, layout: this.layout, n: counts },
+        { upsert: true },
+      ),
     );
   }
 }
@@ -128,5 +148,41 @@ export async function pageOfBuckets<K, T>(
     }
     before += size;
   }
+  return out;
+}
+
+/**
+ * Ids per part: a quarter of a block of 100. A block that holds many of a list's documents is
+ * read part by part (readBlockNewestFirst).
+ */
+export const PART_SIZE = 25;
+export const partOf = (id: number): number => Math.floor(id / PART_SIZE);
+
+/**
+ * At most `take` of one block's documents of a list, newest first. FerretDB decodes every
+ * document a query matches before it sorts and limits (it pushes neither down with a filter), so
+ * a page of 20 read from a block of 100 decodes five times what it shows (bench:scale: the block
+ * reads were most of a staff list's time, and where FerretDB's rare 100–250 ms stalls struck).
+ * When the kept count (`size`) says the block holds more of the list's documents than a part,
+ * they are read part by part (`readPart`, an equality on `part` that FerretDB pushes down), the
+ * newest part first, until `take` are read; else the block is read in one query (`readBlock`,
+ * which then matches at most a part's worth). `topId` (a cursor's block) skips the parts above it.
+ */
+export async function readBlockNewestFirst<T>(opts: {
+  block: number;
+  blockSize: number;
+  size: number;
+  take: number;
+  topId?: number;
+  readBlock: (take: number) => Promise<T[]>;
+  readPart: (part: number, take: number) => Promise<T[]>;
+}): Promise<T[]> {
+  const { block, blockSize, size, take } = opts;
+  if (size <= PART_SIZE || blockSize % PART_SIZE !== 0) return opts.readBlock(take);
+  const lowest = partOf(block * blockSize);
+  const top = partOf(Math.min(opts.topId ?? Infinity, (block + 1) * blockSize - 1));
+  const out: T[] = [];
+  for (let part = top; part >= lowest && out.length < take; part--)
+    out.push(...(await opts.readPart(part, take - out.length)));
   return out;
 }

@@ -62,11 +62,6 @@ const isoDates = (doc: object): StoredRecord =>
   );
 
 /**
- * What the notification service keeps about a family, found by the ids of its applications and
- * wishes (it never stores the phone number): the mails (a wish's mail has the wish id negated)
- * and the activity entries about them.
- */
-/**
  * The months an entry's export rows may be stored under: its month, else its day's; an entry of
  * an older version has neither, and its month in the office's zone is one of those of the UTC
  * days 14 hours around it.
@@ -79,6 +74,11 @@ function monthsOf(e: Pick<ActivityDoc, 'created_at' | 'day' | 'month'>): string[
   return [t - HOURS14, t + HOURS14].map((x) => new Date(x).toISOString().slice(0, 7));
 }
 
+/**
+ * What the notification service keeps about a family, found by the ids of its applications and
+ * wishes (it never stores the phone number): the mails (a wish's mail has the wish id negated)
+ * and the activity entries about them.
+ */
 export class NotificationPrivacyRepository {
   constructor(
     private readonly conn: Connection,
