@@ -32,6 +32,12 @@ interface Stored {
   status: string;
 }
 
+/** A stored record as a bulk load writes it: without id, block, part and outbox (no events). */
+function bulkCopy<T extends Stored & { _id?: unknown; block?: number; part?: number }>(doc: T) {
+  const { _id: _ignored, block: _block, part: _part, _outbox, _outbox_pending, ...rest } = doc;
+  return rest;
+}
+
 const wishes = () => h.conn.collection<Stored & { block?: number; part?: number }>('wishes');
 
 /** Newest first, as stored (the truth the pages are compared with). */
@@ -140,15 +146,7 @@ describe('the staff wish list, block by block', () => {
     const before = await storedWishes();
     const first = Math.max(...before) + 1000;
     const bulk = Array.from({ length: 150 }, (_, i) => {
-      // a copy without the template's id, block, part and outbox (events are not copied)
-      const {
-        _id: _ignored,
-        block: _block,
-        part: _part,
-        _outbox,
-        _outbox_pending,
-        ...rest
-      } = template!;
+      const rest = bulkCopy(template!);
       return { ...rest, id: first + i, status: i % 2 ? 'active' : 'fulfilled' };
     });
     await wishes().insertMany(bulk);
@@ -200,15 +198,7 @@ describe('the staff application list, block by block', () => {
     const template = await applications().findOne({ id: created.body.id as number });
     const first = (created.body.id as number) + 1000;
     const bulk = Array.from({ length: 150 }, (_, i) => {
-      // a copy without the template's id, block, part and outbox (events are not copied)
-      const {
-        _id: _ignored,
-        block: _block,
-        part: _part,
-        _outbox,
-        _outbox_pending,
-        ...rest
-      } = template!;
+      const rest = bulkCopy(template!);
       return {
         ...rest,
         id: first + i,
