@@ -73,6 +73,11 @@ export async function composeApplications(
         .catch((err: unknown) => logger.error({ err }, 'rebuilding the wish counts failed'));
     });
   }
+  // records an older replica stored without their part during a rolling upgrade (blocks.ts)
+  kit.every('parts of the newest applications and wishes', 60_000, async () => {
+    const placed = (await applications.placeNewest()) + (await wishesRepo.placeNewest());
+    if (placed > 0) logger.info({ placed }, 'newest applications and wishes given their part');
+  });
   const queueCounts = new QueueCounts();
   const onEvents = kit.outbox([models.Application, models.Wish]);
 

@@ -32,7 +32,7 @@ interface Stored {
   status: string;
 }
 
-/** A stored record as a bulk load writes it: without id, block, part and outbox (no events). */
+/** A stored record as a bulk load copies it: without _id, block, part and outbox (no events). */
 function bulkCopy<T extends Stored & { _id?: unknown; block?: number; part?: number }>(doc: T) {
   const { _id: _ignored, block: _block, part: _part, _outbox, _outbox_pending, ...rest } = doc;
   return rest;
@@ -166,6 +166,44 @@ describe('the staff wish list, block by block', () => {
   });
 });
 
+describe('a rolling upgrade', () => {
+  test('when a replica of the version before parts stores a wish after the counts were rebuilt, then the minute job gives it its part and the pages show it', async () => {
+    // a fresh block with more wishes than a part: its pages are read part by part
+    const start = (Math.floor(Math.max(0, ...(await storedWishes())) / 100) + 1) * 100;
+    await h.conn
+      .collection<{ _id: string; seq: number }>('counters')
+      .updateOne({ _id: 'wishes' }, { $max: { seq: start + 9 } }, { upsert: true });
+    for (let i = 0; i < 30; i++) await createWish();
+    // the older replica: an id from the counter, the block, no part, its counts added
+    const template = await wishes().findOne({ id: start + 10 });
+    const counter = await h.conn
+      .collection<{ _id: string; seq: number }>('counters')
+      .findOneAndUpdate({ _id: 'wishes' }, { $inc: { seq: 1 } }, { returnDocument: 'after' });
+    const id = counter!.seq;
+    await wishes().insertOne({
+      ...bulkCopy(template!),
+      id,
+      block: Math.floor(id / 100),
+      status: 'active',
+    } as never);
+    await h.conn.collection('wish_counts').updateOne(
+      { _id: 'all' as never },
+      {
+        $inc: { 'n.status:active': 1, [`n.block:active:${Math.floor(id / 100)}`]: 1 },
+      },
+    );
+    expect((await page('limit=40')).ids).not.toContain(id);
+
+    const repo = new WishesRepository(h.conn, h.conn.models as unknown as Models);
+    expect(await repo.placeNewest()).toBe(1);
+    expect((await wishes().findOne({ id }))?.part).toBe(Math.floor(id / 25));
+    expect((await page('limit=40')).ids[0]).toBe(id);
+    await expectPagesMatch(undefined, 20);
+    await expectPagesMatch('active', 9);
+    expect(await repo.placeNewest()).toBe(0);
+  });
+});
+
 describe('the staff application list, block by block', () => {
   const applications = () =>
     h.conn.collection<Stored & { block?: number; part?: number }>('applications');
@@ -221,7 +259,7 @@ describe('the staff application list, block by block', () => {
     await expectApplicationPages('rejected', 45);
   });
 
-  test('when the counts were built by a version whose applications had no parts, then the next start rebuilds them and gives every application its part', async () => {
+  test('when the counts were built by a version whose applications had no parts, then the next start keeps using them for whole blocks, gives every application its part and then reads parts', async () => {
     const repo = new ApplicationsRepository(h.conn, h.conn.models as unknown as Models);
     expect(await repo.openCounts()).toBe(false);
     await applications().updateMany({}, { $unset: { part: '' } });
@@ -229,9 +267,14 @@ describe('the staff application list, block by block', () => {
       .collection('application_counts')
       .updateOne({ _id: 'all' as never }, { $unset: { layout: '' } });
     expect(await repo.openCounts()).toBe(true);
-    // not ready until rebuilt: no page reads parts the applications do not have yet
+    // the older counts stay in use, without part reads: the lists stay fast and complete
+    const counts = () => h.conn.collection('application_counts').findOne({ _id: 'all' as never });
+    expect(await counts()).toMatchObject({ ready: true });
+    expect((await counts())?.layout).toBeUndefined();
     await expectApplicationPages('rejected', 45);
+    await expectApplicationPages(undefined, 40);
     await repo.rebuildCounts();
+    expect(await counts()).toMatchObject({ ready: true, layout: 2 });
     const stored = await applications().find({}).toArray();
     expect(stored.every((a) => a.part === Math.floor(a.id / 25))).toBe(true);
     expect(await repo.openCounts()).toBe(false);

@@ -35,6 +35,11 @@ export async function composeCatalog(kit: ServiceKit<CatalogConfig>) {
         .catch((err: unknown) => logger.error({ err }, 'rebuilding the lot counts failed'));
     });
   }
+  // lots an older replica stored without their part during a rolling upgrade (lots-repository.ts)
+  kit.every('parts of the newest lots', 60_000, async () => {
+    const placed = await lotsRepo.placeNewest();
+    if (placed > 0) logger.info({ placed }, 'newest lots given their part');
+  });
   const categoriesRepo = new CategoriesRepository(conn, models, onWrite);
   const outbox = new OutboxMessages(models, onWrite);
 

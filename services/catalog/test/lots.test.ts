@@ -516,14 +516,12 @@ describe('pages of a category', () => {
 
   test("when one block holds more of a list's lots than a part, then every page, cursor and status filter read part by part equals the stored order, also after an upgrade gives the lots their parts", async () => {
     const cat = await newCategory('Dicht gedrängt', 'Щільно');
-    // 70 lots with consecutive ids from the start of a fresh block: parts of 25 ids, most full
-    const top = await svc.conn
-      .collection<{ _id: string; seq: number }>('counters')
-      .findOne({ _id: 'lots' });
-    const start = (Math.floor((top?.seq ?? 0) / 100) + 1) * 100;
-    await svc.conn
-      .collection<{ _id: string; seq: number }>('counters')
-      .updateOne({ _id: 'lots' }, { $set: { seq: start - 1 } });
+    // 70 lots with consecutive ids from 60 ids into a fresh block: 40 in it, 30 in the next, so
+    // that pages and cursors cross from one block read part by part into another
+    const counters = svc.conn.collection<{ _id: string; seq: number }>('counters');
+    const top = await counters.findOne({ _id: 'lots' });
+    const start = (Math.floor((top?.seq ?? 0) / 100) + 1) * 100 + 60;
+    await counters.updateOne({ _id: 'lots' }, { $max: { seq: start - 1 } }, { upsert: true });
     const cycle = ['available', 'reserved', 'available', 'archived', 'transferred'];
     const made: { id: number; status: string }[] = [];
     for (let i = 0; i < 70; i++) {
@@ -580,13 +578,13 @@ describe('pages of a category', () => {
       .updateOne({ _id: 'all' as never }, { $unset: { layout: '' } });
     const repo = new LotsRepository(svc.conn, svc.conn.models as unknown as Models, () => {});
     expect(await repo.openCounts()).toBe(true);
-    // until the rebuild the lists count per request instead of reading parts that are missing
-    expect((await svc.conn.collection('lot_counts').findOne({ _id: 'all' as never }))?.ready).toBe(
-      false,
-    );
-    expect(await list('limit=30')).toEqual(newestFirst.slice(0, 30));
+    // the older counts stay in use meanwhile, read block by block without parts
+    const counts = () => svc.conn.collection('lot_counts').findOne({ _id: 'all' as never });
+    expect(await counts()).toMatchObject({ ready: true });
+    await expectAllMatch();
     await repo.rebuildCounts();
     expect(await lots.countDocuments({ category_id: cat, part: { $exists: false } })).toBe(0);
+    expect(await counts()).toMatchObject({ ready: true, layout: 2 });
     expect(await repo.openCounts()).toBe(false);
     await expectAllMatch();
   });

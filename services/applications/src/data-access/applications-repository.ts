@@ -25,7 +25,14 @@ import {
   type NewApplication,
   type TransitionExtras,
 } from '../domain/records';
-import { BLOCK_LAYOUT, countMove, pageOfBlocks, placeOf, rebuildBlockCounts } from './blocks';
+import {
+  BLOCK_LAYOUT,
+  countMove,
+  pageOfBlocks,
+  placeNewest,
+  placeOf,
+  rebuildBlockCounts,
+} from './blocks';
 import { LotQueues, MEMBER_FIELDS, summarize, type LotMember, type LotQueue } from './lot-queues';
 import type { ApplicationDoc, ApprovalDoc, Models } from './models';
 
@@ -118,7 +125,8 @@ export class ApplicationsRepository {
    */
   async openCounts(): Promise<boolean> {
     const rebuild = await this.kept.open(() => this.hasApplications());
-    if (rebuild) await this.queues.invalidate();
+    // an upgrade of the layout alone leaves the applications' lots and statuses as they were
+    if (rebuild && !this.kept.relayoutOnly) await this.queues.invalidate();
     return rebuild;
   }
 
@@ -132,12 +140,12 @@ export class ApplicationsRepository {
   }
 
   /**
-   * Gives every application its block and counts the applications once more, in one pass (after
+   * Gives every application its block and part and counts the applications once more (after
    * openCounts() said so, or to repair counts that drifted); the lots' summaries first, so that
-   * counts marked ready mean summaries ready, too.
+   * counts marked ready mean summaries ready, too (not for an upgrade of the layout alone).
    */
   async rebuildCounts(log: (msg: string) => void = () => undefined): Promise<void> {
-    await this.rebuildQueues(log);
+    if (!this.kept.relayoutOnly) await this.rebuildQueues(log);
     log('rebuilding the application counts');
     const total = await rebuildBlockCounts(this.collection as never, this.kept);
     log(`application counts rebuilt: ${total} applications`);
@@ -160,6 +168,11 @@ export class ApplicationsRepository {
   /** An id for an answer that must look like a stored application (the honeypot). */
   drawId(): Promise<number> {
     return nextId(this.conn, 'applications');
+  }
+
+  /** Every minute: the part of records an older replica wrote without one (placeNewestParts). */
+  placeNewest(): Promise<number> {
+    return placeNewest(this.conn, this.collection as never, 'applications');
   }
 
   /** Stores a new application with its events; one per phone and lot (unique index). */
@@ -295,7 +308,7 @@ export class ApplicationsRepository {
     limit: number;
     skip: number;
   }): Promise<{ applications: ApplicationRecord[]; total: number }> {
-    const counts = q.lot_id === undefined && !q.phone ? await this.kept.read() : null;
+    const counts = q.lot_id === undefined && !q.phone ? await this.kept.readWithLayout() : null;
     if (counts) {
       const { docs, total } = await pageOfBlocks(counts, q, (where, take) =>
         this.models.Application.find({

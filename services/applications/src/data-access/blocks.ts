@@ -3,8 +3,10 @@ import {
   countsWithPrefix,
   pageOfBuckets,
   partOf,
+  placeNewestParts,
   readBlockNewestFirst,
   withDocLock,
+  type Connection,
   type KeptCounts,
 } from '@furniture/platform';
 import type { Collection, Document, ObjectId } from 'mongodb';
@@ -38,15 +40,27 @@ export function countMove(id: number, from: string | null, to: string): Record<s
 }
 
 /**
- * Gives every record its block and part and counts the records once more, in one pass counted here
- * (FerretDB's $group is slow); the blocks are written after the pass. Answers how many live
- * records were counted.
+ * Gives every record its block and part and counts the records once more, counted here
+ * (FerretDB's $group is slow). Answers how many live records were counted.
  */
 export async function rebuildBlockCounts(
   collection: Collection<Document>,
   kept: KeptCounts,
 ): Promise<number> {
-  await kept.invalidate();
+  let pass = await countPass(collection);
+  if (pass.missing.length > 0) {
+    // writing the places takes minutes after an upgrade (one update at a time); the lists go on
+    // with the counts as they are meanwhile (ready counts of an older layout: whole blocks).
+    // Then a second pass, replaced right after it: a write between a pass and `replace` is
+    // counted twice or not at all, so that window stays one pass long.
+    await writeBlocks(collection, pass.missing);
+    pass = await countPass(collection);
+  }
+  await kept.replace(pass.counts);
+  return pass.total;
+}
+
+async function countPass(collection: Collection<Document>) {
   const counts: Record<string, number> = {};
   const missing: Placed[] = [];
   let total = 0;
@@ -61,9 +75,7 @@ export async function rebuildBlockCounts(
     total++;
     for (const key of countKeys(doc.status as string, id)) addCount(counts, key);
   }
-  await writeBlocks(collection, missing);
-  await kept.replace(counts);
-  return total;
+  return { counts, missing, total };
 }
 
 interface Placed {
@@ -77,8 +89,8 @@ interface Placed {
  * Writes the `block` and `part` of documents stored without them (bulk-loaded, or written before
  * the blocks or parts existed), one update after the other, each under the document's lock (the outbox relay may be
  * updating it; see locks.ts): FerretDB 1.24 stalls on a bulkWrite of many updates (measured: 10
- * updates 0.16 s; 50 did not finish in 10 s and left the server unresponsive). Runs once per
- * rebuild, in the background.
+ * updates 0.16 s; 50 did not finish in 10 s and left the server unresponsive). Runs in a
+ * rebuild, which the service runs in the background.
  */
 export async function writeBlocks(
   collection: Pick<Collection<Document>, 'updateOne' | 'collectionName' | 'dbName'>,
@@ -101,12 +113,12 @@ export async function writeBlocks(
  * most `take` of them, of one block (`where` = {block}) or one part (`where` = {part}).
  */
 export async function pageOfBlocks<D>(
-  counts: Record<string, number>,
+  kept: { n: Record<string, number>; current: boolean },
   q: { status?: string; skip: number; limit: number },
   read: (where: { block: number } | { part: number }, take: number) => Promise<D[]>,
 ): Promise<{ docs: D[]; total: number }> {
   const sizes = new Map<number, number>();
-  for (const [key, n] of countsWithPrefix(counts, 'block:')) {
+  for (const [key, n] of countsWithPrefix(kept.n, 'block:')) {
     const [status, block] = key.split(':');
     if (q.status && status !== q.status) continue;
     sizes.set(Number(block), (sizes.get(Number(block)) ?? 0) + n);
@@ -118,9 +130,19 @@ export async function pageOfBlocks<D>(
       blockSize: BLOCK_SIZE,
       size: sizes.get(block) ?? 0,
       take,
+      parts: kept.current,
       readBlock: (n) => read({ block }, n),
       readPart: (part, n) => read({ part }, n),
     }),
   );
   return { docs, total: [...sizes.values()].reduce((sum, n) => sum + n, 0) };
+}
+
+/** The part of the newest records an older replica stored without one (placeNewestParts). */
+export function placeNewest(
+  conn: Connection,
+  collection: Collection<Document>,
+  counter: 'applications' | 'wishes',
+): Promise<number> {
+  return placeNewestParts(collection, conn.collection('counters'), counter, BLOCK_SIZE);
 }

@@ -12,7 +12,14 @@ import {
 } from '@furniture/platform';
 import type { QueryFilter } from 'mongoose';
 import type { NewWish } from '../domain/records';
-import { BLOCK_LAYOUT, countMove, pageOfBlocks, placeOf, rebuildBlockCounts } from './blocks';
+import {
+  BLOCK_LAYOUT,
+  countMove,
+  pageOfBlocks,
+  placeNewest,
+  placeOf,
+  rebuildBlockCounts,
+} from './blocks';
 import type { Models, WishDoc } from './models';
 
 function toWish(doc: WishDoc): Wish {
@@ -71,6 +78,11 @@ export class WishesRepository {
     return nextId(this.conn, 'wishes');
   }
 
+  /** Every minute: the part of records an older replica wrote without one (placeNewestParts). */
+  placeNewest(): Promise<number> {
+    return placeNewest(this.conn, this.collection as never, 'wishes');
+  }
+
   async insert(data: NewWish, events: (wish: Wish) => DomainEvent[]): Promise<Wish> {
     const now = new Date();
     const id = await this.drawId();
@@ -121,7 +133,7 @@ export class WishesRepository {
     limit: number;
     skip: number;
   }): Promise<{ wishes: Wish[]; total: number }> {
-    const counts = q.category === undefined && !q.search ? await this.kept.read() : null;
+    const counts = q.category === undefined && !q.search ? await this.kept.readWithLayout() : null;
     if (counts) {
       const { docs, total } = await pageOfBlocks(counts, q, (where, take) =>
         this.models.Wish.find({ ...LIVE, ...where, ...(q.status ? { status: q.status } : {}) })

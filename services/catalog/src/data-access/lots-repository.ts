@@ -8,6 +8,7 @@ import {
   nextId,
   pageOfBuckets,
   partOf,
+  placeNewestParts,
   readBlockNewestFirst,
   type KeptCountsDoc,
   tombstoneUpdate,
@@ -140,6 +141,12 @@ function touchedBlocks(
 }
 const MANY_BLOCKS = 4;
 
+/** The blocks of a list's lots, newest first, with their sizes; `parts`: read parts (layout). */
+interface BlockSizes {
+  sizes: [number, number][];
+  parts: boolean;
+}
+
 export class LotsRepository {
   private readonly kept: KeptCounts;
 
@@ -157,58 +164,94 @@ export class LotsRepository {
     return this.kept.open(async () => Boolean(await this.models.Lot.exists({})));
   }
 
-  /** Gives every lot its block and part and counts the lots once more, in one pass. */
+  /**
+   * Gives every lot its block and part and counts the lots once more (counted here: FerretDB's
+   * $group is slow). Lots without their block or part (bulk-loaded, or stored by a version
+   * before them) get them first, one update after the other, each under the lot's lock (a lot's
+   * writes are read, change, write on FerretDB, and one running beside this $set could undo it;
+   * FerretDB 1.24 also stalls on a bulkWrite of many updates, see the applications' blocks.ts).
+   * That takes minutes after an upgrade, and the lists go on with the counts as they are
+   * meanwhile (ready counts of an older layout: whole blocks); the counting pass is then done
+   * again and replaced right after it, so that a write between a pass and `replace`, counted
+   * twice or not at all, can only fall into one pass.
+   */
   async rebuildCounts(log: (msg: string) => void = () => undefined): Promise<void> {
-    await this.kept.invalidate();
     log('rebuilding the lot counts');
     const collection = this.models.Lot.collection;
-    // one pass, counted here (FerretDB's $group is slow), blocks and parts written after it
-    const counts: Record<string, number> = {};
-    const missing: Document[] = [];
-    let total = 0;
-    const cursor = collection.find(
-      {},
-      {
-        projection: { _id: 1, id: 1, category_id: 1, status: 1, block: 1, part: 1, deleted_at: 1 },
-      },
+    const countPass = async () => {
+      const counts: Record<string, number> = {};
+      const missing: Document[] = [];
+      let total = 0;
+      const docs = await collection
+        .find(
+          {},
+          {
+            projection: {
+              _id: 1,
+              id: 1,
+              category_id: 1,
+              status: 1,
+              block: 1,
+              part: 1,
+              deleted_at: 1,
+            },
+          },
+        )
+        .toArray();
+      for (const doc of docs) {
+        const id = doc.id as number;
+        if (doc.block !== blockOf(id) || doc.part !== partOf(id)) missing.push(doc);
+        if (doc.deleted_at) continue;
+        total++;
+        addCount(counts, countKey(doc as unknown as LotData));
+      }
+      return { counts, missing, total };
+    };
+    let pass = await countPass();
+    if (pass.missing.length > 0) {
+      for (const doc of pass.missing) {
+        const id = doc.id as number;
+        await withDocLock(collection, id, () =>
+          collection.updateOne(
+            { _id: doc._id },
+            { $set: { block: blockOf(id), part: partOf(id) } },
+          ),
+        );
+      }
+      pass = await countPass();
+    }
+    await this.kept.replace(pass.counts);
+    log(`lot counts rebuilt: ${pass.total} lots`);
+  }
+
+  /** Every minute: the part of lots an older replica wrote without one (placeNewestParts). */
+  placeNewest(): Promise<number> {
+    return placeNewestParts(
+      this.models.Lot.collection as never,
+      this.conn.collection('counters'),
+      'lots',
+      BLOCK_SIZE,
     );
-    for (const doc of await cursor.toArray()) {
-      const id = doc.id as number;
-      if (doc.block !== blockOf(id) || doc.part !== partOf(id)) missing.push(doc);
-      if (doc.deleted_at) continue;
-      total++;
-      addCount(counts, countKey(doc as unknown as LotData));
-    }
-    // one update after the other, each under the lot's lock: a lot's writes are read, change,
-    // write on FerretDB, and one running beside this $set could undo it (FerretDB 1.24 also
-    // stalls on a bulkWrite of many updates, see the applications' blocks.ts)
-    for (const doc of missing) {
-      const id = doc.id as number;
-      await withDocLock(collection, id, () =>
-        collection.updateOne({ _id: doc._id }, { $set: { block: blockOf(id), part: partOf(id) } }),
-      );
-    }
-    await this.kept.replace(counts);
-    log(`lot counts rebuilt: ${total} lots`);
   }
 
   /**
-   * The blocks holding the filter's lots, newest first, with how many they hold; null when the
-   * filter needs the lots themselves (search, dates) or the counts are being rebuilt.
+   * The blocks holding the filter's lots, newest first, with how many they hold, and whether the
+   * lots have their parts (counts of this layout); null when the filter needs the lots themselves
+   * (search, dates) or the counts are being rebuilt.
    */
-  private async blocks(f: LotFilter): Promise<[number, number][] | null> {
+  private async blocks(f: LotFilter): Promise<BlockSizes | null> {
     if (f.search || f.createdFrom || f.createdBefore) return null;
-    const counts = await this.kept.read();
-    if (!counts) return null;
+    const kept = await this.kept.readWithLayout();
+    if (!kept) return null;
     const sizes = new Map<number, number>();
-    for (const [key, n] of countsWithPrefix(counts, 'block:')) {
+    for (const [key, n] of countsWithPrefix(kept.n, 'block:')) {
       const [category, status, block] = key.split(':') as [string, LotStatus, string];
       if (f.categoryId !== undefined && Number(category) !== f.categoryId) continue;
       if (f.status !== undefined && status !== f.status) continue;
       if (f.visibleStatuses && !f.visibleStatuses.includes(status)) continue;
       sizes.set(Number(block), (sizes.get(Number(block)) ?? 0) + n);
     }
-    return [...sizes].sort(([a], [b]) => b - a);
+    return { sizes: [...sizes].sort(([a], [b]) => b - a), parts: kept.current };
   }
 
   private query(f: LotFilter): QueryFilter<LotDoc> {
@@ -281,13 +324,15 @@ export class LotsRepository {
   private async read(
     filter: LotFilter,
     page: LotPage,
-    allBlocks: [number, number][] | null,
+    allBlocks: BlockSizes | null,
   ): Promise<LotData[]> {
     const { beforeId } = page;
     const cursor = beforeId === undefined ? undefined : blockOf(beforeId);
     const below = beforeId === undefined ? {} : { id: { $lt: beforeId } };
     const blocks =
-      allBlocks && cursor !== undefined ? allBlocks.filter(([b]) => b <= cursor) : allBlocks;
+      allBlocks && cursor !== undefined
+        ? allBlocks.sizes.filter(([b]) => b <= cursor)
+        : allBlocks?.sizes;
     if (blocks && !readsManyBlocks(blocks, page, filter)) {
       const query = this.query(filter);
       // exec: a promise, awaited once (a mongoose query would run again on every then)
@@ -305,6 +350,7 @@ export class LotsRepository {
           size: sizes.get(block) ?? 0,
           take,
           topId: block === cursor ? beforeId! - 1 : undefined,
+          parts: allBlocks!.parts,
           readBlock: (n) => find({ block }, block === cursor, n),
           readPart: (part, n) => find({ part }, block === cursor, n),
         });
@@ -336,8 +382,8 @@ export class LotsRepository {
   }
 
   /** The filter's lots, from its blocks' kept counts when there are some, else counted. */
-  private async total(filter: LotFilter, blocks: [number, number][] | null): Promise<number> {
-    if (blocks) return blocks.reduce((sum, [, n]) => sum + n, 0);
+  private async total(filter: LotFilter, blocks: BlockSizes | null): Promise<number> {
+    if (blocks) return blocks.sizes.reduce((sum, [, n]) => sum + n, 0);
     return this.models.Lot.countDocuments(this.query(filter));
   }
 

@@ -8,7 +8,7 @@
 // of 100 ids, a log entry's day), the number of documents per bucket is kept in one counts
 // document, updated by every write, and a page reads only the one or two buckets it lies in.
 // On MongoDB the same reads are index lookups, too.
-import type { Collection } from 'mongodb';
+import type { Collection, Document } from 'mongodb';
 import { isDuplicateKeyError } from './mongo';
 import { withDocLock } from './locks';
 
@@ -42,19 +42,24 @@ export class KeptCounts {
   ) {}
 
   /**
+   * True after `open` found ready counts of an older layout: they stay in use (the lists read
+   * whole blocks, not parts) while the rebuild writes the records' new fields; nothing else
+   * needs rebuilding for them.
+   */
+  relayoutOnly = false;
+
+  /**
    * At start: makes sure the counts document exists. Without one, an empty list starts with
    * zero counts; a list that already has documents (written before the counts existed, or
    * bulk-loaded) gets a document that is not ready, and true is returned: the caller rebuilds
    * the counts (and reads count per request until then). True also for a rebuild left unfinished
-   * and for counts of an older layout (marked not ready here, so that no read relies on a field
-   * the documents do not have yet).
+   * and for ready counts of an older layout (`relayoutOnly`; they stay ready, see readWithLayout).
    */
   async open(hasDocuments: () => Promise<boolean>): Promise<boolean> {
     const existing = await this.collection.findOne({ _id: this.id });
     if (existing) {
-      if ((existing.layout ?? 1) === this.layout) return !existing.ready;
-      await this.invalidate();
-      return true;
+      this.relayoutOnly = existing.ready && (existing.layout ?? 1) !== this.layout;
+      return !existing.ready || this.relayoutOnly;
     }
     const any = await hasDocuments();
     try {
@@ -82,8 +87,16 @@ export class KeptCounts {
 
   /** The counts, or null while they are being rebuilt (or were never opened). */
   async read(): Promise<Record<string, number> | null> {
+    return (await this.readWithLayout())?.n ?? null;
+  }
+
+  /**
+   * The counts and whether the records have this version's layout (`current`: a list may read
+   * the fields the layout brings, e.g. `part`), or null while they are being rebuilt.
+   */
+  async readWithLayout(): Promise<{ n: Record<string, number>; current: boolean } | null> {
     const doc = await this.collection.findOne({ _id: this.id });
-    return doc?.ready ? doc.n : null;
+    return doc?.ready ? { n: doc.n, current: (doc.layout ?? 1) === this.layout } : null;
   }
 
   /** Marks the counts as being rebuilt (the reads fall back to counting). */
@@ -174,15 +187,51 @@ export async function readBlockNewestFirst<T>(opts: {
   size: number;
   take: number;
   topId?: number;
+  /** false while the records may lack their part (counts of an older layout) */
+  parts: boolean;
   readBlock: (take: number) => Promise<T[]>;
   readPart: (part: number, take: number) => Promise<T[]>;
 }): Promise<T[]> {
   const { block, blockSize, size, take } = opts;
-  if (size <= PART_SIZE || blockSize % PART_SIZE !== 0) return opts.readBlock(take);
+  if (!opts.parts || size <= PART_SIZE || blockSize % PART_SIZE !== 0) return opts.readBlock(take);
   const lowest = partOf(block * blockSize);
   const top = partOf(Math.min(opts.topId ?? Infinity, (block + 1) * blockSize - 1));
   const out: T[] = [];
   for (let part = top; part >= lowest && out.length < take; part--)
     out.push(...(await opts.readPart(part, take - out.length)));
   return out;
+}
+
+/**
+ * Gives the records of the two newest blocks that have a block but no part their part, each
+ * under its lock, and answers how many. During a rolling upgrade a replica of the version before
+ * parts still inserts records without one after the new version rebuilt the counts; the list's
+ * part reads would never find them. Run every minute (two block reads, each an equality FerretDB
+ * pushes down); records only ever go into the newest blocks.
+ */
+export async function placeNewestParts(
+  collection: Collection<Document>,
+  /** the id counter's document (`counters`, see nextId): the newest id drawn */
+  counters: Collection<{ _id: string; seq: number }>,
+  counter: string,
+  blockSize: number,
+): Promise<number> {
+  const top = await counters.findOne({ _id: counter });
+  if (!top) return 0;
+  const newest = Math.floor(top.seq / blockSize);
+  let placed = 0;
+  for (const block of [newest, newest - 1]) {
+    if (block < 0) continue;
+    const missing = await collection
+      .find({ block, part: { $exists: false } }, { projection: { _id: 1, id: 1 } })
+      .toArray();
+    for (const doc of missing) {
+      const id = doc.id as number;
+      await withDocLock(collection, id, () =>
+        collection.updateOne({ _id: doc._id }, { $set: { part: partOf(id) } }),
+      );
+      placed++;
+    }
+  }
+  return placed;
 }
