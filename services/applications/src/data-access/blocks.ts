@@ -1,15 +1,14 @@
 import {
-  addCount,
   countsWithPrefix,
   pageOfBuckets,
   partOf,
   placeNewestParts,
   readBlockNewestFirst,
-  withDocLock,
+  rebuildPlacedCounts,
   type Connection,
   type KeptCounts,
 } from '@furniture/platform';
-import type { Collection, Document, ObjectId } from 'mongodb';
+import type { Collection, Document } from 'mongodb';
 
 /** Records per block (applications, wishes): a staff page reads the one or two blocks it lies in. */
 export const BLOCK_SIZE = 100;
@@ -40,69 +39,16 @@ export function countMove(id: number, from: string | null, to: string): Record<s
 }
 
 /**
- * Gives every record its block and part and counts the records once more, counted here
- * (FerretDB's $group is slow). Answers how many live records were counted.
+ * Gives every record its block and part and counts the records once more (rebuildPlacedCounts).
+ * Answers how many live records were counted.
  */
-export async function rebuildBlockCounts(
+export function rebuildBlockCounts(
   collection: Collection<Document>,
   kept: KeptCounts,
 ): Promise<number> {
-  let pass = await countPass(collection);
-  if (pass.missing.length > 0) {
-    // writing the places takes minutes after an upgrade (one update at a time); the lists go on
-    // with the counts as they are meanwhile (ready counts of an older layout: whole blocks).
-    // Then a second pass, replaced right after it: a write between a pass and `replace` is
-    // counted twice or not at all, so that window stays one pass long.
-    await writeBlocks(collection, pass.missing);
-    pass = await countPass(collection);
-  }
-  await kept.replace(pass.counts);
-  return pass.total;
-}
-
-async function countPass(collection: Collection<Document>) {
-  const counts: Record<string, number> = {};
-  const missing: Placed[] = [];
-  let total = 0;
-  const docs = await collection
-    .find({}, { projection: { _id: 1, id: 1, status: 1, block: 1, part: 1, deleted_at: 1 } })
-    .toArray();
-  for (const doc of docs) {
-    const id = doc.id as number;
-    if (doc.block !== blockOf(id) || doc.part !== partOf(id))
-      missing.push({ _id: doc._id, id, ...placeOf(id) });
-    if (doc.deleted_at) continue;
-    total++;
-    for (const key of countKeys(doc.status as string, id)) addCount(counts, key);
-  }
-  return { counts, missing, total };
-}
-
-interface Placed {
-  _id: unknown;
-  id: number;
-  block: number;
-  part: number;
-}
-
-/**
- * Writes the `block` and `part` of documents stored without them (bulk-loaded, or written before
- * the blocks or parts existed), one update after the other, each under the document's lock (the outbox relay may be
- * updating it; see locks.ts): FerretDB 1.24 stalls on a bulkWrite of many updates (measured: 10
- * updates 0.16 s; 50 did not finish in 10 s and left the server unresponsive). Runs in a
- * rebuild, which the service runs in the background.
- */
-export async function writeBlocks(
-  collection: Pick<Collection<Document>, 'updateOne' | 'collectionName' | 'dbName'>,
-  missing: Placed[],
-): Promise<void> {
-  for (const doc of missing)
-    await withDocLock(collection, doc.id, () =>
-      collection.updateOne(
-        { _id: doc._id as ObjectId },
-        { $set: { block: doc.block, part: doc.part } },
-      ),
-    );
+  return rebuildPlacedCounts(collection, kept, BLOCK_SIZE, ['status'], (doc) =>
+    countKeys(doc.status as string, doc.id as number),
+  );
 }
 
 /**

@@ -1,7 +1,6 @@
 import type { DomainEvent, LotStatus } from '@furniture/contracts';
 import {
   KeptCounts,
-  addCount,
   countsWithPrefix,
   docWithEvents,
   escapeRegex,
@@ -10,6 +9,7 @@ import {
   partOf,
   placeNewestParts,
   readBlockNewestFirst,
+  rebuildPlacedCounts,
   type KeptCountsDoc,
   tombstoneUpdate,
   withDocLock,
@@ -164,64 +164,17 @@ export class LotsRepository {
     return this.kept.open(async () => Boolean(await this.models.Lot.exists({})));
   }
 
-  /**
-   * Gives every lot its block and part and counts the lots once more (counted here: FerretDB's
-   * $group is slow). Lots without their block or part (bulk-loaded, or stored by a version
-   * before them) get them first, one update after the other, each under the lot's lock (a lot's
-   * writes are read, change, write on FerretDB, and one running beside this $set could undo it;
-   * FerretDB 1.24 also stalls on a bulkWrite of many updates, see the applications' blocks.ts).
-   * That takes minutes after an upgrade, and the lists go on with the counts as they are
-   * meanwhile (ready counts of an older layout: whole blocks); the counting pass is then done
-   * again and replaced right after it, so that a write between a pass and `replace`, counted
-   * twice or not at all, can only fall into one pass.
-   */
+  /** Gives every lot its block and part and counts the lots once more (rebuildPlacedCounts). */
   async rebuildCounts(log: (msg: string) => void = () => undefined): Promise<void> {
     log('rebuilding the lot counts');
-    const collection = this.models.Lot.collection;
-    const countPass = async () => {
-      const counts: Record<string, number> = {};
-      const missing: Document[] = [];
-      let total = 0;
-      const docs = await collection
-        .find(
-          {},
-          {
-            projection: {
-              _id: 1,
-              id: 1,
-              category_id: 1,
-              status: 1,
-              block: 1,
-              part: 1,
-              deleted_at: 1,
-            },
-          },
-        )
-        .toArray();
-      for (const doc of docs) {
-        const id = doc.id as number;
-        if (doc.block !== blockOf(id) || doc.part !== partOf(id)) missing.push(doc);
-        if (doc.deleted_at) continue;
-        total++;
-        addCount(counts, countKey(doc as unknown as LotData));
-      }
-      return { counts, missing, total };
-    };
-    let pass = await countPass();
-    if (pass.missing.length > 0) {
-      for (const doc of pass.missing) {
-        const id = doc.id as number;
-        await withDocLock(collection, id, () =>
-          collection.updateOne(
-            { _id: doc._id },
-            { $set: { block: blockOf(id), part: partOf(id) } },
-          ),
-        );
-      }
-      pass = await countPass();
-    }
-    await this.kept.replace(pass.counts);
-    log(`lot counts rebuilt: ${pass.total} lots`);
+    const total = await rebuildPlacedCounts(
+      this.models.Lot.collection as never,
+      this.kept,
+      BLOCK_SIZE,
+      ['category_id', 'status'],
+      (doc) => [countKey(doc as unknown as LotData)],
+    );
+    log(`lot counts rebuilt: ${total} lots`);
   }
 
   /** Every minute: the part of lots an older replica wrote without one (placeNewestParts). */

@@ -235,3 +235,55 @@ export async function placeNewestParts(
   }
   return placed;
 }
+
+/**
+ * Gives every record of a list split into blocks its `block` and `part` and counts the records
+ * once more, counted here (FerretDB's $group is slow): `keysOf` names the count keys of a live
+ * record (read with `id` and `fields`). Answers how many live records were counted.
+ *
+ * Records without their block or part (bulk-loaded, or stored by a version before them) get them
+ * first, one update after the other, each under the record's lock (a record's writes are read,
+ * change, write on FerretDB, and one running beside this $set could undo it; FerretDB 1.24 also
+ * stalled on a bulkWrite of many updates: 10 took 0.16 s, 50 had not finished after 10 s and left
+ * the server unresponsive). That takes minutes after an upgrade, and the lists go on with the
+ * counts as they are meanwhile (ready counts of an older layout: whole blocks). The counting pass
+ * is then done again and replaced right after it: a write between a pass and `replace` is
+ * counted twice or not at all, so that window stays one pass long.
+ */
+export async function rebuildPlacedCounts(
+  collection: Collection<Document>,
+  kept: KeptCounts,
+  blockSize: number,
+  fields: string[],
+  keysOf: (doc: Document) => string[],
+): Promise<number> {
+  const projection = { _id: 1, id: 1, block: 1, part: 1, deleted_at: 1 };
+  for (const field of fields) Object.assign(projection, { [field]: 1 });
+  const countPass = async () => {
+    const counts: Record<string, number> = {};
+    const missing: { _id: unknown; id: number }[] = [];
+    let total = 0;
+    for (const doc of await collection.find({}, { projection }).toArray()) {
+      const id = doc.id as number;
+      if (doc.block !== Math.floor(id / blockSize) || doc.part !== partOf(id))
+        missing.push({ _id: doc._id, id });
+      if (doc.deleted_at) continue;
+      total++;
+      for (const key of keysOf(doc)) addCount(counts, key);
+    }
+    return { counts, missing, total };
+  };
+  let pass = await countPass();
+  if (pass.missing.length > 0) {
+    for (const { _id, id } of pass.missing)
+      await withDocLock(collection, id, () =>
+        collection.updateOne(
+          { _id: _id as Document['_id'] },
+          { $set: { block: Math.floor(id / blockSize), part: partOf(id) } },
+        ),
+      );
+    pass = await countPass();
+  }
+  await kept.replace(pass.counts);
+  return pass.total;
+}
