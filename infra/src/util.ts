@@ -25,14 +25,8 @@ function randomPort(span = 1): number {
 }
 
 /** A currently free TCP port on `host`, below the ephemeral range, never the same twice per process. */
-export async function freePort(host = '127.0.0.1'): Promise<number> {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const port = randomPort();
-    if (handedOut.has(port)) continue;
-    handedOut.add(port);
-    if (await isPortFree(port, host)) return port;
-  }
-  throw new Error('could not find a free port');
+export function freePort(host = '127.0.0.1'): Promise<number> {
+  return freePortRun(1, host);
 }
 
 /** True when nothing listens on host:port (we can bind it ourselves). */
@@ -49,16 +43,18 @@ export function isPortFree(port: number, host = '127.0.0.1'): Promise<boolean> {
  * The first of `count` consecutive free ports (services listen on base .. base+count-1), below
  * the kernel's ephemeral range, none handed out before by this process.
  */
-export async function freePortRun(count: number): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
+export async function freePortRun(count: number, host = '127.0.0.1'): Promise<number> {
+  for (let attempt = 0; attempt < 200; attempt++) {
     const base = randomPort(count);
     const run = Array.from({ length: count }, (_, i) => base + i);
     if (run.some((p) => handedOut.has(p))) continue;
     run.forEach((p) => handedOut.add(p));
-    const free = await Promise.all(run.map((p) => isPortFree(p)));
+    const free = await Promise.all(run.map((p) => isPortFree(p, host)));
     if (free.every(Boolean)) return base;
   }
-  throw new Error(`no run of ${count} free ports found`);
+  throw new Error(
+    count === 1 ? 'could not find a free port' : `no run of ${count} free ports found`,
+  );
 }
 
 /** `wanted` when given (non-zero) and free, a fresh free port when 0/absent; throws when a fixed port is taken. */
