@@ -21,7 +21,8 @@ $(NPM_STAMP): package-lock.json package.json
 
 install: $(NPM_STAMP)
 
-# FerretDB and MinIO, built from their Go modules into .tools/bin on first use
+# FerretDB and MinIO, built from their Go modules on first use into the per-user tool cache
+# (~/.cache/moebelbruecke/tools), shared by every clone
 tools: install
 	npx tsx infra/src/cli/install-tools.ts
 

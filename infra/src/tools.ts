@@ -1,13 +1,15 @@
-// Builds the pinned Go tools (FerretDB, MinIO) into <repo>/.tools/bin.
+// Builds the pinned Go tools (FerretDB, MinIO, kustomize) into the per-user tool cache
+// (paths.ts toolsDir: ~/.cache/moebelbruecke/tools), shared by every clone of the repository.
 //
 // `go install pkg@version` does not work here (the module proxy answers 403 to the deprecation
 // lookup it makes), so each tool is built from its module source:
 //   go mod download -json <module>@<version>   -> "Dir" (read-only module cache copy)
-//   go build -trimpath -o .tools/bin/<tool> <package>
+//   go build -trimpath -o <cache>/bin/<tool>-<version>-r<recipe> <package>
 // FerretDB refuses to start unless build/version/version.txt is embedded, so it is built from a
-// writable copy of its source with that file written. A stamp file next to each binary records
-// the pin; a different stamp triggers a rebuild. A lock directory keeps two processes (make run
-// and make test, or two test runs) from building at the same time: the second one waits.
+// writable copy of its source with that file written. The binary's name carries the pin, so clones
+// of different versions keep their own binaries side by side; it appears (by rename) only once
+// complete. A lock directory keeps two processes (make run and make test, or two clones) from
+// building at the same time: the second one waits and then finds the binary built.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -32,7 +34,7 @@ interface ToolSpec {
 }
 
 /** Bump when the build steps change so existing binaries get rebuilt. */
-const RECIPE = 1;
+const RECIPE = 2;
 
 export const TOOLS: Record<ToolName, ToolSpec> = {
   ferretdb: {
@@ -64,22 +66,13 @@ const LOCK_STALE_MS = 60 * 60 * 1000;
 const LOCK_WAIT_MS = 30 * 60 * 1000;
 
 function binPath(name: ToolName): string {
-  return path.join(toolsDir(), 'bin', name);
-}
-
-function stampPath(name: ToolName): string {
-  return `${binPath(name)}.version`;
-}
-
-function stampText(name: ToolName): string {
-  const spec = TOOLS[name];
-  return `${spec.module}@${spec.version} recipe=${RECIPE}\n`;
+  return path.join(toolsDir(), 'bin', `${name}-${TOOLS[name].version}-r${RECIPE}`);
 }
 
 function isUpToDate(name: ToolName): boolean {
   try {
     fs.accessSync(binPath(name), fs.constants.X_OK);
-    return fs.readFileSync(stampPath(name), 'utf8') === stampText(name);
+    return true;
   } catch {
     return false;
   }
@@ -207,14 +200,20 @@ async function buildTool(name: ToolName, log: Log): Promise<void> {
     30_000,
   );
   try {
-    await runGo(['build', '-trimpath', '-o', tmpBin, spec.pkg], srcDir, logFile, log, true);
+    // -s -w: no symbol table or DWARF (smaller binaries, a shorter link)
+    await runGo(
+      ['build', '-trimpath', '-ldflags=-s -w', '-o', tmpBin, spec.pkg],
+      srcDir,
+      logFile,
+      log,
+      true,
+    );
     fs.renameSync(tmpBin, bin);
-    fs.writeFileSync(stampPath(name), stampText(name));
   } finally {
     clearInterval(heartbeat);
     fs.rmSync(tmpBin, { force: true });
     fs.rmSync(workDir, { recursive: true, force: true });
-    fs.rmSync(path.dirname(workDir), { recursive: true, force: true }); // .tools/build holds nothing else
+    fs.rmSync(path.dirname(workDir), { recursive: true, force: true }); // build/ holds nothing else
   }
   log(`built ${displayPath(bin)} in ${Math.round((Date.now() - started) / 1000)}s`);
 }

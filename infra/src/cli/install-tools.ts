@@ -1,4 +1,4 @@
-// Builds the pinned tools into .tools/bin when missing or outdated:
+// Builds the pinned tools into the per-user tool cache (paths.ts toolsDir) when missing:
 //   npx tsx infra/src/cli/install-tools.ts              FerretDB and MinIO (make run, make test)
 //   npx tsx infra/src/cli/install-tools.ts kustomize    also kustomize (the k8s manifest test)
 import { ensureTool, TOOLS, type ToolName } from '../tools';
