@@ -60,6 +60,15 @@ export default tseslint.config(
           ],
           patterns: [
             {
+              group: [
+                '@furniture/platform/*',
+                '!@furniture/platform/domain',
+                '**/libs/platform/**',
+              ],
+              message:
+                'The domain imports no lock and nothing of the store: what must not interleave is a repository\'s business (docs/service-guide.md "The store").',
+            },
+            {
               group: ['**/entry-points', '**/entry-points/**'],
               message: 'The domain does not know its entry points.',
             },
@@ -81,6 +90,11 @@ export default tseslint.config(
         'error',
         {
           patterns: [
+            {
+              group: ['@furniture/platform/src/**', '**/libs/platform/src/**'],
+              message:
+                'Repositories use the store through @furniture/platform; its locks and internals stay inside it.',
+            },
             {
               group: ['**/entry-points', '**/entry-points/**'],
               message: 'Data access and integrations do not know the entry points.',

@@ -10,12 +10,7 @@ import {
 import { createApp } from './app';
 import { loadApplicationsConfig, type ApplicationsConfig } from './config';
 import { ApplicationsRepository } from './data-access/applications-repository';
-import {
-  ensureLookupIndexes,
-  mongoLookupLimit,
-  mongoWriteLimits,
-  purgeExpiredLookups,
-} from './data-access/lookup-limit';
+import { mongoLookupLimit, mongoWriteLimits } from './data-access/lookup-limit';
 import { registerModels } from './data-access/models';
 import { PrivacyRepository } from './data-access/privacy-repository';
 import { WishesRepository } from './data-access/wishes-repository';
@@ -25,7 +20,6 @@ import { Pickups } from './domain/pickups';
 import { Moderation } from './domain/moderation';
 import { Privacy } from './domain/privacy';
 import { PublicApplications } from './domain/public-applications';
-import { QueueCounts } from './domain/queue-counts';
 import { WishesService } from './domain/wishes-service';
 import { eventHandlers } from './entry-points/messaging/handlers';
 
@@ -49,42 +43,13 @@ export async function composeApplications(
   const lots = new LotReadModel(conn);
   await lots.ensureIndexes();
 
-  const applications = new ApplicationsRepository(conn, models);
-  if (await applications.openCounts()) {
-    // in the background: the service answers meanwhile, counting per request as before
-    kit.onStart(() => {
-      void applications
-        .rebuildCounts((msg) => logger.info(msg))
-        .catch((err: unknown) => logger.error({ err }, 'rebuilding the application counts failed'));
-    });
-  } else if (await applications.openQueues()) {
-    // the lots' summaries alone (lot-queues.ts), in the background too
-    kit.onStart(() => {
-      void applications
-        .rebuildQueues((msg) => logger.info(msg))
-        .catch((err: unknown) => logger.error({ err }, 'rebuilding the lot queues failed'));
-    });
-  }
-  const wishesRepo = new WishesRepository(conn, models);
-  if (await wishesRepo.openCounts()) {
-    kit.onStart(() => {
-      void wishesRepo
-        .rebuildCounts((msg) => logger.info(msg))
-        .catch((err: unknown) => logger.error({ err }, 'rebuilding the wish counts failed'));
-    });
-  }
-  // records an older replica stored without their part during a rolling upgrade (blocks.ts)
-  kit.every('parts of the newest applications and wishes', 60_000, async () => {
-    const placed = (await applications.placeNewest()) + (await wishesRepo.placeNewest());
-    if (placed > 0) logger.info({ placed }, 'newest applications and wishes given their part');
-  });
-  const queueCounts = new QueueCounts();
+  const applications = new ApplicationsRepository(kit.store, models);
+  const wishesRepo = new WishesRepository(kit.store, models);
   const onEvents = kit.outbox([models.Application, models.Wish]);
 
   const publicApplications = new PublicApplications({
     applications,
     lots,
-    queueCounts,
     maxOpenPerPhone: config.MAX_OPEN_APPLICATIONS_PER_PHONE,
     statusCheckMax: config.STATUS_CHECK_MAX_RESULTS,
     onEvents,
@@ -92,7 +57,6 @@ export async function composeApplications(
   const pickups = new Pickups({
     applications,
     lots,
-    queueCounts,
     onEvents,
     calendar: options.calendar ?? { now: () => new Date(), timeZone: config.TIMEZONE },
     logger,
@@ -101,12 +65,15 @@ export async function composeApplications(
     autoApproveNext: config.PICKUP_LAPSE_AUTO_APPROVE,
   });
   kit.every('pickup dates', config.PICKUP_CHECK_INTERVAL_MS, () => pickups.checkDeadlines());
-  const moderation = new Moderation({ applications, lots, queueCounts, pickups, onEvents });
+  const moderation = new Moderation({ applications, lots, pickups, onEvents });
   const wishes = new WishesService({ wishes: wishesRepo, lots, onEvents });
-  const reactions = new LotReactions({ applications, lots, queueCounts, pickups, onEvents });
+  const reactions = new LotReactions({ applications, lots, pickups, onEvents });
 
   const privacy = new Privacy({
-    privacy: new PrivacyRepository(conn, models),
+    privacy: new PrivacyRepository(conn, models, {
+      applications: applications.stored,
+      wishes: wishesRepo.stored,
+    }),
     onEvents,
     now: options.now ?? (() => new Date()),
     retentionDays: config.PERSONAL_DATA_RETENTION_DAYS,
@@ -126,19 +93,16 @@ export async function composeApplications(
   kit.onStart(() => lotSync.start(config.LOT_SNAPSHOT_SYNC));
   kit.onStop(() => lotSync.stop());
 
-  await ensureLookupIndexes(conn);
-  const lookupLimit = mongoLookupLimit(conn, {
+  const lookupLimit = mongoLookupLimit(kit.store, {
     perIp: config.PHONE_LOOKUPS_PER_IP,
     windowSeconds: config.PHONE_LOOKUPS_WINDOW_SECONDS,
   });
-  const writeLimits = mongoWriteLimits(conn, {
+  const writeLimits = mongoWriteLimits(kit.store, {
     perIp: config.PUBLIC_WRITES_PER_IP,
     windowSeconds: config.PUBLIC_WRITES_PER_IP_WINDOW_SECONDS,
     perPhone: config.PUBLIC_WRITES_PER_PHONE,
     phoneWindowSeconds: config.PUBLIC_WRITES_PER_PHONE_WINDOW_SECONDS,
   });
-  // what a TTL index would do on MongoDB (FerretDB has none)
-  kit.every('rate limit counters housekeeping', 3600 * 1000, () => purgeExpiredLookups(conn));
   const app = createApp({
     ...kit.appDeps(),
     publicApplications,

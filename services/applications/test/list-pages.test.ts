@@ -4,6 +4,7 @@
  * paging over all stored records answers, also after the counts were rebuilt from records
  * stored without blocks (bulk-loaded, or written before the blocks existed).
  */
+import { Store } from '@furniture/platform';
 import { ApplicationsRepository } from '../src/data-access/applications-repository';
 import { WishesRepository } from '../src/data-access/wishes-repository';
 import type { Models } from '../src/data-access/models';
@@ -155,8 +156,10 @@ describe('the staff wish list, block by block', () => {
       .updateOne({ _id: 'all' as never }, { $set: { ready: false } });
     // until the rebuild, the list counts per request
     await expectPagesMatch('active', 50);
-    const repo = new WishesRepository(h.conn, h.conn.models as unknown as Models);
-    await repo.rebuildCounts();
+    await new WishesRepository(
+      new Store(h.conn),
+      h.conn.models as unknown as Models,
+    ).stored.rebuild();
 
     expect(await wishes().countDocuments({ block: { $exists: false } })).toBe(0);
     expect(await wishes().countDocuments({ part: { $exists: false } })).toBe(0);
@@ -194,7 +197,7 @@ describe('a rolling upgrade', () => {
     );
     expect((await page('limit=40')).ids).not.toContain(id);
 
-    const repo = new WishesRepository(h.conn, h.conn.models as unknown as Models);
+    const repo = new WishesRepository(new Store(h.conn), h.conn.models as unknown as Models).stored;
     expect(await repo.placeNewest()).toBe(1);
     expect((await wishes().findOne({ id }))?.part).toBe(Math.floor(id / 25));
     expect((await page('limit=40')).ids[0]).toBe(id);
@@ -250,7 +253,10 @@ describe('the staff application list, block by block', () => {
       .updateOne({ _id: 'all' as never }, { $set: { ready: false } });
     // until the rebuild, the list counts per request
     await expectApplicationPages('pending', 30);
-    await new ApplicationsRepository(h.conn, h.conn.models as unknown as Models).rebuildCounts();
+    await new ApplicationsRepository(
+      new Store(h.conn),
+      h.conn.models as unknown as Models,
+    ).stored.rebuild();
 
     expect(await applications().countDocuments({ block: { $exists: false } })).toBe(0);
     expect(await applications().countDocuments({ part: { $exists: false } })).toBe(0);
@@ -260,24 +266,25 @@ describe('the staff application list, block by block', () => {
   });
 
   test('when the counts were built by a version whose applications had no parts, then the next start keeps using them for whole blocks, gives every application its part and then reads parts', async () => {
-    const repo = new ApplicationsRepository(h.conn, h.conn.models as unknown as Models);
-    expect(await repo.openCounts()).toBe(false);
+    const repo = new ApplicationsRepository(new Store(h.conn), h.conn.models as unknown as Models)
+      .stored;
+    expect(await repo.open()).toBe(false);
     await applications().updateMany({}, { $unset: { part: '' } });
     await h.conn
       .collection('application_counts')
       .updateOne({ _id: 'all' as never }, { $unset: { layout: '' } });
-    expect(await repo.openCounts()).toBe(true);
+    expect(await repo.open()).toBe(true);
     // the older counts stay in use, without part reads: the lists stay fast and complete
     const counts = () => h.conn.collection('application_counts').findOne({ _id: 'all' as never });
     expect(await counts()).toMatchObject({ ready: true });
     expect((await counts())?.layout).toBeUndefined();
     await expectApplicationPages('rejected', 45);
     await expectApplicationPages(undefined, 40);
-    await repo.rebuildCounts();
+    await repo.rebuild();
     expect(await counts()).toMatchObject({ ready: true, layout: 2 });
     const stored = await applications().find({}).toArray();
     expect(stored.every((a) => a.part === Math.floor(a.id / 25))).toBe(true);
-    expect(await repo.openCounts()).toBe(false);
+    expect(await repo.open()).toBe(false);
     await expectApplicationPages(undefined, 30);
     await expectApplicationPages('pending', 11);
   });

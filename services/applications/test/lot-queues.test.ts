@@ -1,10 +1,15 @@
 /**
- * The lots' summaries (lot-queues.ts) the staff lists read queue places and lot.held_by from:
+ * The lots' summaries (the store's KeptSummaries, declared by the applications repository) the staff lists read queue places and lot.held_by from:
  * after every kind of write they equal what the lot's applications say, also when writes run at
  * the same time, when a rebuild races a write, and after a bulk load (rebuild).
  */
-import { ApplicationsRepository } from '../src/data-access/applications-repository';
-import { LotQueues, MEMBER_FIELDS, summarize, type LotMember } from '../src/data-access/lot-queues';
+import { KeptSummaries, Store } from '@furniture/platform';
+import {
+  ApplicationsRepository,
+  LOT_QUEUE_FIELDS,
+  summarize,
+  type LotMember,
+} from '../src/data-access/applications-repository';
 import type { Models } from '../src/data-access/models';
 import { adminToken, applicationBody, eventually } from './harness';
 import { startStack, type Stack } from './stack';
@@ -18,6 +23,7 @@ afterAll(async () => {
 });
 
 const conn = () => s.applications.conn;
+const MEMBER_FIELDS = Object.fromEntries([['_id', 0], ...LOT_QUEUE_FIELDS.map((f) => [f, 1])]);
 const summaries = () =>
   conn().collection<{ _id: string; lot_id?: number; v?: number; ready?: boolean }>('lot_queues');
 const members = (lotId: number) =>
@@ -83,7 +89,9 @@ async function listed(lotId: number, status?: string) {
   );
 }
 
-const repository = () => new ApplicationsRepository(conn(), conn().models as unknown as Models);
+/** The applications' repository as a new process declares it (its store's start-up, rebuild). */
+const repository = () =>
+  new ApplicationsRepository(new Store(conn()), conn().models as unknown as Models);
 
 describe('the lots’ summaries', () => {
   test('when families apply and staff approve, cancel, reconsider, reject and complete, then queue places and the holder follow every step', async () => {
@@ -186,16 +194,29 @@ describe('the lots’ summaries', () => {
     const gate = new Promise<void>((resolve) => (release = resolve));
     let read!: () => void;
     const readDone = new Promise<void>((resolve) => (read = resolve));
-    const everyMember = async () => {
-      const docs = await conn()
-        .collection('applications')
-        .find({}, { projection: MEMBER_FIELDS })
-        .toArray();
-      read();
-      await gate; // the rebuild has read the applications; now a write comes in between
-      return docs as unknown as (LotMember & { lot_id: number })[];
+    // the applications as the rebuild reads them, all at once: then a write comes in between
+    const gated = {
+      find: (query: object, options: object) => ({
+        toArray: async () => {
+          const docs = await conn().collection('applications').find(query, options).toArray();
+          if (Object.keys(query).length === 0) {
+            read();
+            await gate;
+          }
+          return docs;
+        },
+      }),
     };
-    const check = new LotQueues(conn(), members, everyMember).rebuild();
+    const check = new KeptSummaries(
+      conn(),
+      { collection: gated as never },
+      {
+        name: 'lot_queues',
+        groupBy: 'lot_id',
+        fields: LOT_QUEUE_FIELDS,
+        summarize,
+      },
+    ).rebuild();
     await readDone;
     expect((await patchStatus(a, { status: 'rejected', note: 'Abgesagt' })).status).toBe(200);
     release();
@@ -223,19 +244,19 @@ describe('the lots’ summaries', () => {
         applicant_name: 'Familie Bulk',
       });
     await summaries().deleteOne({ _id: String(lot) });
-    const repo = repository();
+    const repo = repository().stored;
     // the bench's way: the counts marked not ready, then the service restarts
     await conn()
       .collection<{ _id: string }>('application_counts')
       .updateOne({ _id: 'all' }, { $set: { ready: false } });
-    expect(await repo.openCounts()).toBe(true);
+    expect(await repo.open()).toBe(true);
     expect(await summaries().findOne({ _id: 'state' })).toMatchObject({ ready: false });
     const holder = { id: extra, applicant_name: 'Familie Bulk' };
     expect(await listed(lot)).toEqual({
       [a]: { place: 1, held_by: holder },
       [extra]: { place: 2, held_by: holder },
     });
-    await repo.rebuildCounts();
+    await repo.rebuild();
     expect(await summaries().findOne({ _id: 'state' })).toMatchObject({ ready: true });
     await expectSummaryRight(lot);
     expect(await stored(lot)).toMatchObject({ open: [a, extra], holder });
@@ -252,11 +273,10 @@ describe('the lots’ summaries', () => {
     });
     // complete summaries are not rebuilt at start; marked incomplete (or missing, as after an
     // upgrade over stored applications), they are
-    expect(await repo.openCounts()).toBe(false);
-    expect(await repo.openQueues()).toBe(false);
+    expect(await repo.open()).toBe(false);
     await summaries().deleteOne({ _id: 'state' });
-    expect(await repo.openQueues()).toBe(true);
-    await repo.rebuildQueues();
+    expect(await repo.open()).toBe(true);
+    await repo.rebuild();
     expect(await summaries().findOne({ _id: 'state' })).toMatchObject({ ready: true });
     await expectSummaryRight(lot);
   });

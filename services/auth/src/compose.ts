@@ -2,11 +2,7 @@ import { Limits } from '@furniture/contracts';
 import { defineService, ensureIndexes, type ServiceKit } from '@furniture/platform';
 import { createApp } from './app';
 import { loadAuthConfig, type AuthConfig } from './config';
-import {
-  ensureThrottleIndexes,
-  mongoLoginThrottle,
-  purgeExpiredThrottleRows,
-} from './data-access/login-throttle';
+import { mongoLoginThrottle } from './data-access/login-throttle';
 import { registerModels } from './data-access/models';
 import { SessionsRepository } from './data-access/sessions-repository';
 import { UsersRepository } from './data-access/users-repository';
@@ -30,10 +26,9 @@ export async function composeAuth(kit: ServiceKit<AuthConfig>) {
   const { config, logger, conn } = kit;
   const models = registerModels(conn);
   await ensureIndexes(conn);
-  await ensureThrottleIndexes(conn);
 
-  const users = new UsersRepository(conn, models);
-  const sessions = new SessionsRepository(models);
+  const users = new UsersRepository(kit.store, conn, models);
+  const sessions = new SessionsRepository(kit.store, models);
   const onEvents = kit.outbox([models.User]);
   const hasher = boundedHasher(
     argon2Hasher({
@@ -50,7 +45,7 @@ export async function composeAuth(kit: ServiceKit<AuthConfig>) {
     ttlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
   });
   const policy = zxcvbnPasswordPolicy();
-  const throttle = mongoLoginThrottle(conn, {
+  const throttle = mongoLoginThrottle(kit.store, {
     perAccount: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
     perIp: config.LOGIN_MAX_FAILURES_PER_IP,
     windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
@@ -71,13 +66,6 @@ export async function composeAuth(kit: ServiceKit<AuthConfig>) {
   });
   const usersService = new UsersService({ users, sessions, hasher, policy, onEvents });
 
-  // what a TTL index would do on MongoDB (FerretDB has none)
-  kit.every('sessions and login counters housekeeping', 3600 * 1000, () =>
-    Promise.all([
-      sessions.purgeExpired(new Date(Date.now() - 24 * 3600 * 1000)),
-      purgeExpiredThrottleRows(conn),
-    ]),
-  );
   // idle and absolute ends are announced (user.logged_out) even when nobody refreshes again
   kit.every('lapsed sessions', config.SESSION_SWEEP_SECONDS * 1000, () => auth.endLapsedSessions());
   kit.onStart(async () => {

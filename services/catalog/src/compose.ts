@@ -26,21 +26,8 @@ export async function composeCatalog(kit: ServiceKit<CatalogConfig>) {
     cache.invalidate();
     publish();
   };
-  const lotsRepo = new LotsRepository(conn, models, onWrite);
-  if (await lotsRepo.openCounts()) {
-    // in the background: the service answers meanwhile, counting per request as before
-    kit.onStart(() => {
-      void lotsRepo
-        .rebuildCounts((msg) => logger.info(msg))
-        .catch((err: unknown) => logger.error({ err }, 'rebuilding the lot counts failed'));
-    });
-  }
-  // lots an older replica stored without their part during a rolling upgrade (lots-repository.ts)
-  kit.every('parts of the newest lots', 60_000, async () => {
-    const placed = await lotsRepo.placeNewest();
-    if (placed > 0) logger.info({ placed }, 'newest lots given their part');
-  });
-  const categoriesRepo = new CategoriesRepository(conn, models, onWrite);
+  const lotsRepo = new LotsRepository(kit.store, models, onWrite);
+  const categoriesRepo = new CategoriesRepository(kit.store, conn, models, onWrite);
   const outbox = new OutboxMessages(models, onWrite);
 
   const categories = new CategoriesService({ categories: categoriesRepo, lots: lotsRepo, cache });

@@ -1,5 +1,5 @@
 import type { ApplicationStatus, ApplicationStatusChange } from '@furniture/contracts';
-import { createEvent, withDocLock } from '@furniture/platform';
+import { createEvent } from '@furniture/platform';
 import { startService } from '@furniture/platform/testing';
 import { catalogService } from '../src/compose';
 
@@ -16,18 +16,17 @@ export {
  */
 export async function startCatalog(env: Record<string, string> = {}) {
   const svc = await startService(catalogService, { env });
-  const { conn } = svc;
   return {
     ...svc,
     catalog: svc.service,
     /**
-     * Changes a stored lot behind the API (e.g. its creation date), under the lot's lock like
-     * every write of the service: FerretDB would otherwise lose one of two concurrent updates.
+     * Changes a stored lot behind the API (e.g. its creation date), through the store like every
+     * write of the service: FerretDB would otherwise lose one of two concurrent updates.
      */
     setLotFields: (id: number, set: Record<string, unknown>) =>
-      withDocLock(conn.collection('lots'), id, () =>
-        conn.collection('lots').updateOne({ id }, { $set: set }),
-      ),
+      svc.kit.store
+        .collection({ name: 'lots', key: '_id' })
+        .update({ _id: String(id) } as never, { $set: set }),
     /** the queues the service consumes from */
     queues: svc.backbone.queues,
   };

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { Events } from '@furniture/contracts';
+import { Store } from '@furniture/platform';
 import { LotsRepository } from '../src/data-access/lots-repository';
 import type { Models } from '../src/data-access/models';
 import {
@@ -576,16 +577,17 @@ describe('pages of a category', () => {
     await svc.conn
       .collection('lot_counts')
       .updateOne({ _id: 'all' as never }, { $unset: { layout: '' } });
-    const repo = new LotsRepository(svc.conn, svc.conn.models as unknown as Models, () => {});
-    expect(await repo.openCounts()).toBe(true);
+    const models = svc.conn.models as unknown as Models;
+    const repo = new LotsRepository(new Store(svc.conn), models, () => {}).stored;
+    expect(await repo.open()).toBe(true);
     // the older counts stay in use meanwhile, read block by block without parts
     const counts = () => svc.conn.collection('lot_counts').findOne({ _id: 'all' as never });
     expect(await counts()).toMatchObject({ ready: true });
     await expectAllMatch();
-    await repo.rebuildCounts();
+    await repo.rebuild();
     expect(await lots.countDocuments({ category_id: cat, part: { $exists: false } })).toBe(0);
     expect(await counts()).toMatchObject({ ready: true, layout: 2 });
-    expect(await repo.openCounts()).toBe(false);
+    expect(await repo.open()).toBe(false);
     await expectAllMatch();
   });
 });

@@ -49,7 +49,7 @@ export async function composeMedia(kit: ServiceKit<MediaConfig>, options: MediaO
   await store.ensureBucket();
   kit.check('s3', () => store.ping());
 
-  const photosRepo = new PhotosRepository(conn, models, Limits.photosPerLot);
+  const photosRepo = new PhotosRepository(kit.store, conn, models, Limits.photosPerLot);
   const onEvents = kit.outbox([models.Photo]);
   const catalog = options.catalog ?? catalogSnapshotSource(config.CATALOG_URL);
   const lots = new LotsService({ lots: lotsRepo, catalog, logger });

@@ -56,7 +56,7 @@ export async function composeNotification(
   const models = registerModels(conn);
   await ensureIndexes(conn);
 
-  const activityRepo = new ActivityRepository(conn, models, config.TIMEZONE);
+  const activityRepo = new ActivityRepository(kit.store, models, config.TIMEZONE);
   const activity = new ActivityService({
     activity: activityRepo,
     timeZone: config.TIMEZONE,
@@ -81,19 +81,11 @@ export async function composeNotification(
     storeTimer.unref();
   };
   kit.onStop(() => clearTimeout(storeTimer));
-  if (await activityRepo.openCounts()) {
-    // in the background: the service answers meanwhile, counting per request as before
-    kit.onStart(() => {
-      void activityRepo
-        .rebuildCounts((msg) => logger.info(msg))
-        .then(storeSoon, (err: unknown) =>
-          logger.error({ err }, 'rebuilding the activity counts failed'),
-        );
-    });
-  } else kit.onStart(storeSoon);
+  // after the counts the store rebuilds at start, if any (the lists answer meanwhile)
+  kit.onStart(() => void kit.storeRebuilt.then(storeSoon));
   // a month that ended, or whose stored rows went stale (a late entry, an erasure)
   kit.every('activity export months', 6 * 3600 * 1000, storeExportMonths);
-  const mails = new MailRepository(conn, models);
+  const mails = new MailRepository(kit.store, conn, models);
   const mailer =
     options.mailer ??
     createSmtpMailer({
@@ -114,7 +106,6 @@ export async function composeNotification(
     leaseMs: config.MAIL_LEASE_MS,
     wakeMaxMs: config.MAIL_WAKE_MAX_MS,
     probeIntervalMs: config.MAIL_PROBE_INTERVAL_MS,
-    lockScope: conn.name,
     onOutcome: (outcome: SendOutcome) => outcomes.inc({ outcome }),
   });
   const mail = new MailService({
@@ -134,15 +125,11 @@ export async function composeNotification(
     logger,
   });
   const privacy = new NotificationPrivacy({
-    repo: new NotificationPrivacyRepository(conn, models),
+    repo: new NotificationPrivacyRepository(kit.store, conn, models),
     logger,
   });
-  const impactRepo = new ImpactRepository(conn);
+  const impactRepo = new ImpactRepository(kit.store);
   const impact = new ImpactService({ store: impactRepo, timeZone: config.TIMEZONE });
-  // a redelivered event comes within minutes; the marks that prevent double counting need not last
-  kit.every('old impact marks', 3600 * 1000, () =>
-    impactRepo.purgeMarks(new Date(Date.now() - 30 * 24 * 3600 * 1000)),
-  );
 
   /** Housekeeping: what a TTL index would do on MongoDB (FerretDB has none). */
   const purgeOldMails = async (now = new Date()): Promise<number> => {

@@ -1,7 +1,7 @@
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Events, type ActivityLogEntry, type DomainEvent } from '@furniture/contracts';
-import { createEvent } from '@furniture/platform';
+import { createEvent, Store } from '@furniture/platform';
 import { eventually, signTestToken } from '@furniture/platform/testing';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify';
@@ -23,10 +23,10 @@ afterAll(async () => {
 });
 
 const get = (path: string, token = svc.adminToken) => svc.http.get(path, { token });
-/** the service's activity repository on the test's connection (reads and writes behind the API) */
+/** the service's activity repository as a new process declares it (reads and writes behind the API) */
 const activityRepository = () =>
   new ActivityRepository(
-    svc.conn,
+    new Store(svc.conn),
     {
       Activity: svc.conn.model('Activity'),
       LogUser: svc.conn.model('LogUser'),
@@ -1057,12 +1057,12 @@ describe('the kept counts (the unfiltered list, stats and export at 100 000 entr
     expect(counted.slice(1)).toEqual(bucketed);
   }
 
-  test('when entries from before the month buckets are in the log, then the rebuild at start gives them day and month and the export keeps every row in order', async () => {
+  test('when entries without their day are in the log (bulk-loaded), then the rebuild at start gives them their day in the office’s zone and the export keeps every row in order', async () => {
     const log = svc.conn.collection<{ _id: string } & Record<string, unknown>>('activity_logs');
-    const repo = activityRepository();
+    const repo = activityRepository().entries;
     await expectCountsAgree();
-    // entries as an older version wrote them: without day and month, around month ends in the
-    // office's zone (2024-01-31T23:30Z is the 1st of February in Berlin)
+    // entries as a bulk load writes them: without their day, around month ends in the office's
+    // zone (2024-01-31T23:30Z is the 1st of February in Berlin)
     const instants = [
       '2024-01-31T22:59:00.000Z',
       '2024-01-31T23:30:00.000Z',
@@ -1089,52 +1089,28 @@ describe('the kept counts (the unfiltered list, stats and export at 100 000 entr
         created_at: new Date(iso),
       })),
     );
-    // and the counts of a version without month buckets (the newer entries lose their month too)
-    const counts = svc.conn.collection<{ _id: string; n: Record<string, number> }>(
-      'activity_counts',
-    );
-    const kept = (await counts.findOne({ _id: 'all' }))!;
-    const monthKeys = Object.keys(kept.n).filter((k) => k.startsWith('month:'));
-    expect(monthKeys.length).toBeGreaterThan(0);
-    await counts.updateOne(
-      { _id: 'all' },
-      { $unset: Object.fromEntries(monthKeys.map((k) => [`n.${k}`, ''])) },
-    );
-    await log.updateMany({}, { $unset: { month: '' } });
+    // and its counts marked for a rebuild, as the bench does
+    await svc.conn
+      .collection<{ _id: string }>('activity_counts')
+      .updateOne({ _id: 'all' }, { $set: { ready: false } });
 
-    expect(await repo.openCounts()).toBe(true);
-    await repo.rebuildCounts();
-    expect(await repo.openCounts()).toBe(false);
+    expect(await repo.open()).toBe(true);
+    await repo.rebuild();
+    expect(await repo.open()).toBe(false);
 
     const old = await log
       .find({ id: { $gte: firstId, $lt: firstId + instants.length } })
       .sort({ id: 1 })
       .toArray();
-    expect(old.map((d) => [d.day, d.month])).toEqual([
-      ['2024-01-31', '2024-01'],
-      ['2024-02-01', '2024-02'],
-      ['2024-02-01', '2024-02'],
-      ['2024-03-01', '2024-03'],
-      ['2024-03-15', '2024-03'],
+    expect(old.map((d) => d.day)).toEqual([
+      '2024-01-31',
+      '2024-02-01',
+      '2024-02-01',
+      '2024-03-01',
+      '2024-03-15',
     ]);
-    expect(await log.countDocuments({ month: { $exists: false } })).toBe(0);
+    expect(await log.countDocuments({ day: { $exists: false } })).toBe(0);
     await expectCountsAgree();
-    await expectExportAgrees();
-  });
-
-  test('when some entries lack their month (written by an older replica), then the export still finds them in order', async () => {
-    const log = svc.conn.collection<{ _id: string } & Record<string, unknown>>('activity_logs');
-    const counts = svc.conn.collection<{ _id: string }>('activity_counts');
-    // as an older replica writes them: a day and its counts, but no month nor its count
-    const some = await log
-      .find({}, { projection: { _id: 1, month: 1 } })
-      .limit(3)
-      .toArray();
-    expect(some).toHaveLength(3);
-    for (const doc of some) {
-      await log.updateOne({ _id: doc._id }, { $unset: { month: '' } });
-      await counts.updateOne({ _id: 'all' }, { $inc: { [`n.month:${String(doc.month)}`]: -1 } });
-    }
     await expectExportAgrees();
   });
 });

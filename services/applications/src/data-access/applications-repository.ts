@@ -6,15 +6,11 @@ import type {
   LotStatus,
 } from '@furniture/contracts';
 import {
-  KeptCounts,
-  docWithEvents,
   isDuplicateKeyError,
-  nextId,
-  type KeptCountsDoc,
-  withDocLock,
-  withEvents,
   NOT_DELETED,
-  type Connection,
+  type KeptSummaries,
+  type Store,
+  type StoredList,
 } from '@furniture/platform';
 import type { QueryFilter } from 'mongoose';
 import {
@@ -22,22 +18,13 @@ import {
   OPEN_STATUSES,
   type ApplicationRecord,
   type ApprovalRecord,
+  type LotQueue,
   type NewApplication,
   type TransitionExtras,
 } from '../domain/records';
-import {
-  BLOCK_LAYOUT,
-  countMove,
-  pageOfBlocks,
-  placeNewest,
-  placeOf,
-  rebuildBlockCounts,
-} from './blocks';
-import { LotQueues, MEMBER_FIELDS, summarize, type LotMember, type LotQueue } from './lot-queues';
 import type { ApplicationDoc, ApprovalDoc, Models } from './models';
 
 export type { ApplicationRecord } from '../domain/records';
-export type { LotHolder, LotQueue } from './lot-queues';
 
 function toApproval(doc: ApprovalDoc | null | undefined): ApprovalRecord | null {
   if (!doc) return null;
@@ -84,12 +71,6 @@ function toRecord(doc: ApplicationDoc): ApplicationRecord {
 const LIVE = NOT_DELETED as QueryFilter<ApplicationDoc>;
 const OPEN = { $in: [...OPEN_STATUSES] };
 
-/**
- * The counts kept with every write (KeptCounts, keys in blocks.ts). The staff list without lot or
- * phone filter and the stats read them instead of counting.
- */
-const COUNTS = 'application_counts';
-
 /** A pickup date with its reminder and overdue notice still to come. */
 const freshPickup = (pickupBy: string | null) => ({
   pickup_by: pickupBy,
@@ -97,82 +78,71 @@ const freshPickup = (pickupBy: string | null) => ({
   pickup_overdue_at: null,
 });
 
+/** What a lot's summary is made of, of each of its applications. */
+export interface LotMember {
+  id: number;
+  status: ApplicationStatus;
+  applicant_name: string;
+  approval?: { state?: string } | null;
+  deleted_at?: Date | null;
+}
+
+/** What a lot's summary is made of (the store recomputes it when one of them changes). */
+export const LOT_QUEUE_FIELDS = ['id', 'status', 'applicant_name', 'approval.state', 'deleted_at'];
+
+/** A lot's applications as the staff lists present them: its queue and who holds it. */
+export function summarize(members: LotMember[]): LotQueue {
+  const live = members.filter((m) => !m.deleted_at);
+  const open = live.filter((m) => OPEN_STATUSES.includes(m.status)).sort((a, b) => a.id - b.id);
+  const holder = open.find((m) => m.status === 'approved' || m.approval?.state === 'requested');
+  return {
+    open: open.map((m) => m.id),
+    holder: holder ? { id: holder.id, applicant_name: holder.applicant_name } : null,
+  };
+}
+
 export class ApplicationsRepository {
-  private readonly kept: KeptCounts;
-  /** per lot: the open applications in queue order, the holder, the counts (lot-queues.ts) */
-  private readonly queues: LotQueues;
+  /** the staff list is counted by status and read block by block (the store) */
+  readonly stored: StoredList<ApplicationDoc>;
+  /** per lot: the open applications in queue order and the holder, derived from them */
+  private readonly queues: KeptSummaries<LotMember, LotQueue>;
 
   constructor(
-    private readonly conn: Connection,
+    store: Store,
     private readonly models: Models,
   ) {
-    this.kept = new KeptCounts(conn.collection<KeptCountsDoc>(COUNTS), 'all', BLOCK_LAYOUT);
-    this.queues = new LotQueues(
-      conn,
-      (lotId) =>
-        this.models.Application.find({ lot_id: lotId }, MEMBER_FIELDS).lean<LotMember[]>().exec(),
-      () =>
-        this.collection.find({}, { projection: MEMBER_FIELDS }).toArray() as unknown as Promise<
-          (LotMember & { lot_id: number })[]
-        >,
-    );
-  }
-
-  /**
-   * At start: true when the counts must be rebuilt (rebuildCounts) from the applications; then
-   * the lots' summaries are rebuilt with them (the applications were bulk-loaded or written
-   * before the counts existed).
-   */
-  async openCounts(): Promise<boolean> {
-    const rebuild = await this.kept.open(() => this.hasApplications());
-    // an upgrade of the layout alone leaves the applications' lots and statuses as they were
-    if (rebuild && !this.kept.relayoutOnly) await this.queues.invalidate();
-    return rebuild;
-  }
-
-  /** At start, when the counts are fine: true when the lots' summaries must be rebuilt. */
-  openQueues(): Promise<boolean> {
-    return this.queues.open(() => this.hasApplications());
-  }
-
-  private async hasApplications(): Promise<boolean> {
-    return Boolean(await this.models.Application.exists({}));
-  }
-
-  /**
-   * Gives every application its block and part and counts the applications once more (after
-   * openCounts() said so, or to repair counts that drifted); the lots' summaries first, so that
-   * counts marked ready mean summaries ready, too (not for an upgrade of the layout alone).
-   */
-  async rebuildCounts(log: (msg: string) => void = () => undefined): Promise<void> {
-    if (!this.kept.relayoutOnly) await this.rebuildQueues(log);
-    log('rebuilding the application counts');
-    const total = await rebuildBlockCounts(this.collection as never, this.kept);
-    log(`application counts rebuilt: ${total} applications`);
-  }
-
-  /**
-   * Checks the lots' summaries against the applications in one pass, rewrites those that differ
-   * and marks them complete (after openQueues() said so, or to repair them).
-   */
-  async rebuildQueues(log: (msg: string) => void = () => undefined): Promise<void> {
-    const started = Date.now();
-    const written = await this.queues.rebuild();
-    log(`lot queues rebuilt in ${Date.now() - started} ms: ${written} written`);
-  }
-
-  private get collection() {
-    return this.models.Application.collection;
+    this.stored = store.list<ApplicationDoc>({
+      name: 'applications',
+      counts: 'application_counts',
+      countedBy: ['status'],
+      tallied: { status: 'status' },
+      tombstones: true,
+    });
+    this.queues = this.stored.summarize({
+      name: 'lot_queues',
+      groupBy: 'lot_id',
+      fields: LOT_QUEUE_FIELDS,
+      summarize,
+    });
   }
 
   /** An id for an answer that must look like a stored application (the honeypot). */
   drawId(): Promise<number> {
-    return nextId(this.conn, 'applications');
+    return this.stored.nextId();
   }
 
-  /** Every minute: the part of records an older replica wrote without one (placeNewestParts). */
-  placeNewest(): Promise<number> {
-    return placeNewest(this.conn, this.collection as never, 'applications');
+  /**
+   * Runs `fn` while no other submission or erasure of this phone number runs in this process, so
+   * that the duplicate and limit checks see each other's results (the unique index on lot and
+   * phone still decides between processes).
+   */
+  inTurnOfPhone<T>(phone: string, fn: () => Promise<T>): Promise<T> {
+    return this.stored.inTurnOf(`phone:${phone}`, fn);
+  }
+
+  /** Runs `fn` while no other submission for this lot runs in this process (exact queue places). */
+  inTurnOfLot<T>(lotId: number, fn: () => Promise<T>): Promise<T> {
+    return this.stored.inTurnOf(`lot:${lotId}`, fn);
   }
 
   /** Stores a new application with its events; one per phone and lot (unique index). */
@@ -181,11 +151,9 @@ export class ApplicationsRepository {
     events: (app: ApplicationRecord) => DomainEvent[],
   ): Promise<ApplicationRecord> {
     const now = new Date();
-    const id = await this.drawId();
     const doc: ApplicationDoc = {
       ...data,
-      id,
-      ...placeOf(id),
+      id: await this.drawId(),
       approval: null,
       rejected_for: null,
       pickup_by: null,
@@ -197,13 +165,11 @@ export class ApplicationsRepository {
     };
     const record = toRecord(doc);
     try {
-      await this.collection.insertOne(docWithEvents({ ...doc }, events(record)));
+      await this.stored.insert({ ...doc }, events(record));
     } catch (err) {
       if (isDuplicateKeyError(err)) throw new DuplicateApplicationError();
       throw err;
     }
-    await this.kept.add(countMove(id, null, 'pending'));
-    await this.queues.refresh(data.lot_id);
     return record;
   }
 
@@ -229,7 +195,10 @@ export class ApplicationsRepository {
     ).lean<Pick<ApplicationDoc, 'id' | 'lot_id' | 'status'>[]>();
   }
 
-  countOpenOfLot(lotId: number): Promise<number> {
+  /** The lot's open applications: from its summary (a primary-key read) while complete. */
+  async countOpenOfLot(lotId: number): Promise<number> {
+    const kept = await this.queues.get([lotId]);
+    if (kept) return kept.get(lotId)?.open.length ?? 0;
     return this.models.Application.countDocuments({ ...LIVE, lot_id: lotId, status: OPEN });
   }
 
@@ -247,28 +216,13 @@ export class ApplicationsRepository {
     });
   }
 
-  /** The applications of some lots (one equality per lot: FerretDB pushes `lot_id` down to an
-   * index, but not `$in`, which would read every application), deleted ones left out. */
-  private async membersOf(lotIds: number[]): Promise<Map<number, LotMember[]>> {
-    const rows = await Promise.all(
-      lotIds.map(async (lotId) => {
-        const members = await this.models.Application.find({ lot_id: lotId }, MEMBER_FIELDS)
-          .lean<LotMember[]>()
-          .exec();
-        return [lotId, members.filter((m) => !m.deleted_at)] as const;
-      }),
-    );
-    return new Map(rows);
-  }
-
   /**
    * For the lots of a page of applications: the open applications' ids, oldest first (queue
    * positions), and the one that holds the lot (approved or with its approval under way, also
-   * when it is on another page). From the lots' summaries (one primary-key read per lot). A lot
+   * when it is on another page). From the lots' summaries (one primary-key read per lot); a lot
    * is read from its applications instead while the summaries are incomplete (after a bulk load,
    * until the rebuild), and when its summary disagrees with an application of the page: the
-   * summary follows a write by a few milliseconds (lot-queues.ts), and a page never contradicts
-   * itself.
+   * summary follows a write by a few milliseconds, and a page never contradicts itself.
    */
   async queuesOf(
     page: Pick<ApplicationRecord, 'id' | 'lot_id' | 'status' | 'approval'>[],
@@ -284,8 +238,9 @@ export class ApplicationsRepository {
       );
     };
     const stale = new Set(page.filter((a) => !agrees(a)).map((a) => a.lot_id));
-    for (const [lotId, members] of await this.membersOf([...stale]))
-      kept.set(lotId, summarize(members));
+    await Promise.all(
+      [...stale].map(async (lotId) => kept.set(lotId, await this.queues.fresh(lotId))),
+    );
     return kept;
   }
 
@@ -301,6 +256,7 @@ export class ApplicationsRepository {
     return docs.map(toRecord);
   }
 
+  /** Newest first; by status alone from the counts and the blocks a page lies in. */
   async list(q: {
     status?: ApplicationStatus;
     lot_id?: number;
@@ -308,50 +264,22 @@ export class ApplicationsRepository {
     limit: number;
     skip: number;
   }): Promise<{ applications: ApplicationRecord[]; total: number }> {
-    const counts = q.lot_id === undefined && !q.phone ? await this.kept.readWithLayout() : null;
-    if (counts) {
-      const { docs, total } = await pageOfBlocks(counts, q, (where, take) =>
-        this.models.Application.find({
-          ...LIVE,
-          ...where,
-          ...(q.status ? { status: q.status } : {}),
-        })
-          .sort({ id: -1 })
-          .limit(take)
-          .lean<ApplicationDoc[]>(),
-      );
-      return { applications: docs.map(toRecord), total };
-    }
-    const filter: QueryFilter<ApplicationDoc> = { ...LIVE };
-    if (q.status) filter.status = q.status;
-    if (q.lot_id !== undefined) filter.lot_id = q.lot_id;
-    if (q.phone) filter.applicant_phone = q.phone;
-    const [docs, total] = await Promise.all([
-      this.models.Application.find(filter)
-        .sort({ id: -1 })
-        .skip(q.skip)
-        .limit(q.limit)
-        .lean<ApplicationDoc[]>(),
-      this.models.Application.countDocuments(filter),
-    ]);
+    const where: Record<string, unknown> = {};
+    if (q.status) where.status = q.status;
+    if (q.lot_id !== undefined) where.lot_id = q.lot_id;
+    if (q.phone) where.applicant_phone = q.phone;
+    const { docs, total } = await this.stored.pageWithTotal(where, q);
     return { applications: docs.map(toRecord), total };
   }
 
   async countsByStatus(): Promise<Record<ApplicationStatus, number>> {
-    const counts = await this.kept.read();
-    if (counts)
-      return {
-        pending: counts['status:pending'] ?? 0,
-        approved: counts['status:approved'] ?? 0,
-        rejected: counts['status:rejected'] ?? 0,
-        completed: counts['status:completed'] ?? 0,
-      };
-    const [pending, approved, rejected, completed] = await Promise.all(
-      (['pending', 'approved', 'rejected', 'completed'] as const).map((status) =>
-        this.models.Application.countDocuments({ ...LIVE, status }),
-      ),
-    );
-    return { pending: pending!, approved: approved!, rejected: rejected!, completed: completed! };
+    const counts = (await this.stored.tallies(['status'])).by.get('status')!;
+    return {
+      pending: counts.get('pending') ?? 0,
+      approved: counts.get('approved') ?? 0,
+      rejected: counts.get('rejected') ?? 0,
+      completed: counts.get('completed') ?? 0,
+    };
   }
 
   /** Per lot and status: how many applications (lots without any are absent). */
@@ -359,12 +287,13 @@ export class ApplicationsRepository {
     lotIds: number[],
   ): Promise<Map<number, Partial<Record<ApplicationStatus, number>>>> {
     const out = new Map<number, Partial<Record<ApplicationStatus, number>>>();
-    for (const [lotId, docs] of await this.membersOf(lotIds)) {
-      if (docs.length === 0) continue;
-      const counts: Partial<Record<ApplicationStatus, number>> = {};
-      for (const d of docs) counts[d.status] = (counts[d.status] ?? 0) + 1;
-      out.set(lotId, counts);
-    }
+    // one equality per lot: FerretDB pushes `lot_id` down to an index, but not `$in`
+    await Promise.all(
+      lotIds.map(async (lotId) => {
+        const { total, by } = await this.stored.tallies(['status'], { lot_id: lotId });
+        if (total > 0) out.set(lotId, Object.fromEntries(by.get('status')!));
+      }),
+    );
     return out;
   }
 
@@ -398,8 +327,6 @@ export class ApplicationsRepository {
       noteLine,
       events,
     );
-    if (changed && from !== to) await this.kept.add(countMove(id, from, to));
-    if (changed) await this.queues.refresh(changed.lot_id);
     return changed;
   }
 
@@ -411,17 +338,12 @@ export class ApplicationsRepository {
     noteLine: string,
     events: DomainEvent[],
   ): Promise<ApplicationRecord | null> {
-    const res = await withDocLock(this.collection, id, () =>
-      this.collection.updateOne(
-        filter,
-        withEvents(
-          { $set: { ...set, updated_at: new Date() }, $push: { notes: noteLine } },
-          events,
-        ),
-      ),
+    const done = await this.stored.update(
+      filter,
+      { $set: { ...set, updated_at: new Date() }, $push: { notes: noteLine } },
+      events,
     );
-    if (res.matchedCount !== 1) return null;
-    return this.findById(id);
+    return done ? this.findById(id) : null;
   }
 
   /**
@@ -444,14 +366,12 @@ export class ApplicationsRepository {
       lot_status: null,
       ended_at: null,
     };
-    const res = await withDocLock(this.collection, id, () =>
-      this.collection.updateOne(
-        { ...NOT_DELETED, id, status: 'pending', 'approval.state': { $ne: 'requested' } },
-        withEvents({ $set: { approval: doc, updated_at: now } }, events),
-      ),
+    const done = await this.stored.update(
+      { ...NOT_DELETED, id, status: 'pending', 'approval.state': { $ne: 'requested' } },
+      { $set: { approval: doc, updated_at: now } },
+      events,
     );
-    if (res.matchedCount !== 1) return null;
-    return this.refreshed(await this.findById(id));
+    return done ? this.findById(id) : null;
   }
 
   /**
@@ -465,40 +385,26 @@ export class ApplicationsRepository {
     events: DomainEvent[],
   ): Promise<ApplicationRecord | null> {
     const now = new Date();
-    const res = await withDocLock(this.collection, id, () =>
-      this.collection.updateOne(
-        { ...NOT_DELETED, id, status: 'pending', 'approval.state': 'requested' },
-        withEvents(
-          {
-            $set: {
-              'approval.state': 'failed',
-              'approval.reason': failure.reason,
-              'approval.lot_status': failure.lot_status,
-              'approval.ended_at': now,
-              updated_at: now,
-            },
-            $push: { notes: noteLine },
-          },
-          events,
-        ),
-      ),
+    const done = await this.stored.update(
+      { ...NOT_DELETED, id, status: 'pending', 'approval.state': 'requested' },
+      {
+        $set: {
+          'approval.state': 'failed',
+          'approval.reason': failure.reason,
+          'approval.lot_status': failure.lot_status,
+          'approval.ended_at': now,
+          updated_at: now,
+        },
+        $push: { notes: noteLine },
+      },
+      events,
     );
-    if (res.matchedCount !== 1) return null;
-    return this.refreshed(await this.findById(id));
-  }
-
-  /** Recomputes the summary of the application's lot (its holder changed) and answers it. */
-  private async refreshed(app: ApplicationRecord | null): Promise<ApplicationRecord | null> {
-    if (app) await this.queues.refresh(app.lot_id);
-    return app;
+    return done ? this.findById(id) : null;
   }
 
   /** Adds events to an application without changing it (they go out through its outbox). */
   async addEvents(id: number, events: DomainEvent[]): Promise<boolean> {
-    const res = await withDocLock(this.collection, id, () =>
-      this.collection.updateOne({ ...NOT_DELETED, id }, withEvents({}, events)),
-    );
-    return res.matchedCount === 1;
+    return this.stored.update({ ...NOT_DELETED, id }, {}, events);
   }
 
   /** Has the phone another completed application (a family served before)? */
@@ -512,13 +418,11 @@ export class ApplicationsRepository {
 
   /** Marks a pending application as next in the queue after a lapse, with its event. */
   async markNextInQueue(id: number, afterId: number, events: DomainEvent[]): Promise<boolean> {
-    const res = await withDocLock(this.collection, id, () =>
-      this.collection.updateOne(
-        { ...NOT_DELETED, id, status: 'pending' },
-        withEvents({ $set: { next_in_queue_after: afterId, updated_at: new Date() } }, events),
-      ),
+    return this.stored.update(
+      { ...NOT_DELETED, id, status: 'pending' },
+      { $set: { next_in_queue_after: afterId, updated_at: new Date() } },
+      events,
     );
-    return res.matchedCount === 1;
   }
 
   /**
@@ -563,13 +467,11 @@ export class ApplicationsRepository {
     pickupBy: string,
     events: DomainEvent[],
   ): Promise<boolean> {
-    const res = await withDocLock(this.collection, id, () =>
-      this.collection.updateOne(
-        { ...NOT_DELETED, id, status: 'approved', pickup_by: pickupBy, [field]: null },
-        withEvents({ $set: { [field]: new Date() } }, events),
-      ),
+    return this.stored.update(
+      { ...NOT_DELETED, id, status: 'approved', pickup_by: pickupBy, [field]: null },
+      { $set: { [field]: new Date() } },
+      events,
     );
-    return res.matchedCount === 1;
   }
 
   /** Does another application of the lot hold or await its reservation? */

@@ -30,10 +30,6 @@ export interface ApplicationDoc extends Omit<
   | 'updated_at'
 > {
   approval?: ApprovalDoc | null;
-  /** the staff list's bucket: Math.floor(id / 100) (applications-repository.ts, KeptCounts) */
-  block?: number;
-  /** a quarter of the block: Math.floor(id / 25) (blocks.ts, readBlockNewestFirst) */
-  part?: number;
   rejected_for?: number | null;
   request_key?: string | null;
   pickup_by?: string | null;
@@ -69,10 +65,6 @@ export interface WishDoc {
   furniture_category: number;
   furniture_description: string;
   language: Language;
-  /** the staff list's bucket: Math.floor(id / 100) (wishes-repository.ts, KeptCounts) */
-  block?: number;
-  /** a quarter of the block: Math.floor(id / 25) (blocks.ts, readBlockNewestFirst) */
-  part?: number;
   /** the wisher's data was erased (privacy.ts) */
   erased_at?: Date | null;
   created_at: Date;
@@ -111,8 +103,6 @@ const applicationSchema = new Schema<ApplicationDoc>(
       ),
       default: null,
     },
-    block: { type: Number },
-    part: { type: Number },
     rejected_for: { type: Number, default: null },
     request_key: { type: String, default: null },
     pickup_by: { type: String, default: null },
@@ -131,9 +121,6 @@ applicationSchema.index({ lot_id: 1, applicant_phone: 1 }, { unique: true });
 applicationSchema.index({ lot_id: 1, status: 1, id: 1 });
 // the staff list by status, newest first
 applicationSchema.index({ status: 1, id: -1 });
-// the staff list's pages, one block of ids at a time, a full block a part at a time
-applicationSchema.index({ block: 1, status: 1, id: -1 });
-applicationSchema.index({ part: 1, status: 1, id: -1 });
 // the status check and the per-phone limit
 applicationSchema.index({ applicant_phone: 1, status: 1, id: -1 });
 // the pickup-date job: approved applications by their pickup date
@@ -156,8 +143,6 @@ const wishSchema = new Schema<WishDoc>(
     furniture_category: { type: Number, required: true },
     furniture_description: { type: String, required: true },
     language: { type: String, enum: Languages, required: true },
-    block: { type: Number },
-    part: { type: Number },
     erased_at: { type: Date, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
@@ -166,9 +151,6 @@ const wishSchema = new Schema<WishDoc>(
 );
 wishSchema.index({ status: 1, id: -1 });
 wishSchema.index({ furniture_category: 1, id: -1 });
-// the staff list's pages, one block of ids at a time, a full block a part at a time
-wishSchema.index({ block: 1, status: 1, id: -1 });
-wishSchema.index({ part: 1, status: 1, id: -1 });
 // the privacy lookup and the retention job
 wishSchema.index({ applicant_whatsapp: 1 });
 wishSchema.index({ status: 1, updated_at: 1 });

@@ -1,5 +1,5 @@
 import type { DomainEvent } from '@furniture/contracts';
-import { withDocLock, withEvents, type Connection } from '@furniture/platform';
+import type { Connection, StoredList } from '@furniture/platform';
 import { phoneKey } from './lookup-limit';
 import type { ApplicationDoc, Models, WishDoc } from './models';
 
@@ -33,7 +33,16 @@ export class PrivacyRepository {
   constructor(
     private readonly conn: Connection,
     private readonly models: Models,
+    private readonly stored: {
+      applications: StoredList<ApplicationDoc>;
+      wishes: StoredList<WishDoc>;
+    },
   ) {}
+
+  /** The phone's turn of the submissions (ApplicationsRepository.inTurnOfPhone). */
+  inTurnOfPhone<T>(e164: string, fn: () => Promise<T>): Promise<T> {
+    return this.stored.applications.inTurnOf(`phone:${e164}`, fn);
+  }
 
   /** Every application (its phone or WhatsApp number) and wish (WhatsApp) of a number, oldest first. */
   async ofPhone(e164: string): Promise<{ applications: StoredDoc[]; wishes: StoredDoc[] }> {
@@ -56,7 +65,6 @@ export class PrivacyRepository {
    * unique index on lot and phone needs a value). False when it was erased already.
    */
   async eraseApplication(id: number, now: Date, events: DomainEvent[]): Promise<boolean> {
-    const collection = this.models.Application.collection;
     const set: Partial<ApplicationDoc> = {
       applicant_name: '',
       applicant_phone: `erased:${id}`,
@@ -71,15 +79,11 @@ export class PrivacyRepository {
       approval: null,
       erased_at: now,
     };
-    const res = await withDocLock(collection, id, () =>
-      collection.updateOne({ id, erased_at: null }, withEvents({ $set: set }, events)),
-    );
-    return res.matchedCount === 1;
+    return this.stored.applications.update({ id, erased_at: null }, { $set: set }, events);
   }
 
   /** Replaces the wisher's fields of one wish, free texts included. False when erased already. */
   async eraseWish(id: number, now: Date, events: DomainEvent[]): Promise<boolean> {
-    const collection = this.models.Wish.collection;
     const set: Partial<WishDoc> = {
       applicant_name: '',
       applicant_whatsapp: '',
@@ -89,10 +93,7 @@ export class PrivacyRepository {
       furniture_description: '',
       erased_at: now,
     };
-    const res = await withDocLock(collection, id, () =>
-      collection.updateOne({ id, erased_at: null }, withEvents({ $set: set }, events)),
-    );
-    return res.matchedCount === 1;
+    return this.stored.wishes.update({ id, erased_at: null }, { $set: set }, events);
   }
 
   /** Closed applications (rejected, completed) not changed since `before` and not erased yet. */

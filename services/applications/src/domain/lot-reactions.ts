@@ -8,14 +8,12 @@ import { createEvent, type LotLookup } from '@furniture/platform/domain';
 import type { ApplicationsRepository } from '../data-access/applications-repository';
 import type { ApplicationRecord } from './records';
 import type { Pickups } from './pickups';
-import type { QueueCounts } from './queue-counts';
 import { noteLine, SYSTEM_AUTHOR } from './notes';
 import { changeStatus, type ChangeReason } from './status-changes';
 
 export interface LotReactionsDeps {
   applications: ApplicationsRepository;
   lots: LotLookup;
-  queueCounts: QueueCounts;
   pickups: Pickups;
   onEvents: () => void;
 }

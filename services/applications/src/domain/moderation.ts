@@ -16,14 +16,12 @@ import type { ApplicationsRepository } from '../data-access/applications-reposit
 import type { ApplicationRecord } from './records';
 import { requestApproval } from './approvals';
 import type { Pickups } from './pickups';
-import type { QueueCounts } from './queue-counts';
 import { noteLine, parseNotes, type NoteAuthor } from './notes';
 import { changeStatus, lotName, staffTransition } from './status-changes';
 
 export interface ModerationDeps {
   applications: ApplicationsRepository;
   lots: LotLookup;
-  queueCounts: QueueCounts;
   pickups: Pickups;
   onEvents: () => void;
 }

@@ -4,14 +4,12 @@ import type { ApplicationsRepository } from '../data-access/applications-reposit
 import { requestApproval } from './approvals';
 import { addDays, today, type Calendar } from './calendar';
 import { noteLine, type NoteAuthor } from './notes';
-import type { QueueCounts } from './queue-counts';
 import type { ApplicationRecord } from './records';
 import { changeStatus, familyFields } from './status-changes';
 
 export interface PickupsDeps {
   applications: ApplicationsRepository;
   lots: LotLookup;
-  queueCounts: QueueCounts;
   onEvents: () => void;
   calendar: Calendar;
   logger: Logger;

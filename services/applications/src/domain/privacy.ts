@@ -1,5 +1,5 @@
 import { Events, type Actor, type PrivacyErasure, type PrivacyLookup } from '@furniture/contracts';
-import { AppError, createEvent, withLock, type Logger } from '@furniture/platform/domain';
+import { AppError, createEvent, type Logger } from '@furniture/platform/domain';
 import type { PrivacyRepository } from '../data-access/privacy-repository';
 import { OPEN_STATUSES } from './records';
 
@@ -44,7 +44,7 @@ export class Privacy {
    */
   async erase(actor: Actor, e164: string): Promise<PrivacyErasure> {
     // the submission's lock: no new application of this number slips in meanwhile
-    return withLock(`applications.submit.phone:${e164}`, async () => {
+    return this.deps.privacy.inTurnOfPhone(e164, async () => {
       const found = await this.deps.privacy.ofPhone(e164);
       const openApps = found.applications.filter(isOpenApplication).length;
       const openWishes = found.wishes.filter(isOpenWish).length;

@@ -6,22 +6,14 @@ import {
   type CannotApplyReason,
   type QueueInfo,
 } from '@furniture/contracts';
-import {
-  AppError,
-  createEvent,
-  withLock,
-  type LotLookup,
-  type LotView,
-} from '@furniture/platform/domain';
+import { AppError, createEvent, type LotLookup, type LotView } from '@furniture/platform/domain';
 import type { ApplicationsRepository } from '../data-access/applications-repository';
 import { DuplicateApplicationError, type ApplicantFields, type ApplicationRecord } from './records';
-import type { QueueCounts } from './queue-counts';
 import { closeLateApplication, lotName } from './status-changes';
 
 export interface PublicApplicationsDeps {
   applications: ApplicationsRepository;
   lots: LotLookup;
-  queueCounts: QueueCounts;
   /** open applications one phone may hold across all lots */
   maxOpenPerPhone: number;
   statusCheckMax: number;
@@ -86,18 +78,15 @@ export class PublicApplications {
     // one phone at a time (duplicate and limit checks see each other's results), then one lot
     // at a time (ids are drawn and stored in order, so queue places are exact); the unique index
     // on lot and phone still decides between processes
-    return withLock(`applications.submit.phone:${input.phone.e164}`, async () => {
+    return applications.inTurnOfPhone(input.phone.e164, async () => {
       const held = await applications.ofPhone(input.phone.e164);
       if (held.some((a) => a.lot_id === lot.id)) throw new AppError('ALREADY_APPLIED');
       const open = held.filter((a) => isOpen(a.status)).length;
       if (open >= this.deps.maxOpenPerPhone) {
         throw new AppError('TOO_MANY_OPEN_APPLICATIONS', { params: { count: open } });
       }
-      return withLock(`applications.submit.lot:${lot.id}`, async () => {
-        const { queueCounts } = this.deps;
-        const generation = queueCounts.generation(lot.id);
-        const position =
-          (await queueCounts.open(lot.id, () => applications.countOpenOfLot(lot.id))) + 1;
+      return applications.inTurnOfLot(lot.id, async () => {
+        const position = (await applications.countOpenOfLot(lot.id)) + 1;
         let created;
         try {
           created = await applications.insert(
@@ -139,7 +128,6 @@ export class PublicApplications {
           }
           throw err;
         }
-        queueCounts.added(lot.id, generation);
         // the lot may have been reserved or closed between the check above and the insert; the
         // handler that closed its other applications may have missed this one (see docs)
         const now = await this.deps.lots.get(lot.id);

@@ -94,3 +94,16 @@ export type NewWish = Omit<Wish, 'id' | 'created_at' | 'updated_at'>;
 
 /** The phone already applied for the lot (the unique index said so). */
 export class DuplicateApplicationError extends Error {}
+
+/** The application that holds a lot: approved, or with its approval under way. */
+export interface LotHolder {
+  id: number;
+  applicant_name: string;
+}
+
+/** One lot's queue as the staff lists present it. */
+export interface LotQueue {
+  /** the open (pending, approved) applications' ids, oldest (queue order) first */
+  open: number[];
+  holder: LotHolder | null;
+}

@@ -10,7 +10,6 @@ import type { ApplicationsRepository } from '../data-access/applications-reposit
 import type { ApplicationRecord, TransitionExtras } from './records';
 import type { LotLookup, LotView } from '@furniture/platform/domain';
 import { noteLine, statusLabelDe, SYSTEM_AUTHOR, type NoteAuthor } from './notes';
-import type { QueueCounts } from './queue-counts';
 
 export type ChangeReason = (typeof ApplicationChangeReasons)[number];
 
@@ -73,7 +72,6 @@ export function familyFields(
 export interface StatusChangeDeps {
   applications: ApplicationsRepository;
   lots: LotLookup;
-  queueCounts: QueueCounts;
 }
 
 /**
@@ -113,7 +111,7 @@ export async function changeStatus(
     },
     opts.actor,
   );
-  const updated = await deps.applications.transition(
+  return deps.applications.transition(
     app.id,
     app.status,
     to,
@@ -125,8 +123,6 @@ export async function changeStatus(
       pickupBy: opts.pickupBy,
     },
   );
-  if (updated) deps.queueCounts.forget(app.lot_id);
-  return updated;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { withDocLock } from '@furniture/platform';
+import type { Store, StoredCollection } from '@furniture/platform';
 import type { Models, SessionDoc } from './models';
 
 export interface Session {
@@ -36,8 +36,22 @@ function toSession(doc: SessionDoc): Session {
   };
 }
 
+/** Sessions past their absolute end are useless a day later: the store deletes them. */
+const EXPIRED_KEPT_MS = 24 * 3600 * 1000;
+
 export class SessionsRepository {
-  constructor(private readonly models: Models) {}
+  private readonly stored: StoredCollection<SessionDoc>;
+
+  constructor(
+    store: Store,
+    private readonly models: Models,
+  ) {
+    this.stored = store.collection<SessionDoc>({
+      name: 'sessions',
+      key: 'sid',
+      expiry: { field: 'expires_at', afterMs: EXPIRED_KEPT_MS },
+    });
+  }
 
   async create(s: {
     sid: string;
@@ -57,7 +71,7 @@ export class SessionsRepository {
       rotated_at: now,
       revoked_at: null,
     };
-    await this.models.Session.collection.insertOne({ ...doc });
+    await this.stored.insert({ ...doc });
     return toSession(doc);
   }
 
@@ -66,44 +80,37 @@ export class SessionsRepository {
     return doc ? toSession(doc) : null;
   }
 
-  /** Session writes are serialized per session (see platform locks.ts). */
-  private write<T>(sid: string, fn: () => Promise<T>): Promise<T> {
-    return withDocLock(this.models.Session.collection, sid, fn);
-  }
-
   /**
-   * One refresh: the token with hash `presented` against the session's, under the session's lock
-   * (two refreshes of one token never both rotate). The current token is replaced by `next`; the
-   * one replaced within `graceMs` answers 'grace'; an older one 'reused'.
+   * One refresh: the token with hash `presented` against the session's. The current token is
+   * replaced by `next` in a write guarded by it, so two refreshes of one token never both rotate
+   * (on any number of replicas): the second reads again and finds it replaced a moment ago
+   * ('grace', within `graceMs`) or long ago ('reused').
    */
-  async rotate(sid: string, presented: string, next: string, graceMs: number) {
-    return this.write(sid, async (): Promise<RotationResult> => {
+  async rotate(
+    sid: string,
+    presented: string,
+    next: string,
+    graceMs: number,
+  ): Promise<RotationResult> {
+    for (;;) {
       const doc = await this.models.Session.findOne({ sid }).lean<SessionDoc>();
       if (!doc || doc.revoked_at || !doc.refresh_hash) return { kind: 'refused' };
       const now = new Date();
       const used = doc.used_hashes ?? [];
       if (presented === doc.refresh_hash) {
-        const updated: SessionDoc = {
-          ...doc,
+        const set = {
           refresh_hash: next,
           used_hashes: [...used, presented].slice(-USED_HASHES_KEPT),
           rotated_at: now,
           last_used_at: now,
           refreshed_at: now,
         };
-        await this.models.Session.updateOne(
-          { sid, revoked_at: null },
-          {
-            $set: {
-              refresh_hash: updated.refresh_hash,
-              used_hashes: updated.used_hashes,
-              rotated_at: now,
-              last_used_at: now,
-              refreshed_at: now,
-            },
-          },
+        const rotated = await this.stored.update(
+          { sid, revoked_at: null, refresh_hash: presented },
+          { $set: set },
         );
-        return { kind: 'rotated', session: toSession(updated) };
+        if (rotated) return { kind: 'rotated', session: toSession({ ...doc, ...set }) };
+        continue; // rotated or ended meanwhile: what it is now decides
       }
       if (!used.includes(presented)) return { kind: 'refused' };
       const justReplaced =
@@ -111,7 +118,7 @@ export class SessionsRepository {
         doc.rotated_at !== undefined &&
         now.getTime() - doc.rotated_at.getTime() <= graceMs;
       return { kind: justReplaced ? 'grace' : 'reused', session: toSession(doc) };
-    });
+    }
   }
 
   /** Whether `hash` is the session's refresh token or one it replaced. */
@@ -125,13 +132,10 @@ export class SessionsRepository {
 
   /** Ends the session; true when this call ended it (false when it had already ended). */
   async revoke(sid: string, reason: string): Promise<boolean> {
-    const res = await this.write(sid, () =>
-      this.models.Session.updateOne(
-        { sid, revoked_at: null },
-        { $set: { revoked_at: new Date(), revoked_reason: reason } },
-      ),
+    return this.stored.update(
+      { sid, revoked_at: null },
+      { $set: { revoked_at: new Date(), revoked_reason: reason } },
     );
-    return res.modifiedCount === 1;
   }
 
   async revokeAllOfUser(userId: number, reason: string): Promise<void> {
@@ -155,11 +159,5 @@ export class SessionsRepository {
       .limit(limit)
       .lean<SessionDoc[]>();
     return docs.map(toSession);
-  }
-
-  /** Sessions past their absolute end are useless; keep the collection small. */
-  async purgeExpired(olderThan: Date): Promise<number> {
-    const res = await this.models.Session.deleteMany({ expires_at: { $lt: olderThan } });
-    return res.deletedCount;
   }
 }

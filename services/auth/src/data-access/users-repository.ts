@@ -1,14 +1,13 @@
 import type { DomainEvent, Role, User } from '@furniture/contracts';
 import {
-  docWithEvents,
   escapeRegex,
   isDuplicateKeyError,
   nextId,
   tombstoneUpdate,
-  withDocLock,
-  withEvents,
   NOT_DELETED,
   type Connection,
+  type Store,
+  type StoredCollection,
 } from '@furniture/platform';
 import type { QueryFilter } from 'mongoose';
 import { EmailTakenError, toPublicUser, type UserRecord } from '../domain/records';
@@ -30,10 +29,15 @@ function toRecord(doc: UserDoc): UserRecord {
 }
 
 export class UsersRepository {
+  private readonly stored: StoredCollection<UserDoc>;
+
   constructor(
+    store: Store,
     private readonly conn: Connection,
     private readonly models: Models,
-  ) {}
+  ) {
+    this.stored = store.collection<UserDoc>({ name: 'users' });
+  }
 
   async count(): Promise<number> {
     return this.models.User.countDocuments(NOT_DELETED);
@@ -53,10 +57,7 @@ export class UsersRepository {
    * without deleting anything yet (see UsersService.delete). false when the user is gone.
    */
   async markDeleting(id: number, deleting: boolean): Promise<boolean> {
-    const res = await withDocLock(this.models.User.collection, id, () =>
-      this.models.User.collection.updateOne({ ...NOT_DELETED, id }, { $set: { deleting } }),
-    );
-    return res.matchedCount === 1;
+    return this.stored.update({ ...NOT_DELETED, id }, { $set: { deleting } });
   }
 
   async findById(id: number): Promise<UserRecord | null> {
@@ -107,9 +108,7 @@ export class UsersRepository {
     const doc: UserDoc = { id, ...data, created_at: now, updated_at: now };
     const record = toRecord(doc);
     try {
-      await this.models.User.collection.insertOne(
-        docWithEvents({ ...doc }, events(toPublicUser(record))),
-      );
+      await this.stored.insert({ ...doc }, events(toPublicUser(record)));
     } catch (err) {
       if (isDuplicateKeyError(err)) throw new EmailTakenError();
       throw err;
@@ -128,13 +127,12 @@ export class UsersRepository {
     const updatedAt = new Date();
     const next: UserRecord = { ...before, ...set, updated_at: updatedAt.toISOString() };
     try {
-      const res = await withDocLock(this.models.User.collection, before.id, () =>
-        this.models.User.collection.updateOne(
-          { ...NOT_DELETED, id: before.id },
-          withEvents({ $set: { ...set, updated_at: updatedAt } }, events(toPublicUser(next))),
-        ),
+      const done = await this.stored.update(
+        { ...NOT_DELETED, id: before.id },
+        { $set: { ...set, updated_at: updatedAt } },
+        events(toPublicUser(next)),
       );
-      return res.matchedCount === 1 ? next : null;
+      return done ? next : null;
     } catch (err) {
       if (isDuplicateKeyError(err)) throw new EmailTakenError();
       throw err;
@@ -143,23 +141,19 @@ export class UsersRepository {
 
   /** Records a login (or logout) with its event; the profile itself is unchanged. */
   async recordSessionEvent(id: number, events: DomainEvent[], loginAt?: Date): Promise<void> {
-    await withDocLock(this.models.User.collection, id, () =>
-      this.models.User.collection.updateOne(
-        { ...NOT_DELETED, id },
-        withEvents(loginAt ? { $set: { last_login_at: loginAt } } : {}, events),
-      ),
+    await this.stored.update(
+      { ...NOT_DELETED, id },
+      loginAt ? { $set: { last_login_at: loginAt } } : {},
+      events,
     );
   }
 
   /** Deletes through a tombstone so the deletion event cannot be lost. */
   async delete(id: number, events: DomainEvent[]): Promise<boolean> {
-    const res = await withDocLock(this.models.User.collection, id, () =>
-      this.models.User.collection.updateOne(
-        { ...NOT_DELETED, id },
-        // the unique email is released at once: the tombstone keeps a placeholder
-        tombstoneUpdate(events, { email: `deleted:${id}:${Date.now()}` }),
-      ),
+    // the unique email is released at once: the tombstone keeps a placeholder
+    return this.stored.update(
+      { ...NOT_DELETED, id },
+      tombstoneUpdate(events, { email: `deleted:${id}:${Date.now()}` }),
     );
-    return res.matchedCount === 1;
   }
 }

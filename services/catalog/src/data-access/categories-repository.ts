@@ -1,18 +1,15 @@
 import type { DomainEvent } from '@furniture/contracts';
 import {
-  docWithEvents,
   isDuplicateKeyError,
-  namespaceOf,
   nextId,
   raiseCounter,
-  tombstoneUpdate,
-  withDocLock,
-  withEvents,
-  withLock,
   NOT_DELETED,
   type Connection,
+  type Mutated,
+  type Store,
+  type StoredCollection,
 } from '@furniture/platform';
-import type { Document, UpdateFilter } from 'mongodb';
+import type { Document } from 'mongodb';
 import {
   DuplicateCategoryNameError,
   type CategoryChange,
@@ -22,8 +19,6 @@ import { docKey, type CategoryDoc, type Models } from './models';
 
 /** Another category already has this German or Ukrainian name. */
 export { DuplicateCategoryNameError } from '../domain/records';
-
-const MAX_ATTEMPTS = 5;
 
 /** "  Sofas  &  Sessel" and "sofas & sessel" are one name to a volunteer. */
 export function nameKey(name: string): string {
@@ -45,11 +40,21 @@ function toData(doc: CategoryDoc): CategoryData {
 }
 
 export class CategoriesRepository {
+  private readonly stored: StoredCollection<CategoryDoc>;
+
   constructor(
+    store: Store,
     private readonly conn: Connection,
     private readonly models: Models,
     private readonly onWrite: () => void,
-  ) {}
+  ) {
+    this.stored = store.collection<CategoryDoc>({ name: 'categories', key: '_id' });
+  }
+
+  /** A category's names as their unique keys. */
+  private static keys(name: CategoryData['name']) {
+    return { name_key_de: nameKey(name.de), name_key_uk: nameKey(name.uk) };
+  }
 
   async list(): Promise<CategoryData[]> {
     const docs = await this.models.Category.find(NOT_DELETED).sort({ id: 1 }).lean<CategoryDoc[]>();
@@ -70,7 +75,7 @@ export class CategoriesRepository {
    * like every lock of the single-replica FerretDB run.
    */
   withMembersLock<T>(id: number, fn: () => Promise<T>): Promise<T> {
-    return withLock(`${namespaceOf(this.models.Category.collection)}:members:${id}`, fn);
+    return this.stored.inTurnOf(`members:${id}`, fn);
   }
 
   async insert(
@@ -80,17 +85,8 @@ export class CategoriesRepository {
     const id = await nextId(this.conn, 'categories');
     const category: CategoryData = { ...data, id, rev: 1 };
     try {
-      await this.models.Category.collection.insertOne(
-        docWithEvents(
-          {
-            _id: docKey(id),
-            ...category,
-            name_key_de: nameKey(data.name.de),
-            name_key_uk: nameKey(data.name.uk),
-          },
-          events(category),
-        ) as unknown as Document,
-      );
+      const doc = { _id: docKey(id), ...category, ...CategoriesRepository.keys(data.name) };
+      await this.stored.insert(doc, events(category));
     } catch (err) {
       if (isDuplicateKeyError(err)) throw new DuplicateCategoryNameError();
       throw err;
@@ -117,16 +113,10 @@ export class CategoriesRepository {
     let created = 0;
     for (const category of categories) {
       try {
-        await this.models.Category.collection.insertOne(
-          docWithEvents(
-            {
-              _id: docKey(category.id),
-              ...category,
-              name_key_de: nameKey(category.name.de),
-              name_key_uk: nameKey(category.name.uk),
-            },
-            events(category),
-          ) as unknown as Document,
+        const doc = { _id: docKey(category.id), ...category };
+        await this.stored.insert(
+          { ...doc, ...CategoriesRepository.keys(category.name) },
+          events(category),
         );
         created++;
       } catch (err) {
@@ -146,55 +136,35 @@ export class CategoriesRepository {
     return created;
   }
 
-  /** Compare-and-set change under the category's lock; see LotsRepository.mutate. */
+  /** Compare-and-set change (the store's mutate); see LotsRepository.mutate. */
   async mutate(
     id: number,
     decide: (current: CategoryData) => CategoryChange | null | Promise<CategoryChange | null>,
-  ): Promise<{ before: CategoryData; after: CategoryData; changed: boolean } | null> {
-    const collection = this.models.Category.collection;
-    return withDocLock(collection, id, async () => {
-      for (let attempt = 1; ; attempt++) {
-        const before = await this.findById(id);
-        if (!before) return null;
-        const change = await decide(before);
-        if (!change) return { before, after: before, changed: false };
-        const rev = before.rev + 1;
-        let after: CategoryData;
-        let update: UpdateFilter<Document>;
-        if ('remove' in change) {
-          after = { ...before, rev };
-          // the tombstone releases both names at once
+  ): Promise<Mutated<CategoryData> | null> {
+    let result: Mutated<CategoryData> | null;
+    try {
+      result = await this.stored.mutate(
+        docKey(id),
+        () => this.findById(id),
+        async (current) => {
+          const change = await decide(current);
+          if (!change) return null;
+          // a tombstone releases both names at once
           const gone = `deleted:${id}:${Date.now()}`;
-          update = tombstoneUpdate(change.events, {
-            rev,
-            name_key_de: `${gone}:de`,
-            name_key_uk: `${gone}:uk`,
-          });
-        } else {
-          after = { ...before, ...change.set, rev };
-          const keys = change.set.name
-            ? { name_key_de: nameKey(change.set.name.de), name_key_uk: nameKey(change.set.name.uk) }
-            : {};
-          update = withEvents({ $set: { ...change.set, ...keys, rev } }, change.events(after));
-        }
-        let matched: number;
-        try {
-          const res = await collection.updateOne(
-            { _id: docKey(id), rev: before.rev } as unknown as Document,
-            update,
-          );
-          matched = res.matchedCount;
-        } catch (err) {
-          if (isDuplicateKeyError(err)) throw new DuplicateCategoryNameError();
-          throw err;
-        }
-        if (matched === 1) {
-          this.onWrite();
-          return { before, after, changed: true };
-        }
-        if (attempt >= MAX_ATTEMPTS)
-          throw new Error(`category ${id}: concurrent writes did not settle`);
-      }
-    });
+          const stored =
+            'remove' in change
+              ? { name_key_de: `${gone}:de`, name_key_uk: `${gone}:uk` }
+              : change.set.name
+                ? CategoriesRepository.keys(change.set.name)
+                : {};
+          return { ...change, stored };
+        },
+      );
+    } catch (err) {
+      if (isDuplicateKeyError(err)) throw new DuplicateCategoryNameError();
+      throw err;
+    }
+    if (result?.changed) this.onWrite();
+    return result;
   }
 }

@@ -23,10 +23,6 @@ export interface CategoryDoc extends CategoryData {
 
 export interface LotDoc extends LotData {
   _id: string;
-  /** the lists' bucket: Math.floor(id / 100) (lots-repository.ts, KeptCounts) */
-  block?: number;
-  /** a quarter of the block: Math.floor(id / 25) (readBlockNewestFirst) */
-  part?: number;
   deleted_at?: Date | null;
 }
 
@@ -77,8 +73,6 @@ const lotSchema = new Schema<LotDoc>(
       default: [],
     },
     deleted_photo_ids: { type: [Number], default: [] },
-    block: { type: Number },
-    part: { type: Number },
   },
   { collection: 'lots', versionKey: false },
 );
@@ -87,9 +81,6 @@ lotSchema.plugin(outboxPlugin);
 lotSchema.index({ category_id: 1, status: 1, id: -1 });
 lotSchema.index({ status: 1, id: -1 });
 lotSchema.index({ created_at: -1 });
-// the lists' pages, one block of ids at a time, a full block a part at a time
-lotSchema.index({ block: 1, category_id: 1, status: 1 });
-lotSchema.index({ part: 1, category_id: 1, status: 1 });
 
 /** Events that belong to no document (a reservation for a lot that does not exist). */
 export interface OutboxMessageDoc {

@@ -1,12 +1,11 @@
 /**
  * What domain code may import from the platform (enforced by lint, eslint.config.mjs): errors,
- * events, locks and a few types, none of which pulls express, mongoose or amqplib into the
- * domain's graph.
+ * events and a few types, none of which pulls express, mongoose or amqplib into the domain's
+ * graph. No lock and nothing of the store: what must not interleave is a repository's business.
  */
 export { AppError } from './app-error';
 export { createEvent } from './messaging/events';
 export { inTraceOf } from './messaging/trace-context';
-export { withLock, withDocLock } from './locks';
 export { DependencyUnavailableError } from './failures';
 export { findSnapshotLot } from './read-models/lot-view';
 export type { LotLookup, LotSnapshotSource, LotView } from './read-models/lot-view';

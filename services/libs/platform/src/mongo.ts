@@ -1,6 +1,6 @@
 import type { Collection, Document, OptionalUnlessRequiredId } from 'mongodb';
 import mongoose, { type Connection } from 'mongoose';
-import { withLock } from './locks';
+import { withLock } from './store/locks';
 import type { Logger } from './logger';
 
 export type { Connection } from 'mongoose';
@@ -204,36 +204,6 @@ export function watchMongoConnection(opts: {
   const timer = setInterval(() => void check(), opts.everyMs ?? 3000);
   timer.unref();
   return () => clearInterval(timer);
-}
-
-/**
- * Indexes of rate-limiter-flexible's counter tables: the key, and a TTL on `expire` where the
- * server supports it (MongoDB). FerretDB 1.24 has no TTL indexes, so `purgeExpiredCounters`
- * runs periodically there.
- */
-export async function ensureCounterIndexes(
-  conn: Connection,
-  tables: readonly string[],
-): Promise<void> {
-  for (const table of tables) {
-    const collection = conn.collection(table);
-    await collection.createIndex({ key: 1 }, { unique: true });
-    await collection
-      .createIndex({ expire: 1 }, { expireAfterSeconds: 0 })
-      .catch((err: { code?: number }) => {
-        if (err.code !== 238) throw err; // 238 = NotImplemented (FerretDB)
-      });
-  }
-}
-
-/** Deletes the counter rows whose window has ended (where TTL indexes are missing). */
-export async function purgeExpiredCounters(
-  conn: Connection,
-  tables: readonly string[],
-): Promise<void> {
-  for (const table of tables) {
-    await conn.collection(table).deleteMany({ expire: { $lt: new Date() } });
-  }
 }
 
 /** Escapes user input for use inside a regular expression (search boxes). */

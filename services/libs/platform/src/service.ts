@@ -11,6 +11,7 @@ import { createLogger, type Logger } from './logger';
 import { EventBus, type EventHandlers } from './messaging/bus';
 import { OutboxRelay } from './messaging/outbox';
 import { ProcessedEvents } from './messaging/processed';
+import { Store } from './store';
 import {
   connectMongo,
   freshMongoAnswers,
@@ -81,6 +82,10 @@ export class ServiceKit<C extends ServiceBaseConfig = ServiceBaseConfig> {
   /** sessions and users revoked by the auth service's events, checked by the verifier */
   readonly revoked = new RevokedTokens();
   readonly processed: ProcessedEvents;
+  /** the service database's storage module: repositories declare what they store there */
+  readonly store: Store;
+  /** settles when the counts the store found outdated at start are rebuilt */
+  storeRebuilt: Promise<void> = Promise.resolve();
   private readonly relays: OutboxRelay[] = [];
   private readonly jobs: Job[] = [];
   private readonly starters: (() => unknown)[] = [];
@@ -98,6 +103,7 @@ export class ServiceKit<C extends ServiceBaseConfig = ServiceBaseConfig> {
   ) {
     this.verifier = verifierFromConfig(config, (token) => this.revoked.isRevoked(token));
     this.processed = new ProcessedEvents(conn);
+    this.store = new Store(conn);
     this.checks = { mongo: () => pingMongo(conn) };
     const retentionMs = config.PROCESSED_EVENTS_RETENTION_DAYS * 24 * 3600 * 1000;
     this.every('processed events housekeeping', 3600 * 1000, () =>
@@ -170,6 +176,8 @@ export class ServiceKit<C extends ServiceBaseConfig = ServiceBaseConfig> {
     if (this.started) return;
     this.started = true;
     await this.processed.ensureIndexes();
+    this.storeRebuilt = (await this.store.open(this.logger)).rebuilt;
+    for (const job of this.store.jobs()) this.every(job.name, job.everyMs, job.run);
     // a logout, password change, demotion or deletion reaches this process within moments
     await this.bus.broadcast(RevokingEvents, (event) => this.revoked.apply(event));
     for (const relay of this.relays) relay.start();

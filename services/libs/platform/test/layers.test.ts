@@ -35,6 +35,22 @@ test('when domain code imports the platform barrel, mongoose or express, then li
   ).toHaveLength(1);
 });
 
+test("when domain or data-access code reaches for a lock or the store's internals, then lint refuses it", () => {
+  const lock = "import { withLock } from '@furniture/platform/src/store/locks';\nvoid withLock;\n";
+  expect(lint(domainFile, lock)).toHaveLength(1);
+  expect(
+    lint(
+      domainFile,
+      "import { withLock } from '../../../libs/platform/src/store/locks';\nvoid withLock;\n",
+    ),
+  ).toHaveLength(1);
+  expect(lint('services/catalog/src/data-access/layers-example.ts', lock)).toHaveLength(1);
+  // the store itself, as a type, is a repository's business only
+  expect(
+    lint(domainFile, "import type { Store } from '@furniture/platform';\nexport type S = Store;\n"),
+  ).toHaveLength(1);
+});
+
 test('when domain code imports data access at run time, then lint refuses it; as a type it is allowed', () => {
   expect(
     lint(

@@ -6,14 +6,13 @@ import {
   connectMongo,
   createEvent,
   docWithEvents,
-  heldLocks,
   nextId,
   raiseCounter,
   tombstoneUpdate,
-  withDocLock,
   withEvents,
   type Connection,
 } from '../src';
+import { heldLocks, withDocLock } from '../src/store/locks';
 import {
   EventRecorder,
   deleteBrokerObjects,

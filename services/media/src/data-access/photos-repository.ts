@@ -3,10 +3,9 @@ import {
   isDuplicateKeyError,
   nextId,
   tombstoneUpdate,
-  withDocLock,
-  withEvents,
-  withLock,
   type Connection,
+  type Store,
+  type StoredCollection,
 } from '@furniture/platform';
 import {
   photoKey,
@@ -39,16 +38,30 @@ function toPhoto(doc: PhotoDoc): Photo {
 
 const isLive = (doc: StoredPhoto | null): doc is StoredPhoto => !!doc && !doc.deleted_at;
 
+/** A live photo record in a state (a tombstone never matches). */
+const live = (id: number, status: PhotoDoc['status']) => ({
+  _id: photoKey(id),
+  status,
+  deleted_at: null,
+});
+
 /**
- * Photo records and the lots' photo slots. Reads go by `_id` only (see models.ts); guards are
- * checked on the document read under its lock, which on FerretDB is what makes them hold.
+ * Photo records and the lots' photo slots. Reads go by `_id` only (see models.ts); every write is
+ * guarded by the state it was decided on.
  */
 export class PhotosRepository {
+  private readonly stored: StoredCollection<PhotoDoc>;
+  private readonly slotsStored: StoredCollection<SlotDoc>;
+
   constructor(
+    store: Store,
     private readonly conn: Connection,
     private readonly models: Models,
     private readonly slotsPerLot: number,
-  ) {}
+  ) {
+    this.stored = store.collection<PhotoDoc>({ name: 'photos', key: '_id' });
+    this.slotsStored = store.collection<SlotDoc>({ name: 'photo_slots', key: '_id' });
+  }
 
   private get photos() {
     return this.models.Photo.collection;
@@ -56,6 +69,11 @@ export class PhotosRepository {
 
   private get slots() {
     return this.models.Slot.collection;
+  }
+
+  /** One lot's slot decisions at a time in this process (spares pointless collisions). */
+  private inTurnOfLot<T>(lotId: number, fn: () => Promise<T>): Promise<T> {
+    return this.slotsStored.inTurnOf(`lot:${lotId}`, fn);
   }
 
   private findPhoto(id: number): Promise<StoredPhoto | null> {
@@ -76,7 +94,7 @@ export class PhotosRepository {
   async countTaken(lotId: number): Promise<number> {
     const taken = await this.slotsOf(lotId);
     if (taken.length < this.slotsPerLot) return taken.length;
-    return withLock(`${this.conn.name}.photo-slots:${lotId}`, async () => {
+    return this.inTurnOfLot(lotId, async () => {
       return (await this.freeOrphans(await this.slotsOf(lotId))).length;
     });
   }
@@ -90,7 +108,7 @@ export class PhotosRepository {
     lotId: number,
     data: { keys: (id: number) => PhotoKeys; created_by_user_id: number },
   ): Promise<PhotoClaim> {
-    return withLock(`${this.conn.name}.photo-slots:${lotId}`, async () => {
+    return this.inTurnOfLot(lotId, async () => {
       let taken = await this.slotsOf(lotId);
       if (taken.length >= this.slotsPerLot) taken = await this.freeOrphans(taken);
       const used = new Set(taken.map((s) => s.position));
@@ -158,37 +176,27 @@ export class PhotosRepository {
     data: { urls: PhotoUrls; width: number; height: number; bytes: number },
     events: (photo: Photo) => DomainEvent[],
   ): Promise<Photo | null> {
-    return withDocLock(this.photos, claim.id, async () => {
-      const doc = await this.findPhoto(claim.id);
-      if (!isLive(doc) || doc.status !== 'processing') return null;
-      const now = new Date();
-      const photo = toPhoto({ ...doc, ...data, status: 'ready', updated_at: now });
-      const res = await this.photos.updateOne(
-        { _id: photoKey(claim.id) } as never,
-        withEvents({ $set: { ...data, status: 'ready', updated_at: now } }, events(photo)),
-      );
-      return res.matchedCount === 1 ? photo : null;
-    });
+    const doc = await this.findPhoto(claim.id);
+    if (!isLive(doc) || doc.status !== 'processing') return null;
+    const now = new Date();
+    const photo = toPhoto({ ...doc, ...data, status: 'ready', updated_at: now });
+    const done = await this.stored.update(
+      live(claim.id, 'processing'),
+      { $set: { ...data, status: 'ready', updated_at: now } },
+      events(photo),
+    );
+    return done ? photo : null;
   }
 
   /** Gives a claim's slot back after a failed upload. */
   async releaseClaim(claim: Pick<PhotoClaim, 'id' | 'lot_id' | 'position'>): Promise<void> {
-    await withDocLock(this.photos, claim.id, async () => {
-      const doc = await this.findPhoto(claim.id);
-      if (isLive(doc) && doc.status === 'processing') {
-        await this.photos.deleteOne({ _id: photoKey(claim.id) } as never);
-      }
-    });
+    await this.stored.remove(live(claim.id, 'processing'));
     await this.freeSlot(claim.lot_id, claim.position, claim.id);
   }
 
   /** Frees a slot if it is still held by that photo. */
   private async freeSlot(lotId: number, position: number, photoId: number): Promise<void> {
-    const key = slotKey(lotId, position);
-    await withDocLock(this.slots, key, async () => {
-      const slot = (await this.slots.findOne({ _id: key } as never)) as SlotDoc | null;
-      if (slot?.photo_id === photoId) await this.slots.deleteOne({ _id: key } as never);
-    });
+    await this.slotsStored.remove({ _id: slotKey(lotId, position), photo_id: photoId });
   }
 
   async findReady(lotId: number, id: number): Promise<Photo | null> {
@@ -207,15 +215,7 @@ export class PhotosRepository {
 
   /** Deletes through a tombstone (the event cannot be lost), then frees the slot. */
   async delete(photo: Photo, events: DomainEvent[]): Promise<boolean> {
-    const deleted = await withDocLock(this.photos, photo.id, async () => {
-      const doc = await this.findPhoto(photo.id);
-      if (!isLive(doc) || doc.status !== 'ready') return false;
-      const res = await this.photos.updateOne(
-        { _id: photoKey(photo.id) } as never,
-        tombstoneUpdate(events),
-      );
-      return res.matchedCount === 1;
-    });
+    const deleted = await this.stored.update(live(photo.id, 'ready'), tombstoneUpdate(events));
     if (deleted) await this.freeSlot(photo.lot_id, photo.position, photo.id);
     return deleted;
   }
@@ -227,11 +227,7 @@ export class PhotosRepository {
   async purgeLot(lotId: number): Promise<number> {
     const slots = await this.slotsOf(lotId);
     for (const slot of slots) {
-      await withDocLock(this.photos, slot.photo_id, async () => {
-        if (isLive(await this.findPhoto(slot.photo_id))) {
-          await this.photos.deleteOne({ _id: photoKey(slot.photo_id) } as never);
-        }
-      });
+      await this.stored.remove({ _id: photoKey(slot.photo_id), deleted_at: null });
       await this.freeSlot(lotId, slot.position, slot.photo_id);
     }
     return slots.length;

@@ -6,20 +6,14 @@ import type {
   TargetType,
 } from '@furniture/contracts';
 import {
-  KeptCounts,
-  addCount,
-  countsWithPrefix,
   escapeRegex,
   isDuplicateKeyError,
-  nextId,
-  pageOfBuckets,
-  withDocLock,
-  type Connection,
-  type KeptCountsDoc,
+  type Store,
+  type StoredCollection,
+  type StoredList,
 } from '@furniture/platform';
 import { localDay } from '@furniture/platform/domain';
 import type { QueryFilter } from 'mongoose';
-import { unfiltered } from '../domain/activity-export';
 import type { ActivityQuery } from '../domain/activity-service';
 import { ExportMonthStore } from './export-month-store';
 import type { ActivityDoc, LogUserDoc, Models } from './models';
@@ -63,19 +57,9 @@ export function toEntry(doc: ActivityDoc): ActivityLogEntry {
   };
 }
 
-const PROJECTION = { search_text: 0, event_name: 0, day: 0, month: 0 } as const;
+const PROJECTION = { search_text: 0, event_name: 0, day: 0 } as const;
 /** a month's entries keep their day: the export checks that it lies in the month */
-const MONTH_PROJECTION = { search_text: 0, event_name: 0, month: 0 } as const;
-const NEWEST_FIRST = { created_at: -1, id: -1 } as const;
-/**
- * The log's counts, kept up to date with every entry written (KeptCounts): `total`,
- * `action:<type>`, `target:<type>`, `user:<id|none>`, `day:<YYYY-MM-DD>` and `month:<YYYY-MM>`.
- * The unfiltered list and stats read them (and one day of entries at a time), the export one
- * month at a time, instead of the whole log.
- */
-const COUNTS = 'activity_counts';
-
-const isMonthKey = (key: string) => key.startsWith('month:');
+const MONTH_PROJECTION = { search_text: 0, event_name: 0 } as const;
 
 /** One month of the log by its kept counts. */
 export interface LogMonth {
@@ -83,110 +67,39 @@ export interface LogMonth {
   month: string;
   /** its days with their counts, newest first */
   days: [string, number][];
-  /** its `month:` count */
+  /** its entries */
   count: number;
-  /** the sum of its days' counts (equal to `count` while every entry carries its month) */
-  entries: number;
 }
 
-/** An entry's month bucket ("2026-11") from its day ("2026-11-22"). */
+/** An entry's month ("2026-11") from its day ("2026-11-22"). */
 const monthOf = (day: string) => day.slice(0, 7);
 
-function countKeys(e: Pick<ActivityDoc, 'action_type' | 'target_type' | 'user_id'>, day: string) {
-  return [
-    'total',
-    `action:${e.action_type}`,
-    `target:${e.target_type}`,
-    `user:${e.user_id ?? 'none'}`,
-    `day:${day}`,
-    `month:${monthOf(day)}`,
-  ];
-}
-
-/** The buckets of the counts with a prefix (`day:`, `month:`), newest first, with their counts. */
-function newestFirst(counts: Record<string, number>, prefix: string): [string, number][] {
-  return [...countsWithPrefix(counts, prefix)].sort(([a], [b]) => (a < b ? 1 : a > b ? -1 : 0));
-}
-
 export class ActivityRepository {
-  constructor(
-    private readonly conn: Connection,
-    private readonly models: Models,
-    /** the office's time zone: an entry's `day` is its calendar day there */
-    private readonly timeZone: string,
-  ) {
-    this.kept = new KeptCounts(conn.collection<KeptCountsDoc>(COUNTS));
-    this.stored = new ExportMonthStore(conn);
-  }
-
-  private readonly kept: KeptCounts;
+  /** the log: a list of days, counted by action, target and user (the store) */
+  readonly entries: StoredList<ActivityDoc>;
+  private readonly logUsers: StoredCollection<LogUserDoc>;
   /** the CSV export's stored rows of closed months */
   readonly stored: ExportMonthStore;
 
-  /**
-   * At start: true when the counts must be rebuilt (rebuildCounts) from the entries; also when
-   * they were kept by a version without month buckets (its entries have no `month` yet).
-   */
-  async openCounts(): Promise<boolean> {
-    if (await this.kept.open(async () => Boolean(await this.models.Activity.exists({}))))
-      return true;
-    const counts = await this.kept.read();
-    return counts !== null && (counts.total ?? 0) > 0 && !Object.keys(counts).some(isMonthKey);
-  }
-
-  /**
-   * Gives every entry its `day` and `month` and counts the entries once more, in one pass (after
-   * openCounts() said so, or to repair counts that drifted).
-   */
-  async rebuildCounts(log: (msg: string) => void = () => undefined): Promise<void> {
-    await this.kept.invalidate();
-    // the entries may have been changed behind the service's back: their stored rows go too
-    await this.stored.clear();
-    log('rebuilding the activity counts');
-    // one pass over the entries, counted here: FerretDB's $group by day, action, target and user
-    // had not finished after four minutes at 100 000 entries (bench:scale)
-    const col = this.conn.collection<ActivityDoc>(this.models.Activity.collection.collectionName);
-    const counts: Record<string, number> = {};
-    const missing: { _id: string; day: string }[] = [];
-    /** days whose entries (or some of them) lack their month */
-    const monthless = new Set<string>();
-    const cursor = col.find(
-      {},
-      {
-        projection: {
-          _id: 1,
-          created_at: 1,
-          day: 1,
-          month: 1,
-          action_type: 1,
-          target_type: 1,
-          user_id: 1,
-        },
+  constructor(
+    store: Store,
+    private readonly models: Models,
+    /** the office's time zone: an entry's `day` is its calendar day there */
+    timeZone: string,
+  ) {
+    this.entries = store.list<ActivityDoc>({
+      name: 'activity_logs',
+      key: '_id',
+      counts: 'activity_counts',
+      tallied: { action: 'action_type', target: 'target_type', user: 'user_id' },
+      day: {
+        from: 'created_at',
+        of: (at) => localDay(at, timeZone),
+        order: { created_at: -1, id: -1 },
       },
-    );
-    for (const doc of await cursor.toArray()) {
-      const day = doc.day ?? localDay(doc.created_at, this.timeZone);
-      if (!doc.day) missing.push({ _id: doc._id, day });
-      else if (doc.month !== monthOf(day)) monthless.add(day);
-      for (const key of countKeys(doc, day)) addCount(counts, key);
-    }
-    // after the pass (FerretDB's cursor stalls on writes), one write at a time (FerretDB stopped
-    // answering under an unordered bulk of 100 000 updates): the entries without a day get their
-    // day and month one by one, the others their month one day at a time (a pushed-down equality)
-    for (let i = 0; i < missing.length; i += 100)
-      await col.bulkWrite(
-        missing.slice(i, i + 100).map((m) => ({
-          updateOne: {
-            filter: { _id: m._id },
-            update: { $set: { day: m.day, month: monthOf(m.day) } },
-          },
-        })),
-        { ordered: true },
-      );
-    for (const day of [...monthless].sort().reverse())
-      await col.updateMany({ day }, { $set: { month: monthOf(day) } });
-    await this.kept.replace(counts);
-    log(`activity counts rebuilt: ${counts.total ?? 0} entries`);
+    });
+    this.logUsers = store.collection<LogUserDoc>({ name: 'log_users', key: 'user_id' });
+    this.stored = new ExportMonthStore(models.Activity.db);
   }
 
   /** Writes one entry; null when this event already has its entry (a redelivery). */
@@ -194,7 +107,7 @@ export class ActivityRepository {
     if (await this.models.Activity.exists({ _id: entry.event_id })) return null;
     const doc: ActivityDoc = {
       _id: entry.event_id,
-      id: await nextId(this.conn, 'activity_logs'),
+      id: await this.entries.nextId(),
       event_name: entry.event_name,
       source: entry.source,
       user_id: entry.user?.id ?? null,
@@ -207,18 +120,13 @@ export class ActivityRepository {
       details_json: entry.details === null ? null : JSON.stringify(entry.details),
       search_text: entry.search_text,
       created_at: entry.created_at,
-      day: localDay(entry.created_at, this.timeZone),
     };
-    doc.month = monthOf(doc.day!);
     try {
-      await this.conn
-        .collection<ActivityDoc>(this.models.Activity.collection.collectionName)
-        .insertOne({ ...doc });
+      await this.entries.insert({ ...doc });
     } catch (err) {
       if (isDuplicateKeyError(err)) return null;
       throw err;
     }
-    await this.kept.add(Object.fromEntries(countKeys(doc, doc.day!).map((k) => [k, 1])));
     return toEntry(doc);
   }
 
@@ -241,87 +149,48 @@ export class ActivityRepository {
     return f;
   }
 
-  /** One day's entries, newest first (a pushed-down equality on FerretDB, an index on MongoDB). */
-  private dayEntries(day: string): Promise<ActivityDoc[]> {
-    return this.models.Activity.find({ day }, PROJECTION).sort(NEWEST_FIRST).lean<ActivityDoc[]>();
-  }
-
+  /** Newest first; the whole log a day at a time by its counts (the store). */
   async list(
     q: ActivityQuery,
     page: number,
     limit: number,
   ): Promise<{ entries: ActivityLogEntry[]; total: number }> {
-    const counts = unfiltered(q) ? await this.kept.read() : null;
-    if (counts) {
-      // the page's entries lie in one or two days: only those are read
-      const docs = await pageOfBuckets(
-        newestFirst(counts, 'day:'),
-        (page - 1) * limit,
-        limit,
-        (day) => this.dayEntries(day),
-      );
-      return { entries: docs.map(toEntry), total: counts.total ?? 0 };
-    }
-    const filter = this.filter(q);
-    const [docs, total] = await Promise.all([
-      this.models.Activity.find(filter, PROJECTION)
-        .sort(NEWEST_FIRST)
-        .skip((page - 1) * limit)
-        .limit(limit)
-        .lean<ActivityDoc[]>(),
-      this.models.Activity.countDocuments(filter),
-    ]);
+    const { docs, total } = await this.entries.pageWithTotal(this.filter(q), {
+      skip: (page - 1) * limit,
+      limit,
+      projection: PROJECTION,
+    });
     return { entries: docs.map(toEntry), total };
   }
 
-  /**
-   * The log's months, newest first, from the kept counts (each with its days and their counts);
-   * null while the counts are rebuilt.
-   */
+  /** The log's months, newest first, with their days and counts; null while rebuilt. */
   async months(): Promise<LogMonth[] | null> {
-    const counts = await this.kept.read();
-    if (!counts) return null;
+    const days = await this.entries.buckets();
+    if (!days) return null;
     const months = new Map<string, LogMonth>();
-    for (const [day, n] of newestFirst(counts, 'day:')) {
+    for (const [day, n] of days as [string, number][]) {
       const month = monthOf(day);
       let m = months.get(month);
-      if (!m) {
-        m = { month, days: [], count: counts[`month:${month}`] ?? 0, entries: 0 };
-        months.set(month, m);
-      }
+      if (!m) months.set(month, (m = { month, days: [], count: 0 }));
       m.days.push([day, n]);
-      m.entries += n;
+      m.count += n;
     }
     return [...months.values()];
   }
 
-  /**
-   * A month's entries, newest first, in one query (a pushed-down equality; tens of queries for
-   * three years). When its month count disagrees with its days' counts (entries written by an
-   * older version without their month, after the rebuild), day by day instead, and `whole` is
-   * false: what was read may lack entries a later rebuild gives their month.
-   */
-  async monthEntries(m: LogMonth): Promise<{ entries: ActivityLogEntry[]; whole: boolean }> {
-    if (m.count !== m.entries) {
-      const entries: ActivityLogEntry[] = [];
-      for (const [day] of m.days)
-        for (const doc of await this.dayEntries(day)) entries.push(toEntry(doc));
-      return { entries, whole: false };
-    }
-    const docs = await this.models.Activity.find({ month: m.month }, MONTH_PROJECTION)
-      .sort(NEWEST_FIRST)
-      .lean<ActivityDoc[]>();
-    // an entry whose month does not match its day (a bulk copy, say) is not this month's
+  /** A month's entries, newest first, a day at a time (an equality FerretDB pushes down). */
+  async monthEntries(m: LogMonth): Promise<ActivityLogEntry[]> {
     const entries: ActivityLogEntry[] = [];
-    for (const doc of docs)
-      if (doc.day !== undefined && monthOf(doc.day) === m.month) entries.push(toEntry(doc));
-    return { entries, whole: true };
+    for (const [day] of m.days)
+      for (const doc of await this.entries.bucket(day, MONTH_PROJECTION))
+        entries.push(toEntry(doc));
+    return entries;
   }
 
   /** Every matching entry, newest first, read in batches (the filtered CSV export). */
   async *stream(q: ActivityQuery): AsyncGenerator<ActivityLogEntry> {
     const cursor = this.models.Activity.find(this.filter(q), PROJECTION)
-      .sort(NEWEST_FIRST)
+      .sort({ created_at: -1, id: -1 })
       .lean<ActivityDoc[]>()
       .cursor({ batchSize: 500 });
     try {
@@ -332,76 +201,45 @@ export class ActivityRepository {
   }
 
   /**
-   * Counts per action type, target type and user in one pass over the matching entries (FerretDB
-   * reads the whole collection for each aggregation, so one instead of four).
+   * Counts per action type, target type and user (from the kept counts for the whole log, else in
+   * one pass over the matching entries: FerretDB reads the whole collection per aggregation).
    */
   async counts(q: ActivityQuery) {
-    const counts = unfiltered(q) ? await this.kept.read() : null;
-    if (counts) {
-      return {
-        total: counts.total ?? 0,
-        byAction: [...countsWithPrefix(counts, 'action:')].map(([action, count]) => ({
-          action_type: action as ActionType,
-          count,
-        })),
-        byTarget: [...countsWithPrefix(counts, 'target:')].map(([target, count]) => ({
-          target_type: target as TargetType,
-          count,
-        })),
-        byUser: [...countsWithPrefix(counts, 'user:')].map(([user, count]) => ({
-          user_id: user === 'none' ? null : Number(user),
-          count,
-        })),
-      };
-    }
-    const groups = await this.models.Activity.aggregate<{
-      _id: { action: ActionType; target: TargetType; user: number | null };
-      count: number;
-    }>([
-      { $match: this.filter(q) },
-      {
-        $group: {
-          _id: { action: '$action_type', target: '$target_type', user: '$user_id' },
-          count: { $sum: 1 },
-        },
-      },
-    ]);
-    const byAction = new Map<ActionType, number>();
-    const byTarget = new Map<TargetType, number>();
-    const byUser = new Map<number | null, number>();
-    let total = 0;
-    for (const { _id, count } of groups) {
-      total += count;
-      byAction.set(_id.action, (byAction.get(_id.action) ?? 0) + count);
-      byTarget.set(_id.target, (byTarget.get(_id.target) ?? 0) + count);
-      const user = _id.user ?? null;
-      byUser.set(user, (byUser.get(user) ?? 0) + count);
-    }
+    const { total, by } = await this.entries.tallies(
+      ['action_type', 'target_type', 'user_id'],
+      this.filter(q),
+    );
     return {
       total,
-      byAction: [...byAction].map(([action_type, count]) => ({ action_type, count })),
-      byTarget: [...byTarget].map(([target_type, count]) => ({ target_type, count })),
-      byUser: [...byUser].map(([user_id, count]) => ({ user_id, count })),
+      byAction: [...by.get('action_type')!].map(([action, count]) => ({
+        action_type: action as ActionType,
+        count,
+      })),
+      byTarget: [...by.get('target_type')!].map(([target, count]) => ({
+        target_type: target as TargetType,
+        count,
+      })),
+      byUser: [...by.get('user_id')!].map(([user, count]) => ({
+        user_id: user === 'none' ? null : Number(user),
+        count,
+      })),
     };
   }
 
   /** Remembers a staff member's newest name and e-mail; an older event never overwrites them. */
   async touchUser(user: Actor, at: Date): Promise<void> {
-    const LogUser = this.models.LogUser;
-    await withDocLock(LogUser.collection, user.id, async () => {
-      const set = { name: user.name, email: user.email, role: user.role, last_activity_at: at };
-      const res = await LogUser.collection.updateOne(
-        { user_id: user.id, last_activity_at: { $lte: at } },
-        { $set: set },
-      );
-      if (res.matchedCount === 1) return;
-      if (await LogUser.exists({ user_id: user.id })) return; // a newer event was there first
+    const set = { name: user.name, email: user.email, role: user.role, last_activity_at: at };
+    for (let attempt = 1; ; attempt++) {
+      const newer = { user_id: user.id, last_activity_at: { $lte: at } };
+      if (await this.logUsers.update(newer, { $set: set })) return;
+      if (await this.models.LogUser.exists({ user_id: user.id })) return; // a newer event was first
       try {
-        await LogUser.collection.insertOne({ user_id: user.id, ...set });
+        await this.logUsers.insert({ user_id: user.id, ...set });
+        return;
       } catch (err) {
-        if (!isDuplicateKeyError(err)) throw err;
+        if (!isDuplicateKeyError(err) || attempt >= 3) throw err; // stored meanwhile: again
       }
-    });
+    }
   }
 
   async users(): Promise<ActivityUser[]> {

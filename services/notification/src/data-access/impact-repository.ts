@@ -1,4 +1,4 @@
-import { isDuplicateKeyError, withDocLock, type Connection } from '@furniture/platform';
+import { isDuplicateKeyError, type Store, type StoredCollection } from '@furniture/platform';
 
 interface CounterDoc {
   _id: string;
@@ -18,17 +18,22 @@ interface SinceDoc {
  * per counted event so that a redelivered event is not counted twice. A handful of hundred
  * documents at most, whatever the size of the platform.
  */
-export class ImpactRepository {
-  constructor(private readonly conn: Connection) {}
+/** A redelivered event comes within minutes, not weeks: its mark is kept a month. */
+const MARKS_KEPT_MS = 30 * 24 * 3600 * 1000;
 
-  private get counters() {
-    return this.conn.collection<CounterDoc>('impact_counters');
-  }
-  private get marks() {
-    return this.conn.collection<MarkDoc>('impact_marks');
-  }
-  private get meta() {
-    return this.conn.collection<SinceDoc>('impact_meta');
+export class ImpactRepository {
+  private readonly counters: StoredCollection<CounterDoc>;
+  private readonly marks: StoredCollection<MarkDoc>;
+  private readonly meta: StoredCollection<SinceDoc>;
+
+  constructor(store: Store) {
+    this.counters = store.collection<CounterDoc>({ name: 'impact_counters', key: '_id' });
+    this.marks = store.collection<MarkDoc>({
+      name: 'impact_marks',
+      key: '_id',
+      expiry: { field: 'at', afterMs: MARKS_KEPT_MS },
+    });
+    this.meta = store.collection<SinceDoc>({ name: 'impact_meta', key: '_id' });
   }
 
   /**
@@ -38,46 +43,32 @@ export class ImpactRepository {
    */
   async count(eventId: string, at: Date, deltas: Record<string, number>): Promise<boolean> {
     try {
-      await this.marks.insertOne({ _id: eventId, at: new Date() });
+      await this.marks.insert({ _id: eventId, at: new Date() });
     } catch (err) {
       if (isDuplicateKeyError(err)) return false;
       throw err;
     }
     try {
-      for (const [key, d] of Object.entries(deltas)) {
-        if (d !== 0) await this.increment(key, d);
-      }
-      await withDocLock(this.meta, 'since', async () => {
-        const since = await this.meta.findOne({ _id: 'since' });
-        if (since && since.at <= at) return;
-        await this.upsertRetrying(() =>
-          this.meta.updateOne({ _id: 'since' }, { $set: { at } }, { upsert: true }),
-        );
-      });
+      for (const [key, d] of Object.entries(deltas))
+        if (d !== 0) await this.counters.upsert({ _id: key }, { $inc: { n: d } });
+      await this.keepEarliest(at);
     } catch (err) {
-      await this.marks.deleteOne({ _id: eventId }).catch(() => undefined);
+      await this.marks.remove({ _id: eventId }).catch(() => undefined);
       throw err;
     }
     return true;
   }
 
-  /** $inc under the document's lock: FerretDB applies it as read-modify-write (locks.ts). */
-  private increment(key: string, d: number) {
-    return withDocLock(this.counters, key, () =>
-      this.upsertRetrying(() =>
-        this.counters.updateOne({ _id: key }, { $inc: { n: d } }, { upsert: true }),
-      ),
-    );
-  }
-
-  /** Two first increments of a new counter race to insert it: the loser simply goes again. */
-  private async upsertRetrying(run: () => Promise<unknown>): Promise<void> {
+  /** The date counting started: the earliest event's, guarded by the date it replaces. */
+  private async keepEarliest(at: Date): Promise<void> {
     for (let attempt = 1; ; attempt++) {
+      if (await this.meta.update({ _id: 'since', at: { $gt: at } }, { $set: { at } })) return;
+      if (await this.meta.collection.findOne({ _id: 'since' })) return; // as early or earlier
       try {
-        await run();
+        await this.meta.insert({ _id: 'since', at });
         return;
       } catch (err) {
-        if (!isDuplicateKeyError(err) || attempt >= 5) throw err;
+        if (!isDuplicateKeyError(err) || attempt >= 5) throw err; // another stored it first
       }
     }
   }
@@ -85,15 +76,9 @@ export class ImpactRepository {
   /** Every counter, as key → value. */
   async all(): Promise<{ counters: Map<string, number>; since: Date | null }> {
     const [docs, since] = await Promise.all([
-      this.counters.find({}).toArray(),
-      this.meta.findOne({ _id: 'since' }),
+      this.counters.collection.find({}).toArray(),
+      this.meta.collection.findOne({ _id: 'since' }),
     ]);
     return { counters: new Map(docs.map((d) => [d._id, d.n])), since: since?.at ?? null };
-  }
-
-  /** Marks older than `before` (a redelivery comes within minutes, not weeks). */
-  async purgeMarks(before: Date): Promise<number> {
-    const res = await this.marks.deleteMany({ at: { $lt: before } });
-    return res.deletedCount;
   }
 }

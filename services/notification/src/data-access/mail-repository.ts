@@ -2,8 +2,9 @@ import {
   isDuplicateKeyError,
   maskPersonalData,
   nextId,
-  withDocLock,
   type Connection,
+  type Store,
+  type StoredCollection,
 } from '@furniture/platform';
 import type { MailRecord } from '../domain/mail-types';
 import type { MailDoc, Models } from './models';
@@ -26,17 +27,25 @@ export type NewMail = Omit<
 
 /**
  * Mail records. Every state change is guarded in its filter by the state and attempt number it
- * starts from, and runs under the record's lock (FerretDB does not isolate updates).
+ * starts from.
  */
 export class MailRepository {
+  private readonly stored: StoredCollection<MailDoc>;
+
   constructor(
+    store: Store,
     private readonly conn: Connection,
     private readonly models: Models,
-  ) {}
+  ) {
+    this.stored = store.collection<MailDoc>({ name: 'mails', key: '_id' });
+  }
 
-  /** the driver's collection, typed with our string `_id` */
-  private get collection() {
-    return this.conn.collection<MailDoc>(this.models.Mail.collection.collectionName);
+  /**
+   * Runs `fn` while no other decision about this application's mails runs in this process (the
+   * sender keeps a family's mails in order; its claims stay guarded across processes).
+   */
+  inTurnOfApplication<T>(applicationId: number, fn: () => Promise<T>): Promise<T> {
+    return this.stored.inTurnOf(`application:${applicationId}`, fn);
   }
 
   /** Queues a mail; false when this event already has one (a redelivery). */
@@ -59,7 +68,7 @@ export class MailRepository {
       sent_at: null,
     };
     try {
-      await this.collection.insertOne({ ...doc });
+      await this.stored.insert({ ...doc });
       return true;
     } catch (err) {
       if (isDuplicateKeyError(err)) return false;
@@ -124,13 +133,11 @@ export class MailRepository {
       lease_until: new Date(now.getTime() + leaseMs),
       updated_at: now,
     };
-    const res = await withDocLock(this.collection, mail._id, () =>
-      this.collection.updateOne(
-        { _id: mail._id, state: mail.state, attempts: mail.attempts },
-        { $set: set },
-      ),
+    const done = await this.stored.update(
+      { _id: mail._id, state: mail.state, attempts: mail.attempts },
+      { $set: set },
     );
-    return res.matchedCount === 1 ? { ...mail, ...set } : null;
+    return done ? { ...mail, ...set } : null;
   }
 
   private async finish(
@@ -138,13 +145,10 @@ export class MailRepository {
     set: Partial<MailDoc>,
     from: MailRecord['state'] = 'sending',
   ): Promise<boolean> {
-    const res = await withDocLock(this.collection, mail._id, () =>
-      this.collection.updateOne(
-        { _id: mail._id, state: from, attempts: mail.attempts },
-        { $set: { ...set, updated_at: new Date() } },
-      ),
+    return this.stored.update(
+      { _id: mail._id, state: from, attempts: mail.attempts },
+      { $set: { ...set, updated_at: new Date() } },
     );
-    return res.matchedCount === 1;
   }
 
   /**
@@ -216,12 +220,8 @@ export class MailRepository {
       .limit(batch)
       .lean<Pick<MailRecord, '_id' | 'state'>[]>();
     let deleted = 0;
-    for (const mail of old) {
-      const res = await withDocLock(this.collection, mail._id, () =>
-        this.collection.deleteOne({ _id: mail._id, state: mail.state }),
-      );
-      deleted += res.deletedCount;
-    }
+    for (const mail of old)
+      if (await this.stored.remove({ _id: mail._id, state: mail.state })) deleted++;
     return deleted;
   }
 

@@ -26,19 +26,10 @@ export interface ActivityDoc {
   search_text: string;
   created_at: Date;
   /**
-   * The entry's calendar day in the office's time zone ("2026-11-22"): the bucket the unfiltered
-   * list and the export read one at a time. FerretDB never pushes a sort down to PostgreSQL, so a
-   * page sorted over the whole log reads every entry; `{day}` is an equality it does push down
-   * (see infra/src/ferret-pg-indexes.ts), about a hundred entries. Absent on entries written
-   * before it existed until the counts are rebuilt at start (ActivityRepository.prepareCounts).
+   * The entry's calendar day in the office's time zone ("2026-11-22"), written by the store: the
+   * bucket the unfiltered list and the export read one at a time (activity-repository.ts).
    */
   day?: string;
-  /**
-   * The entry's month in the office's time zone ("2026-11", the start of `day`): the bucket the
-   * unfiltered export reads one at a time (tens of queries for three years instead of one per
-   * day). Absent on entries written before it existed until the counts are rebuilt at start.
-   */
-  month?: string;
 }
 
 /** The staff members who appear in the log (the user filter), newest name and e-mail. */
@@ -69,8 +60,6 @@ const activitySchema = new Schema<ActivityDoc>(
     details_json: { type: String, default: null },
     search_text: { type: String, default: '' },
     created_at: { type: Date, required: true },
-    day: { type: String },
-    month: { type: String },
   },
   { collection: 'activity_logs', versionKey: false },
 );
@@ -80,10 +69,6 @@ activitySchema.index({ user_id: 1, created_at: -1 });
 activitySchema.index({ action_type: 1, created_at: -1 });
 activitySchema.index({ target_type: 1, target_id: 1, created_at: -1 });
 activitySchema.index({ target_id: 1, created_at: -1 });
-// one day's entries, newest first (the unfiltered list's and the export's bucket)
-activitySchema.index({ day: 1, created_at: -1, id: -1 });
-// one month's entries, newest first (the unfiltered export's bucket)
-activitySchema.index({ month: 1, created_at: -1, id: -1 });
 
 const logUserSchema = new Schema<LogUserDoc>(
   {

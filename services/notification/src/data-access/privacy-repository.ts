@@ -1,4 +1,4 @@
-import { withDocLock, type Connection } from '@furniture/platform';
+import type { Connection, Store, StoredCollection } from '@furniture/platform';
 import type { StoredRecord, TargetType } from '@furniture/contracts';
 import { ExportMonthStore } from './export-month-store';
 import type { ActivityDoc, MailDoc, Models } from './models';
@@ -62,12 +62,11 @@ const isoDates = (doc: object): StoredRecord =>
   );
 
 /**
- * The months an entry's export rows may be stored under: its month, else its day's; an entry of
- * an older version has neither, and its month in the office's zone is one of those of the UTC
+ * The months an entry's export rows may be stored under: its day's; an entry of an older version
+ * has none, and its month in the office's zone is one of those of the UTC
  * days 14 hours around it.
  */
-function monthsOf(e: Pick<ActivityDoc, 'created_at' | 'day' | 'month'>): string[] {
-  if (e.month) return [e.month];
+function monthsOf(e: Pick<ActivityDoc, 'created_at' | 'day'>): string[] {
   if (e.day) return [e.day.slice(0, 7)];
   const t = e.created_at.getTime();
   const HOURS14 = 14 * 3600 * 1000;
@@ -80,11 +79,21 @@ function monthsOf(e: Pick<ActivityDoc, 'created_at' | 'day' | 'month'>): string[
  * and the activity entries about them.
  */
 export class NotificationPrivacyRepository {
+  private readonly stored: {
+    mails: StoredCollection<MailDoc>;
+    activity: StoredCollection<ActivityDoc>;
+  };
+
   constructor(
+    store: Store,
     private readonly conn: Connection,
     private readonly models: Models,
   ) {
     this.exportMonths = new ExportMonthStore(conn);
+    this.stored = {
+      mails: store.collection<MailDoc>({ name: 'mails', key: '_id' }),
+      activity: store.collection<ActivityDoc>({ name: 'activity_logs', key: '_id' }),
+    };
   }
 
   private readonly exportMonths: ExportMonthStore;
@@ -178,8 +187,7 @@ export class NotificationPrivacyRepository {
       .find(this.mailFilter(applicationIds, wishIds), { projection: { _id: 1 } })
       .toArray();
     for (const { _id } of found) {
-      const res = await withDocLock(this.mails, _id, () => this.mails.deleteOne({ _id }));
-      mails += res.deletedCount;
+      if (await this.stored.mails.remove({ _id })) mails++;
     }
     let activity = 0;
     const entries = await this.activity
@@ -192,7 +200,6 @@ export class NotificationPrivacyRepository {
           source: 1,
           created_at: 1,
           day: 1,
-          month: 1,
         },
       })
       .toArray();
@@ -214,11 +221,9 @@ export class NotificationPrivacyRepository {
         .join(' | ');
       const detailsJson = details === null ? null : JSON.stringify(details);
       if (detailsJson === entry.details_json) continue;
-      await withDocLock(this.activity, entry._id, () =>
-        this.activity.updateOne(
-          { _id: entry._id },
-          { $set: { details_json: detailsJson, search_text: searchText } },
-        ),
+      await this.stored.activity.update(
+        { _id: entry._id },
+        { $set: { details_json: detailsJson, search_text: searchText } },
       );
       activity++;
     }

@@ -37,14 +37,14 @@ function* pieces(entries: ActivityLogEntry[], f: CsvFormat): Generator<CsvPiece>
  * office's time zone) is sent from its stored rows (ExportMonthStore) while they are valid: the
  * same format (csvFingerprint), as many rows as the month's kept count, and no erasure since they
  * were rendered. Otherwise it is rendered from its entries and its rows stored for the next
- * export (only when the month was read in one query, i.e. every entry of it carries its month).
+ * export.
  * A late entry of a closed month raises its count, so its stored rows are rendered again; the
  * current month is always rendered. Filtered exports read the matching entries as before.
  */
 export class ActivityCsvExport {
   private readonly fingerprint: string;
   /** closed months being rendered in this process (an export and the warm-up share them) */
-  private readonly rendering = new Map<string, Promise<{ out: CsvPiece[]; whole: boolean }>>();
+  private readonly rendering = new Map<string, Promise<CsvPiece[]>>();
 
   constructor(
     private readonly repo: ActivityRepository,
@@ -69,7 +69,6 @@ export class ActivityCsvExport {
       m.month < current &&
       head.fingerprint === this.fingerprint &&
       head.rows === m.count &&
-      m.count === m.entries &&
       head.erased === (stamps.get(m.month) ?? null)
       ? head
       : undefined;
@@ -79,14 +78,11 @@ export class ActivityCsvExport {
    * A month's rows rendered from its entries; one render per month, count and erasure stamp at a
    * time in this process (the same entries give the same rows).
    */
-  private render(m: LogMonth, stamp: string | null): Promise<{ out: CsvPiece[]; whole: boolean }> {
-    const key = `${m.month}|${m.count}|${m.entries}|${stamp}`;
+  private render(m: LogMonth, stamp: string | null): Promise<CsvPiece[]> {
+    const key = `${m.month}|${m.count}|${stamp}`;
     let running = this.rendering.get(key);
     if (!running) {
-      running = this.repo.monthEntries(m).then(({ entries, whole }) => ({
-        out: [...pieces(entries, this.format)],
-        whole,
-      }));
+      running = this.repo.monthEntries(m).then((entries) => [...pieces(entries, this.format)]);
       this.rendering.set(key, running);
       const forget = () => this.rendering.delete(key);
       running.then(forget, forget);
@@ -123,10 +119,10 @@ export class ActivityCsvExport {
         if (text !== null) return [{ text, rows: head.rows }];
       }
       const stamp = stamps.get(m.month) ?? null;
-      const { out, whole } = await this.render(m, stamp);
+      const out = await this.render(m, stamp);
       // stored beside the export, never waited for: at most SAVING months at a time (their rows
       // held until written), the others are left to the background job or the next export
-      if (whole && m.month < current && saving < SAVING) {
+      if (m.month < current && saving < SAVING) {
         saving++;
         void this.repo.stored
           .save(m.month, { fingerprint: this.fingerprint, erased: stamp, pieces: out })
@@ -158,13 +154,12 @@ export class ActivityCsvExport {
     const { heads, stamps } = await this.repo.stored.read();
     let stored = 0;
     for (const m of months) {
-      if (m.month >= current || m.count !== m.entries) continue;
+      if (m.month >= current) continue;
       if (this.valid(m, current, heads.get(m.month), stamps)) continue;
       // an export may have stored it meanwhile
       if (this.valid(m, current, await this.repo.stored.head(m.month), stamps)) continue;
       const stamp = stamps.get(m.month) ?? null;
-      const { out, whole } = await this.render(m, stamp);
-      if (!whole) continue;
+      const out = await this.render(m, stamp);
       await this.repo.stored.save(m.month, {
         fingerprint: this.fingerprint,
         erased: stamp,

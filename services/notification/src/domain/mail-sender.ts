@@ -1,4 +1,4 @@
-import { inTraceOf, withLock, type Logger } from '@furniture/platform/domain';
+import { inTraceOf, type Logger } from '@furniture/platform/domain';
 import type { MailRepository } from '../data-access/mail-repository';
 import { MailDeliveryError, type MailRecord, type Mailer } from './mail-types';
 
@@ -15,8 +15,6 @@ export interface MailSenderOptions {
   leaseMs: number;
   /** longest sleep between two looks at the queue */
   wakeMaxMs: number;
-  /** namespace of the per-application locks (the database name) */
-  lockScope: string;
   /** while the SMTP server is unreachable: how often to look whether it is back */
   probeIntervalMs: number;
   onOutcome?: (outcome: SendOutcome) => void;
@@ -170,15 +168,12 @@ export class MailSender {
   private async process(mail: MailRecord): Promise<void> {
     const { mails, leaseMs } = this.opts;
     // decisions about one application's mails are taken one at a time (see verdict)
-    const claimed = await withLock(
-      `${this.opts.lockScope}.mails:application:${mail.application_id}`,
-      async () => {
-        const verdict = await this.verdict(mail);
-        if (verdict.send) return mails.claim(mail, new Date(), leaseMs);
-        await mails.postpone(mail, new Date(Date.now() + verdict.postponeMs));
-        return null;
-      },
-    );
+    const claimed = await mails.inTurnOfApplication(mail.application_id, async () => {
+      const verdict = await this.verdict(mail);
+      if (verdict.send) return mails.claim(mail, new Date(), leaseMs);
+      await mails.postpone(mail, new Date(Date.now() + verdict.postponeMs));
+      return null;
+    });
     if (claimed) await this.deliver(claimed);
   }
 

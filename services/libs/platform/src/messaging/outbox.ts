@@ -1,7 +1,7 @@
 import type { DomainEvent } from '@furniture/contracts';
 import type { Collection, Document, ObjectId, UpdateFilter } from 'mongodb';
 import type { Schema } from 'mongoose';
-import { withDocLock } from '../locks';
+import { withDocLock } from '../store/locks';
 import type { Logger } from '../logger';
 import { settlesWithin } from '../time';
 import { UnroutableEventError } from './bus';

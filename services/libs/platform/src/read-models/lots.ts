@@ -11,7 +11,7 @@ import type { LotLookup, LotSnapshotSource, LotView } from './lot-view';
 
 export type { LotLookup, LotSnapshotSource, LotView } from './lot-view';
 export { findSnapshotLot } from './lot-view';
-import { withDocLock } from '../locks';
+import { withDocLock } from '../store/locks';
 import type { Logger } from '../logger';
 import { insertManyKeepingExisting, isDuplicateKeyError, type Connection } from '../mongo';
 

@@ -1,0 +1,194 @@
+import type { DomainEvent } from '@furniture/contracts';
+import type { Collection, Document, Filter, UpdateFilter } from 'mongodb';
+import { docWithEvents, tombstoneUpdate, withEvents } from '../messaging/outbox';
+import { isDuplicateKeyError, type Connection } from '../mongo';
+import { withDocLock } from './locks';
+
+/** What a repository declares of a collection it writes through the store. */
+export interface CollectionDeclaration {
+  /** the collection's name in the service's database */
+  name: string;
+  /** the field that names a document in a write's filter: `id` (default) or e.g. `_id` */
+  key?: string;
+  /**
+   * Documents whose `field` (a date) lies more than `afterMs` (default 0) in the past are deleted:
+   * by a TTL index where the server has them (MongoDB), by a job every hour where not (FerretDB).
+   */
+  expiry?: { field: string; afterMs?: number };
+  /** fields that each have a unique index (besides a model's own indexes) */
+  unique?: readonly string[];
+}
+
+/** One change decided on a document as it was read (StoredCollection.mutate). */
+export type Mutation<T> =
+  | {
+      /** the record's changed fields */
+      set: Partial<T>;
+      /** stored fields besides the record's (derived keys) */
+      stored?: Document;
+      events: (after: T) => DomainEvent[];
+    }
+  | { remove: true; stored?: Document; events: DomainEvent[] };
+
+export interface Mutated<T> {
+  before: T;
+  after: T;
+  changed: boolean;
+}
+
+/** Attempts of a compare-and-set write before giving up (only several replicas need a second). */
+const MAX_ATTEMPTS = 5;
+
+/**
+ * Writes to one collection, each as MongoDB would make it: one document at a time, guarded by
+ * the filter, with the events it publishes in the same document write (the outbox).
+ *
+ * FerretDB 1.24 (the single-machine run and CI) applies an update as "read the document, modify
+ * it, write it back" without isolation (FerretDB issue #3040): two concurrent updates of one
+ * document can lose one of them, and a guarded update can match twice. Every write here therefore
+ * runs in its document's turn (an in-process lock, locks.ts); with one process per service that
+ * makes FerretDB behave like MongoDB for single-document writes. Invariants across processes rest
+ * on the filters (conditional updates), unique indexes and `rev`, which hold on both servers.
+ */
+export class StoredCollection<D extends Document = Document> {
+  readonly collection: Collection<D>;
+  protected readonly key: string;
+
+  constructor(
+    protected readonly conn: Connection,
+    readonly decl: CollectionDeclaration,
+  ) {
+    this.collection = conn.collection(decl.name) as unknown as Collection<D>;
+    this.key = decl.key ?? 'id';
+  }
+
+  /** The turn of the document a filter names by its key. */
+  protected turn<T>(filter: Filter<D> | Document, fn: () => Promise<T>): Promise<T> {
+    const key = (filter as Document)[this.key] as number | string | undefined;
+    if (key === undefined || (typeof key === 'object' && key !== null))
+      throw new Error(`${this.decl.name}: a write names its document by ${this.key}`);
+    return withDocLock(this.collection, key, fn);
+  }
+
+  /** Stores a new document with the events its creation publishes. */
+  async insert(doc: D, events?: DomainEvent[]): Promise<void> {
+    await this.collection.insertOne((events ? docWithEvents(doc, events) : doc) as never);
+  }
+
+  /**
+   * One guarded write (`filter` names the document by its key and states what must still hold)
+   * with the events it publishes. Answers whether the document matched.
+   */
+  async update(
+    filter: Filter<D>,
+    update: UpdateFilter<D> | Document,
+    events?: DomainEvent[],
+  ): Promise<boolean> {
+    const change = (events ? withEvents(update, events) : update) as UpdateFilter<D>;
+    return this.turn(filter, async () => {
+      const res = await this.collection.updateOne(filter, change);
+      return res.matchedCount === 1;
+    });
+  }
+
+  /**
+   * A write that creates the document when the filter matches none (a counter's `$inc`). Two
+   * first writes race to insert it: the loser writes again, then onto the winner's document.
+   */
+  async upsert(filter: Filter<D>, update: UpdateFilter<D> | Document): Promise<void> {
+    await this.turn(filter, async () => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await this.collection.updateOne(filter, update as UpdateFilter<D>, { upsert: true });
+          return;
+        } catch (err) {
+          if (!isDuplicateKeyError(err) || attempt >= 5) throw err;
+        }
+      }
+    });
+  }
+
+  /** Deletes the document a filter names (in its turn); answers whether it did. */
+  async remove(filter: Filter<D>): Promise<boolean> {
+    return this.turn(
+      filter,
+      async () => (await this.collection.deleteOne(filter)).deletedCount > 0,
+    );
+  }
+
+  /**
+   * Reads, decides and writes one document as one step: `fn` runs in the document's turn, so no
+   * other write of this process comes between its read and its write. Its write must still be
+   * guarded by what it read (other processes).
+   */
+  inTurnOf<T>(key: number | string, fn: () => Promise<T>): Promise<T> {
+    return this.turn({ [this.key]: key }, fn);
+  }
+
+  /**
+   * Compare-and-set on `rev`: reads the record (`read`), lets `decide` choose a change (or none)
+   * and writes it with its events, guarded by the `rev` it was decided on (a tombstone for a
+   * removal, which has a newer rev, so the guard also refuses a record deleted meanwhile). Another
+   * process's write in between makes it read and decide again. null: there is no such record.
+   * Whatever `decide` throws (a stale version, say) ends the call unchanged.
+   */
+  async mutate<T extends { rev: number }>(
+    key: number | string,
+    read: () => Promise<T | null>,
+    decide: (current: T) => Mutation<T> | null | Promise<Mutation<T> | null>,
+  ): Promise<Mutated<T> | null> {
+    const filter = { [this.key]: key } as Filter<D>;
+    return this.turn(filter, async () => {
+      for (let attempt = 1; ; attempt++) {
+        const before = await read();
+        if (!before) return null;
+        const change = await decide(before);
+        if (!change) return { before, after: before, changed: false };
+        const rev = before.rev + 1;
+        const after = { ...before, ...('set' in change ? change.set : {}), rev } as T;
+        const update =
+          'remove' in change
+            ? tombstoneUpdate(change.events, { ...change.stored, rev })
+            : withEvents({ $set: { ...change.set, ...change.stored, rev } }, change.events(after));
+        const res = await this.collection.updateOne(
+          { ...filter, rev: before.rev } as Filter<D>,
+          update as UpdateFilter<D>,
+        );
+        if (res.matchedCount === 1) {
+          await this.written(before, 'remove' in change ? null : after);
+          return { before, after, changed: true };
+        }
+        if (attempt >= MAX_ATTEMPTS)
+          throw new Error(`${this.decl.name} ${key}: concurrent writes did not settle`);
+      }
+    });
+  }
+
+  /** After a write that changed `before` into `after` (null: removed); lists count it. */
+  protected async written(_before: Document, _after: Document | null): Promise<void> {}
+
+  /** At start: the indexes the store needs (the unique keys', the expiry's). */
+  async ensureIndexes(): Promise<void> {
+    for (const field of this.decl.unique ?? [])
+      await this.collection.createIndex({ [field]: 1 } as never, { unique: true });
+    const { expiry } = this.decl;
+    if (!expiry) return;
+    await this.collection
+      .createIndex({ [expiry.field]: 1 } as never, {
+        expireAfterSeconds: Math.round((expiry.afterMs ?? 0) / 1000),
+      })
+      .catch((err: { code?: number; codeName?: string }) => {
+        // FerretDB 1.24 has no TTL indexes (NotImplemented); an index of other options exists
+        if (err.code !== 238 && err.code !== 85 && err.code !== 86) throw err;
+      });
+  }
+
+  /** What a TTL index does, where the server has none: deletes the expired documents. */
+  async purgeExpired(now = new Date()): Promise<number> {
+    const { expiry } = this.decl;
+    if (!expiry) return 0;
+    const before = new Date(now.getTime() - (expiry.afterMs ?? 0));
+    const res = await this.collection.deleteMany({ [expiry.field]: { $lt: before } } as never);
+    return res.deletedCount;
+  }
+}

@@ -1,0 +1,191 @@
+// The kept counts of a list and the reads by bucket (internal to the store).
+//
+// FerretDB 1.24 (the `make run` default) never pushes a sort, a skip or a count down to its
+// database: a page "newest first, entries 4000–4020" or a count of one status reads every
+// matching document into FerretDB and sorts or counts it there (seconds at 100 000 documents).
+// What it does push down is an equality on a top-level field, answered from an index
+// (infra/src/ferret-pg-indexes.ts). So a long list is split into buckets (a block of 100 ids, a
+// log entry's day), the number of documents per bucket is kept in one counts document, updated by
+// every write, and a page reads only the one or two buckets it lies in. On MongoDB the same reads
+// are index lookups, too.
+import type { Collection } from 'mongodb';
+import { isDuplicateKeyError } from '../mongo';
+import { withDocLock } from './locks';
+
+/** The counts of one list: `n` maps a key ("status:pending", "day:2026-11-22") to a count. */
+export interface KeptCountsDoc {
+  _id: string;
+  /** false from the start of a rebuild until its result is written */
+  ready: boolean;
+  /** the layout of the documents the counts were built for; absent before there was one (1) */
+  layout?: number;
+  n: Record<string, number>;
+}
+
+export function checkKey(key: string): string {
+  if (key.includes('.') || key.startsWith('$')) throw new Error(`invalid count key ${key}`);
+  return key;
+}
+
+export class KeptCounts {
+  /**
+   * True after `open` found ready counts of an older layout: they stay in use (the lists read
+   * whole blocks, not parts) while the rebuild writes the documents' new fields.
+   */
+  relayoutOnly = false;
+
+  constructor(
+    private readonly collection: Collection<KeptCountsDoc>,
+    private readonly layout = 1,
+    private readonly id = 'all',
+  ) {}
+
+  /**
+   * At start: makes sure the counts document exists. Without one, an empty list starts with
+   * zero counts; a list that already has documents gets a document that is not ready, and true is
+   * returned: the caller rebuilds the counts (and reads count per request until then). True also
+   * for a rebuild left unfinished and for ready counts of an older layout (`relayoutOnly`).
+   */
+  async open(hasDocuments: () => Promise<boolean>): Promise<boolean> {
+    const existing = await this.collection.findOne({ _id: this.id });
+    if (existing) {
+      this.relayoutOnly = existing.ready && (existing.layout ?? 1) !== this.layout;
+      return !existing.ready || this.relayoutOnly;
+    }
+    const any = await hasDocuments();
+    try {
+      await this.collection.insertOne({ _id: this.id, ready: !any, layout: this.layout, n: {} });
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+      return false; // another replica opened them first and rebuilds them
+    }
+    return any;
+  }
+
+  /**
+   * Adds to counts after a write (negative deltas subtract). Called after the write succeeded: a
+   * process dying in between leaves a count one off until the next rebuild.
+   */
+  async add(deltas: Map<string, number>): Promise<void> {
+    const inc: Record<string, number> = {};
+    for (const [key, delta] of deltas) if (delta) inc[`n.${checkKey(key)}`] = delta;
+    if (Object.keys(inc).length === 0) return;
+    // in-process lock: FerretDB applies an update as read, change, write
+    await withDocLock(this.collection, this.id, () =>
+      this.collection.updateOne({ _id: this.id }, { $inc: inc }),
+    );
+  }
+
+  /**
+   * The counts and whether the documents have this version's layout (`current`: a list may read
+   * the fields the layout brings, e.g. `part`), or null while they are being rebuilt.
+   */
+  async read(): Promise<{ n: Record<string, number>; current: boolean } | null> {
+    const doc = await this.collection.findOne({ _id: this.id });
+    return doc?.ready ? { n: doc.n, current: (doc.layout ?? 1) === this.layout } : null;
+  }
+
+  /** Marks the counts as being rebuilt (the reads fall back to counting). */
+  async invalidate(): Promise<void> {
+    await this.collection.updateOne({ _id: this.id }, { $set: { ready: false } }, { upsert: true });
+  }
+
+  /**
+   * The result of a rebuild. Documents written during the rebuild were counted by their writes
+   * too; one written in the instant between the rebuild's pass and this call may be counted
+   * twice or not at all (the counts are for screens, not for accounting).
+   */
+  async replace(counts: Record<string, number>): Promise<void> {
+    for (const key of Object.keys(counts)) checkKey(key);
+    await withDocLock(this.collection, this.id, () =>
+      this.collection.replaceOne(
+        { _id: this.id },
+        { ready: true, layout: this.layout, n: counts },
+        { upsert: true },
+      ),
+    );
+    this.relayoutOnly = false;
+  }
+}
+
+/**
+ * The entries [skip, skip + limit) of a list split into buckets given in list order with their
+ * sizes; `read` returns one bucket's entries in list order, of which only the first `take` are
+ * used. Reads only the buckets the page touches (usually one or two).
+ */
+export async function pageOfBuckets<K, T>(
+  buckets: Iterable<[K, number]>,
+  skip: number,
+  limit: number,
+  read: (bucket: K, take: number) => Promise<T[]>,
+): Promise<T[]> {
+  const out: T[] = [];
+  let before = 0;
+  for (const [bucket, size] of buckets) {
+    if (out.length >= limit) break;
+    if (before + size > skip) {
+      const start = Math.max(0, skip - before);
+      const wanted = limit - out.length;
+      const entries = await read(bucket, start + wanted);
+      out.push(...entries.slice(start, start + wanted));
+    }
+    before += size;
+  }
+  return out;
+}
+
+/**
+ * The buckets a page lies in, with how many of each bucket's entries (in list order) the page
+ * needs read, the ones it skips included (pageOfBuckets asks for as many).
+ */
+export function touchedBuckets<K>(
+  buckets: [K, number][],
+  page: { skip: number; limit: number },
+): [bucket: K, take: number][] {
+  const touched: [K, number][] = [];
+  let before = 0;
+  for (const [bucket, size] of buckets) {
+    if (before >= page.skip + page.limit) break;
+    if (before + size > page.skip) {
+      const start = Math.max(0, page.skip - before);
+      touched.push([bucket, start + page.skip + page.limit - Math.max(before, page.skip)]);
+    }
+    before += size;
+  }
+  return touched;
+}
+
+/** Ids per block: a page reads the one or two blocks it lies in. */
+export const BLOCK_SIZE = 100;
+/** Ids per part: a quarter of a block, read alone when the block holds many of a list's ids. */
+export const PART_SIZE = 25;
+export const blockOf = (id: number): number => Math.floor(id / BLOCK_SIZE);
+export const partOf = (id: number): number => Math.floor(id / PART_SIZE);
+
+/**
+ * At most `take` of one block's documents of a list, newest first. FerretDB decodes every
+ * document a query matches before it sorts and limits (it pushes neither down with a filter), so
+ * a page of 20 read from a block of 100 decodes five times what it shows (bench:scale: the block
+ * reads were most of a staff list's time). When the kept count (`size`) says the block holds more
+ * of the list's documents than a part, they are read part by part (an equality on `part` that
+ * FerretDB pushes down), the newest part first, until `take` are read; else the block is read in
+ * one query. `topId` (a cursor's block) skips the parts above it.
+ */
+export async function readBlockNewestFirst<T>(opts: {
+  block: number;
+  size: number;
+  take: number;
+  topId?: number;
+  /** false while the documents may lack their part (counts of an older layout) */
+  parts: boolean;
+  read: (where: { block: number } | { part: number }, take: number) => Promise<T[]>;
+}): Promise<T[]> {
+  const { block, size, take } = opts;
+  if (!opts.parts || size <= PART_SIZE) return opts.read({ block }, take);
+  const lowest = partOf(block * BLOCK_SIZE);
+  const top = partOf(Math.min(opts.topId ?? Infinity, (block + 1) * BLOCK_SIZE - 1));
+  const out: T[] = [];
+  for (let part = top; part >= lowest && out.length < take; part--)
+    out.push(...(await opts.read({ part }, take - out.length)));
+  return out;
+}

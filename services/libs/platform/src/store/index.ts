@@ -1,0 +1,103 @@
+// The storage module: what a repository stores and asks, and everything FerretDB 1.24 (the
+// single-machine run and CI) needs to make that fast and safe, in one place. A repository
+// declares a collection (with its expiry) or a list (with the fields it is counted and paged by)
+// and asks: insert, guarded update, compare-and-set, page, count, tally. Kept counts, buckets and
+// parts, layouts and their rebuilds, per-document turns and TTL emulation stay in here, behind an
+// interface a MongoDB-native implementation could satisfy without touching a repository
+// (docs/service-guide.md "The store").
+import type { Logger } from '../logger';
+import type { Connection } from '../mongo';
+import { StoredCollection, type CollectionDeclaration } from './collection';
+import { mongoLimiter, type Limiter, type LimiterDeclaration } from './limiter';
+import { StoredList, type ListDeclaration } from './list';
+
+export {
+  StoredCollection,
+  type CollectionDeclaration,
+  type Mutated,
+  type Mutation,
+} from './collection';
+export { StoredList, type ListDeclaration, type ListPage } from './list';
+export { KeptSummaries, type SummaryDeclaration } from './summaries';
+export type { Limiter, LimiterDeclaration } from './limiter';
+
+/** A scheduled piece of upkeep (ServiceKit.every). */
+export interface StoreJob {
+  name: string;
+  everyMs: number;
+  run: () => Promise<unknown>;
+}
+
+/** One service database's store: its declared collections and lists, opened with the service. */
+export class Store {
+  private readonly collections: StoredCollection[] = [];
+  private readonly lists: StoredList[] = [];
+
+  constructor(private readonly conn: Connection) {}
+
+  /** A collection written through the store (guarded writes, expiry); one per name. */
+  collection<D extends object>(decl: CollectionDeclaration): StoredCollection<D> {
+    const declared = this.collections.find((c) => c.decl.name === decl.name);
+    if (declared) return declared as unknown as StoredCollection<D>;
+    const stored = new StoredCollection<D>(this.conn, decl);
+    this.collections.push(stored as never);
+    return stored;
+  }
+
+  /** A list: a collection read page by page, counted and tallied (list.ts). */
+  list<D extends object>(decl: ListDeclaration): StoredList<D> {
+    const list = new StoredList<D>(this.conn, decl);
+    this.collections.push(list as never);
+    this.lists.push(list as never);
+    return list;
+  }
+
+  /** A budget of points per key and window, counted in the database (limiter.ts). */
+  limiter(decl: LimiterDeclaration): Limiter {
+    if (!this.collections.some((c) => c.decl.name === decl.table))
+      this.collection({
+        name: decl.table,
+        key: 'key',
+        unique: ['key'],
+        expiry: { field: 'expire' },
+      });
+    return mongoLimiter(this.conn, decl);
+  }
+
+  /**
+   * At the service's start: the indexes, and the lists' counts opened; counts that must be
+   * rebuilt are rebuilt in the background (the lists are asked of the server meanwhile).
+   */
+  async open(logger: Logger): Promise<{ rebuilt: Promise<void> }> {
+    const rebuilds: StoredList[] = [];
+    for (const stored of this.collections) await stored.ensureIndexes();
+    for (const list of this.lists) if (await list.open()) rebuilds.push(list);
+    const rebuilt = (async () => {
+      for (const list of rebuilds)
+        await list
+          .rebuild((msg) => logger.info(msg))
+          .catch((err: unknown) =>
+            logger.error({ err, list: list.decl.name }, 'rebuilding the counts failed'),
+          );
+    })();
+    return { rebuilt };
+  }
+
+  /** The upkeep while the service runs: parts of the newest ids, expired documents. */
+  jobs(): StoreJob[] {
+    const jobs: StoreJob[] = [];
+    for (const list of this.lists.filter((l) => !l.decl.day))
+      jobs.push({
+        name: `parts of the newest ${list.decl.name}`,
+        everyMs: 60_000,
+        run: () => list.placeNewest(),
+      });
+    for (const stored of this.collections.filter((c) => c.decl.expiry))
+      jobs.push({
+        name: `expired ${stored.decl.name}`,
+        everyMs: 3600_000,
+        run: () => stored.purgeExpired(),
+      });
+    return jobs;
+  }
+}

@@ -1,0 +1,262 @@
+/**
+ * The store's contract (services/libs/platform/src/store, docs/service-guide.md "The store"): what
+ * a repository declares and asks, checked against what the server says of the same documents.
+ */
+import type { Document } from 'mongodb';
+import { connectMongo, Store, type Connection, type StoredList } from '../src';
+import { heldLocks } from '../src/store/locks';
+import { dropDatabase, silentLogger, testUrls, uniqueName } from '../src/testing';
+
+const { mongoUrl } = testUrls();
+let conn: Connection;
+let dbName: string;
+
+beforeAll(async () => {
+  dbName = uniqueName('store');
+  conn = await connectMongo({ url: mongoUrl, dbName, logger: silentLogger, timeoutMs: 20000 });
+});
+afterAll(async () => {
+  await dropDatabase(mongoUrl, dbName);
+  await conn.close();
+});
+
+interface Item extends Document {
+  id: number;
+  kind: string;
+  status: string;
+  deleted_at?: Date | null;
+  rev: number;
+}
+
+const KINDS = ['chair', 'table', 'bed'];
+const STATUSES = ['open', 'closed'];
+
+/** A fresh list of `n` items (ids 1..n), written through the store, opened as at a start. */
+async function itemList(n: number, name = uniqueName('items')) {
+  const store = new Store(conn);
+  const list = store.list<Item>({
+    name,
+    counts: `${name}_counts`,
+    countedBy: ['kind', 'status'],
+    tallied: { status: 'status' },
+    tombstones: true,
+  });
+  await store.open(silentLogger);
+  for (let i = 0; i < n; i++) {
+    const id = await list.nextId();
+    await list.insert({ id, kind: KINDS[id % 3]!, status: STATUSES[id % 2]!, rev: 1 });
+  }
+  return { store, list, raw: conn.collection<Item>(name) };
+}
+
+/** What the server says a newest-first page of a filter is, tombstones left out. */
+async function expected(raw: ReturnType<typeof conn.collection<Item>>, where: Document) {
+  const docs = await raw
+    .find({ ...where, deleted_at: null })
+    .sort({ id: -1 })
+    .toArray();
+  return docs.map((d) => d.id);
+}
+
+async function expectPagesAgree(list: StoredList<Item>, raw: Parameters<typeof expected>[0]) {
+  for (const where of [
+    {},
+    { status: 'open' },
+    { kind: 'bed' },
+    { kind: 'chair', status: 'closed' },
+    { kind: { $in: ['chair', 'bed'] } },
+    { status: { $in: [] } },
+  ]) {
+    const all = await expected(raw, where);
+    for (const [skip, limit] of [
+      [0, 7],
+      [5, 30],
+      [90, 20],
+      [all.length - 3, 10],
+    ] as const) {
+      const { docs, total } = await list.pageWithTotal(where, { skip: Math.max(0, skip), limit });
+      expect({ where, skip, ids: docs.map((d) => d.id), total }).toEqual({
+        where,
+        skip,
+        ids: all.slice(Math.max(0, skip), Math.max(0, skip) + limit),
+        total: all.length,
+      });
+    }
+    // a cursor: the page after an id
+    const cursor = all[11];
+    if (cursor !== undefined) {
+      const page = await list.page(where, { limit: 15, beforeId: cursor });
+      expect(page.map((d) => d.id)).toEqual(all.filter((id) => id < cursor).slice(0, 15));
+    }
+    expect(await list.count(where)).toBe(all.length);
+  }
+}
+
+describe('a list', () => {
+  test('when documents are inserted, changed, moved between counted values and deleted, then every page, cursor, count and tally of counted fields agrees with the server', async () => {
+    const { list, raw } = await itemList(260);
+    await expectPagesAgree(list, raw);
+    // moves between counted values, guarded
+    for (let id = 3; id <= 260; id += 7)
+      expect(
+        await list.update({ id, status: STATUSES[id % 2] }, { $set: { status: 'held' } }),
+      ).toBe(true);
+    // a guard that no longer holds changes nothing
+    expect(await list.update({ id: 3, status: 'open' }, { $set: { status: 'closed' } })).toBe(
+      false,
+    );
+    // tombstones leave the counts
+    for (let id = 5; id <= 260; id += 11)
+      await list.update({ id }, { $set: { deleted_at: new Date() } });
+    await expectPagesAgree(list, raw);
+    const { total, by } = await list.tallies(['status']);
+    const live = await raw.find({ deleted_at: null }).toArray();
+    expect(total).toBe(live.length);
+    for (const status of ['open', 'closed', 'held'])
+      expect(by.get('status')!.get(status) ?? 0).toBe(
+        live.filter((d) => d.status === status).length,
+      );
+    const kinds = (await list.tallies(['kind'], { status: 'held' })).by.get('kind')!;
+    for (const kind of KINDS)
+      expect(kinds.get(kind) ?? 0).toBe(
+        live.filter((d) => d.kind === kind && d.status === 'held').length,
+      );
+    expect(heldLocks()).toBe(0);
+  });
+
+  test('when a filter names a field the counts do not know, then the server answers it, in the same order', async () => {
+    const { list, raw } = await itemList(60);
+    const where = { id: { $gt: 20 }, status: 'open' };
+    const all = await expected(raw, where);
+    expect((await list.pageWithTotal(where, { skip: 3, limit: 10 })).docs.map((d) => d.id)).toEqual(
+      all.slice(3, 13),
+    );
+    expect(await list.count(where)).toBe(all.length);
+  });
+
+  test('when documents were bulk-loaded without their buckets or counts, then the next start rebuilds the counts, the lists answer meanwhile and agree after', async () => {
+    const name = uniqueName('bulk');
+    const raw = conn.collection<Item>(name);
+    await raw.insertMany(
+      Array.from({ length: 180 }, (_, i) => ({
+        id: i + 1,
+        kind: KINDS[i % 3]!,
+        status: STATUSES[i % 2]!,
+        rev: 1,
+      })),
+    );
+    const store = new Store(conn);
+    const list = store.list<Item>({
+      name,
+      counts: `${name}_counts`,
+      countedBy: ['kind', 'status'],
+      tombstones: true,
+    });
+    const { rebuilt } = await store.open(silentLogger);
+    // while the rebuild runs (or before it), every page is the server's
+    await expectPagesAgree(list, raw);
+    await rebuilt;
+    expect(await raw.countDocuments({ part: { $exists: false } })).toBe(0);
+    expect(await list.open()).toBe(false);
+    await expectPagesAgree(list, raw);
+  });
+
+  test('when a list is kept by day, then the whole log pages day by day, newest first, and the days carry their counts', async () => {
+    const name = uniqueName('log');
+    const store = new Store(conn);
+    const log = store.list<Document>({
+      name,
+      key: '_id',
+      counts: `${name}_counts`,
+      tallied: { kind: 'kind' },
+      day: {
+        from: 'at',
+        of: (at) => at.toISOString().slice(0, 10),
+        order: { at: -1, id: -1 },
+      },
+    });
+    await store.open(silentLogger);
+    const start = Date.UTC(2026, 0, 30, 20);
+    for (let i = 1; i <= 90; i++)
+      await log.insert({
+        _id: `e${i}`,
+        id: i,
+        kind: KINDS[i % 3],
+        // out of id order within a day, across a month's end
+        at: new Date(start + ((i * 37) % 90) * 3600_000),
+      });
+    const all = await conn.collection(name).find({}).sort({ at: -1, id: -1 }).toArray();
+    for (const [skip, limit] of [
+      [0, 10],
+      [17, 25],
+      [80, 20],
+    ] as const)
+      expect((await log.page({}, { skip, limit })).map((d) => d._id)).toEqual(
+        all.slice(skip, skip + limit).map((d) => d._id),
+      );
+    const days = (await log.buckets())!;
+    expect(days.map(([day]) => day)).toEqual([...new Set(all.map((d) => d.day as string))]);
+    expect(days.reduce((n, [, size]) => n + size, 0)).toBe(90);
+    expect((await log.tallies(['kind'])).by.get('kind')!.get('bed')).toBe(30);
+  });
+});
+
+describe('a collection', () => {
+  test('when a record is changed by compare-and-set while another write changes it, then the change is decided again on the newer record', async () => {
+    const store = new Store(conn);
+    const name = uniqueName('cas');
+    const stored = store.collection<Item>({ name });
+    await stored.insert({ id: 1, kind: 'bed', status: 'open', rev: 1 });
+    const read = () => conn.collection<Item>(name).findOne({ id: 1 });
+    let decisions = 0;
+    const result = await stored.mutate(1, read, async (current) => {
+      decisions++;
+      // another process's write between this read and the write
+      if (decisions === 1)
+        await conn.collection(name).updateOne({ id: 1 }, { $set: { kind: 'sofa', rev: 2 } });
+      return { set: { status: `${current.kind}-closed` }, events: () => [] };
+    });
+    expect(decisions).toBe(2);
+    expect(result).toMatchObject({ changed: true, after: { status: 'sofa-closed', rev: 3 } });
+    expect(await read()).toMatchObject({ kind: 'sofa', status: 'sofa-closed', rev: 3 });
+  });
+
+  test('when many first increments of a counter race, then none is lost', async () => {
+    const stored = new Store(conn).collection<{ _id: string; n: number }>({
+      name: uniqueName('counters'),
+      key: '_id',
+    });
+    await Promise.all(
+      Array.from({ length: 25 }, () => stored.upsert({ _id: 'c' }, { $inc: { n: 1 } })),
+    );
+    expect(await stored.collection.findOne({ _id: 'c' })).toMatchObject({ n: 25 });
+  });
+
+  test('when documents expire, then the store deletes them and keeps the others', async () => {
+    const store = new Store(conn);
+    const name = uniqueName('expiring');
+    const stored = store.collection<{ _id: string; at: Date }>({
+      name,
+      key: '_id',
+      expiry: { field: 'at', afterMs: 3600_000 },
+    });
+    await store.open(silentLogger);
+    const now = Date.now();
+    await stored.insert({ _id: 'old', at: new Date(now - 2 * 3600_000) });
+    await stored.insert({ _id: 'young', at: new Date(now - 60_000) });
+    expect(store.jobs().map((j) => j.name)).toContain(`expired ${name}`);
+    expect(await stored.purgeExpired()).toBe(1);
+    expect((await stored.collection.find({}).toArray()).map((d) => d._id)).toEqual(['young']);
+  });
+
+  test('when a budget of points is spent, then the next point waits for its window and a forgotten key starts again', async () => {
+    const store = new Store(conn);
+    const limiter = store.limiter({ table: uniqueName('limits'), points: 3, windowSeconds: 60 });
+    await store.open(silentLogger);
+    const waits = await Promise.all(Array.from({ length: 5 }, () => limiter.take('k')));
+    expect(waits.filter((w) => w === 0)).toHaveLength(3);
+    expect(waits.filter((w) => w > 0 && w <= 60)).toHaveLength(2);
+    await limiter.forget('k');
+    expect(await limiter.take('k')).toBe(0);
+  });
+});
