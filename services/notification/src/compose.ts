@@ -7,19 +7,20 @@ import {
 import { Counter } from 'prom-client';
 import { createApp } from './app';
 import { loadNotificationConfig, type NotificationConfig } from './config';
-import { ActivityRepository } from './data-access/activity-repository';
-import { ImpactRepository } from './data-access/impact-repository';
-import { MailRepository } from './data-access/mail-repository';
-import { registerModels } from './data-access/models';
-import { NotificationPrivacyRepository } from './data-access/privacy-repository';
-import { ActivityService } from './domain/activity-service';
-import { ImpactService } from './domain/impact-service';
-import { MailSender, type SendOutcome } from './domain/mail-sender';
-import { MailService } from './domain/mail-service';
-import type { Mailer } from './domain/mail-types';
-import { NotificationPrivacy } from './domain/privacy-service';
+import { ActivityRepository } from './activity/data-access/activity-repository';
+import { ImpactRepository } from './activity/data-access/impact-repository';
+import { registerModels as registerActivityModels } from './activity/data-access/models';
+import { ActivityService } from './activity/domain/activity-service';
+import { ImpactService } from './activity/domain/impact-service';
 import { eventHandlers } from './entry-points/messaging/handlers';
-import { createSmtpMailer, senderDomain } from './integrations/smtp-mailer';
+import { MailRepository } from './mail/data-access/mail-repository';
+import { registerModels as registerMailModels } from './mail/data-access/models';
+import { MailSender, type SendOutcome } from './mail/domain/mail-sender';
+import { MailService } from './mail/domain/mail-service';
+import type { Mailer } from './mail/domain/mail-types';
+import { createSmtpMailer, senderDomain } from './mail/integrations/smtp-mailer';
+import { NotificationPrivacyRepository } from './privacy/data-access/privacy-repository';
+import { NotificationPrivacy } from './privacy/domain/privacy-service';
 
 function outcomeCounter(): Counter {
   const registry = metricsRegistry('notification');
@@ -53,7 +54,7 @@ export async function composeNotification(
       'OFFICE_EMAIL / OFFICE_PHONE are not set: the mails to families carry placeholder contact details',
     );
   }
-  const models = registerModels(conn);
+  const models = { ...registerActivityModels(conn), ...registerMailModels(conn) };
   await ensureIndexes(conn);
 
   const activityRepo = new ActivityRepository(conn, models, config.TIMEZONE);

@@ -6,10 +6,10 @@ import {
   type EventName,
 } from '@furniture/contracts';
 import type { EventHandler, EventHandlers } from '@furniture/platform';
-import type { ActivityService } from '../../domain/activity-service';
-import { ImpactEvents, type ImpactService } from '../../domain/impact-service';
-import { isMailedEvent, type MailService } from '../../domain/mail-service';
-import type { NotificationPrivacy } from '../../domain/privacy-service';
+import type { ActivityService } from '../../activity/domain/activity-service';
+import { ImpactEvents, type ImpactService } from '../../activity/domain/impact-service';
+import { isMailedEvent, type MailService } from '../../mail/domain/mail-service';
+import type { NotificationPrivacy } from '../../privacy/domain/privacy-service';
 
 /**
  * Every domain event writes its activity-log entry; application status events also queue the

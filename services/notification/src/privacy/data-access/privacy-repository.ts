@@ -1,7 +1,8 @@
 import { withDocLock, type Connection } from '@furniture/platform';
 import type { StoredRecord, TargetType } from '@furniture/contracts';
-import { ExportMonthStore } from './export-month-store';
-import type { ActivityDoc, MailDoc, Models } from './models';
+import { ExportMonthStore } from '../../activity/data-access/export-month-store';
+import type { ActivityDoc, Models as ActivityModels } from '../../activity/data-access/models';
+import type { MailDoc, Models as MailModels } from '../../mail/data-access/models';
 
 /**
  * The details an activity entry about an erased application or wish keeps: what happened to
@@ -82,7 +83,7 @@ function monthsOf(e: Pick<ActivityDoc, 'created_at' | 'day' | 'month'>): string[
 export class NotificationPrivacyRepository {
   constructor(
     private readonly conn: Connection,
-    private readonly models: Models,
+    private readonly models: ActivityModels & MailModels,
   ) {
     this.exportMonths = new ExportMonthStore(conn);
   }
