@@ -3,9 +3,8 @@ import {
   type DomainEvent,
   type PrivacyRecords,
   type PrivacyRecordsQuery,
+  type StoredRecord,
 } from '@furniture/contracts';
-import type { Logger } from '@furniture/platform/domain';
-import type { NotificationPrivacyRepository } from '../data-access/privacy-repository';
 
 /** The applications and wishes whose family data was erased. */
 export interface ErasedTargets {
@@ -13,51 +12,65 @@ export interface ErasedTargets {
   wishIds: number[];
 }
 
-/**
- * Data protection in the notification service (issue 15, docs/privacy.md): staff read what it
- * keeps about a family's applications and wishes (the mails, the activity entries), and an
- * erasure in the applications service (`privacy.personal_data_erased`) removes the mails and the
- * family's details from the log. The handler is idempotent: a redelivery finds nothing left. The
- * erased ids are remembered (ids only), so that an event about them that arrives later (one on
- * its way, or retried, when the erasure happened) queues no mail and leaves a stripped entry.
- */
-export class NotificationPrivacy {
-  constructor(private readonly deps: { repo: NotificationPrivacyRepository; logger: Logger }) {}
+/** Where the erased ids are remembered (data-access/erased-targets-repository.ts). */
+export interface ErasedTargetsStore {
+  remember(applicationIds: number[], wishIds: number[], at: Date): Promise<void>;
+  isErased(kind: 'application' | 'wish', id: number): Promise<boolean>;
+}
 
-  /** POST /privacy/records */
-  records(q: PrivacyRecordsQuery): Promise<PrivacyRecords> {
-    return this.deps.repo.find(q.application_ids, q.wish_ids);
-  }
+/** What the mail and the activity module ask before they keep anything about a family. */
+export interface ErasedCheck {
+  /** The application or wish an event is about, when its family's data was erased already. */
+  erasedTargetOf(event: DomainEvent): Promise<ErasedTargets | null>;
+}
+
+/** What a module keeps about the families of these applications and wishes, oldest first. */
+export interface FamilyRecords {
+  records(applicationIds: number[], wishIds: number[]): Promise<StoredRecord[]>;
+}
+
+/**
+ * Data protection in the notification service (issue 15, docs/privacy.md), the part the mail and
+ * the activity module share. An erasure in the applications service
+ * (`privacy.personal_data_erased`) is remembered here first (ids only), then each module erases
+ * what it keeps (the mails; the family's details in the log). An event about an erased family
+ * that arrives later (one on its way, or retried, when the erasure happened) then queues no mail
+ * and leaves a stripped entry. Every step is idempotent: a redelivery finds nothing left.
+ */
+export class ErasedFamilies implements ErasedCheck {
+  constructor(private readonly store: ErasedTargetsStore) {}
 
   async onErased(event: DomainEvent<typeof Events.PersonalDataErased>): Promise<void> {
-    const { application_ids, wish_ids, reason } = event.payload;
-    await this.deps.repo.remember(application_ids, wish_ids, new Date(event.occurredAt));
-    const done = await this.deps.repo.erase(application_ids, wish_ids);
-    this.deps.logger.info(
-      { eventId: event.eventId, reason, mails: done.mails, entries: done.activity },
-      'personal data erased',
-    );
+    const { application_ids, wish_ids } = event.payload;
+    await this.store.remember(application_ids, wish_ids, new Date(event.occurredAt));
   }
 
-  /** The application or wish an event is about, when its family's data was erased already. */
   async erasedTargetOf(event: DomainEvent): Promise<ErasedTargets | null> {
     if (event.name === Events.PersonalDataErased) return null;
     const p = event.payload as { application_id?: unknown; wish_id?: unknown };
     if (typeof p.application_id === 'number' && event.name.startsWith('application.')) {
-      return (await this.deps.repo.isErased('application', p.application_id))
+      return (await this.store.isErased('application', p.application_id))
         ? { applicationIds: [p.application_id], wishIds: [] }
         : null;
     }
     if (typeof p.wish_id === 'number' && event.name.startsWith('wish.')) {
-      return (await this.deps.repo.isErased('wish', p.wish_id))
+      return (await this.store.isErased('wish', p.wish_id))
         ? { applicationIds: [], wishIds: [p.wish_id] }
         : null;
     }
     return null;
   }
+}
 
-  /** Strips the family's details from the entries of these ids again (a late event's entry). */
-  async strip(target: ErasedTargets): Promise<void> {
-    await this.deps.repo.erase(target.applicationIds, target.wishIds);
+/** POST /privacy/records: staff read what the service keeps about a family's applications and wishes. */
+export class NotificationPrivacy {
+  constructor(private readonly deps: { mails: FamilyRecords; activity: FamilyRecords }) {}
+
+  async records(q: PrivacyRecordsQuery): Promise<PrivacyRecords> {
+    const [mails, activity] = await Promise.all([
+      this.deps.mails.records(q.application_ids, q.wish_ids),
+      this.deps.activity.records(q.application_ids, q.wish_ids),
+    ]);
+    return { mails, activity };
   }
 }
