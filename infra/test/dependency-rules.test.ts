@@ -91,3 +91,52 @@ test("when the notification service's mail module imports the activity module, o
     'notification-privacy-below-modules',
   ]);
 });
+
+describe('the SPA’s feature boundaries (frontend/README.md)', () => {
+  const F = 'frontend/src/features';
+  const files = {
+    [`${F}/catalog/index.ts`]: "export { CategoryIconView } from './lib/category-icon';\n",
+    [`${F}/catalog/lib/category-icon.ts`]: 'export const CategoryIconView = 1;\n',
+    [`${F}/admin/session/index.ts`]: "export { useSession } from './use-session';\n",
+    [`${F}/admin/session/use-session.ts`]: 'export const useSession = () => 1;\n',
+    [`${F}/admin/session/components/LoginPage.ts`]: 'export default 1;\n',
+    [`${F}/admin/lib/errors.ts`]: 'export const message = 1;\n',
+  };
+
+  test('when features import each other through their index.ts, and back-office features its shared lib, then lint is content', () => {
+    expect(
+      cruise({
+        ...files,
+        [`${F}/applications/components/Apply.ts`]:
+          "import { CategoryIconView } from '../../catalog';\nexport const a = CategoryIconView;\n",
+        [`${F}/admin/lots/components/LotPage.ts`]:
+          "import { CategoryIconView } from '../../../catalog';\nimport { useSession } from '../../session';\nimport { message } from '../../lib/errors';\nexport const l = [CategoryIconView, useSession, message];\n",
+        [`${F}/admin/AdminRoutes.ts`]:
+          "import { useSession } from './session';\nexport const pages = [useSession, () => import('./session/components/LoginPage')];\n",
+      }),
+    ).toEqual([]);
+  });
+
+  test('when a feature, the back-office’s shared code or its shell reaches into another feature, or shared app code into any, then lint refuses it', () => {
+    const violations = cruise({
+      ...files,
+      [`${F}/applications/components/Apply.ts`]:
+        "import { CategoryIconView } from '../../catalog/lib/category-icon';\nexport const a = CategoryIconView;\n",
+      [`${F}/admin/lots/components/LotPage.ts`]:
+        "import { CategoryIconView } from '../../../catalog/lib/category-icon';\nexport const l = CategoryIconView;\n",
+      [`${F}/admin/lib/form-draft.ts`]:
+        "import { useSession } from '../session/use-session';\nexport const d = useSession;\n",
+      [`${F}/admin/AdminRoutes.ts`]:
+        "import { useSession } from './session/use-session';\nexport const r = useSession;\n",
+      ['frontend/src/lib/format.ts']:
+        "import { CategoryIconView } from '../features/catalog';\nexport const f = CategoryIconView;\n",
+    });
+    expect(violations.map((v) => `${v.rule.name} ${v.from}`).sort()).toEqual([
+      `spa-admin-feature-entry ${F}/admin/lib/form-draft.ts`,
+      `spa-admin-feature-entry ${F}/admin/lots/components/LotPage.ts`,
+      `spa-admin-shell-entry ${F}/admin/AdminRoutes.ts`,
+      `spa-feature-entry ${F}/applications/components/Apply.ts`,
+      'spa-shared-code-below-features frontend/src/lib/format.ts',
+    ]);
+  });
+});
