@@ -41,8 +41,10 @@ run: tools build
 reset: install
 	npx tsx infra/src/cli/reset.ts
 
+# eslint per file; dependency-cruiser over the whole import graph (cycles, module boundaries)
 lint: install
 	npx eslint . --max-warnings=0
+	npx depcruise --config .dependency-cruiser.cjs --output-type err-long .
 
 typecheck: install
 	npx tsc -p tsconfig.json

@@ -42,9 +42,10 @@ export default tseslint.config(
   // Layers of every service (STYLE.md rule 9): entry-points → domain → data-access, with record
   // types owned by the domain. The domain sees the platform only through its domain entry and
   // data access and integrations only as types (they are injected); nothing below the entry
-  // points knows them.
+  // points knows them. A service made of modules (notification: mail/, activity/, privacy/)
+  // has the same layers inside each module, hence `src/**/domain/**`.
   {
-    files: ['services/*/src/domain/**/*.ts'],
+    files: ['services/*/src/**/domain/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -84,7 +85,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['services/*/src/data-access/**/*.ts', 'services/*/src/integrations/**/*.ts'],
+    files: ['services/*/src/**/data-access/**/*.ts', 'services/*/src/**/integrations/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -105,7 +106,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['services/*/src/entry-points/**/*.ts'],
+    files: ['services/*/src/**/entry-points/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

@@ -222,6 +222,17 @@ export default defineConfig(({ command, mode }) => {
       // scripts/report-size.mjs reads it to measure the home page's first download
       manifest: true,
       rollupOptions: {
+        // a feature's public entry (features/<feature>/index.ts, frontend/README.md) only
+        // re-exports: importing it runs nothing, so a chunk gets just the modules whose exports it
+        // uses, as if it imported them directly (no stub chunk per entry)
+        treeshake: {
+          moduleSideEffects: [
+            {
+              test: /[\\/]src[\\/]features[\\/](?:admin[\\/])?[\w-]+[\\/]index\.ts$/,
+              sideEffects: false,
+            },
+          ],
+        },
         output: {
           // Everything the home page loads first travels in one chunk: split across several
           // shared chunks it compresses worse. Lazily loaded code that imports a library of the

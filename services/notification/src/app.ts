@@ -5,12 +5,12 @@ import {
   finishApp,
   type ServiceAppDeps,
 } from '@furniture/platform';
-import type { ActivityService } from './domain/activity-service';
-import type { ImpactService } from './domain/impact-service';
-import type { NotificationPrivacy } from './domain/privacy-service';
-import { activityRouter } from './entry-points/http/activity-router';
-import { impactRouter } from './entry-points/http/impact-router';
-import { privacyRouter } from './entry-points/http/privacy-router';
+import type { ActivityService } from './activity/domain/activity-service';
+import type { ImpactService } from './activity/domain/impact-service';
+import { activityRouter } from './activity/entry-points/http/activity-router';
+import { impactRouter } from './activity/entry-points/http/impact-router';
+import type { NotificationPrivacy } from './privacy/domain/privacy-service';
+import { privacyRouter } from './privacy/entry-points/http/privacy-router';
 
 export interface NotificationAppDeps extends ServiceAppDeps {
   activity: ActivityService;

@@ -1,176 +1,65 @@
 import {
+  combineHandlers,
   defineService,
   ensureIndexes,
-  metricsRegistry,
   type ServiceKit,
 } from '@furniture/platform';
-import { Counter } from 'prom-client';
+import { composeActivity } from './activity/compose';
+import { registerModels as registerActivityModels } from './activity/data-access/models';
 import { createApp } from './app';
 import { loadNotificationConfig, type NotificationConfig } from './config';
-import { ActivityRepository } from './data-access/activity-repository';
-import { ImpactRepository } from './data-access/impact-repository';
-import { MailRepository } from './data-access/mail-repository';
-import { registerModels } from './data-access/models';
-import { NotificationPrivacyRepository } from './data-access/privacy-repository';
-import { ActivityService } from './domain/activity-service';
-import { ImpactService } from './domain/impact-service';
-import { MailSender, type SendOutcome } from './domain/mail-sender';
-import { MailService } from './domain/mail-service';
-import type { Mailer } from './domain/mail-types';
-import { NotificationPrivacy } from './domain/privacy-service';
-import { eventHandlers } from './entry-points/messaging/handlers';
-import { createSmtpMailer, senderDomain } from './integrations/smtp-mailer';
-
-function outcomeCounter(): Counter {
-  const registry = metricsRegistry('notification');
-  return (
-    (registry.getSingleMetric('notification_mail_attempts_total') as Counter | undefined) ??
-    new Counter({
-      name: 'notification_mail_attempts_total',
-      help: 'Mail sending outcomes (sent, retry, failed)',
-      labelNames: ['outcome'],
-      registers: [registry],
-    })
-  );
-}
+import { composeMail } from './mail/compose';
+import { registerModels as registerMailModels } from './mail/data-access/models';
+import type { Mailer } from './mail/domain/mail-types';
+import { ErasedTargetsRepository } from './privacy/data-access/erased-targets-repository';
+import { ErasedFamilies, NotificationPrivacy } from './privacy/domain/privacy-service';
+import { privacyHandlers } from './privacy/entry-points/messaging/handlers';
 
 export interface NotificationOptions {
   /** the SMTP side; built from SMTP_URL when not given */
   mailer?: Mailer;
 }
 
-/** Wires the notification service's domain on the kit (start.ts and the tests alike). */
+/**
+ * Wires the notification service's two modules on the kit (start.ts and the tests alike): mail
+ * (src/mail) and the activity log with its export and the impact counters (src/activity), each
+ * with its own handlers, and the privacy part both share (src/privacy).
+ */
 export async function composeNotification(
   kit: ServiceKit<NotificationConfig>,
   options: NotificationOptions = {},
 ) {
-  const { config, logger, conn } = kit;
-  if (
-    config.NODE_ENV === 'production' &&
-    (!config.OFFICE_PHONE || config.OFFICE_EMAIL.endsWith('.local'))
-  ) {
-    logger.warn(
-      'OFFICE_EMAIL / OFFICE_PHONE are not set: the mails to families carry placeholder contact details',
-    );
-  }
-  const models = registerModels(conn);
+  const { config, conn } = kit;
+  const activityModels = registerActivityModels(conn);
+  const mailModels = registerMailModels(conn);
   await ensureIndexes(conn);
 
-  const activityRepo = new ActivityRepository(kit.store, models, config.TIMEZONE);
-  const activity = new ActivityService({
-    activity: activityRepo,
-    timeZone: config.TIMEZONE,
-    csvDelimiter: config.CSV_DELIMITER,
-  });
-  /** the CSV export's rows of closed months, stored ahead of the next export */
-  const storeExportMonths = async () => {
-    const months = await activity.storeClosedMonths();
-    if (months > 0) logger.info({ months }, 'activity export: closed months stored');
-  };
-  const storeFailed = (err: unknown) =>
-    logger.error({ err }, 'storing the activity export months failed');
-  // a minute (EXPORT_MONTHS_DELAY_SECONDS) after the start or the counts rebuild: the first
-  // requests, and an export asked for at once, do not share the machine with it (an export
-  // stores what it renders itself)
-  let storeTimer: NodeJS.Timeout | undefined;
-  const storeSoon = () => {
-    storeTimer = setTimeout(
-      () => void storeExportMonths().catch(storeFailed),
-      config.EXPORT_MONTHS_DELAY_SECONDS * 1000,
-    );
-    storeTimer.unref();
-  };
-  kit.onStop(() => clearTimeout(storeTimer));
-  // after the counts the store rebuilds at start, if any (the lists answer meanwhile)
-  kit.onStart(() => void kit.storeRebuilt.then(storeSoon));
-  // a month that ended, or whose stored rows went stale (a late entry, an erasure)
-  kit.every('activity export months', 6 * 3600 * 1000, storeExportMonths);
-  const mails = new MailRepository(kit.store, conn, models);
-  const mailer =
-    options.mailer ??
-    createSmtpMailer({
-      url: config.SMTP_URL,
-      from: config.MAIL_FROM,
-      replyTo: config.MAIL_REPLY_TO || config.OFFICE_EMAIL || undefined,
-      timeoutMs: config.SMTP_TIMEOUT_MS,
-    });
-  const outcomes = outcomeCounter();
-  const sender = new MailSender({
-    mails,
-    mailer,
-    logger,
-    maxAttempts: config.MAIL_MAX_ATTEMPTS,
-    retryBaseMs: config.MAIL_RETRY_BASE_MS,
-    retryMaxMs: config.MAIL_RETRY_MAX_MS,
-    concurrency: config.MAIL_CONCURRENCY,
-    leaseMs: config.MAIL_LEASE_MS,
-    wakeMaxMs: config.MAIL_WAKE_MAX_MS,
-    probeIntervalMs: config.MAIL_PROBE_INTERVAL_MS,
-    onOutcome: (outcome: SendOutcome) => outcomes.inc({ outcome }),
-  });
-  const mail = new MailService({
-    mails,
-    context: {
-      siteName: config.SITE_NAME,
-      publicBaseUrl: config.PUBLIC_BASE_URL,
-      office: {
-        email: config.OFFICE_EMAIL,
-        phone: config.OFFICE_PHONE,
-        address: config.OFFICE_ADDRESS,
-        hours: { de: config.OFFICE_HOURS_DE, uk: config.OFFICE_HOURS_UK },
-      },
-    },
-    messageIdDomain: senderDomain(config.MAIL_FROM),
-    onQueued: () => sender.kick(),
-    logger,
-  });
-  const privacy = new NotificationPrivacy({
-    repo: new NotificationPrivacyRepository(kit.store, conn, models),
-    logger,
-  });
-  const impactRepo = new ImpactRepository(kit.store);
-  const impact = new ImpactService({ store: impactRepo, timeZone: config.TIMEZONE });
-
-  /** Housekeeping: what a TTL index would do on MongoDB (FerretDB has none). */
-  const purgeOldMails = async (now = new Date()): Promise<number> => {
-    if (config.MAIL_RETENTION_DAYS === 0) return 0;
-    const before = new Date(now.getTime() - config.MAIL_RETENTION_DAYS * 24 * 3600 * 1000);
-    let total = 0;
-    for (;;) {
-      const deleted = await mails.purgeFinished(before);
-      total += deleted;
-      if (deleted === 0) return total;
-    }
-  };
-  kit.every('old mails', 3600 * 1000, async () => {
-    const n = await purgeOldMails();
-    if (n > 0) logger.info({ deleted: n }, 'old mails deleted');
-  });
-  kit.onStart(() => sender.start());
-  kit.onStop(async () => {
-    await sender.stop();
-    mailer.close();
-  });
+  const erased = new ErasedFamilies(new ErasedTargetsRepository(conn));
+  const activity = await composeActivity(kit, { models: activityModels, erased });
+  const mail = composeMail(kit, { models: mailModels, erased, mailer: options.mailer });
+  const privacy = new NotificationPrivacy({ mails: mail.privacy, activity: activity.privacy });
 
   const app = createApp({
     ...kit.appDeps(),
     // SMTP is reported but not required: mails wait in their queue while it is away
-    info: { ...kit.appDeps().info, smtp: () => sender.smtpHealthy() },
-    activity,
-    impact,
+    info: { ...kit.appDeps().info, smtp: () => mail.sender.smtpHealthy() },
+    activity: activity.activity,
+    impact: activity.impact,
     privacy,
     timeZone: config.TIMEZONE,
   });
 
   return {
     app,
-    handlers: eventHandlers({ activity, mail, impact, privacy }),
-    purgeOldMails,
-    sender,
-    activity,
-    impact,
-    mail,
-    mails,
+    // one event, in this order: an erasure is remembered before the modules erase what they keep;
+    // a family's mail is queued before the event's log entry is written
+    handlers: combineHandlers(privacyHandlers(erased), mail.handlers, activity.handlers),
+    purgeOldMails: mail.purgeOldMails,
+    sender: mail.sender,
+    activity: activity.activity,
+    impact: activity.impact,
+    mail: mail.mail,
+    mails: mail.mails,
     privacy,
   };
 }

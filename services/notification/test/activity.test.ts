@@ -7,9 +7,9 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify';
 import { adminActor, at, family, freshId, statusChange, submitted, volunteerActor } from './events';
 import { ADMIN, VOLUNTEER, startNotification, type NotificationUnderTest } from './harness';
-import { ActivityRepository } from '../src/data-access/activity-repository';
-import type { Models } from '../src/data-access/models';
-import { csvColumns, csvRow } from '../src/domain/activity-csv';
+import { ActivityRepository } from '../src/activity/data-access/activity-repository';
+import type { Models } from '../src/activity/data-access/models';
+import { csvColumns, csvRow } from '../src/activity/domain/activity-csv';
 
 let svc: NotificationUnderTest;
 let admin: { token: string };

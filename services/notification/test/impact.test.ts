@@ -5,7 +5,7 @@
 import { Events, type DomainEvent } from '@furniture/contracts';
 import { createEvent } from '@furniture/platform';
 import { testLot } from '@furniture/platform/testing';
-import { medianOfHistogram } from '../src/domain/impact-service';
+import { medianOfHistogram } from '../src/activity/domain/impact-service';
 import { adminActor, at, family, familyFields, freshId, statusChange } from './events';
 import { startNotification, type NotificationUnderTest } from './harness';
 

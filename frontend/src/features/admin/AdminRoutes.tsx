@@ -1,11 +1,15 @@
 import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { PageSpinner } from '../../components/Spinner';
-import { AdminLayout } from './layout/components/AdminLayout';
-import { RequireAdmin, RequireAuth } from './session/components/RequireAuth';
-import { useSession, useSessionRestore, useSessionStorageSync } from './session/use-session';
+import { AdminLayout, AdminNotFound } from './layout';
+import {
+  RequireAdmin,
+  RequireAuth,
+  useSession,
+  useSessionRestore,
+  useSessionStorageSync,
+} from './session';
 import { ToastProvider } from './ui/Toasts';
-import { AdminNotFound } from './layout/components/AdminNotFound';
 
 /*
  * The staff back-office (back-office §2). The router loads this module lazily under /admin/*,

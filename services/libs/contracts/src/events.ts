@@ -336,6 +336,9 @@ export interface DomainEvent<N extends EventName = EventName> {
   traceparent?: string;
 }
 
+/** Every event as a union discriminated by `name`, so a switch narrows the payload. */
+export type AnyDomainEvent = { [N in EventName]: DomainEvent<N> }[EventName];
+
 /** Validates an envelope and its payload against the contract of its name. */
 export function parseEvent(raw: unknown): DomainEvent {
   const envelope = eventEnvelopeSchema.parse(raw);

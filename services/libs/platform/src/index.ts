@@ -11,6 +11,7 @@ export * from './failures';
 export * from './privacy';
 export * from './read-models/lots';
 export * from './messaging/bus';
+export * from './messaging/handlers';
 export * from './messaging/events';
 export * from './messaging/outbox';
 export * from './messaging/processed';

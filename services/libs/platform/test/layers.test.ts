@@ -83,3 +83,30 @@ test('when an entry point reaches data access, or data access an entry point, th
     ),
   ).toHaveLength(1);
 });
+
+test('when a service is made of modules (src/<module>/domain, …), then each module has the same layers', () => {
+  expect(
+    lint(
+      'services/notification/src/mail/domain/layers-example.ts',
+      "import { MailRepository } from '../data-access/mail-repository';\nvoid MailRepository;\n",
+    ),
+  ).toHaveLength(1);
+  expect(
+    lint(
+      'services/notification/src/mail/domain/layers-example.ts',
+      "import mongoose from 'mongoose';\nvoid mongoose;\n",
+    ),
+  ).toHaveLength(1);
+  expect(
+    lint(
+      'services/notification/src/activity/entry-points/http/layers-example.ts',
+      "import type { ActivityRepository } from '../../data-access/activity-repository';\nexport type A = ActivityRepository;\n",
+    ),
+  ).toHaveLength(1);
+  expect(
+    lint(
+      'services/notification/src/activity/data-access/layers-example.ts',
+      "import { activityRouter } from '../entry-points/http/activity-router';\nvoid activityRouter;\n",
+    ),
+  ).toHaveLength(1);
+});

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RotateCcw } from 'lucide-react';
-import { useSession } from '../session/use-session';
+import { useSession } from '../session';
 
 /**
  * Drafts of the long staff forms (lot, category, user, notes; docs/decisions.md "Sessions"):

@@ -4,7 +4,7 @@ import ukAdmin from '../../../../public/locales/uk/admin.json';
 import { i18n } from '../../../app/i18n';
 import { renderApp } from '../../../test/render';
 import { apiUrl, server } from '../../../test/server';
-import { SESSION_HINT_KEY, type StaffUser } from '../session/session-slice';
+import { SESSION_HINT_KEY, type StaffUser } from '../session';
 
 /** The back-office's translations, as the HTTP backend would load them. */
 i18n.addResourceBundle('de', 'admin', deAdmin, true, true);

@@ -1,6 +1,6 @@
 import { Limits } from '@furniture/contracts/limits';
 import { Roles } from '@furniture/contracts/enums';
-import { emailProblem } from '../session/login-form';
+import { emailProblem } from '../session';
 
 export interface UserFormValues {
   name: string;

@@ -3,7 +3,7 @@ import { formatPhone, normalizeWhatsapp, whatsappLink } from '../lib/contact';
 import { groupByLot, isNextInQueue, matchesSearch, queuePositions } from '../lib/grouping';
 import { parseNoteLine } from '@furniture/contracts/notes';
 import { noteLine, parseNotes } from '../lib/notes';
-import { application, lotRef } from './fixtures';
+import { application, lotRef } from '../../test/application-fixtures';
 
 describe('grouping by lot', () => {
   test('when applications of several lots are grouped, then lots not taken come first, then most pending, then lot id', () => {

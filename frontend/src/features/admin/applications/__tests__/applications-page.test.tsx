@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { apiUrl, server } from '../../../../test/server';
 import { ADMIN, meHandler, renderAdmin } from '../../test/admin-test-utils';
-import { application, lotRef } from './fixtures';
+import { application, lotRef } from '../../test/application-fixtures';
 
 const APPS = [
   application({

@@ -3,7 +3,7 @@ import { http, HttpResponse } from 'msw';
 import { apiUrl, server } from '../../../../test/server';
 import { ADMIN, meHandler, renderAdmin } from '../../test/admin-test-utils';
 import { dayFromToday } from '../../lib/dates';
-import { application, lotRef } from './fixtures';
+import { application, lotRef } from '../../test/application-fixtures';
 
 /** Pickup dates in the back-office (issue 19): proposed, shown, overdue, extended, lapsed. */
 const german = (day: string) => day.split('-').reverse().join('.');

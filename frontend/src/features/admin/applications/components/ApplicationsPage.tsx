@@ -13,7 +13,7 @@ import { FilterInput, FilterSelect, RefreshButton } from '../../ui/Filters';
 import { EmptyState, PageHeader } from '../../ui/PageHeader';
 import { PrevNextPager } from '../../ui/Pagination';
 import { LotStatusBadge } from '../../ui/StatusBadges';
-import { thumbnailOf } from '../../lots/lib/photo-list';
+import { thumbnailOf } from '../../lots';
 import {
   APPLICATIONS_PAGE_SIZE,
   useGetApplicationTotalsQuery,

@@ -4,7 +4,7 @@ import { ChevronDown, MessageSquare } from 'lucide-react';
 import { Limits } from '@furniture/contracts/limits';
 import { errorText } from '../../lib/errors';
 import { DraftNotice, useFormDraft } from '../../lib/form-draft';
-import { useSession } from '../../session/use-session';
+import { useSession } from '../../session';
 import { useToast } from '../../ui/Toasts';
 import { useAddApplicationNoteMutation, type Application } from '../api/applications-api';
 import { noteLine, parseNotes } from '../lib/notes';

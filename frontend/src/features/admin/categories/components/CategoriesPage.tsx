@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Pencil, Plus, SearchX, Trash2 } from 'lucide-react';
 import { Limits } from '@furniture/contracts/limits';
 import { ErrorState } from '../../../../components/ErrorState';
-import { CategoryIconView } from '../../../catalog/lib/category-icon';
+import { CategoryIconView } from '../../../catalog';
 import { Modal } from '../../../../components/Modal';
 import { Spinner } from '../../../../components/Spinner';
 import { useLanguage } from '../../../../lib/language';

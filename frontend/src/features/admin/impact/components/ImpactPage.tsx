@@ -14,7 +14,7 @@ import {
 import { ErrorState } from '../../../../components/ErrorState';
 import { Spinner } from '../../../../components/Spinner';
 import { localeOf, useLanguage } from '../../../../lib/language';
-import { useGetAdminCategoriesQuery } from '../../categories/api/categories-api';
+import { useGetAdminCategoriesQuery } from '../../categories';
 import { formatDate } from '../../lib/dates';
 import { errorText } from '../../lib/errors';
 import { FilterSelect, RefreshButton } from '../../ui/Filters';

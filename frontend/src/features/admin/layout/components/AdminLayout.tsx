@@ -9,9 +9,14 @@ import { LanguageSwitch } from '../../../../app/layout/LanguageSwitch';
 import { PageSpinner } from '../../../../components/Spinner';
 import { useReturnFocus } from '../../../../lib/use-return-focus';
 import { clearAllDrafts } from '../../lib/form-draft';
-import { useGetMeQuery, useLogoutMutation } from '../../session/api/auth-api';
-import { endSession, updateSessionUser, type StaffUser } from '../../session/session-slice';
-import { useSession } from '../../session/use-session';
+import {
+  endSession,
+  type StaffUser,
+  updateSessionUser,
+  useGetMeQuery,
+  useLogoutMutation,
+  useSession,
+} from '../../session';
 import { navItemsFor } from '../nav-items';
 
 function Sidebar({ onNavigate }: { onNavigate?: () => void }) {

@@ -3,7 +3,7 @@ import { http, HttpResponse } from 'msw';
 import { apiUrl, server } from '../../../../test/server';
 import { CATEGORIES, lot } from '../../../../test/fixtures';
 import { ADMIN, fakeToken, meHandler, renderAdmin } from '../../test/admin-test-utils';
-import { endSession } from '../../session/session-slice';
+import { endSession } from '../../session';
 
 const drafts = () => Object.keys(sessionStorage).filter((k) => k.startsWith('draft:'));
 

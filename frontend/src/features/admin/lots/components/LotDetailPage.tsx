@@ -6,15 +6,14 @@ import { ErrorState } from '../../../../components/ErrorState';
 import { Spinner } from '../../../../components/Spinner';
 import { useLanguage } from '../../../../lib/language';
 import { conditionText } from '../../../../lib/lot-condition';
-import { useGetAdminCategoriesQuery } from '../../categories/api/categories-api';
-import { categoryLotCountText } from '../../categories/category-rules';
+import { categoryLotCountText, useGetAdminCategoriesQuery } from '../../categories';
 import { formatDate } from '../../lib/dates';
 import { apiErrorOf, errorText } from '../../lib/errors';
 import { EmptyState } from '../../ui/PageHeader';
 import { LotStatusBadge } from '../../ui/StatusBadges';
 import { useGetAdminLotQuery } from '../api/lots-api';
-import { CategoryIconView } from '../../../catalog/lib/category-icon';
-import { LotWishMatches } from '../../wishes/components/WishMatches';
+import { CategoryIconView } from '../../../catalog';
+import { LotWishMatches } from '../../wishes';
 import { DeleteLotDialog } from './DeleteLotDialog';
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {

@@ -9,7 +9,7 @@ import { useAppStore } from '../../../../app/hooks';
 import { Spinner } from '../../../../components/Spinner';
 import { SelectField, TextAreaField, TextField } from '../../../../components/TextField';
 import { LOT_CONDITIONS, type LotCondition } from '../../../../lib/lot-condition';
-import { useGetAdminCategoriesQuery } from '../../categories/api/categories-api';
+import { useGetAdminCategoriesQuery } from '../../categories';
 import { apiErrorOf, errorText, serverFieldErrors } from '../../lib/errors';
 import { DraftNotice, useFormDraft } from '../../lib/form-draft';
 import { ErrorBox, PageHeader } from '../../ui/PageHeader';

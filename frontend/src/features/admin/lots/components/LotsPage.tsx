@@ -19,7 +19,7 @@ import { Spinner } from '../../../../components/Spinner';
 import { useLanguage } from '../../../../lib/language';
 import { conditionText } from '../../../../lib/lot-condition';
 import { useDebouncedValue } from '../../../../lib/use-debounced-value';
-import { useGetAdminCategoriesQuery } from '../../categories/api/categories-api';
+import { useGetAdminCategoriesQuery } from '../../categories';
 import { formatDate } from '../../lib/dates';
 import { errorText } from '../../lib/errors';
 import { usePersistedState } from '../../lib/persisted-state';

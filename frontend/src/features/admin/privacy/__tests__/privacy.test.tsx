@@ -4,7 +4,7 @@ import { apiUrl, server } from '../../../../test/server';
 import { ADMIN, meHandler, renderAdmin } from '../../test/admin-test-utils';
 import { i18n } from '../../../../app/i18n';
 import { exportFileName } from '../lib/export';
-import { application, lotRef } from '../../applications/__tests__/fixtures';
+import { application, lotRef } from '../../test/application-fixtures';
 
 const PHONE = '0176 5550 1234';
 const E164 = '+4917655501234';

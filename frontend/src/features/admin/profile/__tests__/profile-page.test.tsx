@@ -2,7 +2,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { apiUrl, server } from '../../../../test/server';
 import { ADMIN, bearerOf, fakeToken, meHandler, renderAdmin } from '../../test/admin-test-utils';
-import { selectToken, selectUser } from '../../session/session-slice';
+import { selectToken, selectUser } from '../../session';
 
 describe('profile page', () => {
   beforeEach(() => server.use(meHandler(ADMIN)));

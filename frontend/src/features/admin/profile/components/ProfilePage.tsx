@@ -7,10 +7,14 @@ import { Limits } from '@furniture/contracts/limits';
 import { useAppDispatch } from '../../../../app/hooks';
 import { TextField } from '../../../../components/TextField';
 import { errorText, serverFieldErrors } from '../../lib/errors';
-import { emailProblem } from '../../session/login-form';
-import { useChangePasswordMutation, useUpdateProfileMutation } from '../../session/api/auth-api';
-import { renewSession, updateSessionUser } from '../../session/session-slice';
-import { useSession } from '../../session/use-session';
+import {
+  emailProblem,
+  renewSession,
+  updateSessionUser,
+  useChangePasswordMutation,
+  useSession,
+  useUpdateProfileMutation,
+} from '../../session';
 import { ErrorBox, PageHeader } from '../../ui/PageHeader';
 import { PasswordStrength } from '../../ui/PasswordStrength';
 import { validatePasswordChange, type PasswordErrors } from '../password-form';

@@ -1,7 +1,7 @@
 import { Limits } from '@furniture/contracts/limits';
 import type { Role } from '@furniture/contracts/enums';
 import { adminApi } from '../../api/admin-api';
-import type { StaffUser } from '../../session/session-slice';
+import type { StaffUser } from '../../session';
 
 export interface UsersQuery {
   page: number;

@@ -7,7 +7,7 @@ import { Modal } from '../../../../components/Modal';
 import { SelectField, TextField } from '../../../../components/TextField';
 import { errorText, serverFieldErrors } from '../../lib/errors';
 import { DraftNotice, useFormDraft } from '../../lib/form-draft';
-import type { StaffUser } from '../../session/session-slice';
+import type { StaffUser } from '../../session';
 import { DialogActions } from '../../ui/DialogActions';
 import { ErrorBox } from '../../ui/PageHeader';
 import { PasswordStrength } from '../../ui/PasswordStrength';

@@ -4,13 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { ArrowLeft, MessageCircle, RotateCcw } from 'lucide-react';
 import { Spinner } from '../../../../components/Spinner';
 import { useLanguage } from '../../../../lib/language';
-import { useGetAdminCategoriesQuery } from '../../categories/api/categories-api';
-import { formatPhone, whatsappLink } from '../../applications/lib/contact';
+import { useGetAdminCategoriesQuery } from '../../categories';
+import { formatPhone, whatsappLink } from '../../applications';
 import { formatDate } from '../../lib/dates';
 import { useFamilyT } from '../../lib/family-language';
 import { WishStatusBadge } from '../../ui/StatusBadges';
 import { useGetWishQuery } from '../api/wishes-api';
-import { CategoryIconView } from '../../../catalog/lib/category-icon';
+import { CategoryIconView } from '../../../catalog';
 import { MatchingLots } from './WishMatches';
 import { WishStatusDialog } from './WishStatusDialog';
 

@@ -6,7 +6,7 @@ import type { Language } from '@furniture/contracts/enums';
 import type { WishMatchLot } from '@furniture/contracts/api/applications';
 import { Spinner } from '../../../../components/Spinner';
 import { useLanguage } from '../../../../lib/language';
-import { whatsappLink } from '../../applications/lib/contact';
+import { whatsappLink } from '../../applications';
 import { formatDate } from '../../lib/dates';
 import { errorText } from '../../lib/errors';
 import { useFamilyT } from '../../lib/family-language';

@@ -8,7 +8,7 @@ import { ErrorState } from '../../../../components/ErrorState';
 import { Spinner } from '../../../../components/Spinner';
 import { useLanguage } from '../../../../lib/language';
 import { useDebouncedValue } from '../../../../lib/use-debounced-value';
-import { useGetAdminCategoriesQuery } from '../../categories/api/categories-api';
+import { useGetAdminCategoriesQuery } from '../../categories';
 import { formatDate } from '../../lib/dates';
 import { errorText } from '../../lib/errors';
 import { pageCount, pageRange } from '../../lib/page-window';

@@ -2,13 +2,10 @@ import {
   Events,
   type ActionType,
   type Actor,
+  type AnyDomainEvent as AnyEvent,
   type DomainEvent,
-  type EventName,
   type TargetType,
 } from '@furniture/contracts';
-
-/** Every event as a union discriminated by `name`, so a switch narrows the payload. */
-export type AnyEvent = { [N in EventName]: DomainEvent<N> }[EventName];
 
 /** An entry to write, before it gets its id. */
 export interface NewActivity {

@@ -1,7 +1,11 @@
-import { Events, type DomainEvent, type EventName } from '@furniture/contracts';
+import {
+  Events,
+  type AnyDomainEvent as AnyEvent,
+  type DomainEvent,
+  type EventName,
+} from '@furniture/contracts';
 import type { Logger } from '@furniture/platform/domain';
 import type { MailRepository } from '../data-access/mail-repository';
-import type { AnyEvent } from './activity-mapping';
 import { renderMail, type MailContext, type MailFacts } from './mail-templates';
 import type { MailKind } from './mail-types';
 

@@ -2,18 +2,13 @@ import type { ActivityLogEntry } from '@furniture/contracts';
 import { localDay } from '@furniture/platform/domain';
 import type { ActivityRepository, LogMonth } from '../data-access/activity-repository';
 import type { StoredMonth } from '../data-access/export-month-store';
-import type { ActivityQuery } from './activity-service';
 import { csvFingerprint, csvHead, csvText, type CsvFormat } from './activity-csv';
+import { unfiltered, type ActivityQuery } from './records';
 
 /** A run of the export's rows as text, with how many rows it holds. */
 export interface CsvPiece {
   text: string;
   rows: number;
-}
-
-/** True when a query has no filter at all (the counts and day buckets answer it). */
-export function unfiltered(q: ActivityQuery): boolean {
-  return Object.values(q).every((v) => v === undefined || v === '');
 }
 
 /** months an export stores at a time beside sending them */

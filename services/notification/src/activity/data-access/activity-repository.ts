@@ -14,11 +14,11 @@ import {
 } from '@furniture/platform';
 import { localDay } from '@furniture/platform/domain';
 import type { QueryFilter } from 'mongoose';
-import type { ActivityQuery } from '../domain/activity-service';
+import type { ActivityQuery } from '../domain/records';
 import { ExportMonthStore } from './export-month-store';
 import type { ActivityDoc, LogUserDoc, Models } from './models';
 
-export type { ActivityQuery } from '../domain/activity-service';
+export type { ActivityQuery } from '../domain/records';
 
 export interface ActivityInsert {
   event_id: string;

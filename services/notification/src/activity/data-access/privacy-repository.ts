@@ -1,7 +1,7 @@
 import type { Connection, Store, StoredCollection } from '@furniture/platform';
 import type { StoredRecord, TargetType } from '@furniture/contracts';
 import { ExportMonthStore } from './export-month-store';
-import type { ActivityDoc, MailDoc, Models } from './models';
+import type { ActivityDoc, Models } from './models';
 
 /**
  * The details an activity entry about an erased application or wish keeps: what happened to
@@ -74,15 +74,11 @@ function monthsOf(e: Pick<ActivityDoc, 'created_at' | 'day'>): string[] {
 }
 
 /**
- * What the notification service keeps about a family, found by the ids of its applications and
- * wishes (it never stores the phone number): the mails (a wish's mail has the wish id negated)
- * and the activity entries about them.
+ * The activity entries about a family's applications and wishes (the log never stores the phone
+ * number), found by their ids.
  */
-export class NotificationPrivacyRepository {
-  private readonly stored: {
-    mails: StoredCollection<MailDoc>;
-    activity: StoredCollection<ActivityDoc>;
-  };
+export class ActivityPrivacyRepository {
+  private readonly stored: StoredCollection<ActivityDoc>;
 
   constructor(
     store: Store,
@@ -90,48 +86,13 @@ export class NotificationPrivacyRepository {
     private readonly models: Models,
   ) {
     this.exportMonths = new ExportMonthStore(conn);
-    this.stored = {
-      mails: store.collection<MailDoc>({ name: 'mails', key: '_id' }),
-      activity: store.collection<ActivityDoc>({ name: 'activity_logs', key: '_id' }),
-    };
+    this.stored = store.collection<ActivityDoc>({ name: 'activity_logs', key: '_id' });
   }
 
   private readonly exportMonths: ExportMonthStore;
 
-  private get mails() {
-    return this.conn.collection<MailDoc>(this.models.Mail.collection.collectionName);
-  }
-
-  /** The ids whose family data was erased ("application:12", "wish:4"): ids only. */
-  private get erasedTargets() {
-    return this.conn.collection<{ _id: string; erased_at: Date }>('erased_targets');
-  }
-
-  /** Remembers erased ids, so that an event about them arriving later is stripped too. */
-  async remember(applicationIds: number[], wishIds: number[], at: Date): Promise<void> {
-    const keys = [
-      ...applicationIds.map((id) => `application:${id}`),
-      ...wishIds.map((id) => `wish:${id}`),
-    ];
-    for (const _id of keys)
-      await this.erasedTargets.updateOne(
-        { _id },
-        { $setOnInsert: { erased_at: at } },
-        { upsert: true },
-      );
-  }
-
-  /** Whether the family data of this application or wish was erased. */
-  async isErased(kind: 'application' | 'wish', id: number): Promise<boolean> {
-    return (await this.erasedTargets.countDocuments({ _id: `${kind}:${id}` }, { limit: 1 })) > 0;
-  }
-
   private get activity() {
     return this.conn.collection<ActivityDoc>(this.models.Activity.collection.collectionName);
-  }
-
-  private mailFilter(applicationIds: number[], wishIds: number[]) {
-    return { application_id: { $in: [...applicationIds, ...wishIds.map((id) => -id)] } };
   }
 
   private activityFilter(applicationIds: number[], wishIds: number[]) {
@@ -142,53 +103,30 @@ export class NotificationPrivacyRepository {
     return or.length > 0 ? { $or: or } : null;
   }
 
-  /** The mail records and activity entries of these applications and wishes, oldest first. */
-  async find(
-    applicationIds: number[],
-    wishIds: number[],
-  ): Promise<{ mails: StoredRecord[]; activity: StoredRecord[] }> {
+  /** The activity entries of these applications and wishes, oldest first. */
+  async find(applicationIds: number[], wishIds: number[]): Promise<StoredRecord[]> {
     const filter = this.activityFilter(applicationIds, wishIds);
-    if (!filter) return { mails: [], activity: [] };
-    const [mails, activity] = await Promise.all([
-      this.mails.find(this.mailFilter(applicationIds, wishIds)).sort({ id: 1 }).toArray(),
-      this.activity.find(filter).sort({ id: 1 }).toArray(),
-    ]);
-    return {
-      mails: mails.map((m) => {
-        const { _id, ...rest } = m;
-        return isoDates({ event_id: _id, ...rest });
-      }),
-      activity: activity.map((a) => {
-        const { _id, details_json, ...rest } = a;
-        let details: unknown = details_json;
-        try {
-          details = details_json === null ? null : JSON.parse(details_json);
-        } catch {
-          // a client's plain-text details stay text
-        }
-        return isoDates({ ...rest, details });
-      }),
-    };
+    if (!filter) return [];
+    const activity = await this.activity.find(filter).sort({ id: 1 }).toArray();
+    return activity.map((a) => {
+      const { _id, details_json, ...rest } = a;
+      let details: unknown = details_json;
+      try {
+        details = details_json === null ? null : JSON.parse(details_json);
+      } catch {
+        // a client's plain-text details stay text
+      }
+      return isoDates({ ...rest, details });
+    });
   }
 
   /**
-   * Deletes the mails of these applications and wishes (whatever their state: a queued mail to a
-   * family that asked to be forgotten is not sent) and strips the family's details from their
-   * activity entries. The entries stay (who did what when, the counts); answers how many of each.
+   * Strips the family's details from the activity entries of these applications and wishes. The
+   * entries stay (who did what when, the counts); answers how many were changed.
    */
-  async erase(
-    applicationIds: number[],
-    wishIds: number[],
-  ): Promise<{ mails: number; activity: number }> {
+  async erase(applicationIds: number[], wishIds: number[]): Promise<number> {
     const filter = this.activityFilter(applicationIds, wishIds);
-    if (!filter) return { mails: 0, activity: 0 };
-    let mails = 0;
-    const found = await this.mails
-      .find(this.mailFilter(applicationIds, wishIds), { projection: { _id: 1 } })
-      .toArray();
-    for (const { _id } of found) {
-      if (await this.stored.mails.remove({ _id })) mails++;
-    }
+    if (!filter) return 0;
     let activity = 0;
     const entries = await this.activity
       .find(filter, {
@@ -221,7 +159,7 @@ export class NotificationPrivacyRepository {
         .join(' | ');
       const detailsJson = details === null ? null : JSON.stringify(details);
       if (detailsJson === entry.details_json) continue;
-      await this.stored.activity.update(
+      await this.stored.update(
         { _id: entry._id },
         { $set: { details_json: detailsJson, search_text: searchText } },
       );
@@ -231,6 +169,6 @@ export class NotificationPrivacyRepository {
     // found, stripped now or before (a redelivery after a crash between the two finds nothing
     // left to strip, but the stamps may not have been written)
     await this.exportMonths.markErased(entries.flatMap(monthsOf));
-    return { mails, activity };
+    return activity;
   }
 }

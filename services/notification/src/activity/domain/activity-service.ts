@@ -9,29 +9,15 @@ import {
   type ActivityLogQuery,
   type ActivityStats,
   type ActivityUsers,
-  type ActionType,
   type Actor,
   type DomainEvent,
   type TargetType,
 } from '@furniture/contracts';
-import { AppError } from '@furniture/platform/domain';
+import { AppError, rangeEnd, rangeStart } from '@furniture/platform/domain';
 import type { ActivityRepository } from '../data-access/activity-repository';
-
-/** Filters in the form the database takes (days already turned into instants). */
-export interface ActivityQuery {
-  user_id?: number;
-  action_type?: ActionType;
-  target_type?: TargetType;
-  target_id?: number;
-  from?: Date;
-  /** exclusive */
-  until?: Date;
-  search?: string;
-}
-
 import { activityFromEvent, textsOf, type NewActivity } from './activity-mapping';
-import { rangeEnd, rangeStart } from '@furniture/platform/domain';
 import { ActivityCsvExport, type CsvPiece } from './activity-export';
+import type { ActivityQuery } from './records';
 
 /**
  * The activity log: one entry per domain event (written by the event handlers) and per staff

@@ -1,0 +1,2 @@
+// The back-office lots' public entry: what other screens use of them (frontend/README.md).
+export { thumbnailOf } from './lib/photo-list';

@@ -1,0 +1,28 @@
+import type { EventName } from '@furniture/contracts';
+import type { EventHandler, EventHandlers } from './bus';
+
+/**
+ * A service's handlers from those of its modules (each module registers its own). Where several
+ * modules handle one event, its handler runs theirs one after the other, in the order the modules
+ * are given, and fails as soon as one fails. The kit records the event as processed only after all
+ * of them succeeded, so a retry runs every part again: each part must be idempotent on its own,
+ * as every handler is.
+ */
+export function combineHandlers(...modules: EventHandlers[]): EventHandlers {
+  const parts = new Map<EventName, EventHandler[]>();
+  for (const handlers of modules) {
+    for (const [name, handler] of Object.entries(handlers) as [EventName, EventHandler][]) {
+      if (handler) parts.set(name, [...(parts.get(name) ?? []), handler]);
+    }
+  }
+  const combined: Record<string, EventHandler> = {};
+  for (const [name, list] of parts) {
+    combined[name] =
+      list.length === 1
+        ? list[0]!
+        : async (event) => {
+            for (const handler of list) await handler(event);
+          };
+  }
+  return combined as EventHandlers;
+}

@@ -1,0 +1,76 @@
+import {
+  Events,
+  type DomainEvent,
+  type PrivacyRecords,
+  type PrivacyRecordsQuery,
+  type StoredRecord,
+} from '@furniture/contracts';
+
+/** The applications and wishes whose family data was erased. */
+export interface ErasedTargets {
+  applicationIds: number[];
+  wishIds: number[];
+}
+
+/** Where the erased ids are remembered (data-access/erased-targets-repository.ts). */
+export interface ErasedTargetsStore {
+  remember(applicationIds: number[], wishIds: number[], at: Date): Promise<void>;
+  isErased(kind: 'application' | 'wish', id: number): Promise<boolean>;
+}
+
+/** What the mail and the activity module ask before they keep anything about a family. */
+export interface ErasedCheck {
+  /** The application or wish an event is about, when its family's data was erased already. */
+  erasedTargetOf(event: DomainEvent): Promise<ErasedTargets | null>;
+}
+
+/** What a module keeps about the families of these applications and wishes, oldest first. */
+export interface FamilyRecords {
+  records(applicationIds: number[], wishIds: number[]): Promise<StoredRecord[]>;
+}
+
+/**
+ * Data protection in the notification service (issue 15, docs/privacy.md), the part the mail and
+ * the activity module share. An erasure in the applications service
+ * (`privacy.personal_data_erased`) is remembered here first (ids only), then each module erases
+ * what it keeps (the mails; the family's details in the log). An event about an erased family
+ * that arrives later (one on its way, or retried, when the erasure happened) then queues no mail
+ * and leaves a stripped entry. Every step is idempotent: a redelivery finds nothing left.
+ */
+export class ErasedFamilies implements ErasedCheck {
+  constructor(private readonly store: ErasedTargetsStore) {}
+
+  async onErased(event: DomainEvent<typeof Events.PersonalDataErased>): Promise<void> {
+    const { application_ids, wish_ids } = event.payload;
+    await this.store.remember(application_ids, wish_ids, new Date(event.occurredAt));
+  }
+
+  async erasedTargetOf(event: DomainEvent): Promise<ErasedTargets | null> {
+    if (event.name === Events.PersonalDataErased) return null;
+    const p = event.payload as { application_id?: unknown; wish_id?: unknown };
+    if (typeof p.application_id === 'number' && event.name.startsWith('application.')) {
+      return (await this.store.isErased('application', p.application_id))
+        ? { applicationIds: [p.application_id], wishIds: [] }
+        : null;
+    }
+    if (typeof p.wish_id === 'number' && event.name.startsWith('wish.')) {
+      return (await this.store.isErased('wish', p.wish_id))
+        ? { applicationIds: [], wishIds: [p.wish_id] }
+        : null;
+    }
+    return null;
+  }
+}
+
+/** POST /privacy/records: staff read what the service keeps about a family's applications and wishes. */
+export class NotificationPrivacy {
+  constructor(private readonly deps: { mails: FamilyRecords; activity: FamilyRecords }) {}
+
+  async records(q: PrivacyRecordsQuery): Promise<PrivacyRecords> {
+    const [mails, activity] = await Promise.all([
+      this.deps.mails.records(q.application_ids, q.wish_ids),
+      this.deps.activity.records(q.application_ids, q.wish_ids),
+    ]);
+    return { mails, activity };
+  }
+}
