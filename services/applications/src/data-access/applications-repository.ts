@@ -202,10 +202,6 @@ export class ApplicationsRepository {
     return this.models.Application.countDocuments({ ...LIVE, lot_id: lotId, status: OPEN });
   }
 
-  countByLotAndStatus(lotId: number, status: ApplicationStatus): Promise<number> {
-    return this.models.Application.countDocuments({ ...LIVE, lot_id: lotId, status });
-  }
-
   /** 1-based place among the lot's open applications, oldest (smallest id) first. */
   queuePosition(lotId: number, id: number): Promise<number> {
     return this.models.Application.countDocuments({

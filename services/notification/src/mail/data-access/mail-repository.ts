@@ -113,10 +113,6 @@ export class MailRepository {
     return this.models.Mail.findOne({ id }).lean<MailRecord>();
   }
 
-  async findByEvent(eventId: string): Promise<MailRecord | null> {
-    return this.models.Mail.findOne({ _id: eventId }).lean<MailRecord>();
-  }
-
   /** Every mail of one application, oldest event first. */
   async forApplication(applicationId: number): Promise<MailRecord[]> {
     return this.models.Mail.find({ application_id: applicationId })
