@@ -161,6 +161,31 @@ describe('a list', () => {
     await expectPagesAgree(list, raw);
   });
 
+  test('when an older replica stored documents without their part, then the minute job gives the newest blocks theirs and the pages show them', async () => {
+    const name = uniqueName('parts');
+    const store = new Store(conn);
+    // named by a string _id, as the catalog's lots are
+    const list = store.list<Item>({
+      name,
+      key: '_id',
+      counts: `${name}_counts`,
+      countedBy: ['status'],
+    });
+    await store.open(silentLogger);
+    for (let i = 0; i < 60; i++) {
+      const id = await list.nextId();
+      await list.insert({ _id: String(id), id, kind: 'bed', status: 'open', rev: 1 });
+    }
+    const raw = conn.collection<Item>(name);
+    await raw.updateMany({ id: { $gte: 40 } }, { $unset: { part: '' } });
+    expect(await list.placeNewest()).toBe(21);
+    expect(await raw.countDocuments({ part: { $exists: false } })).toBe(0);
+    expect((await list.page({ status: 'open' }, { limit: 30 })).map((d) => d.id)).toEqual(
+      Array.from({ length: 30 }, (_, i) => 60 - i),
+    );
+    expect(await list.placeNewest()).toBe(0);
+  });
+
   test('when a list is kept by day, then the whole log pages day by day, newest first, and the days carry their counts', async () => {
     const name = uniqueName('log');
     const store = new Store(conn);

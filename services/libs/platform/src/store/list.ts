@@ -491,12 +491,13 @@ export class StoredList<D extends Document = Document> extends StoredCollection<
     for (const block of [newest, newest - 1]) {
       if (block < 0) continue;
       const missing = await this.collection
-        .find({ block, part: { $exists: false } } as Filter<D>, { projection: { _id: 1, id: 1 } })
+        .find({ block, part: { $exists: false } } as Filter<D>, {
+          projection: { _id: 1, id: 1, [this.key]: 1 },
+        })
         .toArray();
       for (const doc of missing) {
-        await this.update({ id: doc.id } as Filter<D>, {
-          $set: { part: partOf(doc.id as number) },
-        });
+        const named = { [this.key]: doc[this.key] } as Filter<D>;
+        await this.update(named, { $set: { part: partOf(doc.id as number) } });
         placed++;
       }
     }
