@@ -9,6 +9,7 @@ help:
 	@echo "make run    - everything on this machine at http://localhost:8080 (data kept in .data/run)"
 	@echo "make reset  - delete make run's data (.data/run and its database): the next run starts afresh"
 	@echo "make test   - every test against real servers (FerretDB, RabbitMQ, MinIO, SMTP catcher)"
+	@echo "npm test    - only the tests that need no server (make test-unit): the inner loop"
 	@echo "make up     - the same stack with docker compose (MongoDB, RabbitMQ, MinIO, Mailpit)"
 
 # Install exactly what the lock file says when it changed since the last install. `npm ci` refuses
@@ -53,6 +54,10 @@ typecheck: install
 test: machine tools build lint typecheck
 	npx tsx infra/src/cli/install-tools.ts kustomize
 	npx jest --ci
+
+# the tests that need no server (the SPA's, *.unit.test.ts elsewhere): seconds, for the inner loop
+test-unit: install
+	npx jest -c jest.unit.config.js
 
 e2e: machine tools build
 	npx jest --ci --selectProjects e2e

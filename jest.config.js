@@ -10,6 +10,11 @@ module.exports = {
     '<rootDir>/frontend/jest.config.cjs',
     '<rootDir>/frontend/e2e/jest.config.cjs',
   ],
+  // longest first (the browser tests, then the fault and system suites): see jest.sequencer.js
+  testSequencer: '<rootDir>/jest.sequencer.js',
+  // Most test time is waiting on servers and the browser, not CPU: three workers on two cores
+  // (jest's default would be one). Every test file has its own databases, queues and buckets.
+  maxWorkers: 3,
   // per-project testTimeout is ignored in a multi-project run; this is the longest any needs
   testTimeout: 120000,
 };

@@ -92,7 +92,7 @@ describe('gateway in front of the real auth service', () => {
       UPLOAD_BODY_LIMIT_BYTES: '8192',
     });
     gateway = await listen(createGatewayApp({ config, logger: silentLogger }));
-    // stand-ins answer their own shapes: the contract is checked in openapi.test.ts
+    // stand-ins answer their own shapes: the contract is checked in openapi.unit.test.ts
     http = api(gateway.url, { contract: false });
   });
   afterAll(async () => {

@@ -13,7 +13,8 @@ import { canConnect, childProcesses, clearInfraEnv, freshDir } from './helpers';
 const selftestDir = path.join(REPO_ROOT, '.data', 'infra-selftest');
 const ourServers = (): string[] =>
   childProcesses(selftestDir)
-    .map(([, comm]) => comm)
+    // The binaries are named <tool>-<version>-r<recipe> (comm shows the first 15 characters).
+    .map(([, comm]) => comm.split('-')[0])
     .filter((c) => c === 'ferretdb' || c === 'minio');
 
 describe('startInfra', () => {
