@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ActionTypes, TargetTypes, type ActionType, type Role, type TargetType } from '../enums';
+import { ActionTypes, Roles, TargetTypes } from '../enums';
 import { Limits } from '../limits';
 import { optionalQueryString, queryIntDefault } from './common';
 
@@ -105,57 +105,68 @@ export const activityLogCreateSchema = z.object({
 });
 export type ActivityLogCreate = z.infer<typeof activityLogCreateSchema>;
 
+const int = () => z.number().int();
+const actionType = z.enum(ActionTypes);
+const targetType = z.enum(TargetTypes);
+
 /** One entry as answered. `details` may hold old_value/new_value, old_status/new_status, note … */
-export interface ActivityLogEntry {
-  id: number;
-  /** null when no staff member caused it (an applicant or the system; see details.actor) */
-  user_id: number | null;
-  user_name: string | null;
-  user_email: string | null;
-  user_role: Role | null;
-  action_type: ActionType;
-  target_type: TargetType;
-  target_id: number | null;
-  details: Record<string, unknown> | string | null;
-  /** `server`: recorded by the platform (domain events, exports); `client`: posted by a staff client */
-  source: 'server' | 'client';
-  created_at: string;
-}
+export const activityEntryAnswer = z
+  .object({
+    id: int(),
+    /** null when no staff member caused it (an applicant or the system; see details.actor) */
+    user_id: int().nullable(),
+    user_name: z.string().nullable(),
+    user_email: z.string().nullable(),
+    user_role: z.enum(Roles).nullable(),
+    action_type: actionType,
+    target_type: targetType,
+    target_id: int().nullable(),
+    details: z.union([z.record(z.string(), z.unknown()), z.string(), z.null()]),
+    /** `server`: recorded by the platform (domain events, exports); `client`: posted by a staff client */
+    source: z.enum(['server', 'client']),
+    created_at: z.string(),
+  })
+  .meta({ id: 'ActivityLogEntry' });
+export type ActivityLogEntry = z.infer<typeof activityEntryAnswer>;
 
-export interface ActivityLogPage {
-  data: ActivityLogEntry[];
-  page: number;
-  per_page: number;
-  total: number;
-  total_pages: number;
-  has_next: boolean;
-}
+export const activityPageAnswer = z.object({
+  data: z.array(activityEntryAnswer),
+  page: int(),
+  per_page: int(),
+  total: int(),
+  total_pages: int(),
+  has_next: z.boolean(),
+});
+export type ActivityLogPage = z.infer<typeof activityPageAnswer>;
 
-export interface ActivityStats {
+export const activityStatsAnswer = z.object({
   /** the range asked for (null: open end) */
-  date_from: string | null;
-  date_to: string | null;
-  total: number;
-  by_action_type: { action_type: ActionType; count: number }[];
-  by_target_type: { target_type: TargetType; count: number }[];
+  date_from: z.string().nullable(),
+  date_to: z.string().nullable(),
+  total: int(),
+  by_action_type: z.array(z.object({ action_type: actionType, count: int() })),
+  by_target_type: z.array(z.object({ target_type: targetType, count: int() })),
   /** user_id null: entries without a staff member (applicants, the system) */
-  by_user: {
-    user_id: number | null;
-    user_name: string | null;
-    user_email: string | null;
-    count: number;
-  }[];
-}
+  by_user: z.array(
+    z.object({
+      user_id: int().nullable(),
+      user_name: z.string().nullable(),
+      user_email: z.string().nullable(),
+      count: int(),
+    }),
+  ),
+});
+export type ActivityStats = z.infer<typeof activityStatsAnswer>;
 
 /** A staff member who appears in the log (for the user filter). */
-export interface ActivityUser {
-  id: number;
-  name: string;
-  email: string;
-  role: Role;
-  last_activity_at: string;
-}
+const activityUserSchema = z.object({
+  id: int(),
+  name: z.string(),
+  email: z.string(),
+  role: z.enum(Roles),
+  last_activity_at: z.string(),
+});
+export type ActivityUser = z.infer<typeof activityUserSchema>;
 
-export interface ActivityUsers {
-  data: ActivityUser[];
-}
+export const activityUsersAnswer = z.object({ data: z.array(activityUserSchema) });
+export type ActivityUsers = z.infer<typeof activityUsersAnswer>;

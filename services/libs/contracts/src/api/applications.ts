@@ -1,25 +1,21 @@
 import { z } from 'zod';
-import {
-  ApplicationStatuses,
-  CategorySlugs,
-  Languages,
-  WishStatuses,
-  type ApplicationStatus,
-  type Language,
-  type LotStatus,
-  type WishStatus,
-} from '../enums';
-import type { ApprovalFailureReason } from '../events';
+import { ApplicationStatuses, CategorySlugs, Languages, LotStatuses, WishStatuses } from '../enums';
+import { ApprovalFailureReasons } from '../events';
 import { Limits, NOT_SPECIFIED } from '../limits';
-import { matchNoteLine, type NoteLineParts } from '../notes';
+import { matchNoteLine } from '../notes';
 import { isPhoneShaped } from '../phone';
-import type { LocalizedTextValue } from './common';
 import { limitSkipQuerySchema, optionalQueryString } from './common';
 
 /*
  * API bodies, queries and answers of the applications service: applications (public submit,
  * eligibility, queue info, status check; staff list, stats, status changes, notes) and wishes.
  */
+
+const int = () => z.number().int();
+const applicationStatus = z.enum(ApplicationStatuses);
+const lotStatus = z.enum(LotStatuses);
+const localized = z.object({ de: z.string(), uk: z.string() });
+const calendarDay = z.string().meta({ description: 'YYYY-MM-DD' });
 
 /** A required text: a missing or empty value is "required", a short one "too_short". */
 const requiredText = (min: number, max: number) =>
@@ -96,14 +92,18 @@ export const applicationCreateSchema = z.object({
 export type ApplicationCreate = z.infer<typeof applicationCreateSchema>;
 
 /** Answer of POST /applications/ (201). */
-export interface ApplicationCreated {
-  id: number;
-  /** pending; a repeated submission (same Idempotency-Key) answers the application as it is now */
-  status: ApplicationStatus;
-  created_at: string;
-  /** position among the lot's open applications, oldest first (1 = next in line) */
-  queue_position: number | null;
-}
+export const applicationCreatedAnswer = z.object({
+  id: int(),
+  status: applicationStatus.meta({
+    description:
+      'pending; a repeated submission (same Idempotency-Key) answers the application as it is now',
+  }),
+  created_at: z.string(),
+  queue_position: int()
+    .nullable()
+    .meta({ description: "position among the lot's open applications (1 = next in line)" }),
+});
+export type ApplicationCreated = z.infer<typeof applicationCreatedAnswer>;
 
 /** ?phone of the eligibility and queue calls; optional (without it only the lot is judged). */
 export const lotPhoneQuerySchema = z.object({
@@ -119,121 +119,140 @@ export const CannotApplyReasons = [
 export type CannotApplyReason = (typeof CannotApplyReasons)[number];
 
 /** GET /lots/{id}/can-apply?phone → `{success: true, data}`. */
-export interface EligibilityCheck {
-  can_apply: boolean;
+export const eligibilitySchema = z.object({
+  can_apply: z.boolean(),
   /** null when the family can apply */
-  reason: string | null;
-  reason_code: CannotApplyReason | null;
+  reason: z.string().nullable(),
+  reason_code: z.enum(CannotApplyReasons).nullable(),
   /** open (pending or approved) applications this phone holds across all lots; 0 without phone */
-  total_applications: number;
+  total_applications: int(),
   /** how many open applications one phone may hold */
-  max_open_applications: number;
-}
+  max_open_applications: int(),
+});
+export type EligibilityCheck = z.infer<typeof eligibilitySchema>;
 
 /** GET /lots/{id}/applications-info?phone → `{success: true, data}`. */
-export interface QueueInfo {
+export const queueInfoSchema = z.object({
   /** open (pending or approved) applications of the lot */
-  applications_count: number;
-  lot_status: LotStatus;
+  applications_count: int(),
+  lot_status: lotStatus,
   /** this phone has an application for the lot (any status) */
-  user_has_application: boolean;
-  can_apply: boolean;
+  user_has_application: z.boolean(),
+  can_apply: z.boolean(),
   /** the phone's place among the lot's open applications, oldest first; null if none is open */
-  queue_position: number | null;
+  queue_position: int().nullable(),
   /** the phone's application status for this lot, if any */
-  user_application_status: ApplicationStatus | null;
-}
+  user_application_status: applicationStatus.nullable(),
+});
+export type QueueInfo = z.infer<typeof queueInfoSchema>;
 
 /** Path of GET /applications/public/check-status/{phone} and /applications/by-phone/{phone}. */
 export const phoneParamSchema = z.object({ phone: phoneSchema('invalid_phone') });
 
 /** One item of the public status check (nothing about the family beyond what they typed in). */
-export interface ApplicationStatusItem {
-  id: number;
-  status: ApplicationStatus;
-  lot_id: number;
-  created_at: string;
-  lot_name: LocalizedTextValue;
-}
+const statusItemSchema = z.object({
+  id: int(),
+  status: applicationStatus,
+  lot_id: int(),
+  created_at: z.string(),
+  lot_name: localized,
+});
+export type ApplicationStatusItem = z.infer<typeof statusItemSchema>;
 
-export interface ApplicationStatusCheck {
-  applications: ApplicationStatusItem[];
-}
+export const statusCheckAnswer = z.object({ applications: z.array(statusItemSchema) });
+export type ApplicationStatusCheck = z.infer<typeof statusCheckAnswer>;
 
-/** One parsed line of an application's internal notes. */
-export interface ApplicationNote extends NoteLineParts {
+/** One parsed line of an application's internal notes (NoteLineParts and the line). */
+const applicationNoteAnswer = z.object({
   /** the line as stored: "[timestamp] role: email | action | comment" */
-  line: string;
-}
+  line: z.string(),
+  timestamp: z.string(),
+  role: z.string(),
+  email: z.string(),
+  action: z.string(),
+  comment: z.string(),
+});
+export type ApplicationNote = z.infer<typeof applicationNoteAnswer>;
 
 /** The lot an application is for, from the service's read model (null if unknown). */
-export interface ApplicationLot {
-  id: number;
-  name: LocalizedTextValue;
-  photo: string | null;
-  status: LotStatus;
-  deleted: boolean;
-  /**
-   * open applications only: the application of the lot that is approved or whose approval is
-   * under way, wherever it is listed (staff cannot approve or reject another one meanwhile)
-   */
-  held_by?: { id: number; applicant_name: string } | null;
-}
+const applicationLotSchema = z.object({
+  id: int(),
+  name: localized,
+  photo: z.string().nullable(),
+  status: lotStatus,
+  deleted: z.boolean(),
+  /** (staff cannot approve or reject another one meanwhile) */
+  held_by: z.object({ id: int(), applicant_name: z.string() }).nullable().optional().meta({
+    description:
+      'open applications: the application of the lot that is approved or whose approval is under way, wherever it is listed',
+  }),
+});
+export type ApplicationLot = z.infer<typeof applicationLotSchema>;
 
 /**
  * An approval that is not final yet or did not go through: `requested` while the catalog
  * reserves the lot (the application is still pending; it becomes approved when the lot is
  * reserved), `failed` when the lot could not be reserved (until the next change).
  */
-export interface ApplicationApproval {
-  state: 'requested' | 'failed';
-  requested_at: string;
-  /** the staff member who asked for it (null: the system, offering a lapsed lot to the next) */
-  requested_by: { id: number; name: string; email: string; role: string } | null;
+const applicationApprovalSchema = z.object({
+  state: z.enum(['requested', 'failed']).meta({
+    description:
+      'requested: the catalog is reserving the lot (the application is still pending); failed: the lot could not be reserved',
+  }),
+  requested_at: z.string(),
+  /** the staff member who asked for it */
+  requested_by: z
+    .object({ id: int(), name: z.string(), email: z.string(), role: z.string() })
+    .nullable()
+    .meta({ description: 'null: the system offered a lapsed lot to the next family' }),
   /** the pickup date the approval will carry */
-  pickup_by: string | null;
-  note: string | null;
+  pickup_by: calendarDay.nullable(),
+  note: z.string().nullable(),
   /** why it failed: the lot was not available (lot_status says how it was) or is gone */
-  reason: ApprovalFailureReason | null;
-  lot_status: LotStatus | null;
-  ended_at: string | null;
-}
+  reason: z.enum(ApprovalFailureReasons).nullable(),
+  lot_status: lotStatus.nullable(),
+  ended_at: z.string().nullable(),
+});
+export type ApplicationApproval = z.infer<typeof applicationApprovalSchema>;
 
 /** An application as staff see it. */
-export interface Application {
-  id: number;
-  lot_id: number;
-  status: ApplicationStatus;
-  applicant_name: string;
-  /** E.164 */
-  applicant_phone: string;
-  /** the number as the family typed it */
-  applicant_phone_raw: string;
-  applicant_whatsapp: string | null;
-  applicant_email: string | null;
-  applicant_city: string;
-  applicant_address: string;
-  needs_delivery_help: boolean;
-  language: Language;
-  created_at: string;
-  updated_at: string;
-  /** one line per entry, oldest first: "[DD.MM.YYYY HH:mm] role: email | action | comment" */
-  internal_notes: string;
-  notes: ApplicationNote[];
-  /** place among the lot's open applications, oldest first; null unless pending or approved */
-  queue_position: number | null;
-  lot: ApplicationLot | null;
-  /** an approval under way or one that failed; null otherwise */
-  approval: ApplicationApproval | null;
-  /** approved: the last day to pick the lot up (YYYY-MM-DD); null otherwise */
-  pickup_by: string | null;
-  /** approved and the pickup date has passed */
-  pickup_overdue: boolean;
-  /** when the family was reminded of the pickup date */
-  pickup_reminded_at: string | null;
-  /** pending and first of the queue: the application that let its pickup date lapse */
-  next_in_queue_after: number | null;
-}
+export const applicationAnswer = z
+  .object({
+    id: int(),
+    lot_id: int(),
+    status: applicationStatus,
+    applicant_name: z.string(),
+    applicant_phone: z.string().meta({ description: 'E.164' }),
+    /** the number as the family typed it */
+    applicant_phone_raw: z.string(),
+    applicant_whatsapp: z.string().nullable(),
+    applicant_email: z.string().nullable(),
+    applicant_city: z.string(),
+    applicant_address: z.string(),
+    needs_delivery_help: z.boolean(),
+    language: z.enum(Languages),
+    created_at: z.string(),
+    updated_at: z.string(),
+    /** one line per entry, oldest first: "[DD.MM.YYYY HH:mm] role: email | action | comment" */
+    internal_notes: z.string(),
+    notes: z.array(applicationNoteAnswer),
+    /** place among the lot's open applications, oldest first; null unless pending or approved */
+    queue_position: int().nullable(),
+    lot: applicationLotSchema.nullable(),
+    approval: applicationApprovalSchema
+      .nullable()
+      .meta({ description: 'an approval under way or one that failed; null otherwise' }),
+    pickup_by: calendarDay
+      .nullable()
+      .meta({ description: 'approved: the last day to pick the lot up; null otherwise' }),
+    pickup_overdue: z.boolean().meta({ description: 'approved and the pickup date has passed' }),
+    /** when the family was reminded of the pickup date */
+    pickup_reminded_at: z.string().nullable(),
+    /** pending and first of the queue: the application that let its pickup date lapse */
+    next_in_queue_after: int().nullable(),
+  })
+  .meta({ id: 'Application' });
+export type Application = z.infer<typeof applicationAnswer>;
 
 /** GET /applications (staff). */
 export const applicationsQuerySchema = limitSkipQuerySchema.extend({
@@ -245,10 +264,11 @@ export const applicationsQuerySchema = limitSkipQuerySchema.extend({
 });
 export type ApplicationsQuery = z.infer<typeof applicationsQuerySchema>;
 
-export interface ApplicationsPage {
-  applications: Application[];
-  total: number;
-}
+export const applicationsPageAnswer = z.object({
+  applications: z.array(applicationAnswer),
+  total: int(),
+});
+export type ApplicationsPage = z.infer<typeof applicationsPageAnswer>;
 
 /** GET /applications/stats?lot_ids=1,2,3 (staff): the stat cards and the lots table's counts. */
 export const applicationStatsQuerySchema = z.object({
@@ -269,15 +289,16 @@ export const applicationStatsQuerySchema = z.object({
 });
 export type ApplicationStatsQuery = z.infer<typeof applicationStatsQuerySchema>;
 
-export interface ApplicationStats {
-  total: number;
-  pending: number;
-  approved: number;
-  rejected: number;
-  completed: number;
+export const applicationStatsAnswer = z.object({
+  total: int(),
+  pending: int(),
+  approved: int(),
+  rejected: int(),
+  completed: int(),
   /** one entry per requested lot id (zeros for lots without applications) */
-  lots: { lot_id: number; total: number; pending: number; approved: number }[];
-}
+  lots: z.array(z.object({ lot_id: int(), total: int(), pending: int(), approved: int() })),
+});
+export type ApplicationStats = z.infer<typeof applicationStatsAnswer>;
 
 /** Note actions a client may name; everything else is written as NOTE_ADD. */
 export const NoteActions = ['NOTE_ADD', 'CONTACT'] as const;
@@ -357,24 +378,6 @@ export type LapseInput = z.infer<typeof lapseSchema>;
 export const wishNotifySchema = z.object({ lot_id: z.coerce.number().int().positive() });
 export type WishNotify = z.infer<typeof wishNotifySchema>;
 
-/** A lot that matches a wish (same category, available). */
-export interface WishMatchLot {
-  id: number;
-  name: LocalizedTextValue;
-  photo: string | null;
-}
-
-/** GET /lots/{id}/wish-matches (staff): the lot's category's active wishes, oldest first. */
-export interface WishMatches {
-  wishes: Wish[];
-}
-
-/** POST /wishes/{id}/notify: the wish with its new note, and how the family is told. */
-export interface WishNotified {
-  wish: Wish;
-  /** email: the mail goes out; whatsapp: no address, staff send the prefilled message */
-  channel: 'email' | 'whatsapp';
-}
 export type ApplicationStatusUpdate = z.infer<typeof applicationStatusUpdateSchema>;
 
 /**
@@ -431,30 +434,51 @@ export const wishCreateSchema = z.object({
 });
 export type WishCreate = z.infer<typeof wishCreateSchema>;
 
-export interface WishCreated {
-  id: number;
-  status: 'active';
-  created_at: string;
-}
+export const wishCreatedAnswer = z.object({
+  id: int(),
+  status: z.literal('active'),
+  created_at: z.string(),
+});
+export type WishCreated = z.infer<typeof wishCreatedAnswer>;
 
-export interface Wish {
-  id: number;
-  status: WishStatus;
-  admin_notes: string | null;
-  applicant_name: string;
-  /** E.164 */
-  applicant_whatsapp: string;
-  applicant_whatsapp_raw: string;
-  applicant_email: string | null;
-  /** category id */
-  furniture_category: number;
-  furniture_description: string;
-  language: Language;
-  created_at: string;
-  updated_at: string;
-  /** active wishes: available lots of the wished category, oldest first (at most 5) */
-  matching_lots?: WishMatchLot[];
-}
+/** A lot that matches a wish (same category, available). */
+const wishMatchLot = z.object({ id: int(), name: localized, photo: z.string().nullable() });
+export type WishMatchLot = z.infer<typeof wishMatchLot>;
+
+export const wishAnswer = z
+  .object({
+    id: int(),
+    status: z.enum(WishStatuses),
+    admin_notes: z.string().nullable(),
+    applicant_name: z.string(),
+    applicant_whatsapp: z.string().meta({ description: 'E.164' }),
+    applicant_whatsapp_raw: z.string(),
+    applicant_email: z.string().nullable(),
+    furniture_category: int().meta({ description: 'category id' }),
+    furniture_description: z.string(),
+    language: z.enum(Languages),
+    created_at: z.string(),
+    updated_at: z.string(),
+    /** oldest first */
+    matching_lots: z.array(wishMatchLot).optional().meta({
+      description: 'active wishes in lists: available lots of the category (at most 5)',
+    }),
+  })
+  .meta({ id: 'Wish' });
+export type Wish = z.infer<typeof wishAnswer>;
+
+/** GET /lots/{id}/wish-matches (staff): the lot's category's active wishes, oldest first. */
+export const wishMatchesAnswer = z.object({ wishes: z.array(wishAnswer) });
+export type WishMatches = z.infer<typeof wishMatchesAnswer>;
+
+/** POST /wishes/{id}/notify: the wish with its new note, and how the family is told. */
+export const wishNotifiedAnswer = z.object({
+  wish: wishAnswer,
+  channel: z.enum(['email', 'whatsapp']).meta({
+    description: 'email: a mail goes out; whatsapp: no address, staff send the prefilled message',
+  }),
+});
+export type WishNotified = z.infer<typeof wishNotifiedAnswer>;
 
 /** GET /wishes (staff). `category` is a category id (or slug); search covers name, contact and text. */
 export const wishesQuerySchema = limitSkipQuerySchema.extend({
@@ -467,10 +491,8 @@ export const wishesQuerySchema = limitSkipQuerySchema.extend({
 });
 export type WishesQuery = z.infer<typeof wishesQuerySchema>;
 
-export interface WishesPage {
-  wishes: Wish[];
-  total: number;
-}
+export const wishesPageAnswer = z.object({ wishes: z.array(wishAnswer), total: int() });
+export type WishesPage = z.infer<typeof wishesPageAnswer>;
 
 /** PATCH /wishes/{id}/status?status=… (staff); the status may also come in the body. */
 export const wishStatusQuerySchema = z.object({

@@ -28,16 +28,20 @@ export const userSchema = z.object({
   updated_at: z.string(),
 });
 export type User = z.infer<typeof userSchema>;
+export const userAnswer = userSchema.meta({ id: 'User' });
 
-export interface TokenResponse {
-  access_token: string;
-  token_type: 'bearer';
-  /** seconds until the token expires */
-  expires_in: number;
-  user: User;
-  /** the seeded administrator's first login: the back-office leads to the password change */
-  must_change_password?: boolean;
-}
+export const tokenAnswer = z
+  .object({
+    access_token: z.string(),
+    token_type: z.literal('bearer'),
+    expires_in: z.number().int().meta({ description: 'seconds until the token expires' }),
+    user: userAnswer,
+    must_change_password: z.boolean().optional().meta({
+      description: "the seeded administrator's first login: change the password first",
+    }),
+  })
+  .meta({ id: 'TokenResponse' });
+export type TokenResponse = z.infer<typeof tokenAnswer>;
 
 export const profileUpdateSchema = z
   .object({ name: nameSchema.optional(), email: emailSchema.optional() })
@@ -78,9 +82,10 @@ export const userUpdateSchema = z
   .strict();
 export type UserUpdate = z.infer<typeof userUpdateSchema>;
 
-export interface UsersPage {
-  users: User[];
-  total: number;
-  page: number;
-  limit: number;
-}
+export const usersPageAnswer = z.object({
+  users: z.array(userAnswer),
+  total: z.number().int(),
+  page: z.number().int(),
+  limit: z.number().int(),
+});
+export type UsersPage = z.infer<typeof usersPageAnswer>;

@@ -102,22 +102,26 @@ export const categorySchema = z.object({
 });
 export type Category = z.infer<typeof categorySchema>;
 
+export const categoryAnswerSchema = categorySchema.meta({ id: 'Category' });
+
 /** GET /categories/ */
-export interface CategoriesAnswer {
-  success: true;
-  data: Category[];
-}
+export const categoriesAnswer = z.object({
+  success: z.literal(true),
+  data: z.array(categoryAnswerSchema),
+});
+export type CategoriesAnswer = z.infer<typeof categoriesAnswer>;
+
 /** GET /categories/{id}, POST, PUT */
-export interface CategoryAnswer {
-  success: true;
-  data: Category;
-  message: string;
-}
+export const categoryAnswer = z.object({
+  success: z.literal(true),
+  data: categoryAnswerSchema,
+  message: z.string(),
+});
+export type CategoryAnswer = z.infer<typeof categoryAnswer>;
+
 /** DELETE /categories/{id} and /lots/{id} */
-export interface DeletedAnswer {
-  success: true;
-  message: string;
-}
+export const deletedAnswer = z.object({ success: z.literal(true), message: z.string() });
+export type DeletedAnswer = z.infer<typeof deletedAnswer>;
 
 const slugToId = new Map<string, number>(
   Object.entries(CategorySlugs).map(([id, slug]) => [slug, Number(id)]),
@@ -262,6 +266,7 @@ export const lotSchema = z.object({
   version: z.number().int(),
 });
 export type Lot = z.infer<typeof lotSchema>;
+export const lotAnswerSchema = lotSchema.meta({ id: 'Lot' });
 
 /** '' means "no filter" in every query below. */
 const emptyIsUndefined = z.literal('').transform(() => undefined);
@@ -319,9 +324,8 @@ export type LotsOfCategoryQuery = z.infer<typeof lotsOfCategoryQuerySchema>;
 export const TOTAL_COUNT_HEADER = 'X-Total-Count';
 
 /** GET /lots/count answer */
-export interface LotCount {
-  count: number;
-}
+export const lotCountAnswer = z.object({ count: z.number().int() });
+export type LotCount = z.infer<typeof lotCountAnswer>;
 
 /** GET /lots/search (public-site §7): page 1 and 20 per page by default. */
 export const lotSearchQuerySchema = z.object({
@@ -333,12 +337,13 @@ export const lotSearchQuerySchema = z.object({
 });
 export type LotSearchQuery = z.infer<typeof lotSearchQuerySchema>;
 
-export interface LotSearchPage {
-  lots: Lot[];
-  total: number;
-  page: number;
-  limit: number;
-}
+export const lotSearchAnswer = z.object({
+  lots: z.array(lotAnswerSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  limit: z.number().int(),
+});
+export type LotSearchPage = z.infer<typeof lotSearchAnswer>;
 
 /** GET /internal/lots/snapshot (see api/internal.ts): lots with id > after_id, by id. */
 export const lotSnapshotQuerySchema = z.object({

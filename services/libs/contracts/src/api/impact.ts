@@ -6,47 +6,53 @@ export const impactQuerySchema = z.object({
 });
 export type ImpactQuery = z.infer<typeof impactQuerySchema>;
 
-/** One month of the donors' report (office time zone). */
-export interface ImpactMonth {
-  /** YYYY-MM */
-  month: string;
-  /** lots added to the catalogue */
-  lots_received: number;
-  /** lots handed over to a family (applications completed) */
-  lots_given: number;
-}
+const int = () => z.number().int();
 
-export interface ImpactCategory {
-  category_id: number;
+/** One month of the donors' report (office time zone). */
+const impactMonthSchema = z.object({
+  month: z.string().meta({ description: 'YYYY-MM (office time zone)' }),
+  /** lots added to the catalogue */
+  lots_received: int(),
+  /** lots handed over to a family (applications completed) */
+  lots_given: int(),
+});
+export type ImpactMonth = z.infer<typeof impactMonthSchema>;
+
+const impactCategorySchema = z.object({
+  category_id: int(),
   /** applications for lots of the category */
-  applications: number;
+  applications: int(),
   /** wishes sent for the category */
-  wishes: number;
+  wishes: int(),
   /** lots of the category handed over */
-  lots_given: number;
+  lots_given: int(),
   /** wishes of the category still active */
-  open_wishes: number;
-}
+  open_wishes: int(),
+});
+export type ImpactCategory = z.infer<typeof impactCategorySchema>;
 
 /**
  * The impact dashboard: counters kept up to date by the platform's events since `counting_since`
  * (not by scanning the collections), months oldest first and zero-filled.
  */
-export interface ImpactReport {
-  /** when the first counted event happened; null before any */
-  counting_since: string | null;
-  months: ImpactMonth[];
-  totals: {
-    lots_received: number;
-    lots_given: number;
-    /** families with at least one handover (a family counts once) */
-    families_served: number;
-    applications: number;
-    wishes: number;
-  };
-  /** days from the application to the handover: median over `handovers_measured` handovers */
-  median_days_to_pickup: number | null;
-  handovers_measured: number;
-  /** by applications, most first (categories with no activity left out) */
-  categories: ImpactCategory[];
-}
+export const impactAnswer = z
+  .object({
+    /** when the first counted event happened; null before any */
+    counting_since: z.string().nullable(),
+    months: z.array(impactMonthSchema),
+    totals: z.object({
+      lots_received: int(),
+      lots_given: int(),
+      /** families with at least one handover (a family counts once) */
+      families_served: int(),
+      applications: int(),
+      wishes: int(),
+    }),
+    /** days from the application to the handover: median over `handovers_measured` handovers */
+    median_days_to_pickup: z.number().nullable(),
+    handovers_measured: int(),
+    /** by applications, most first (categories with no activity left out) */
+    categories: z.array(impactCategorySchema),
+  })
+  .meta({ id: 'ImpactReport' });
+export type ImpactReport = z.infer<typeof impactAnswer>;

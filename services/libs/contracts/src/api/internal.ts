@@ -1,4 +1,5 @@
-import type { LotSnapshot } from '../events';
+import { z } from 'zod';
+import { lotSnapshotSchema } from '../events';
 
 /**
  * Internal calls between services (never routed by the gateway).
@@ -9,8 +10,9 @@ import type { LotSnapshot } from '../events';
  */
 export const LOT_SNAPSHOT_PATH = '/internal/lots/snapshot';
 
-export interface LotSnapshotPage {
-  lots: LotSnapshot[];
+export const lotSnapshotPageAnswer = z.object({
+  lots: z.array(lotSnapshotSchema),
   /** pass as after_id for the next page; null after the last page */
-  next_after_id: number | null;
-}
+  next_after_id: z.number().int().nullable(),
+});
+export type LotSnapshotPage = z.infer<typeof lotSnapshotPageAnswer>;

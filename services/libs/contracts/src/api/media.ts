@@ -44,37 +44,37 @@ export const photoUrlsSchema = z.object({
 });
 export type PhotoUrls = z.infer<typeof photoUrlsSchema>;
 
-export interface Photo {
-  id: number;
-  lot_id: number;
-  urls: PhotoUrls;
-  /** of the uploaded image after applying its EXIF orientation */
-  width: number;
-  height: number;
-  /** size of the uploaded file */
-  bytes: number;
-  /** the lot's photo slot (0-9) this photo holds; not the display order, which the lot keeps */
-  position: number;
-  created_by_user_id: number;
-  created_at: string;
-}
+export const photoAnswer = z
+  .object({
+    id: z.number().int(),
+    lot_id: z.number().int(),
+    urls: photoUrlsSchema,
+    /** of the uploaded image after applying its EXIF orientation */
+    width: z.number().int(),
+    height: z.number().int(),
+    /** size of the uploaded file */
+    bytes: z.number().int(),
+    /** the lot's photo slot (0-9) this photo holds; not the display order, which the lot keeps */
+    position: z.number().int(),
+    created_by_user_id: z.number().int(),
+    created_at: z.string(),
+  })
+  .meta({ id: 'Photo' });
+export type Photo = z.infer<typeof photoAnswer>;
 
 /** The spec's upload answer (back-office §3 "Photo upload response") plus the photo itself. */
-export interface PhotoUploadResponse {
-  success: true;
-  message: string;
-  data: Photo;
-}
+export const photoUploadAnswer = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  data: photoAnswer,
+});
+export type PhotoUploadResponse = z.infer<typeof photoUploadAnswer>;
 
-export interface PhotoListResponse {
-  success: true;
-  data: Photo[];
-}
+export const photoListAnswer = z.object({ success: z.literal(true), data: z.array(photoAnswer) });
+export type PhotoListResponse = z.infer<typeof photoListAnswer>;
 
-export interface PhotoDeleteResponse {
-  success: true;
-  message: string;
-}
+export const photoDeleteAnswer = z.object({ success: z.literal(true), message: z.string() });
+export type PhotoDeleteResponse = z.infer<typeof photoDeleteAnswer>;
 
 export const MediaMessages = {
   photo_uploaded: { de: 'Foto erfolgreich hochgeladen.', uk: 'Фото успішно завантажено.' },

@@ -24,24 +24,28 @@ export const privacyRecordsSchema = z.object({
 export type PrivacyRecordsQuery = z.infer<typeof privacyRecordsSchema>;
 
 /** A stored record as it is (every field the service keeps, ISO dates). */
-export type StoredRecord = Record<string, unknown>;
+const storedRecord = z.record(z.string(), z.unknown());
+export type StoredRecord = z.infer<typeof storedRecord>;
 
 /** The applications service's part: the phone's applications (with notes) and wishes. */
-export interface PrivacyLookup {
+export const privacyLookupAnswer = z.object({
   /** the number as stored (E.164) */
-  phone: string;
-  applications: StoredRecord[];
-  wishes: StoredRecord[];
-}
+  phone: z.string(),
+  applications: z.array(storedRecord),
+  wishes: z.array(storedRecord),
+});
+export type PrivacyLookup = z.infer<typeof privacyLookupAnswer>;
 
 /** The notification service's part: mail records and activity entries of those ids. */
-export interface PrivacyRecords {
-  mails: StoredRecord[];
-  activity: StoredRecord[];
-}
+export const privacyRecordsAnswer = z.object({
+  mails: z.array(storedRecord),
+  activity: z.array(storedRecord),
+});
+export type PrivacyRecords = z.infer<typeof privacyRecordsAnswer>;
 
 /** What an erasure changed (the other services follow through the event). */
-export interface PrivacyErasure {
-  applications: number;
-  wishes: number;
-}
+export const privacyErasureAnswer = z.object({
+  applications: z.number().int(),
+  wishes: z.number().int(),
+});
+export type PrivacyErasure = z.infer<typeof privacyErasureAnswer>;

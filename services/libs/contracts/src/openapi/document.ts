@@ -104,12 +104,36 @@ interface Operation {
     /** response headers the answer carries */
     headers?: z.ZodObject;
   };
-  /** more answers that are not errors (the degraded health report) */
-  also?: { status: number; description: string; schema: z.ZodType }[];
+  /** more answers with the ok schema that are not errors (the degraded health report) */
+  also?: { status: number; description: string }[];
   /** domain errors this operation answers (common ones are added from access and input) */
   errors?: ErrorCode[];
   /** limited per client IP (429 RATE_LIMITED) */
   rateLimited?: boolean;
+}
+
+/** An operation as the tables below state it: keyed by `METHOD /path` within its service. */
+type Call = Omit<Operation, 'method' | 'path' | 'service' | 'also'> & {
+  also?: Record<number, string>;
+};
+
+/** The operations of one service, from a table keyed by `METHOD /path` (below `prefix`). */
+function calls(service: ApiServiceName, prefix: string, table: Record<string, Call>): Operation[] {
+  return Object.entries(table).map(([key, { also, ...call }]) => {
+    const [method, path] = key.split(' ') as [string, string];
+    return {
+      method: method.toLowerCase() as Method,
+      path: prefix + path,
+      service,
+      ...call,
+      ...(also && {
+        also: Object.entries(also).map(([status, description]) => ({
+          status: Number(status),
+          description,
+        })),
+      }),
+    };
+  });
 }
 
 // ---- path and query parameters the services read without a zod schema of their own -----------
@@ -141,784 +165,583 @@ const multipartPhoto = photoUploadFieldsSchema.extend({
 const V1 = '/api/v1';
 
 export const operations: readonly Operation[] = [
-  // auth
-  {
-    method: 'post',
-    path: `${V1}/auth/login`,
-    service: 'auth',
-    summary: 'Log in (staff)',
-    description:
-      'Answers an access token (RS256 JWT, 15 minutes) and sets the refresh cookie (httpOnly, SameSite=Strict, Secure outside localhost, path /api/v1/auth) for a session of at most 12 hours (2 hours idle). After 5 failed logins for an account, or 30 from one IP, within 15 minutes: 429 LOGIN_THROTTLED.',
-    access: 'public',
-    body: loginRequestSchema,
-    ok: { description: 'signed in', schema: answers.tokenAnswer },
-    errors: ['INVALID_CREDENTIALS', 'LOGIN_THROTTLED'],
-    rateLimited: true,
-  },
-  {
-    method: 'get',
-    path: `${V1}/auth/me`,
-    service: 'auth',
-    summary: 'The signed-in user',
-    access: 'signed-in',
-    ok: { description: 'the user', schema: answers.userAnswer },
-    errors: ['SESSION_EXPIRED'],
-  },
-  {
-    method: 'post',
-    path: `${V1}/auth/refresh`,
-    service: 'auth',
-    summary: 'A fresh token for the same session',
-    description:
-      'Takes the refresh token from the httpOnly cookie refresh_token (path /api/v1/auth, SameSite=Strict) that login set; no bearer token needed. Answers a new access token and replaces the cookie (rotation). A refresh token already replaced, presented again after a 10-second grace, ends the whole session. A session ends after 2 hours without a refresh or 12 hours after login.',
-    access: 'public',
-    ok: { description: 'a new token', schema: answers.tokenAnswer },
-    errors: ['SESSION_EXPIRED'],
-  },
-  {
-    method: 'post',
-    path: `${V1}/auth/logout`,
-    service: 'auth',
-    summary: 'Log out (ends the session of the refresh cookie or of the bearer token)',
-    description:
-      'Works with the refresh cookie alone (the browser sends no bearer token) or a bearer token; clears the cookie.',
-    access: 'signed-in',
-    ok: { description: 'logged out', schema: answers.successAnswer },
-    errors: ['SESSION_EXPIRED'],
-  },
-  {
-    method: 'patch',
-    path: `${V1}/auth/profile`,
-    service: 'auth',
-    summary: 'Change own name or e-mail',
-    access: 'signed-in',
-    body: profileUpdateSchema,
-    ok: { description: 'the changed user', schema: answers.userAnswer },
-    errors: ['SESSION_EXPIRED', 'EMAIL_TAKEN', 'USER_NOT_FOUND'],
-  },
-  {
-    method: 'patch',
-    path: `${V1}/auth/password`,
-    service: 'auth',
-    summary: 'Change own password',
-    description: 'Closes every other session of the user and answers a fresh token for this one.',
-    access: 'signed-in',
-    body: passwordChangeSchema,
-    ok: { description: 'changed', schema: answers.passwordChangedAnswer },
-    errors: [
-      'SESSION_EXPIRED',
-      'CURRENT_PASSWORD_WRONG',
-      'PASSWORD_UNCHANGED',
-      'PASSWORD_TOO_WEAK',
-    ],
-  },
-  {
-    method: 'get',
-    path: `${V1}/users`,
-    service: 'auth',
-    summary: 'Staff users',
-    access: 'admin',
-    query: usersQuerySchema,
-    ok: { description: 'a page of users', schema: answers.usersPageAnswer },
-  },
-  {
-    method: 'post',
-    path: `${V1}/users`,
-    service: 'auth',
-    summary: 'Create a staff user',
-    access: 'admin',
-    body: userCreateSchema,
-    ok: { status: 201, description: 'created', schema: answers.userAnswer },
-    errors: ['EMAIL_TAKEN', 'PASSWORD_TOO_WEAK'],
-  },
-  {
-    method: 'get',
-    path: `${V1}/users/{id}`,
-    service: 'auth',
-    summary: 'One staff user',
-    access: 'admin',
-    params: idParamSchema,
-    ok: { description: 'the user', schema: answers.userAnswer },
-    errors: ['USER_NOT_FOUND'],
-  },
-  {
-    method: 'patch',
-    path: `${V1}/users/{id}`,
-    service: 'auth',
-    summary: 'Change a staff user (name, e-mail, role, password)',
-    description: "A role or password change closes all of the user's sessions.",
-    access: 'admin',
-    params: idParamSchema,
-    body: userUpdateSchema,
-    ok: { description: 'the changed user', schema: answers.userAnswer },
-    errors: ['USER_NOT_FOUND', 'EMAIL_TAKEN', 'LAST_ADMIN', 'CONFLICT', 'PASSWORD_TOO_WEAK'],
-  },
-  {
-    method: 'delete',
-    path: `${V1}/users/{id}`,
-    service: 'auth',
-    summary: 'Delete a staff user',
-    access: 'admin',
-    params: idParamSchema,
-    ok: { description: 'deleted', schema: answers.successAnswer },
-    errors: ['USER_NOT_FOUND', 'CANNOT_DELETE_SELF', 'LAST_ADMIN'],
-  },
-
-  // catalog: categories
-  {
-    method: 'get',
-    path: `${V1}/categories`,
-    service: 'catalog',
-    summary: 'Every category with its lot count',
-    access: 'public',
-    ok: {
-      description: 'the categories (ETag; 304 to If-None-Match)',
-      schema: answers.categoriesAnswer,
+  ...calls('auth', V1, {
+    'POST /auth/login': {
+      summary: 'Log in (staff)',
+      description:
+        'Answers an access token (RS256 JWT, 15 minutes) and sets the refresh cookie (httpOnly, SameSite=Strict, Secure outside localhost, path /api/v1/auth) for a session of at most 12 hours (2 hours idle). After 5 failed logins for an account, or 30 from one IP, within 15 minutes: 429 LOGIN_THROTTLED.',
+      access: 'public',
+      body: loginRequestSchema,
+      ok: { description: 'signed in', schema: answers.tokenAnswer },
+      errors: ['INVALID_CREDENTIALS', 'LOGIN_THROTTLED'],
+      rateLimited: true,
     },
-  },
-  {
-    method: 'post',
-    path: `${V1}/categories`,
-    service: 'catalog',
-    summary: 'Create a category',
-    access: 'staff',
-    body: categoryCreateSchema,
-    ok: { status: 201, description: 'created', schema: answers.categoryAnswer },
-    errors: ['CATEGORY_DUPLICATE_NAME'],
-  },
-  {
-    method: 'get',
-    path: `${V1}/categories/{id}`,
-    service: 'catalog',
-    summary: 'One category (by id or slug)',
-    access: 'public',
-    params: categoryRefParam,
-    ok: { description: 'the category', schema: answers.categoryAnswer },
-    errors: ['CATEGORY_NOT_FOUND', 'CATEGORY_INVALID_ID'],
-  },
-  {
-    method: 'put',
-    path: `${V1}/categories/{id}`,
-    service: 'catalog',
-    summary: 'Change a category',
-    description: 'With the version it was loaded with; a stale one answers 409 STALE_VERSION.',
-    access: 'staff',
-    params: idParamSchema,
-    body: categoryUpdateSchema,
-    ok: { description: 'the changed category', schema: answers.categoryAnswer },
-    errors: [
-      'CATEGORY_NOT_FOUND',
-      'CATEGORY_INVALID_ID',
-      'CATEGORY_DUPLICATE_NAME',
-      'STALE_VERSION',
-    ],
-  },
-  {
-    method: 'delete',
-    path: `${V1}/categories/{id}`,
-    service: 'catalog',
-    summary: 'Delete a category without lots',
-    access: 'staff',
-    params: idParamSchema,
-    ok: { description: 'deleted', schema: answers.deletedAnswer },
-    errors: ['CATEGORY_NOT_FOUND', 'CATEGORY_INVALID_ID', 'CATEGORY_HAS_LOTS'],
-  },
-
-  // catalog: lots
-  {
-    method: 'get',
-    path: `${V1}/lots`,
-    service: 'catalog',
-    summary: 'Lots (filters, paging)',
-    description: 'Anonymous callers never see archived lots; staff see all.',
-    access: 'public-staff-more',
-    query: lotsQuerySchema,
-    ok: { description: 'the lots', schema: z.array(answers.lotAnswerSchema) },
-  },
-  {
-    method: 'post',
-    path: `${V1}/lots`,
-    service: 'catalog',
-    summary: 'Create a lot',
-    access: 'staff',
-    body: lotCreateSchema,
-    ok: { status: 201, description: 'created', schema: answers.lotAnswerSchema },
-    errors: ['LOT_CATEGORY_NOT_FOUND'],
-  },
-  {
-    method: 'get',
-    path: `${V1}/lots/count`,
-    service: 'catalog',
-    summary: 'How many lots the same filters find',
-    access: 'public-staff-more',
-    query: lotsQuerySchema,
-    ok: { description: 'the count', schema: answers.lotCountAnswer },
-  },
-  {
-    method: 'get',
-    path: `${V1}/lots/search`,
-    service: 'catalog',
-    summary: 'Search lots (page/limit)',
-    access: 'public-staff-more',
-    query: lotSearchQuerySchema,
-    ok: { description: 'a page of lots', schema: answers.lotSearchAnswer },
-  },
-  {
-    method: 'get',
-    path: `${V1}/lots/category/{ref}`,
-    service: 'catalog',
-    summary: "A category's lots (by id or slug), all or a page",
-    description:
-      'Newest first. Without `limit` the whole category; with it a page, the next one asked for with `before_id` = the id of the last lot shown. `X-Total-Count` holds how many lots of the category the caller can see.',
-    access: 'public-staff-more',
-    params: z.object({ ref: categoryRefParam.shape.id }),
-    query: lotsOfCategoryQuerySchema,
-    ok: {
-      description: 'the lots (ETag; 304 to If-None-Match)',
-      schema: z.array(answers.lotAnswerSchema),
+    'GET /auth/me': {
+      summary: 'The signed-in user',
+      access: 'signed-in',
+      ok: { description: 'the user', schema: answers.userAnswer },
+      errors: ['SESSION_EXPIRED'],
+    },
+    'POST /auth/refresh': {
+      summary: 'A fresh token for the same session',
+      description:
+        'Takes the refresh token from the httpOnly cookie refresh_token (path /api/v1/auth, SameSite=Strict) that login set; no bearer token needed. Answers a new access token and replaces the cookie (rotation). A refresh token already replaced, presented again after a 10-second grace, ends the whole session. A session ends after 2 hours without a refresh or 12 hours after login.',
+      access: 'public',
+      ok: { description: 'a new token', schema: answers.tokenAnswer },
+      errors: ['SESSION_EXPIRED'],
+    },
+    'POST /auth/logout': {
+      summary: 'Log out (ends the session of the refresh cookie or of the bearer token)',
+      description:
+        'Works with the refresh cookie alone (the browser sends no bearer token) or a bearer token; clears the cookie.',
+      access: 'signed-in',
+      ok: { description: 'logged out', schema: answers.successAnswer },
+      errors: ['SESSION_EXPIRED'],
+    },
+    'PATCH /auth/profile': {
+      summary: 'Change own name or e-mail',
+      access: 'signed-in',
+      body: profileUpdateSchema,
+      ok: { description: 'the changed user', schema: answers.userAnswer },
+      errors: ['SESSION_EXPIRED', 'EMAIL_TAKEN', 'USER_NOT_FOUND'],
+    },
+    'PATCH /auth/password': {
+      summary: 'Change own password',
+      description: 'Closes every other session of the user and answers a fresh token for this one.',
+      access: 'signed-in',
+      body: passwordChangeSchema,
+      ok: { description: 'changed', schema: answers.passwordChangedAnswer },
+      errors: [
+        'SESSION_EXPIRED',
+        'CURRENT_PASSWORD_WRONG',
+        'PASSWORD_UNCHANGED',
+        'PASSWORD_TOO_WEAK',
+      ],
+    },
+    'GET /users': {
+      summary: 'Staff users',
+      access: 'admin',
+      query: usersQuerySchema,
+      ok: { description: 'a page of users', schema: answers.usersPageAnswer },
+    },
+    'POST /users': {
+      summary: 'Create a staff user',
+      access: 'admin',
+      body: userCreateSchema,
+      ok: { status: 201, description: 'created', schema: answers.userAnswer },
+      errors: ['EMAIL_TAKEN', 'PASSWORD_TOO_WEAK'],
+    },
+    'GET /users/{id}': {
+      summary: 'One staff user',
+      access: 'admin',
+      params: idParamSchema,
+      ok: { description: 'the user', schema: answers.userAnswer },
+      errors: ['USER_NOT_FOUND'],
+    },
+    'PATCH /users/{id}': {
+      summary: 'Change a staff user (name, e-mail, role, password)',
+      description: "A role or password change closes all of the user's sessions.",
+      access: 'admin',
+      params: idParamSchema,
+      body: userUpdateSchema,
+      ok: { description: 'the changed user', schema: answers.userAnswer },
+      errors: ['USER_NOT_FOUND', 'EMAIL_TAKEN', 'LAST_ADMIN', 'CONFLICT', 'PASSWORD_TOO_WEAK'],
+    },
+    'DELETE /users/{id}': {
+      summary: 'Delete a staff user',
+      access: 'admin',
+      params: idParamSchema,
+      ok: { description: 'deleted', schema: answers.successAnswer },
+      errors: ['USER_NOT_FOUND', 'CANNOT_DELETE_SELF', 'LAST_ADMIN'],
+    },
+  }),
+  ...calls('catalog', V1, {
+    // categories
+    'GET /categories': {
+      summary: 'Every category with its lot count',
+      access: 'public',
+      ok: {
+        description: 'the categories (ETag; 304 to If-None-Match)',
+        schema: answers.categoriesAnswer,
+      },
+    },
+    'POST /categories': {
+      summary: 'Create a category',
+      access: 'staff',
+      body: categoryCreateSchema,
+      ok: { status: 201, description: 'created', schema: answers.categoryAnswer },
+      errors: ['CATEGORY_DUPLICATE_NAME'],
+    },
+    'GET /categories/{id}': {
+      summary: 'One category (by id or slug)',
+      access: 'public',
+      params: categoryRefParam,
+      ok: { description: 'the category', schema: answers.categoryAnswer },
+      errors: ['CATEGORY_NOT_FOUND', 'CATEGORY_INVALID_ID'],
+    },
+    'PUT /categories/{id}': {
+      summary: 'Change a category',
+      description: 'With the version it was loaded with; a stale one answers 409 STALE_VERSION.',
+      access: 'staff',
+      params: idParamSchema,
+      body: categoryUpdateSchema,
+      ok: { description: 'the changed category', schema: answers.categoryAnswer },
+      errors: [
+        'CATEGORY_NOT_FOUND',
+        'CATEGORY_INVALID_ID',
+        'CATEGORY_DUPLICATE_NAME',
+        'STALE_VERSION',
+      ],
+    },
+    'DELETE /categories/{id}': {
+      summary: 'Delete a category without lots',
+      access: 'staff',
+      params: idParamSchema,
+      ok: { description: 'deleted', schema: answers.deletedAnswer },
+      errors: ['CATEGORY_NOT_FOUND', 'CATEGORY_INVALID_ID', 'CATEGORY_HAS_LOTS'],
+    },
+    // lots
+    'GET /lots': {
+      summary: 'Lots (filters, paging)',
+      description: 'Anonymous callers never see archived lots; staff see all.',
+      access: 'public-staff-more',
+      query: lotsQuerySchema,
+      ok: { description: 'the lots', schema: z.array(answers.lotAnswerSchema) },
+    },
+    'POST /lots': {
+      summary: 'Create a lot',
+      access: 'staff',
+      body: lotCreateSchema,
+      ok: { status: 201, description: 'created', schema: answers.lotAnswerSchema },
+      errors: ['LOT_CATEGORY_NOT_FOUND'],
+    },
+    'GET /lots/count': {
+      summary: 'How many lots the same filters find',
+      access: 'public-staff-more',
+      query: lotsQuerySchema,
+      ok: { description: 'the count', schema: answers.lotCountAnswer },
+    },
+    'GET /lots/search': {
+      summary: 'Search lots (page/limit)',
+      access: 'public-staff-more',
+      query: lotSearchQuerySchema,
+      ok: { description: 'a page of lots', schema: answers.lotSearchAnswer },
+    },
+    'GET /lots/category/{ref}': {
+      summary: "A category's lots (by id or slug), all or a page",
+      description:
+        'Newest first. Without `limit` the whole category; with it a page, the next one asked for with `before_id` = the id of the last lot shown. `X-Total-Count` holds how many lots of the category the caller can see.',
+      access: 'public-staff-more',
+      params: z.object({ ref: categoryRefParam.shape.id }),
+      query: lotsOfCategoryQuerySchema,
+      ok: {
+        description: 'the lots (ETag; 304 to If-None-Match)',
+        schema: z.array(answers.lotAnswerSchema),
+        headers: z.object({
+          [TOTAL_COUNT_HEADER]: z.string().meta({
+            description: "the category's lots the caller can see (anonymous: all but archived)",
+            example: '625',
+          }),
+        }),
+      },
+      errors: ['CATEGORY_NOT_FOUND', 'CATEGORY_INVALID_ID'],
+    },
+    'GET /lots/{id}': {
+      summary: 'One lot',
+      access: 'public-staff-more',
+      params: lotIdParam,
+      ok: { description: 'the lot', schema: answers.lotAnswerSchema },
+      errors: ['LOT_NOT_FOUND'],
+    },
+    'PUT /lots/{id}': {
+      summary: 'Change a lot (the whole form)',
+      description: 'With the version it was loaded with; a stale one answers 409 STALE_VERSION.',
+      access: 'staff',
+      params: lotIdParam,
+      body: lotUpdateSchema,
+      ok: { description: 'the changed lot', schema: answers.lotAnswerSchema },
+      errors: ['LOT_NOT_FOUND', 'LOT_CATEGORY_NOT_FOUND', 'STALE_VERSION'],
+    },
+    'PATCH /lots/{id}': {
+      summary: 'Change some fields of a lot',
+      description:
+        '`version` is required unless only photos and gallery_photos are sent (setting the main photo).',
+      access: 'staff',
+      params: lotIdParam,
+      body: lotPatchSchema,
+      ok: { description: 'the changed lot', schema: answers.lotAnswerSchema },
+      errors: ['LOT_NOT_FOUND', 'LOT_CATEGORY_NOT_FOUND', 'STALE_VERSION'],
+    },
+    'DELETE /lots/{id}': {
+      summary: 'Delete a lot',
+      access: 'staff',
+      params: lotIdParam,
+      ok: { description: 'deleted', schema: answers.deletedAnswer },
+      errors: ['LOT_NOT_FOUND'],
+    },
+  }),
+  ...calls('catalog', '', {
+    'GET /internal/lots/snapshot': {
+      summary: 'Every lot by id, for read models of other services',
+      access: 'internal',
+      query: lotSnapshotQuerySchema,
+      ok: { description: 'a page of lot snapshots', schema: answers.lotSnapshotPageAnswer },
+    },
+  }),
+  ...calls('applications', V1, {
+    // the lot page's queue panel
+    'GET /lots/{id}/can-apply': {
+      summary: 'May this phone apply for the lot?',
+      access: 'public',
+      params: idParamSchema,
+      query: lotPhoneQuerySchema,
+      ok: { description: 'the verdict', schema: answers.eligibilityAnswer },
+      errors: ['LOT_NOT_FOUND'],
+      rateLimited: true,
+    },
+    'GET /lots/{id}/applications-info': {
+      summary: "The lot's queue, and this phone's place in it",
+      access: 'public',
+      params: idParamSchema,
+      query: lotPhoneQuerySchema,
+      ok: { description: 'the queue', schema: answers.queueInfoAnswer },
+      errors: ['LOT_NOT_FOUND'],
+      rateLimited: true,
+    },
+    // applications
+    'POST /applications': {
+      summary: 'Apply for a lot (families)',
+      description:
+        'Unknown fields are ignored. The hidden field `website` must stay empty (a filled one is answered like a success and nothing is stored).',
+      access: 'public',
       headers: z.object({
-        [TOTAL_COUNT_HEADER]: z.string().meta({
-          description: "the category's lots the caller can see (anonymous: all but archived)",
-          example: '625',
-        }),
+        'idempotency-key': z
+          .string()
+          .regex(/^[\w-]{1,100}$/)
+          .optional()
+          .meta({
+            description:
+              'one per filled form: a resend after a lost answer gets the first answer again',
+          }),
       }),
+      body: applicationCreateSchema,
+      ok: { status: 201, description: 'received', schema: answers.applicationCreatedAnswer },
+      errors: [
+        'LOT_NOT_FOUND',
+        'LOT_NOT_AVAILABLE',
+        'ALREADY_APPLIED',
+        'TOO_MANY_OPEN_APPLICATIONS',
+        'INVALID_IDEMPOTENCY_KEY',
+        'PHONE_RATE_LIMITED',
+      ],
+      rateLimited: true,
     },
-    errors: ['CATEGORY_NOT_FOUND', 'CATEGORY_INVALID_ID'],
-  },
-  {
-    method: 'get',
-    path: `${V1}/lots/{id}`,
-    service: 'catalog',
-    summary: 'One lot',
-    access: 'public-staff-more',
-    params: lotIdParam,
-    ok: { description: 'the lot', schema: answers.lotAnswerSchema },
-    errors: ['LOT_NOT_FOUND'],
-  },
-  {
-    method: 'put',
-    path: `${V1}/lots/{id}`,
-    service: 'catalog',
-    summary: 'Change a lot (the whole form)',
-    description: 'With the version it was loaded with; a stale one answers 409 STALE_VERSION.',
-    access: 'staff',
-    params: lotIdParam,
-    body: lotUpdateSchema,
-    ok: { description: 'the changed lot', schema: answers.lotAnswerSchema },
-    errors: ['LOT_NOT_FOUND', 'LOT_CATEGORY_NOT_FOUND', 'STALE_VERSION'],
-  },
-  {
-    method: 'patch',
-    path: `${V1}/lots/{id}`,
-    service: 'catalog',
-    summary: 'Change some fields of a lot',
-    description:
-      '`version` is required unless only photos and gallery_photos are sent (setting the main photo).',
-    access: 'staff',
-    params: lotIdParam,
-    body: lotPatchSchema,
-    ok: { description: 'the changed lot', schema: answers.lotAnswerSchema },
-    errors: ['LOT_NOT_FOUND', 'LOT_CATEGORY_NOT_FOUND', 'STALE_VERSION'],
-  },
-  {
-    method: 'delete',
-    path: `${V1}/lots/{id}`,
-    service: 'catalog',
-    summary: 'Delete a lot',
-    access: 'staff',
-    params: lotIdParam,
-    ok: { description: 'deleted', schema: answers.deletedAnswer },
-    errors: ['LOT_NOT_FOUND'],
-  },
-  {
-    method: 'get',
-    path: '/internal/lots/snapshot',
-    service: 'catalog',
-    summary: 'Every lot by id, for read models of other services',
-    access: 'internal',
-    query: lotSnapshotQuerySchema,
-    ok: { description: 'a page of lot snapshots', schema: answers.lotSnapshotPageAnswer },
-  },
-
-  // applications: the lot page's queue panel
-  {
-    method: 'get',
-    path: `${V1}/lots/{id}/can-apply`,
-    service: 'applications',
-    summary: 'May this phone apply for the lot?',
-    access: 'public',
-    params: idParamSchema,
-    query: lotPhoneQuerySchema,
-    ok: { description: 'the verdict', schema: answers.eligibilityAnswer },
-    errors: ['LOT_NOT_FOUND'],
-    rateLimited: true,
-  },
-  {
-    method: 'get',
-    path: `${V1}/lots/{id}/applications-info`,
-    service: 'applications',
-    summary: "The lot's queue, and this phone's place in it",
-    access: 'public',
-    params: idParamSchema,
-    query: lotPhoneQuerySchema,
-    ok: { description: 'the queue', schema: answers.queueInfoAnswer },
-    errors: ['LOT_NOT_FOUND'],
-    rateLimited: true,
-  },
-
-  // applications
-  {
-    method: 'post',
-    path: `${V1}/applications`,
-    service: 'applications',
-    summary: 'Apply for a lot (families)',
-    description:
-      'Unknown fields are ignored. The hidden field `website` must stay empty (a filled one is answered like a success and nothing is stored).',
-    access: 'public',
-    headers: z.object({
-      'idempotency-key': z
-        .string()
-        .regex(/^[\w-]{1,100}$/)
-        .optional()
-        .meta({
-          description:
-            'one per filled form: a resend after a lost answer gets the first answer again',
-        }),
-    }),
-    body: applicationCreateSchema,
-    ok: { status: 201, description: 'received', schema: answers.applicationCreatedAnswer },
-    errors: [
-      'LOT_NOT_FOUND',
-      'LOT_NOT_AVAILABLE',
-      'ALREADY_APPLIED',
-      'TOO_MANY_OPEN_APPLICATIONS',
-      'INVALID_IDEMPOTENCY_KEY',
-      'PHONE_RATE_LIMITED',
-    ],
-    rateLimited: true,
-  },
-  {
-    method: 'get',
-    path: `${V1}/applications`,
-    service: 'applications',
-    summary: 'Applications (the queue)',
-    access: 'staff',
-    query: applicationsQuerySchema,
-    ok: { description: 'a page of applications', schema: answers.applicationsPageAnswer },
-  },
-  {
-    method: 'get',
-    path: `${V1}/applications/public/check-status/{phone}`,
-    service: 'applications',
-    summary: "A family's applications by phone number",
-    access: 'public',
-    params: phoneParamSchema,
-    ok: { description: 'the applications', schema: answers.statusCheckAnswer },
-    rateLimited: true,
-  },
-  {
-    method: 'get',
-    path: `${V1}/applications/stats`,
-    service: 'applications',
-    summary: 'Counts by status, overall and per lot',
-    access: 'staff',
-    query: applicationStatsQuerySchema,
-    ok: { description: 'the counts', schema: answers.applicationStatsAnswer },
-  },
-  {
-    method: 'get',
-    path: `${V1}/applications/by-phone/{phone}`,
-    service: 'applications',
-    summary: "A phone number's applications",
-    access: 'staff',
-    params: phoneParamSchema,
-    query: limitSkipQuerySchema,
-    ok: { description: 'a page of applications', schema: answers.applicationsPageAnswer },
-  },
-  {
-    method: 'get',
-    path: `${V1}/applications/{id}`,
-    service: 'applications',
-    summary: 'One application',
-    access: 'staff',
-    params: idParamSchema,
-    ok: { description: 'the application', schema: answers.applicationAnswer },
-    errors: ['APPLICATION_NOT_FOUND'],
-  },
-  {
-    method: 'patch',
-    path: `${V1}/applications/{id}/status`,
-    service: 'applications',
-    summary: 'Approve, reject, complete or reopen an application',
-    description:
-      'Approving asks the catalog to reserve the lot (one approved application per lot) and answers 202: the application becomes approved once the lot is reserved, or shows approval.state failed. A rejection needs a note.',
-    access: 'staff',
-    params: idParamSchema,
-    body: applicationStatusUpdateSchema,
-    ok: { description: 'the changed application', schema: answers.applicationAnswer },
-    also: [
-      {
-        status: 202,
-        description:
-          'an approval requested: the application stays pending (approval.state requested) until the catalog has reserved the lot',
-        schema: answers.applicationAnswer,
-      },
-    ],
-    errors: [
-      'APPROVAL_IN_PROGRESS',
-      'APPLICATION_NOT_FOUND',
-      'APPLICATION_COMPLETED',
-      'APPLICATION_TRANSITION_NOT_ALLOWED',
-      'APPLICATION_CHANGED',
-      'PICKUP_DATE_IN_PAST',
-      'LOT_ALREADY_RESERVED',
-      'LOT_NOT_AVAILABLE',
-      'LOT_NOT_FOUND',
-      'CONFLICT',
-    ],
-  },
-  {
-    method: 'patch',
-    path: `${V1}/applications/{id}/pickup`,
-    service: 'applications',
-    summary: 'Change the pickup date of an approved application',
-    description:
-      'The new date (today or later, a day in the office time zone) is mailed to the family and logged; an overdue reservation becomes current again.',
-    access: 'staff',
-    params: idParamSchema,
-    body: pickupUpdateSchema,
-    ok: { description: 'the application with its new date', schema: answers.applicationAnswer },
-    errors: ['APPLICATION_NOT_FOUND', 'PICKUP_NOT_APPROVED', 'PICKUP_DATE_IN_PAST'],
-  },
-  {
-    method: 'post',
-    path: `${V1}/applications/{id}/lapse`,
-    service: 'applications',
-    summary: 'The family did not pick the lot up: end the reservation',
-    description:
-      'The application is rejected (reason pickup_lapsed), the catalog frees the lot, the families rejected because of the reservation come back to the queue and the first of them is next (approved at once when PICKUP_LAPSE_AUTO_APPROVE is on).',
-    access: 'staff',
-    params: idParamSchema,
-    body: lapseSchema,
-    ok: { description: 'the ended application', schema: answers.applicationAnswer },
-    errors: ['APPLICATION_NOT_FOUND', 'PICKUP_NOT_APPROVED', 'APPLICATION_CHANGED'],
-  },
-  {
-    method: 'patch',
-    path: `${V1}/applications/{id}/notes`,
-    service: 'applications',
-    summary: 'Add an internal note',
-    access: 'staff',
-    params: idParamSchema,
-    body: applicationNoteSchema,
-    ok: { description: 'the application with the note', schema: answers.applicationAnswer },
-    errors: ['APPLICATION_NOT_FOUND'],
-  },
-
-  // wishes
-  {
-    method: 'post',
-    path: `${V1}/wishes`,
-    service: 'applications',
-    summary: 'Send a wish (families)',
-    description: 'Unknown fields are ignored; the hidden field `website` must stay empty.',
-    access: 'public',
-    body: wishCreateSchema,
-    ok: { status: 201, description: 'received', schema: answers.wishCreatedAnswer },
-    errors: ['PHONE_RATE_LIMITED'],
-    rateLimited: true,
-  },
-  {
-    method: 'get',
-    path: `${V1}/wishes`,
-    service: 'applications',
-    summary: 'Wishes',
-    access: 'staff',
-    query: wishesQuerySchema,
-    ok: { description: 'a page of wishes', schema: answers.wishesPageAnswer },
-  },
-  {
-    method: 'get',
-    path: `${V1}/wishes/{id}`,
-    service: 'applications',
-    summary: 'One wish',
-    access: 'staff',
-    params: idParamSchema,
-    ok: { description: 'the wish', schema: answers.wishAnswer },
-    errors: ['WISH_NOT_FOUND'],
-  },
-  {
-    method: 'patch',
-    path: `${V1}/wishes/{id}/status`,
-    service: 'applications',
-    summary: "Change a wish's status and notes",
-    description: 'The status comes as ?status= (or in the body); admin_notes replaces the notes.',
-    access: 'staff',
-    params: idParamSchema,
-    query: wishStatusQuerySchema,
-    body: wishStatusBodySchema,
-    ok: { description: 'the changed wish', schema: answers.wishAnswer },
-    errors: ['WISH_NOT_FOUND', 'WISH_FULFILLED', 'WISH_TRANSITION_NOT_ALLOWED'],
-  },
-
-  {
-    method: 'post',
-    path: `${V1}/wishes/{id}/notify`,
-    service: 'applications',
-    summary: 'Tell the family of an active wish about a matching lot',
-    description:
-      'By mail in the wish language when the family gave an address (channel email), otherwise staff send the prefilled WhatsApp message (channel whatsapp). The wish gets a note line either way.',
-    access: 'staff',
-    params: idParamSchema,
-    body: wishNotifySchema,
-    ok: { description: 'the wish and the channel', schema: answers.wishNotifiedAnswer },
-    errors: ['WISH_NOT_FOUND', 'WISH_TRANSITION_NOT_ALLOWED', 'WISH_LOT_NOT_MATCHING', 'CONFLICT'],
-  },
-  {
-    method: 'get',
-    path: `${V1}/lots/{id}/wish-matches`,
-    service: 'applications',
-    summary: "The active wishes of a lot's category",
-    description: 'Oldest first, at most 20; none while the lot is not available.',
-    access: 'staff',
-    params: idParamSchema,
-    ok: { description: 'the matching wishes', schema: answers.wishMatchesAnswer },
-    errors: ['LOT_NOT_FOUND'],
-  },
-
-  // media
-  {
-    method: 'post',
-    path: `${V1}/lots/{id}/photos`,
-    service: 'media',
-    summary: 'Upload a photo of a lot',
-    description:
-      'One JPEG, PNG or WebP file; stored as three WebP sizes (thumbnail 320, medium 800, large 1600 px). Busy: 503 PHOTO_UPLOADS_BUSY with Retry-After.',
-    access: 'staff',
-    params: lotPhotosParamsSchema,
-    multipart: multipartPhoto,
-    ok: { status: 201, description: 'stored', schema: answers.photoUploadAnswer },
-    errors: [
-      'LOT_NOT_FOUND',
-      'PHOTO_FILE_MISSING',
-      'PHOTO_SINGLE_FILE_ONLY',
-      'PHOTO_INVALID_EXTENSION',
-      'PHOTO_INVALID_TYPE',
-      'PHOTO_TYPE_MISMATCH',
-      'PHOTO_CORRUPT',
-      'PHOTO_TOO_LARGE',
-      'PHOTO_TOO_SMALL',
-      'PHOTO_TOO_MANY_PIXELS',
-      'PHOTO_LIMIT_REACHED',
-      'PHOTO_UPLOAD_INCOMPLETE',
-      'PHOTO_UPLOADS_BUSY',
-      'PHOTO_PROCESSING_TIMEOUT',
-      'BAD_REQUEST',
-    ],
-  },
-  {
-    method: 'get',
-    path: `${V1}/lots/{id}/photos`,
-    service: 'media',
-    summary: "A lot's photos",
-    access: 'staff',
-    params: lotPhotosParamsSchema,
-    ok: { description: 'the photos', schema: answers.photoListAnswer },
-    errors: ['LOT_NOT_FOUND'],
-  },
-  {
-    method: 'delete',
-    path: `${V1}/lots/{id}/photos/{photoId}`,
-    service: 'media',
-    summary: 'Delete a photo',
-    access: 'staff',
-    params: lotPhotoParamsSchema,
-    ok: { description: 'deleted', schema: answers.photoDeleteAnswer },
-    errors: ['PHOTO_NOT_FOUND', 'LOT_NOT_FOUND'],
-  },
-  {
-    method: 'get',
-    path: '/media/lots/{lotId}/{file}',
-    service: 'media',
-    summary: 'A photo (WebP)',
-    description: 'Cached for a year (immutable); ETag answers 304 to a conditional GET.',
-    access: 'public',
-    params: mediaFileParams,
-    ok: {
-      description: 'the image',
-      schema: z.string().meta({ contentMediaType: 'image/webp' }),
-      contentType: 'image/webp',
+    'GET /applications': {
+      summary: 'Applications (the queue)',
+      access: 'staff',
+      query: applicationsQuerySchema,
+      ok: { description: 'a page of applications', schema: answers.applicationsPageAnswer },
     },
-    errors: ['PHOTO_NOT_FOUND'],
-  },
-
-  // notification: activity log
-  {
-    method: 'get',
-    path: `${V1}/activity-logs`,
-    service: 'notification',
-    summary: 'The activity log',
-    access: 'admin',
-    query: activityLogQuerySchema,
-    ok: { description: 'a page of entries', schema: answers.activityPageAnswer },
-    errors: ['ACTIVITY_DATE_RANGE_INVALID'],
-  },
-  {
-    method: 'post',
-    path: `${V1}/activity-logs`,
-    service: 'notification',
-    summary: 'Add an entry for the signed-in staff member',
-    access: 'staff',
-    body: activityLogCreateSchema,
-    ok: { status: 201, description: 'the entry', schema: answers.activityEntryAnswer },
-    errors: ['ACTIVITY_DETAILS_TOO_LARGE'],
-  },
-  {
-    method: 'get',
-    path: `${V1}/activity-logs/stats`,
-    service: 'notification',
-    summary: 'Counts by action, target and user',
-    access: 'admin',
-    query: activityFilterSchema,
-    ok: { description: 'the counts', schema: answers.activityStatsAnswer },
-    errors: ['ACTIVITY_DATE_RANGE_INVALID'],
-  },
-  {
-    method: 'get',
-    path: `${V1}/impact`,
-    service: 'notification',
-    summary:
-      'The impact dashboard: lots received and given per month, families served, waiting times, categories',
-    access: 'admin',
-    query: impactQuerySchema,
-    ok: {
-      description: 'the figures, from counters kept by the events',
-      schema: answers.impactAnswer,
+    'GET /applications/public/check-status/{phone}': {
+      summary: "A family's applications by phone number",
+      access: 'public',
+      params: phoneParamSchema,
+      ok: { description: 'the applications', schema: answers.statusCheckAnswer },
+      rateLimited: true,
     },
-  },
-  {
-    method: 'post',
-    path: `${V1}/privacy/lookup`,
-    service: 'applications',
-    summary: 'Everything stored about a phone number: its applications (with notes) and wishes',
-    description:
-      'The number travels in the body, never in a URL. Records are answered as stored; the mails and log entries of their ids come from POST /privacy/records.',
-    access: 'admin',
-    body: privacyPhoneSchema,
-    ok: { description: 'the records', schema: answers.privacyLookupAnswer },
-  },
-  {
-    method: 'post',
-    path: `${V1}/privacy/erase`,
-    service: 'applications',
-    summary: "Erase a phone number's applications and wishes (the family's fields)",
-    description:
-      'Each record keeps status, dates and lot; the family fields and free texts are replaced. Each erased record publishes privacy.personal_data_erased: the notification service deletes its mails and strips its log entries. Refused while an application is open or a wish active.',
-    access: 'admin',
-    body: privacyPhoneSchema,
-    ok: { description: 'how many records were erased', schema: answers.privacyErasureAnswer },
-    errors: ['PRIVACY_OPEN_RECORDS'],
-  },
-  {
-    method: 'post',
-    path: `${V1}/privacy/records`,
-    service: 'notification',
-    summary: 'The mail records and activity entries of applications and wishes',
-    access: 'admin',
-    body: privacyRecordsSchema,
-    ok: { description: 'the records', schema: answers.privacyRecordsAnswer },
-  },
-  {
-    method: 'get',
-    path: `${V1}/activity-logs/users`,
-    service: 'notification',
-    summary: 'Staff members who appear in the log',
-    access: 'admin',
-    ok: { description: 'the users', schema: answers.activityUsersAnswer },
-  },
-  {
-    method: 'get',
-    path: `${V1}/activity-logs/export.csv`,
-    service: 'notification',
-    summary: 'The filtered log as CSV (UTF-8 with BOM)',
-    access: 'admin',
-    query: activityFilterSchema,
-    ok: { description: 'the CSV file', schema: z.string(), contentType: 'text/csv' },
-    errors: ['ACTIVITY_DATE_RANGE_INVALID'],
-  },
-
-  // gateway
-  {
-    method: 'get',
-    path: `${V1}/health`,
-    service: 'gateway',
-    summary: 'Health of the gateway and every service',
-    access: 'public',
-    ok: { description: 'every service ready', schema: answers.platformHealthAnswer },
-    also: [
-      {
-        status: 503,
-        description: 'a service is down or not ready',
-        schema: answers.platformHealthAnswer,
+    'GET /applications/stats': {
+      summary: 'Counts by status, overall and per lot',
+      access: 'staff',
+      query: applicationStatsQuerySchema,
+      ok: { description: 'the counts', schema: answers.applicationStatsAnswer },
+    },
+    'GET /applications/by-phone/{phone}': {
+      summary: "A phone number's applications",
+      access: 'staff',
+      params: phoneParamSchema,
+      query: limitSkipQuerySchema,
+      ok: { description: 'a page of applications', schema: answers.applicationsPageAnswer },
+    },
+    'GET /applications/{id}': {
+      summary: 'One application',
+      access: 'staff',
+      params: idParamSchema,
+      ok: { description: 'the application', schema: answers.applicationAnswer },
+      errors: ['APPLICATION_NOT_FOUND'],
+    },
+    'PATCH /applications/{id}/status': {
+      summary: 'Approve, reject, complete or reopen an application',
+      description:
+        'Approving asks the catalog to reserve the lot (one approved application per lot) and answers 202: the application becomes approved once the lot is reserved, or shows approval.state failed. A rejection needs a note.',
+      access: 'staff',
+      params: idParamSchema,
+      body: applicationStatusUpdateSchema,
+      ok: { description: 'the changed application', schema: answers.applicationAnswer },
+      also: {
+        202: 'an approval requested: the application stays pending (approval.state requested) until the catalog has reserved the lot',
       },
-    ],
-  },
-  {
-    method: 'get',
-    path: `${V1}/ready`,
-    service: 'gateway',
-    summary: 'The same as /health (for probes)',
-    access: 'public',
-    ok: { description: 'every service ready', schema: answers.platformHealthAnswer },
-    also: [
-      {
-        status: 503,
-        description: 'a service is down or not ready',
-        schema: answers.platformHealthAnswer,
+      errors: [
+        'APPROVAL_IN_PROGRESS',
+        'APPLICATION_NOT_FOUND',
+        'APPLICATION_COMPLETED',
+        'APPLICATION_TRANSITION_NOT_ALLOWED',
+        'APPLICATION_CHANGED',
+        'PICKUP_DATE_IN_PAST',
+        'LOT_ALREADY_RESERVED',
+        'LOT_NOT_AVAILABLE',
+        'LOT_NOT_FOUND',
+        'CONFLICT',
+      ],
+    },
+    'PATCH /applications/{id}/pickup': {
+      summary: 'Change the pickup date of an approved application',
+      description:
+        'The new date (today or later, a day in the office time zone) is mailed to the family and logged; an overdue reservation becomes current again.',
+      access: 'staff',
+      params: idParamSchema,
+      body: pickupUpdateSchema,
+      ok: { description: 'the application with its new date', schema: answers.applicationAnswer },
+      errors: ['APPLICATION_NOT_FOUND', 'PICKUP_NOT_APPROVED', 'PICKUP_DATE_IN_PAST'],
+    },
+    'POST /applications/{id}/lapse': {
+      summary: 'The family did not pick the lot up: end the reservation',
+      description:
+        'The application is rejected (reason pickup_lapsed), the catalog frees the lot, the families rejected because of the reservation come back to the queue and the first of them is next (approved at once when PICKUP_LAPSE_AUTO_APPROVE is on).',
+      access: 'staff',
+      params: idParamSchema,
+      body: lapseSchema,
+      ok: { description: 'the ended application', schema: answers.applicationAnswer },
+      errors: ['APPLICATION_NOT_FOUND', 'PICKUP_NOT_APPROVED', 'APPLICATION_CHANGED'],
+    },
+    'PATCH /applications/{id}/notes': {
+      summary: 'Add an internal note',
+      access: 'staff',
+      params: idParamSchema,
+      body: applicationNoteSchema,
+      ok: { description: 'the application with the note', schema: answers.applicationAnswer },
+      errors: ['APPLICATION_NOT_FOUND'],
+    },
+    // wishes
+    'POST /wishes': {
+      summary: 'Send a wish (families)',
+      description: 'Unknown fields are ignored; the hidden field `website` must stay empty.',
+      access: 'public',
+      body: wishCreateSchema,
+      ok: { status: 201, description: 'received', schema: answers.wishCreatedAnswer },
+      errors: ['PHONE_RATE_LIMITED'],
+      rateLimited: true,
+    },
+    'GET /wishes': {
+      summary: 'Wishes',
+      access: 'staff',
+      query: wishesQuerySchema,
+      ok: { description: 'a page of wishes', schema: answers.wishesPageAnswer },
+    },
+    'GET /wishes/{id}': {
+      summary: 'One wish',
+      access: 'staff',
+      params: idParamSchema,
+      ok: { description: 'the wish', schema: answers.wishAnswer },
+      errors: ['WISH_NOT_FOUND'],
+    },
+    'PATCH /wishes/{id}/status': {
+      summary: "Change a wish's status and notes",
+      description: 'The status comes as ?status= (or in the body); admin_notes replaces the notes.',
+      access: 'staff',
+      params: idParamSchema,
+      query: wishStatusQuerySchema,
+      body: wishStatusBodySchema,
+      ok: { description: 'the changed wish', schema: answers.wishAnswer },
+      errors: ['WISH_NOT_FOUND', 'WISH_FULFILLED', 'WISH_TRANSITION_NOT_ALLOWED'],
+    },
+    'POST /wishes/{id}/notify': {
+      summary: 'Tell the family of an active wish about a matching lot',
+      description:
+        'By mail in the wish language when the family gave an address (channel email), otherwise staff send the prefilled WhatsApp message (channel whatsapp). The wish gets a note line either way.',
+      access: 'staff',
+      params: idParamSchema,
+      body: wishNotifySchema,
+      ok: { description: 'the wish and the channel', schema: answers.wishNotifiedAnswer },
+      errors: [
+        'WISH_NOT_FOUND',
+        'WISH_TRANSITION_NOT_ALLOWED',
+        'WISH_LOT_NOT_MATCHING',
+        'CONFLICT',
+      ],
+    },
+    'GET /lots/{id}/wish-matches': {
+      summary: "The active wishes of a lot's category",
+      description: 'Oldest first, at most 20; none while the lot is not available.',
+      access: 'staff',
+      params: idParamSchema,
+      ok: { description: 'the matching wishes', schema: answers.wishMatchesAnswer },
+      errors: ['LOT_NOT_FOUND'],
+    },
+    // data protection
+    'POST /privacy/lookup': {
+      summary: 'Everything stored about a phone number: its applications (with notes) and wishes',
+      description:
+        'The number travels in the body, never in a URL. Records are answered as stored; the mails and log entries of their ids come from POST /privacy/records.',
+      access: 'admin',
+      body: privacyPhoneSchema,
+      ok: { description: 'the records', schema: answers.privacyLookupAnswer },
+    },
+    'POST /privacy/erase': {
+      summary: "Erase a phone number's applications and wishes (the family's fields)",
+      description:
+        'Each record keeps status, dates and lot; the family fields and free texts are replaced. Each erased record publishes privacy.personal_data_erased: the notification service deletes its mails and strips its log entries. Refused while an application is open or a wish active.',
+      access: 'admin',
+      body: privacyPhoneSchema,
+      ok: { description: 'how many records were erased', schema: answers.privacyErasureAnswer },
+      errors: ['PRIVACY_OPEN_RECORDS'],
+    },
+  }),
+  ...calls('media', V1, {
+    'POST /lots/{id}/photos': {
+      summary: 'Upload a photo of a lot',
+      description:
+        'One JPEG, PNG or WebP file; stored as three WebP sizes (thumbnail 320, medium 800, large 1600 px). Busy: 503 PHOTO_UPLOADS_BUSY with Retry-After.',
+      access: 'staff',
+      params: lotPhotosParamsSchema,
+      multipart: multipartPhoto,
+      ok: { status: 201, description: 'stored', schema: answers.photoUploadAnswer },
+      errors: [
+        'LOT_NOT_FOUND',
+        'PHOTO_FILE_MISSING',
+        'PHOTO_SINGLE_FILE_ONLY',
+        'PHOTO_INVALID_EXTENSION',
+        'PHOTO_INVALID_TYPE',
+        'PHOTO_TYPE_MISMATCH',
+        'PHOTO_CORRUPT',
+        'PHOTO_TOO_LARGE',
+        'PHOTO_TOO_SMALL',
+        'PHOTO_TOO_MANY_PIXELS',
+        'PHOTO_LIMIT_REACHED',
+        'PHOTO_UPLOAD_INCOMPLETE',
+        'PHOTO_UPLOADS_BUSY',
+        'PHOTO_PROCESSING_TIMEOUT',
+        'BAD_REQUEST',
+      ],
+    },
+    'GET /lots/{id}/photos': {
+      summary: "A lot's photos",
+      access: 'staff',
+      params: lotPhotosParamsSchema,
+      ok: { description: 'the photos', schema: answers.photoListAnswer },
+      errors: ['LOT_NOT_FOUND'],
+    },
+    'DELETE /lots/{id}/photos/{photoId}': {
+      summary: 'Delete a photo',
+      access: 'staff',
+      params: lotPhotoParamsSchema,
+      ok: { description: 'deleted', schema: answers.photoDeleteAnswer },
+      errors: ['PHOTO_NOT_FOUND', 'LOT_NOT_FOUND'],
+    },
+  }),
+  ...calls('media', '', {
+    'GET /media/lots/{lotId}/{file}': {
+      summary: 'A photo (WebP)',
+      description: 'Cached for a year (immutable); ETag answers 304 to a conditional GET.',
+      access: 'public',
+      params: mediaFileParams,
+      ok: {
+        description: 'the image',
+        schema: z.string().meta({ contentMediaType: 'image/webp' }),
+        contentType: 'image/webp',
       },
-    ],
-  },
-  {
-    method: 'get',
-    path: `${V1}/openapi.json`,
-    service: 'gateway',
-    summary: 'This document',
-    access: 'public',
-    ok: { description: 'the OpenAPI document', schema: z.record(z.string(), z.unknown()) },
-  },
-
-  // every service (inside the deployment: probes and Prometheus)
-  {
-    method: 'get',
-    path: '/health',
-    service: 'gateway',
-    summary: 'Liveness of a service or the gateway',
-    access: 'internal',
-    ok: { description: 'the process answers', schema: answers.serviceHealthAnswer },
-  },
-  {
-    method: 'get',
-    path: '/ready',
-    service: 'gateway',
-    summary: 'Readiness: the database answers and the process is not shutting down',
-    access: 'internal',
-    ok: { description: 'ready', schema: answers.serviceReadyAnswer },
-    also: [
-      {
-        status: 503,
-        description: 'not ready, or shutting down',
-        schema: answers.serviceReadyAnswer,
+      errors: ['PHOTO_NOT_FOUND'],
+    },
+  }),
+  ...calls('notification', V1, {
+    // activity log
+    'GET /activity-logs': {
+      summary: 'The activity log',
+      access: 'admin',
+      query: activityLogQuerySchema,
+      ok: { description: 'a page of entries', schema: answers.activityPageAnswer },
+      errors: ['ACTIVITY_DATE_RANGE_INVALID'],
+    },
+    'POST /activity-logs': {
+      summary: 'Add an entry for the signed-in staff member',
+      access: 'staff',
+      body: activityLogCreateSchema,
+      ok: { status: 201, description: 'the entry', schema: answers.activityEntryAnswer },
+      errors: ['ACTIVITY_DETAILS_TOO_LARGE'],
+    },
+    'GET /activity-logs/stats': {
+      summary: 'Counts by action, target and user',
+      access: 'admin',
+      query: activityFilterSchema,
+      ok: { description: 'the counts', schema: answers.activityStatsAnswer },
+      errors: ['ACTIVITY_DATE_RANGE_INVALID'],
+    },
+    'GET /impact': {
+      summary:
+        'The impact dashboard: lots received and given per month, families served, waiting times, categories',
+      access: 'admin',
+      query: impactQuerySchema,
+      ok: {
+        description: 'the figures, from counters kept by the events',
+        schema: answers.impactAnswer,
       },
-    ],
-  },
-  {
-    method: 'get',
-    path: '/metrics',
-    service: 'gateway',
-    summary: 'Prometheus metrics',
-    access: 'internal',
-    ok: { description: 'metrics', schema: z.string(), contentType: 'text/plain' },
-  },
+    },
+    'POST /privacy/records': {
+      summary: 'The mail records and activity entries of applications and wishes',
+      access: 'admin',
+      body: privacyRecordsSchema,
+      ok: { description: 'the records', schema: answers.privacyRecordsAnswer },
+    },
+    'GET /activity-logs/users': {
+      summary: 'Staff members who appear in the log',
+      access: 'admin',
+      ok: { description: 'the users', schema: answers.activityUsersAnswer },
+    },
+    'GET /activity-logs/export.csv': {
+      summary: 'The filtered log as CSV (UTF-8 with BOM)',
+      access: 'admin',
+      query: activityFilterSchema,
+      ok: { description: 'the CSV file', schema: z.string(), contentType: 'text/csv' },
+      errors: ['ACTIVITY_DATE_RANGE_INVALID'],
+    },
+  }),
+  ...calls('gateway', V1, {
+    'GET /health': {
+      summary: 'Health of the gateway and every service',
+      access: 'public',
+      ok: { description: 'every service ready', schema: answers.platformHealthAnswer },
+      also: { 503: 'a service is down or not ready' },
+    },
+    'GET /ready': {
+      summary: 'The same as /health (for probes)',
+      access: 'public',
+      ok: { description: 'every service ready', schema: answers.platformHealthAnswer },
+      also: { 503: 'a service is down or not ready' },
+    },
+    'GET /openapi.json': {
+      summary: 'This document',
+      access: 'public',
+      ok: { description: 'the OpenAPI document', schema: z.record(z.string(), z.unknown()) },
+    },
+  }),
+  ...calls('gateway', '', {
+    // every service (inside the deployment: probes and Prometheus)
+    'GET /health': {
+      summary: 'Liveness of a service or the gateway',
+      access: 'internal',
+      ok: { description: 'the process answers', schema: answers.serviceHealthAnswer },
+    },
+    'GET /ready': {
+      summary: 'Readiness: the database answers and the process is not shutting down',
+      access: 'internal',
+      ok: { description: 'ready', schema: answers.serviceReadyAnswer },
+      also: { 503: 'not ready, or shutting down' },
+    },
+    'GET /metrics': {
+      summary: 'Prometheus metrics',
+      access: 'internal',
+      ok: { description: 'metrics', schema: z.string(), contentType: 'text/plain' },
+    },
+  }),
 ];
 
 // ---- the document ---------------------------------------------------------------------------
@@ -984,7 +807,7 @@ function operationObject(op: Operation): ZodOpenApiOperationObject {
   for (const extra of op.also ?? []) {
     responses[String(extra.status)] = {
       description: extra.description,
-      content: { 'application/json': { schema: extra.schema } },
+      ...(op.ok.schema ? { content: { 'application/json': { schema: op.ok.schema } } } : {}),
     };
   }
   const byStatus = new Map<number, ErrorCode[]>();
