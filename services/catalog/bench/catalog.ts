@@ -47,7 +47,7 @@ function freePort(): Promise<number> {
 }
 
 function startNode(entry: string, env: NodeJS.ProcessEnv, nodeFlags: string[] = []): ChildProcess {
-  return spawn(process.execPath, [...nodeFlags, path.join(ROOT, entry)], {
+  return spawn(process.execPath, [...nodeFlags, path.resolve(ROOT, entry)], {
     env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -287,7 +287,7 @@ async function main(): Promise<void> {
       catalog.kill('SIGTERM');
       await new Promise((r) => (catalog.exitCode !== null ? r(null) : catalog.once('exit', r)));
       children.delete(catalog);
-      catalog = await startCatalog(path.resolve(ROOT, BEFORE_ENTRY));
+      catalog = await startCatalog(BEFORE_ENTRY);
       await round('before');
     }
 
