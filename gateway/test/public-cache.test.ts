@@ -5,7 +5,7 @@ import { startTestGateway } from './harness';
 
 /**
  * A stand-in catalog: its public lists say a shared cache may keep them for a second (as the
- * real catalog does with its read cache on); counts what reaches it.
+ * real catalog does for anonymous callers); counts what reaches it.
  */
 async function catalog() {
   const hits: string[] = [];

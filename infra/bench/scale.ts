@@ -1,6 +1,6 @@
 // npm run bench:scale — the platform at a charity's third year, on the `make run` default (FerretDB
 // on this machine's PostgreSQL, started fresh under .data/bench-scale): the built services and
-// the gateway as separate processes, uncached (READ_CACHE_TTL_MS=0), then a three-year data set
+// the gateway as separate processes, uncached (the gateway's PUBLIC_CACHE_MAX_MS=0), then a three-year data set
 // and the calls every back-office screen and public page makes, through the gateway.
 //
 // Seeding (the documented bulk path): one lot, one application, one wish and their log entries
@@ -535,7 +535,8 @@ async function main(): Promise<void> {
       overrides: {
         AMQP_EXCHANGE: EXCHANGE,
         LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-        READ_CACHE_TTL_MS: '0',
+        // every call reaches its service: the gateway keeps no public answers
+        PUBLIC_CACHE_MAX_MS: '0',
         RATE_LIMIT_PUBLIC_WRITES: '1000000',
         PUBLIC_WRITES_PER_IP: '1000000',
         PUBLIC_WRITES_PER_PHONE: '1000000',

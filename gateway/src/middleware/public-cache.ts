@@ -4,7 +4,7 @@ import { LRUCache } from 'lru-cache';
 
 /**
  * A short-lived shared cache of the public answers a service marks as shareable
- * (`Cache-Control: public, s-maxage=N`): the catalog's prepared category list and lots of a
+ * (`Cache-Control: public, s-maxage=N`): the catalog's category list and lots of a
  * category. A hit is answered here, without the hop to the service (the proxy's own work was
  * more than half of a cached read's cost); a miss is proxied as always and its answer kept.
  *

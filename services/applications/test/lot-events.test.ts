@@ -295,6 +295,8 @@ describe('explicit approval', () => {
         old_status: 'pending',
         new_status: 'rejected',
         reason: 'competitor_approved',
+        // a rival never held the lot: the catalog need not look at it
+        lot_held: false,
         lot_id: lot.id,
         applicant_email: 'olena@example.org',
         lot_name: lot.name,

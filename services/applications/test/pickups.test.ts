@@ -222,6 +222,7 @@ describe('pickup dates: deadline, reminder, overdue, extension, lapse (staff dec
       (e) => e.payload.application_id === first,
     );
     expect(rejected.payload.reason).toBe('pickup_lapsed');
+    expect(rejected.payload.lot_held).toBe(true);
 
     await s.waitForCatalogStatus(lot, 'available');
     const next = await t.statusOf(second, 'pending');

@@ -17,7 +17,7 @@ import type { Calendar } from '../src/domain/calendar';
 import { adminToken, startApplications, waitForLot } from './harness';
 
 async function startCatalogOn(exchange: string) {
-  return startService(catalogService, { exchange, env: { READ_CACHE_TTL_MS: '0' } });
+  return startService(catalogService, { exchange });
 }
 
 export async function startStack(

@@ -3,12 +3,12 @@
 // (FerretDB, RabbitMQ) after seeding 500 lots through the gateway. Each call is measured through
 // the gateway as configured, through a second gateway with PUBLIC_CACHE_MAX_MS=0 ("hop only":
 // every request proxied, as before the gateway kept the shareable public answers) and directly,
-// alternately, first with the catalog's read cache (the default configuration), then
-// with READ_CACHE_TTL_MS=0 (every request queries FerretDB; the catalog restarted on the same
-// data). Prints requests/s and p50/p95/p99 latency. Asserts nothing.
+// alternately. With BENCH_BEFORE_ENTRY (another build's catalog start.js, e.g. a copy of an
+// older dist under .data/) the same is measured again with that catalog, restarted on the same
+// data: before and after in one run. Prints requests/s and p50/p95/p99 latency. Asserts nothing.
 //
 // Needs `npm run build:server` first. Knobs: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS
-// (default 16), BENCH_LOTS (default 500), BENCH_UNCACHED=0 skips the uncached round.
+// (default 16), BENCH_LOTS (default 500), BENCH_BEFORE_ENTRY (see above).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -25,10 +25,11 @@ const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const LOTS = Number(process.env.BENCH_LOTS ?? 500);
 const SEED_PARALLEL = 8;
-const UNCACHED_ROUND = process.env.BENCH_UNCACHED !== '0';
+/** a second catalog build measured after this one (its path, absolute or from the root) */
+const BEFORE_ENTRY = process.env.BENCH_BEFORE_ENTRY;
 /** gateway and direct measured alternately this many times; the medians are printed */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-/** what browsers send (the catalog's prepared lists are then passed on gzipped as they are) */
+/** what browsers send (the catalog's public lists are then passed on gzipped as they are) */
 const ACCEPT_ENCODING = process.env.BENCH_ACCEPT_ENCODING ?? 'gzip, deflate, br';
 const CATALOG_ENTRY = 'services/catalog/dist/start.js';
 const GATEWAY_ENTRY = 'gateway/dist/start.js';
@@ -46,7 +47,7 @@ function freePort(): Promise<number> {
 }
 
 function startNode(entry: string, env: NodeJS.ProcessEnv, nodeFlags: string[] = []): ChildProcess {
-  return spawn(process.execPath, [...nodeFlags, path.join(ROOT, entry)], {
+  return spawn(process.execPath, [...nodeFlags, path.resolve(ROOT, entry)], {
     env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -209,14 +210,13 @@ async function main(): Promise<void> {
   ];
   const nowhere = 'http://127.0.0.1:9';
   const children = new Set<ChildProcess>();
-  const startCatalog = async (cacheTtlMs?: string) => {
-    const child = startNode(CATALOG_ENTRY, {
+  const startCatalog = async (entry = CATALOG_ENTRY) => {
+    const child = startNode(entry, {
       ...infra.env,
       PORT: String(catalogPort),
       MONGO_DB: 'bench_catalog',
       AMQP_EXCHANGE: exchange,
       JWT_PUBLIC_KEY: keys.publicKey,
-      ...(cacheTtlMs === undefined ? {} : { READ_CACHE_TTL_MS: cacheTtlMs }),
     });
     children.add(child);
     await ready(`http://127.0.0.1:${catalogPort}/ready`, child);
@@ -265,8 +265,8 @@ async function main(): Promise<void> {
     const shown = (await (await fetch(`${direct}/api/v1/lots/category/1`)).json()) as unknown[];
 
     const calls = ['/api/v1/categories/', '/api/v1/lots/category/1'];
-    const rows: { call: string; path: string; cache: string; r: Result }[] = [];
-    const round = async (cache: string) => {
+    const rows: { call: string; path: string; build: string; r: Result }[] = [];
+    const round = async (build: string) => {
       for (const call of calls) {
         const runs: Record<PathName, Result[]> = { gateway: [], 'hop only': [], direct: [] };
         for (let i = 0; i < ROUNDS; i++)
@@ -279,16 +279,16 @@ async function main(): Promise<void> {
             runs[name].push(await measure(`${base}${call}`, DURATION_S));
           }
         for (const name of PATHS)
-          rows.push({ call: `GET ${call}`, path: name, cache, r: medianOf(runs[name]) });
+          rows.push({ call: `GET ${call}`, path: name, build, r: medianOf(runs[name]) });
       }
     };
-    await round(`on (${process.env.READ_CACHE_TTL_MS ?? 5000} ms)`);
-    if (UNCACHED_ROUND) {
+    await round('this');
+    if (BEFORE_ENTRY) {
       catalog.kill('SIGTERM');
       await new Promise((r) => (catalog.exitCode !== null ? r(null) : catalog.once('exit', r)));
       children.delete(catalog);
-      catalog = await startCatalog('0');
-      await round('off');
+      catalog = await startCatalog(BEFORE_ENTRY);
+      await round('before');
     }
 
     const load = os.loadavg()[0]!.toFixed(1);
@@ -298,13 +298,13 @@ async function main(): Promise<void> {
         `category 1 answers ${shown.length} lots; ${os.cpus().length} CPUs, load average ${load}`,
     );
     console.log(
-      `${'call'.padEnd(28)} ${'path'.padEnd(8)} ${'cache'.padEnd(12)} ${'req/s'.padStart(7)} ` +
+      `${'call'.padEnd(28)} ${'path'.padEnd(8)} ${'build'.padEnd(12)} ${'req/s'.padStart(7)} ` +
         `${'p50 ms'.padStart(7)} ${'p95 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ` +
         `${'requests'.padStart(8)} ${'errors'.padStart(6)} ${'KiB/resp'.padStart(8)}`,
     );
-    for (const { call, path: via, cache, r } of rows) {
+    for (const { call, path: via, build, r } of rows) {
       console.log(
-        `${call.padEnd(28)} ${via.padEnd(8)} ${cache.padEnd(12)} ${r.rps.toFixed(0).padStart(7)} ` +
+        `${call.padEnd(28)} ${via.padEnd(8)} ${build.padEnd(12)} ${r.rps.toFixed(0).padStart(7)} ` +
           `${r.p50.toFixed(1).padStart(7)} ${r.p95.toFixed(1).padStart(7)} ${r.p99.toFixed(1).padStart(7)} ` +
           `${String(r.requests).padStart(8)} ${String(r.errors).padStart(6)} ${r.kib.toFixed(1).padStart(8)}`,
       );
@@ -314,7 +314,7 @@ async function main(): Promise<void> {
       const dir = rows[i + PATHS.length - 1]!;
       for (const gw of rows.slice(i, i + PATHS.length - 1))
         console.log(
-          `${gw.call.padEnd(28)} cache ${gw.cache.padEnd(12)} ${gw.path.padEnd(8)} /direct ` +
+          `${gw.call.padEnd(28)} build ${gw.build.padEnd(12)} ${gw.path.padEnd(8)} /direct ` +
             `${(gw.r.rps / dir.r.rps).toFixed(2)}x req/s, p95 overhead ` +
             `${(gw.r.p95 - dir.r.p95).toFixed(1)} ms, p50 overhead ${(gw.r.p50 - dir.r.p50).toFixed(1)} ms`,
         );

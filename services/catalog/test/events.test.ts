@@ -268,6 +268,29 @@ describe('approval flow: cancelled and completed', () => {
     expect(eventsOfLot(Events.LotReserved, lot.id)).toHaveLength(1);
   });
 
+  test('when an application is rejected, then the lot is freed only when it held it (lot_held, or an earlier version without it); a rejected rival changes nothing', async () => {
+    const lot = await reservedLot(1271);
+    const rejected = (applicationId: number, held?: boolean) =>
+      createEvent(Events.ApplicationRejected, {
+        ...applicationChange(applicationId, lot.id, {
+          old_status: held ? 'approved' : 'pending',
+          new_status: 'rejected',
+          reason: held ? 'pickup_lapsed' : 'competitor_approved',
+        }),
+        ...(held === undefined ? {} : { lot_held: held }),
+      });
+    await handle(rejected(1272, false)); // a rival rejected for the reservation
+    await handle(rejected(1273)); // an earlier version's event of someone else
+    await barrier(lot.id);
+    expect(await getLot(lot.id)).toMatchObject({ status: 'reserved', version: 2 });
+    await svc.publish(rejected(1271, true));
+    const changed = await svc.recorder.waitFor(
+      Events.LotStatusChanged,
+      (e) => e.payload.lot.id === lot.id && e.payload.cause === 'pickup_lapsed',
+    );
+    expect(changed.payload).toMatchObject({ new_status: 'available', application_id: 1271 });
+  });
+
   test('when an approval is withdrawn (a reservation made for a request that had ended), then the lot is available again, but only when it is reserved for that application', async () => {
     const lot = await reservedLot(1251);
     const withdrawn = (applicationId: number) =>

@@ -37,11 +37,7 @@ export async function startSystem(
   const logger = opts.logger;
   const urls = testUrls();
   const exchange = uniqueName('system');
-  const catalog = await startService(catalogService, {
-    exchange,
-    env: { READ_CACHE_TTL_MS: '0' },
-    logger: logger?.('catalog'),
-  });
+  const catalog = await startService(catalogService, { exchange, logger: logger?.('catalog') });
   const applications = await startService(applicationsService, {
     logger: logger?.('applications'),
     exchange,
@@ -97,6 +93,8 @@ export async function startSystem(
       RATE_LIMIT_PUBLIC_WRITES: '100000',
       RATE_LIMIT_PUBLIC_LOOKUPS: '100000',
       RATE_LIMIT_LOGIN: '100000',
+      // every read reaches the services: a change made by an event is seen at once
+      PUBLIC_CACHE_MAX_MS: '0',
       ...opts.gatewayEnv,
     },
     logger?.('gateway'),

@@ -15,6 +15,8 @@ import {
 import type { QueryFilter } from 'mongoose';
 import {
   DuplicateApplicationError,
+  HOLDS_LOT,
+  holdsLot,
   OPEN_STATUSES,
   type ApplicationRecord,
   type ApprovalRecord,
@@ -69,6 +71,7 @@ function toRecord(doc: ApplicationDoc): ApplicationRecord {
 }
 
 const LIVE = NOT_DELETED as QueryFilter<ApplicationDoc>;
+const HOLDER = HOLDS_LOT as QueryFilter<ApplicationDoc>;
 const OPEN = { $in: [...OPEN_STATUSES] };
 
 /** A pickup date with its reminder and overdue notice still to come. */
@@ -94,7 +97,7 @@ export const LOT_QUEUE_FIELDS = ['id', 'status', 'applicant_name', 'approval.sta
 export function summarize(members: LotMember[]): LotQueue {
   const live = members.filter((m) => !m.deleted_at);
   const open = live.filter((m) => OPEN_STATUSES.includes(m.status)).sort((a, b) => a.id - b.id);
-  const holder = open.find((m) => m.status === 'approved' || m.approval?.state === 'requested');
+  const holder = open.find(holdsLot);
   return {
     open: open.map((m) => m.id),
     holder: holder ? { id: holder.id, applicant_name: holder.applicant_name } : null,
@@ -228,9 +231,9 @@ export class ApplicationsRepository {
     const agrees = (a: (typeof page)[number]) => {
       const queue = kept.get(a.lot_id);
       const open = OPEN_STATUSES.includes(a.status);
-      const holds = open && (a.status === 'approved' || a.approval?.state === 'requested');
       return (
-        open === (queue?.open.includes(a.id) ?? false) && holds === (queue?.holder?.id === a.id)
+        open === (queue?.open.includes(a.id) ?? false) &&
+        holdsLot(a) === (queue?.holder?.id === a.id)
       );
     };
     const stale = new Set(page.filter((a) => !agrees(a)).map((a) => a.lot_id));
@@ -477,7 +480,7 @@ export class ApplicationsRepository {
         ...LIVE,
         lot_id: lotId,
         id: { $ne: exceptId },
-        $or: [{ status: 'approved' }, { status: 'pending', 'approval.state': 'requested' }],
+        ...HOLDER,
       },
       { _id: 0, id: 1 },
     ).lean<Pick<ApplicationDoc, 'id'>>();

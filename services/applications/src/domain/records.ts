@@ -15,6 +15,17 @@ import type {
 /** Statuses that hold a place in a lot's queue. */
 export const OPEN_STATUSES: readonly ApplicationStatus[] = ['pending', 'approved'];
 
+/**
+ * Who holds a lot, the one definition: an application that is approved, or pending with its
+ * approval under way (the catalog reserves the lot for it). `HOLDS_LOT` is the same as a query.
+ */
+export function holdsLot(a: { status: string; approval?: { state?: string } | null }): boolean {
+  return a.status === 'approved' || (a.status === 'pending' && a.approval?.state === 'requested');
+}
+export const HOLDS_LOT = {
+  $or: [{ status: 'approved' }, { status: 'pending', 'approval.state': 'requested' }],
+};
+
 /** The fields a family gave (as in the staff's view of an application, contracts). */
 export type ApplicantFields = Pick<
   Application,
@@ -95,7 +106,7 @@ export type NewWish = Omit<Wish, 'id' | 'created_at' | 'updated_at'>;
 /** The phone already applied for the lot (the unique index said so). */
 export class DuplicateApplicationError extends Error {}
 
-/** The application that holds a lot: approved, or with its approval under way. */
+/** The application that holds a lot (`holdsLot`). */
 export interface LotHolder {
   id: number;
   applicant_name: string;

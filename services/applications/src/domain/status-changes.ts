@@ -7,7 +7,7 @@ import {
 } from '@furniture/contracts';
 import { createEvent } from '@furniture/platform/domain';
 import type { ApplicationsRepository } from '../data-access/applications-repository';
-import type { ApplicationRecord, TransitionExtras } from './records';
+import { holdsLot, type ApplicationRecord, type TransitionExtras } from './records';
 import type { LotLookup, LotView } from '@furniture/platform/domain';
 import { noteLine, statusLabelDe, SYSTEM_AUTHOR, type NoteAuthor } from './notes';
 
@@ -103,6 +103,8 @@ export async function changeStatus(
       reason: opts.reason,
       note: opts.note,
       ...(to === 'approved' ? { pickup_by: opts.pickupBy ?? null } : {}),
+      // only then may the catalog have reserved the lot for it
+      ...(to === 'rejected' ? { lot_held: holdsLot(app) } : {}),
       ...(lot ? { category_id: lot.category_id } : {}),
       applied_at: app.created_at,
       ...(to === 'completed'

@@ -10,7 +10,6 @@ import {
 import { AppError, createEvent } from '@furniture/platform/domain';
 import type { CategoriesRepository } from '../data-access/categories-repository';
 import type { LotsRepository } from '../data-access/lots-repository';
-import type { ReadCache } from '../data-access/read-cache';
 import { categorySnapshot, changesOf } from './events';
 import { DuplicateCategoryNameError, toCategory, type CategoryData } from './records';
 import { KNOWN_CATEGORIES } from './seed';
@@ -28,20 +27,17 @@ export class CategoriesService {
     private readonly deps: {
       categories: CategoriesRepository;
       lots: LotsRepository;
-      cache: ReadCache;
     },
   ) {}
 
-  /** Every category with its lot count, by id (cached: the home page and every visitor ask). */
-  list(): Promise<Category[]> {
-    return this.deps.cache.get('categories', async () => {
-      const [categories, counts, archived] = await Promise.all([
-        this.deps.categories.list(),
-        this.deps.lots.countsByCategory(COUNTED_STATUSES),
-        this.deps.lots.countsByCategory(['archived']),
-      ]);
-      return categories.map((c) => toCategory(c, counts.get(c.id) ?? 0, archived.get(c.id) ?? 0));
-    });
+  /** Every category with its lot count, by id. */
+  async list(): Promise<Category[]> {
+    const [categories, counts, archived] = await Promise.all([
+      this.deps.categories.list(),
+      this.deps.lots.countsByCategory(COUNTED_STATUSES),
+      this.deps.lots.countsByCategory(['archived']),
+    ]);
+    return categories.map((c) => toCategory(c, counts.get(c.id) ?? 0, archived.get(c.id) ?? 0));
   }
 
   /** By id, numeric string or one of the eight slugs. */

@@ -9,6 +9,11 @@ type Cause<N extends DomainEvent['name']> = DomainEvent<N>;
 /** Deleted photo ids remembered per lot (enough to outlast any redelivery). */
 const DELETED_PHOTO_MEMORY = 100;
 
+/** Whether the lot is reserved for that application: the one place the catalog answers it. */
+function reservedFor(lot: LotData, applicationId: number): boolean {
+  return lot.status === 'reserved' && lot.reserved_application_id === applicationId;
+}
+
 function withUrl(list: string[], url: string): string[] {
   if (list.includes(url) || list.length >= Limits.photosPerLot) return list;
   return [...list, url];
@@ -69,7 +74,7 @@ export class LotEvents {
   async approvalRequested(cause: Cause<typeof Events.ApplicationApprovalRequested>): Promise<void> {
     const { application_id: applicationId, lot_id: lotId } = cause.payload;
     const result = await this.deps.lots.mutate(lotId, (lot) => {
-      if (lot.status === 'reserved' && lot.reserved_application_id === applicationId) return null;
+      if (reservedFor(lot, applicationId)) return null;
       if (lot.status !== 'available') {
         return {
           set: {},
@@ -114,7 +119,9 @@ export class LotEvents {
    * The reservation is given back: staff cancelled the approval, it was made for a request that
    * had already ended, or the family did not pick the lot up (its approved application was
    * rejected as lapsed). reserved → available, but only when the lot is reserved for that very
-   * application, so that it never frees a lot someone else holds.
+   * application, so that it never frees a lot someone else holds. A rejected application that
+   * did not hold the lot (`lot_held: false`: the rivals rejected when a lot is reserved, most
+   * rejections) has nothing to give back: the lot is not even read.
    */
   async reservationReleased(
     cause:
@@ -123,9 +130,10 @@ export class LotEvents {
       | Cause<typeof Events.ApplicationRejected>,
   ): Promise<void> {
     const { application_id: applicationId, lot_id: lotId } = cause.payload;
+    if ('lot_held' in cause.payload && cause.payload.lot_held === false) return;
     const lapsed = 'reason' in cause.payload && cause.payload.reason === 'pickup_lapsed';
     await this.deps.lots.mutate(lotId, (lot) =>
-      lot.status === 'reserved' && lot.reserved_application_id === applicationId
+      reservedFor(lot, applicationId)
         ? this.move(
             cause,
             lot,
@@ -142,7 +150,7 @@ export class LotEvents {
   async applicationCompleted(cause: Cause<typeof Events.ApplicationCompleted>): Promise<void> {
     const { application_id: applicationId, lot_id: lotId } = cause.payload;
     await this.deps.lots.mutate(lotId, (lot) =>
-      lot.status === 'reserved' && lot.reserved_application_id === applicationId
+      reservedFor(lot, applicationId)
         ? this.move(cause, lot, 'taken', 'completed', applicationId)
         : null,
     );

@@ -19,7 +19,6 @@ import {
 import { AppError, createEvent } from '@furniture/platform/domain';
 import type { CategoriesRepository } from '../data-access/categories-repository';
 import type { LotFilter, LotsRepository } from '../data-access/lots-repository';
-import type { ReadCache } from '../data-access/read-cache';
 import { dateRange } from './dates';
 import { changesOf, lotSnapshot } from './events';
 import { toLot, type LotData, type LotSet } from './records';
@@ -87,7 +86,6 @@ export class LotsService {
     private readonly deps: {
       lots: LotsRepository;
       categories: CategoriesRepository;
-      cache: ReadCache;
     },
   ) {}
 
@@ -134,32 +132,25 @@ export class LotsService {
   /**
    * The lots of a category by id, numeric string or slug, newest first: all of them, or a page
    * (`limit`, the next one after `before_id`), with the number of the category's lots the caller
-   * can see. Cached per page; the answer object stays the same until the next write (the prepared
-   * JSON is kept with it).
+   * can see.
    */
-  byCategory(
+  async byCategory(
     actor: Actor | undefined,
     ref: string,
     q: LotsOfCategoryQuery = {},
   ): Promise<LotsOfCategory> {
     const id = resolveCategoryRef(ref);
-    if (id === undefined) {
-      return Promise.reject(new AppError('CATEGORY_INVALID_ID', { params: { id: ref } }));
-    }
-    const who = actor ? 'staff' : 'public';
-    const key = `lots-of-category:${id}:${who}:${q.limit ?? 'all'}:${q.before_id ?? ''}`;
-    return this.deps.cache.get(key, async () => {
-      // side by side: a page costs a few queries, each a round trip
-      const [category, { lots, total }] = await Promise.all([
-        this.deps.categories.findById(id),
-        this.deps.lots.pageWithTotal(
-          { categoryId: id, ...this.visibility(actor) },
-          { skip: 0, limit: q.limit ?? Limits.lotDateFilterFetchCap, beforeId: q.before_id },
-        ),
-      ]);
-      if (!category) throw new AppError('CATEGORY_NOT_FOUND');
-      return { lots: lots.map(toLot), total };
-    });
+    if (id === undefined) throw new AppError('CATEGORY_INVALID_ID', { params: { id: ref } });
+    // side by side: a page costs a few queries, each a round trip
+    const [category, { lots, total }] = await Promise.all([
+      this.deps.categories.findById(id),
+      this.deps.lots.pageWithTotal(
+        { categoryId: id, ...this.visibility(actor) },
+        { skip: 0, limit: q.limit ?? Limits.lotDateFilterFetchCap, beforeId: q.before_id },
+      ),
+    ]);
+    if (!category) throw new AppError('CATEGORY_NOT_FOUND');
+    return { lots: lots.map(toLot), total };
   }
 
   async get(actor: Actor | undefined, id: number): Promise<Lot> {

@@ -146,6 +146,11 @@ const applicationStatusChange = z.object({
   applied_at: z.string().optional(),
   /** completed: the family's first handover (no other completed application of its phone) */
   first_handover: z.boolean().optional(),
+  /**
+   * rejected: the application held the lot (approved, or its approval under way); only then may
+   * the lot be reserved for it. Absent in earlier versions (and in the other events)
+   */
+  lot_held: z.boolean().optional(),
 });
 export type ApplicationStatusChange = z.infer<typeof applicationStatusChange>;
 

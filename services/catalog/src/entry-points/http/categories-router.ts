@@ -10,15 +10,15 @@ import {
 import { input, requireStaff } from '@furniture/platform';
 import type { CategoriesService } from '../../domain/categories-service';
 import { message } from './messages';
-import { sendPreparedJson } from './prepared-json';
+import { sendShareableJson } from './shareable-json';
 
 /** /api/v1/categories: reads are public, writes need a staff token (admin or volunteer). */
 export function categoriesRouter(categories: CategoriesService, shareSeconds = 0): Router {
   const r = Router();
 
   r.get('/', async (_req, res) => {
-    const data = await categories.list();
-    sendPreparedJson(res, data, (): CategoriesAnswer => ({ success: true, data }), shareSeconds);
+    const answer: CategoriesAnswer = { success: true, data: await categories.list() };
+    sendShareableJson(res, answer, shareSeconds);
   });
 
   // an id, a numeric string or one of the eight slugs, like /lots/category/{id}

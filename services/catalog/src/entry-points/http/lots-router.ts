@@ -13,7 +13,7 @@ import {
 import { AppError, input, requireStaff } from '@furniture/platform';
 import type { LotsService } from '../../domain/lots-service';
 import { message } from './messages';
-import { sendPreparedJson } from './prepared-json';
+import { sendShareableJson } from './shareable-json';
 
 /** A lot id in the path; anything that cannot be one is a lot that does not exist. */
 function lotId(req: Request): number {
@@ -53,7 +53,7 @@ export function lotsRouter(lots: LotsService, shareSeconds = 0): Router {
       input.query(req, lotsOfCategoryQuerySchema),
     );
     // staff lists hold archived lots: never shared
-    sendPreparedJson(res, page, () => page.lots, req.actor ? 0 : shareSeconds, {
+    sendShareableJson(res, page.lots, req.actor ? 0 : shareSeconds, {
       [TOTAL_COUNT_HEADER]: String(page.total),
     });
   });
