@@ -105,16 +105,13 @@ function body(f: MailFacts, ctx: MailContext, lot: string): Body {
   const para = (de: string, uk: string): Block => ({ type: 'p', text: say(de, uk) });
   const q = p.quote(lot);
   const id = f.applicationId;
-  const statusLink: Block = {
+  const link = (text: string, path: string): Block => ({
     type: 'link',
-    text: p.checkStatus,
-    url: `${ctx.publicBaseUrl}/check-status`,
-  };
-  const browseLink: Block = {
-    type: 'link',
-    text: p.browse,
-    url: `${ctx.publicBaseUrl}/categories`,
-  };
+    text,
+    url: `${ctx.publicBaseUrl}${path}`,
+  });
+  const statusLink = link(p.checkStatus, '/check-status');
+  const browseLink = link(p.browse, '/categories');
   switch (f.kind) {
     case 'submitted':
       return {
@@ -315,11 +312,7 @@ function body(f: MailFacts, ctx: MailContext, lot: string): Body {
             'Wenn Sie es haben möchten, bewerben Sie sich bitte auf der Seite des Lots. Bewerbungen werden in der Reihenfolge ihres Eingangs bearbeitet.',
             'Якщо Ви хочете його отримати, подайте, будь ласка, заявку на сторінці лота. Заявки розглядаються в порядку надходження.',
           ),
-          {
-            type: 'link',
-            text: say('Zum Lot:', 'До лота:'),
-            url: `${ctx.publicBaseUrl}/lots/${f.lotId}`,
-          },
+          link(say('Zum Lot:', 'До лота:'), `/lots/${f.lotId}`),
         ],
       };
   }
