@@ -1,5 +1,5 @@
 import { Limits } from '@furniture/contracts';
-import { baseConfigShape, envBool, loadConfig } from '@furniture/platform';
+import { baseConfigShape, envBool, envInt, loadConfig } from '@furniture/platform';
 import { z } from 'zod';
 
 /** Every key of the applications service; see README "Configuration". */
@@ -7,65 +7,52 @@ export function loadApplicationsConfig(env: NodeJS.ProcessEnv = process.env) {
   return loadConfig(
     {
       ...baseConfigShape,
-      PORT: z.coerce.number().int().default(4003),
+      PORT: envInt(4003),
       MONGO_DB: z.string().default('furniture_applications'),
       /** the catalog service, for its internal lot snapshot (read model rebuild) */
       CATALOG_URL: z.url().default('http://127.0.0.1:4002'),
       /** open (pending or approved) applications one phone number may hold across all lots */
-      MAX_OPEN_APPLICATIONS_PER_PHONE: z.coerce.number().int().min(1).default(5),
+      MAX_OPEN_APPLICATIONS_PER_PHONE: envInt(5, { min: 1 }),
       /** when to load the lot read model from the catalog's snapshot at start */
       LOT_SNAPSHOT_SYNC: z.enum(['empty', 'always', 'never']).default('empty'),
       /** lots per snapshot page */
-      LOT_SNAPSHOT_PAGE_SIZE: z.coerce.number().int().min(1).max(1000).default(500),
+      LOT_SNAPSHOT_PAGE_SIZE: envInt(500, { min: 1, max: 1000 }),
       /** most applications the public status check answers for one phone */
-      STATUS_CHECK_MAX_RESULTS: z.coerce.number().int().min(1).max(1000).default(100),
+      STATUS_CHECK_MAX_RESULTS: envInt(100, { min: 1, max: 1000 }),
       /** an approval's default pickup date: this many days after the approval */
-      PICKUP_DAYS: z.coerce.number().int().min(1).max(90).default(7),
+      PICKUP_DAYS: envInt(7, { min: 1, max: 90 }),
       /** the family is reminded this many days before its pickup date */
-      PICKUP_REMINDER_DAYS: z.coerce.number().int().min(0).max(30).default(2),
+      PICKUP_REMINDER_DAYS: envInt(2, { min: 0, max: 30 }),
       /**
        * when a pickup lapses, approve the next family of the queue at once (true), or only
        * show staff who is next (false, the default: a person decides)
        */
       PICKUP_LAPSE_AUTO_APPROVE: envBool.default(false),
       /** how often pickup dates are looked at (reminders, overdue notices) */
-      PICKUP_CHECK_INTERVAL_MS: z.coerce
-        .number()
-        .int()
-        .min(1000)
-        .default(15 * 60 * 1000),
+      PICKUP_CHECK_INTERVAL_MS: envInt(15 * 60 * 1000, { min: 1000 }),
       /**
        * anonymous lookups by phone number (check-status, can-apply, applications-info with a
        * phone) per client address and window, counted in the database (all replicas together)
        */
-      PHONE_LOOKUPS_PER_IP: z.coerce.number().int().min(1).default(120),
-      PHONE_LOOKUPS_WINDOW_SECONDS: z.coerce.number().int().min(1).default(600),
+      PHONE_LOOKUPS_PER_IP: envInt(120, { min: 1 }),
+      PHONE_LOOKUPS_WINDOW_SECONDS: envInt(600, { min: 1 }),
       /**
        * public writes (applications and wishes) per client address and window, counted in the
        * database: generous, since the families of one shelter share its address (issue 15)
        */
-      PUBLIC_WRITES_PER_IP: z.coerce.number().int().min(1).default(60),
-      PUBLIC_WRITES_PER_IP_WINDOW_SECONDS: z.coerce.number().int().min(1).default(600),
+      PUBLIC_WRITES_PER_IP: envInt(60, { min: 1 }),
+      PUBLIC_WRITES_PER_IP_WINDOW_SECONDS: envInt(600, { min: 1 }),
       /** public writes per phone number (the application's phone, the wish's WhatsApp) */
-      PUBLIC_WRITES_PER_PHONE: z.coerce.number().int().min(1).default(3),
-      PUBLIC_WRITES_PER_PHONE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(600),
+      PUBLIC_WRITES_PER_PHONE: envInt(3, { min: 1 }),
+      PUBLIC_WRITES_PER_PHONE_WINDOW_SECONDS: envInt(600, { min: 1 }),
       /**
        * data protection: closed applications (rejected, completed) and wishes (fulfilled,
        * cancelled) lose the family's name, numbers, e-mail, address and free texts this many
        * days after their last change (docs/privacy.md; the public privacy page states it)
        */
-      PERSONAL_DATA_RETENTION_DAYS: z.coerce
-        .number()
-        .int()
-        .min(1)
-        .max(3650)
-        .default(Limits.personalDataRetentionDays),
+      PERSONAL_DATA_RETENTION_DAYS: envInt(Limits.personalDataRetentionDays, { min: 1, max: 3650 }),
       /** how often the retention job looks for closed records past the period */
-      RETENTION_CHECK_INTERVAL_MS: z.coerce
-        .number()
-        .int()
-        .min(1000)
-        .default(60 * 60 * 1000),
+      RETENTION_CHECK_INTERVAL_MS: envInt(60 * 60 * 1000, { min: 1000 }),
       /** the office's time zone: a pickup date is a calendar day there */
       TIMEZONE: z.string().default('Europe/Berlin'),
     },

@@ -1,5 +1,5 @@
 import { Limits } from '@furniture/contracts';
-import { baseConfigShape, loadConfig, readSecret } from '@furniture/platform';
+import { baseConfigShape, envInt, loadConfig, readSecret } from '@furniture/platform';
 import { z } from 'zod';
 
 export interface S3Settings {
@@ -39,7 +39,7 @@ export function loadMediaConfig(env: NodeJS.ProcessEnv = process.env) {
   const c = loadConfig(
     {
       ...baseConfigShape,
-      PORT: z.coerce.number().int().default(4004),
+      PORT: envInt(4004),
       MONGO_DB: z.string().default('furniture_media'),
       /** S3 server with credentials (or S3_URL_FILE); local default = the launcher's MinIO */
       S3_URL: z.string().optional(),
@@ -53,30 +53,30 @@ export function loadMediaConfig(env: NodeJS.ProcessEnv = process.env) {
       /** catalog service, for the lot read model's snapshot (GET /internal/lots/snapshot) */
       CATALOG_URL: z.url().default('http://127.0.0.1:4002'),
       /** lots per page when the lot read model is rebuilt from the catalog's snapshot */
-      LOT_SNAPSHOT_PAGE_SIZE: z.coerce.number().int().min(1).max(1000).default(500),
+      LOT_SNAPSHOT_PAGE_SIZE: envInt(500, { min: 1, max: 1000 }),
       /** images decoded and encoded at the same time in this process; more wait in line */
-      MEDIA_MAX_PARALLEL: z.coerce.number().int().min(1).max(64).default(2),
+      MEDIA_MAX_PARALLEL: envInt(2, { min: 1, max: 64 }),
       /**
        * uploads accepted at once (receiving, waiting or processing); each holds at most one file
        * in memory, so memory stays below about this × PHOTO_MAX_BYTES plus the images being
        * processed. More are refused at once with 503 PHOTO_UPLOADS_BUSY and Retry-After.
        */
-      MEDIA_MAX_UPLOADS_IN_FLIGHT: z.coerce.number().int().min(1).max(1000).default(16),
+      MEDIA_MAX_UPLOADS_IN_FLIGHT: envInt(16, { min: 1, max: 1000 }),
       /** libvips worker threads per image (sharp.concurrency); 0 = one per CPU core */
-      SHARP_CONCURRENCY: z.coerce.number().int().min(0).max(64).default(1),
+      SHARP_CONCURRENCY: envInt(1, { min: 0, max: 64 }),
       /** images with more pixels are refused from their header, before decoding */
-      MEDIA_MAX_INPUT_PIXELS: z.coerce.number().int().min(90000).default(50_000_000),
+      MEDIA_MAX_INPUT_PIXELS: envInt(50_000_000, { min: 90000 }),
       /** a decode + three encodes that take longer are stopped and refused (sharp timeout) */
-      MEDIA_PROCESSING_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
+      MEDIA_PROCESSING_TIMEOUT_SECONDS: envInt(30, { min: 1, max: 600 }),
       /** an upload body that has not fully arrived after this long is cut off */
-      MEDIA_UPLOAD_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
+      MEDIA_UPLOAD_TIMEOUT_SECONDS: envInt(120, { min: 1, max: 3600 }),
       /** largest accepted file (the spec's 10 MB) */
-      PHOTO_MAX_BYTES: z.coerce.number().int().min(1024).default(Limits.photoMaxBytes),
+      PHOTO_MAX_BYTES: envInt(Limits.photoMaxBytes, { min: 1024 }),
       /**
        * WebP encoder effort 0 (fastest) .. 6 (smallest files). 2 encodes 2-3 times faster than
        * libwebp's default 4 for files 2-4 % larger (measured, see README)
        */
-      WEBP_EFFORT: z.coerce.number().int().min(0).max(6).default(2),
+      WEBP_EFFORT: envInt(2, { min: 0, max: 6 }),
     },
     env,
   );

@@ -1,4 +1,4 @@
-import { baseConfigShape, loadConfig } from '@furniture/platform';
+import { baseConfigShape, envInt, loadConfig } from '@furniture/platform';
 import { z } from 'zod';
 
 const urlString = z.string().trim().pipe(z.url());
@@ -8,13 +8,13 @@ export function loadNotificationConfig(env: NodeJS.ProcessEnv = process.env) {
   const c = loadConfig(
     {
       ...baseConfigShape,
-      PORT: z.coerce.number().int().default(4005),
+      PORT: envInt(4005),
       MONGO_DB: z.string().default('furniture_notification'),
 
       /** SMTP server: smtp://user:pass@host:587 (STARTTLS when offered) or smtps://host:465 */
       SMTP_URL: urlString.default('smtp://127.0.0.1:1025'),
       /** connect, greeting and idle-socket timeout of one SMTP conversation */
-      SMTP_TIMEOUT_MS: z.coerce.number().int().min(100).default(10000),
+      SMTP_TIMEOUT_MS: envInt(10000, { min: 100 }),
       /** sender of every mail, "Name <address>" */
       MAIL_FROM: z.string().trim().min(3).default('"Möbelbrücke" <noreply@moebelbruecke.local>'),
       /** where replies go; the office address when empty */
@@ -34,23 +34,23 @@ export function loadNotificationConfig(env: NodeJS.ProcessEnv = process.env) {
       OFFICE_HOURS_UK: z.string().trim().default('з понеділка по пʼятницю, 9:00–18:00'),
 
       /** sending attempts of one mail before it is marked failed */
-      MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(12),
+      MAIL_MAX_ATTEMPTS: envInt(12, { min: 1, max: 100 }),
       /** delay after the first failed attempt; doubles per attempt up to MAIL_RETRY_MAX_MS */
-      MAIL_RETRY_BASE_MS: z.coerce.number().int().min(1).default(30_000),
-      MAIL_RETRY_MAX_MS: z.coerce.number().int().min(1).default(3_600_000),
+      MAIL_RETRY_BASE_MS: envInt(30_000, { min: 1 }),
+      MAIL_RETRY_MAX_MS: envInt(3_600_000, { min: 1 }),
       /** while the SMTP server is unreachable, how often to look whether it answers again */
-      MAIL_PROBE_INTERVAL_MS: z.coerce.number().int().min(100).default(5000),
+      MAIL_PROBE_INTERVAL_MS: envInt(5000, { min: 100 }),
       /** mails sent at the same time */
-      MAIL_CONCURRENCY: z.coerce.number().int().min(1).max(50).default(4),
+      MAIL_CONCURRENCY: envInt(4, { min: 1, max: 50 }),
       /**
        * a mail left "sending" this long (a crash mid-send) is tried again; must be longer than a
        * whole SMTP conversation (3 × SMTP_TIMEOUT_MS)
        */
-      MAIL_LEASE_MS: z.coerce.number().int().min(1000).default(60_000),
+      MAIL_LEASE_MS: envInt(60_000, { min: 1000 }),
       /** sent, failed and withdrawn mails are deleted after this many days (0: kept) */
-      MAIL_RETENTION_DAYS: z.coerce.number().int().min(0).default(180),
+      MAIL_RETENTION_DAYS: envInt(180, { min: 0 }),
       /** longest sleep of the sender between two looks at its own queue */
-      MAIL_WAKE_MAX_MS: z.coerce.number().int().min(100).default(60_000),
+      MAIL_WAKE_MAX_MS: envInt(60_000, { min: 100 }),
 
       /** time zone of calendar-day filters (date_from=2025-03-01) and of the CSV's local times */
       TIMEZONE: z.string().default('Europe/Berlin'),
@@ -60,7 +60,7 @@ export function loadNotificationConfig(env: NodeJS.ProcessEnv = process.env) {
        * seconds after the start (or the counts rebuild) before the closed months' CSV rows are
        * stored ahead of the next export (then every 6 hours)
        */
-      EXPORT_MONTHS_DELAY_SECONDS: z.coerce.number().int().min(0).default(60),
+      EXPORT_MONTHS_DELAY_SECONDS: envInt(60, { min: 0 }),
     },
     env,
   );

@@ -96,26 +96,25 @@ export class PrivacyRepository {
     return this.stored.wishes.update({ id, erased_at: null }, { $set: set }, events);
   }
 
-  /** Closed applications (rejected, completed) not changed since `before` and not erased yet. */
-  async expiredApplications(before: Date, limit: number): Promise<ExpiredRecord[]> {
-    return this.models.Application.find(
-      { status: { $in: ['rejected', 'completed'] }, updated_at: { $lt: before }, erased_at: null },
-      { id: 1 },
-    )
+  /**
+   * Closed applications (rejected, completed) or wishes (fulfilled, cancelled) not changed since
+   * `before` and not erased yet.
+   */
+  async expired(
+    kind: 'application' | 'wish',
+    before: Date,
+    limit: number,
+  ): Promise<ExpiredRecord[]> {
+    const closed = kind === 'application' ? ['rejected', 'completed'] : ['fulfilled', 'cancelled'];
+    const { collection } = kind === 'application' ? this.models.Application : this.models.Wish;
+    return collection
+      .find<ExpiredRecord>(
+        { status: { $in: closed }, updated_at: { $lt: before }, erased_at: null },
+        { projection: { id: 1 } },
+      )
       .sort({ updated_at: 1 })
       .limit(limit)
-      .lean<ExpiredRecord[]>();
-  }
-
-  /** Closed wishes (fulfilled, cancelled) not changed since `before` and not erased yet. */
-  async expiredWishes(before: Date, limit: number): Promise<ExpiredRecord[]> {
-    return this.models.Wish.find(
-      { status: { $in: ['fulfilled', 'cancelled'] }, updated_at: { $lt: before }, erased_at: null },
-      { id: 1 },
-    )
-      .sort({ updated_at: 1 })
-      .limit(limit)
-      .lean<ExpiredRecord[]>();
+      .toArray();
   }
 
   /**

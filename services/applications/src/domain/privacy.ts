@@ -76,22 +76,17 @@ export class Privacy {
   async applyRetention(): Promise<PrivacyErasure> {
     const now = this.deps.now();
     const before = new Date(now.getTime() - this.deps.retentionDays * DAY_MS);
-    let applications = 0;
-    let wishes = 0;
-    for (;;) {
-      const batch = await this.deps.privacy.expiredApplications(before, BATCH);
-      for (const { id } of batch) {
-        if (await this.eraseOne('application', id, 'retention', now, null)) applications++;
+    const eraseExpired = async (kind: 'application' | 'wish') => {
+      let erased = 0;
+      for (;;) {
+        const batch = await this.deps.privacy.expired(kind, before, BATCH);
+        for (const { id } of batch)
+          if (await this.eraseOne(kind, id, 'retention', now, null)) erased++;
+        if (batch.length < BATCH) return erased;
       }
-      if (batch.length < BATCH) break;
-    }
-    for (;;) {
-      const batch = await this.deps.privacy.expiredWishes(before, BATCH);
-      for (const { id } of batch) {
-        if (await this.eraseOne('wish', id, 'retention', now, null)) wishes++;
-      }
-      if (batch.length < BATCH) break;
-    }
+    };
+    const applications = await eraseExpired('application');
+    const wishes = await eraseExpired('wish');
     if (applications + wishes > 0) {
       this.deps.onEvents();
       this.deps.logger.info({ applications, wishes }, 'retention period ended: data erased');

@@ -8,22 +8,18 @@ import {
   type PasswordChange,
   type ProfileUpdate,
 } from '@furniture/contracts';
-import {
-  AppError,
-  changesOf,
-  createEvent,
-  type AuthenticatedActor,
-} from '@furniture/platform/domain';
+import { AppError, createEvent, type AuthenticatedActor } from '@furniture/platform/domain';
 import type { Session, SessionsRepository } from '../data-access/sessions-repository';
 import type { UsersRepository } from '../data-access/users-repository';
 import {
   EmailTakenError,
-  keysOf,
   passwordTooWeak,
   toPublicUser,
   type LoginThrottle,
   type PasswordPolicy,
   type UserRecord,
+  snapshot,
+  userUpdated,
 } from './records';
 import type { PasswordHasher } from '../integrations/password-hasher';
 import type { RefreshTokens } from '../integrations/refresh-tokens';
@@ -47,7 +43,6 @@ export interface AuthDeps {
 }
 
 const actorOf = (u: User): Actor => ({ id: u.id, name: u.name, email: u.email, role: u.role });
-const snapshot = (u: User) => ({ id: u.id, name: u.name, email: u.email, role: u.role });
 
 /** The refresh token for the cookie, and when the cookie may go (the session's absolute end). */
 export interface RefreshCookie {
@@ -247,14 +242,7 @@ export class AuthService {
     if (Object.keys(set).length === 0) return toPublicUser(user);
     try {
       const updated = await this.deps.users.update(user, set, (next) => [
-        createEvent(
-          Events.UserUpdated,
-          {
-            user: snapshot(next),
-            changes: changesOf(user, set, keysOf(set), { masked: ['password_hash'] }),
-          },
-          actorOf(next),
-        ),
+        userUpdated(user, set, next, actorOf(next)),
       ]);
       if (!updated) throw new AppError('SESSION_EXPIRED');
       this.deps.onEvents();

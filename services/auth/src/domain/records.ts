@@ -1,5 +1,5 @@
-import type { User } from '@furniture/contracts';
-import { AppError } from '@furniture/platform/domain';
+import { Events, type Actor, type User } from '@furniture/contracts';
+import { AppError, changesOf, createEvent } from '@furniture/platform/domain';
 
 /*
  * The records and ports of the auth domain. Data access maps its documents to these and
@@ -35,6 +35,25 @@ export interface LoginThrottle {
 /** The fields a change sets (for changesOf). */
 export const keysOf = <T extends object>(set: Partial<T>) =>
   Object.keys(set) as (keyof T & string)[];
+
+/** A user as the events tell it. */
+export const snapshot = (u: User) => ({ id: u.id, name: u.name, email: u.email, role: u.role });
+
+/** The event of a change to a user (a new password shows as changed, never its hash). */
+export const userUpdated = (
+  before: UserRecord,
+  set: Partial<UserRecord>,
+  next: User,
+  actor: Actor,
+) =>
+  createEvent(
+    Events.UserUpdated,
+    {
+      user: snapshot(next),
+      changes: changesOf(before, set, keysOf(set), { masked: ['password_hash'] }),
+    },
+    actor,
+  );
 
 /** Whether a new password is too easy to guess (integrations/password-policy.ts). */
 export interface PasswordPolicy {

@@ -7,20 +7,19 @@ import {
   type UsersPage,
   type UsersQuery,
 } from '@furniture/contracts';
-import { AppError, changesOf, createEvent } from '@furniture/platform/domain';
+import { AppError, createEvent } from '@furniture/platform/domain';
 import type { SessionsRepository } from '../data-access/sessions-repository';
 import type { UsersRepository } from '../data-access/users-repository';
 import {
   EmailTakenError,
-  keysOf,
   passwordTooWeak,
   toPublicUser,
   type PasswordPolicy,
   type UserRecord,
+  snapshot,
+  userUpdated,
 } from './records';
 import type { PasswordHasher } from '../integrations/password-hasher';
-
-const snapshot = (u: User) => ({ id: u.id, name: u.name, email: u.email, role: u.role });
 
 /**
  * Staff user management (admins only; the router enforces the role).
@@ -92,14 +91,7 @@ export class UsersService {
     let updated: UserRecord | null;
     try {
       updated = await this.deps.users.update(before, set, (next) => [
-        createEvent(
-          Events.UserUpdated,
-          {
-            user: snapshot(next),
-            changes: changesOf(before, set, keysOf(set), { masked: ['password_hash'] }),
-          },
-          actor,
-        ),
+        userUpdated(before, set, next, actor),
       ]);
     } catch (err) {
       if (err instanceof EmailTakenError) throw new AppError('EMAIL_TAKEN');

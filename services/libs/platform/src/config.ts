@@ -21,6 +21,14 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+/** An integer key, within min and max when given, with a default. */
+export function envInt(fallback: number, range: { min?: number; max?: number } = {}) {
+  let n = z.coerce.number().int();
+  if (range.min !== undefined) n = n.min(range.min);
+  if (range.max !== undefined) n = n.max(range.max);
+  return n.default(fallback);
+}
+
 /** Keys every service reads. */
 export const baseConfigShape = {
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -35,24 +43,24 @@ export const baseConfigShape = {
   /** name of the durable topic exchange for domain events */
   AMQP_EXCHANGE: z.string().default('furniture.events'),
   /** unacknowledged messages a consumer holds at once */
-  AMQP_PREFETCH: z.coerce.number().int().min(1).max(1000).default(20),
+  AMQP_PREFETCH: envInt(20, { min: 1, max: 1000 }),
   /** handler attempts before a message is dead-lettered */
-  AMQP_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(5),
+  AMQP_MAX_ATTEMPTS: envInt(5, { min: 1, max: 50 }),
   /** first retry delay; doubles per attempt */
-  AMQP_RETRY_BASE_MS: z.coerce.number().int().min(1).default(1000),
+  AMQP_RETRY_BASE_MS: envInt(1000, { min: 1 }),
   /** PEM public key for verifying access tokens (or JWT_PUBLIC_KEY_FILE) */
   JWT_PUBLIC_KEY: z.string().optional(),
   JWT_PUBLIC_KEY_FILE: z.string().optional(),
   JWT_ISSUER: z.string().default('furniture-auth'),
   JWT_AUDIENCE: z.string().default('furniture-platform'),
   /** time allowed for in-flight requests at shutdown */
-  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000),
+  SHUTDOWN_TIMEOUT_MS: envInt(10000, { min: 0 }),
   /** serve Prometheus metrics on /metrics */
   METRICS_ENABLED: bool.default(true),
   /** how often the outbox relay looks for events a crash or an outage left behind */
-  OUTBOX_INTERVAL_MS: z.coerce.number().int().min(50).default(5000),
+  OUTBOX_INTERVAL_MS: envInt(5000, { min: 50 }),
   /** processed event ids are remembered this long (redeliveries come within minutes) */
-  PROCESSED_EVENTS_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+  PROCESSED_EVENTS_RETENTION_DAYS: envInt(30, { min: 1 }),
 };
 
 /** Reads a secret given inline or as a file path (Kubernetes secrets are mounted as files). */

@@ -1,11 +1,10 @@
 import type { ServiceKit } from '@furniture/platform';
 import type { NotificationConfig } from '../config';
-import type { ErasedCheck } from '../privacy/domain/privacy-service';
+import { ModulePrivacy, type ErasedCheck } from '../privacy/domain/privacy-service';
 import { ActivityRepository } from './data-access/activity-repository';
 import { ImpactRepository } from './data-access/impact-repository';
 import type { Models } from './data-access/models';
 import { ActivityPrivacyRepository } from './data-access/privacy-repository';
-import { ActivityPrivacy } from './domain/activity-privacy';
 import { ActivityService } from './domain/activity-service';
 import { ImpactService } from './domain/impact-service';
 import { activityHandlers } from './entry-points/messaging/handlers';
@@ -52,9 +51,11 @@ export async function composeActivity(
   const impactRepo = new ImpactRepository(kit.store);
   const impact = new ImpactService({ store: impactRepo, timeZone: config.TIMEZONE });
 
-  const privacy = new ActivityPrivacy({
+  const privacy = new ModulePrivacy({
     repo: new ActivityPrivacyRepository(kit.store, conn, deps.models),
     logger,
+    counted: 'entries',
+    what: 'activity entries',
   });
 
   return {

@@ -1,11 +1,10 @@
 import { metricsRegistry, type ServiceKit } from '@furniture/platform';
 import { Counter } from 'prom-client';
 import type { NotificationConfig } from '../config';
-import type { ErasedCheck } from '../privacy/domain/privacy-service';
+import { ModulePrivacy, type ErasedCheck } from '../privacy/domain/privacy-service';
 import { MailRepository } from './data-access/mail-repository';
 import type { Models } from './data-access/models';
 import { MailPrivacyRepository } from './data-access/privacy-repository';
-import { MailPrivacy } from './domain/mail-privacy';
 import { MailSender, type SendOutcome } from './domain/mail-sender';
 import { MailService } from './domain/mail-service';
 import type { Mailer } from './domain/mail-types';
@@ -86,7 +85,12 @@ export function composeMail(
     onQueued: () => sender.kick(),
     logger,
   });
-  const privacy = new MailPrivacy({ repo: new MailPrivacyRepository(kit.store), logger });
+  const privacy = new ModulePrivacy({
+    repo: new MailPrivacyRepository(kit.store),
+    logger,
+    counted: 'mails',
+    what: 'mails',
+  });
 
   /** Housekeeping: what a TTL index would do on MongoDB (FerretDB has none). */
   const purgeOldMails = async (now = new Date()): Promise<number> => {

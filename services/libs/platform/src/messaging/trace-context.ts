@@ -5,6 +5,7 @@ import {
   SpanStatusCode,
   trace,
   type Context,
+  type Span,
 } from '@opentelemetry/api';
 import type { DomainEvent } from '@furniture/contracts';
 
@@ -24,10 +25,24 @@ export function currentTraceparent(): string | undefined {
   return carrier.traceparent;
 }
 
-function contextOf(event: DomainEvent): Context {
-  return event.traceparent
-    ? propagation.extract(context.active(), { traceparent: event.traceparent })
-    : context.active();
+/** The context that continues a remembered trace (the active one without). */
+function contextOf(traceparent: string | null | undefined): Context {
+  return traceparent ? propagation.extract(context.active(), { traceparent }) : context.active();
+}
+
+/** Runs `run` in the span: a failure is recorded on it, and the span ends either way. */
+function ending<T>(run: () => Promise<T>): (span: Span) => Promise<T> {
+  return async (span) => {
+    try {
+      return await run();
+    } catch (err) {
+      span.recordException(err as Error);
+      span.setStatus({ code: SpanStatusCode.ERROR });
+      throw err;
+    } finally {
+      span.end();
+    }
+  };
 }
 
 /** Runs an event's handler in a consumer span that continues the event's trace. */
@@ -48,18 +63,8 @@ export function withConsumerSpan<T>(
         'service.consumer': service,
       },
     },
-    contextOf(event),
-    async (span) => {
-      try {
-        return await run();
-      } catch (err) {
-        span.recordException(err as Error);
-        span.setStatus({ code: SpanStatusCode.ERROR });
-        throw err;
-      } finally {
-        span.end();
-      }
-    },
+    contextOf(event.traceparent),
+    ending(run),
   );
 }
 
@@ -70,23 +75,10 @@ export function inTraceOf<T>(
   attributes: Record<string, string | number>,
   run: () => Promise<T>,
 ): Promise<T> {
-  const parent = traceparent
-    ? propagation.extract(context.active(), { traceparent })
-    : context.active();
   return tracer().startActiveSpan(
     name,
     { kind: SpanKind.CLIENT, attributes },
-    parent,
-    async (span) => {
-      try {
-        return await run();
-      } catch (err) {
-        span.recordException(err as Error);
-        span.setStatus({ code: SpanStatusCode.ERROR });
-        throw err;
-      } finally {
-        span.end();
-      }
-    },
+    contextOf(traceparent),
+    ending(run),
   );
 }

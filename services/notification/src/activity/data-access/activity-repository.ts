@@ -14,24 +14,15 @@ import {
 } from '@furniture/platform';
 import { localDay } from '@furniture/platform/domain';
 import type { QueryFilter } from 'mongoose';
+import type { NewActivity } from '../domain/activity-mapping';
 import type { ActivityQuery } from '../domain/records';
 import { ExportMonthStore } from './export-month-store';
 import type { ActivityDoc, LogUserDoc, Models } from './models';
 
 export type { ActivityQuery } from '../domain/records';
 
-export interface ActivityInsert {
-  event_id: string;
-  event_name: string | null;
-  source: 'server' | 'client';
-  user: Actor | null;
-  action_type: ActionType;
-  target_type: TargetType;
-  target_id: number | null;
-  details: Record<string, unknown> | string | null;
-  search_text: string;
-  created_at: Date;
-}
+/** An entry to write (the mapping's, with its search words joined into one text). */
+export type ActivityInsert = Omit<NewActivity, 'search_terms'> & { search_text: string };
 
 export function toEntry(doc: ActivityDoc): ActivityLogEntry {
   let details: ActivityLogEntry['details'] = null;

@@ -1,5 +1,6 @@
 import type { Connection, Store, StoredCollection } from '@furniture/platform';
 import type { StoredRecord, TargetType } from '@furniture/contracts';
+import { textsOf } from '../domain/activity-mapping';
 import { ExportMonthStore } from './export-month-store';
 import type { ActivityDoc, Models } from './models';
 
@@ -42,15 +43,6 @@ export function scrubDetails(details: unknown): Record<string, unknown> | null {
       if (Object.keys(kept).length > 0) out[key] = kept;
     }
   }
-  return out;
-}
-
-/** Every text and number inside a value (the search words of a scrubbed entry). */
-function texts(value: unknown, out: string[] = []): string[] {
-  if (typeof value === 'string') out.push(value);
-  else if (typeof value === 'number') out.push(String(value));
-  else if (Array.isArray(value)) value.forEach((v) => texts(v, out));
-  else if (value && typeof value === 'object') Object.values(value).forEach((v) => texts(v, out));
   return out;
 }
 
@@ -152,7 +144,7 @@ export class ActivityPrivacyRepository {
       const searchText = [
         entry.user_name ?? '',
         entry.user_email ?? '',
-        ...texts(details).filter((t) => !/^https?:/.test(t)),
+        ...textsOf(details).filter((t) => !/^https?:/.test(t)),
       ]
         .map((t) => t.trim().toLowerCase())
         .filter(Boolean)

@@ -56,12 +56,21 @@ interface Mapped {
   self?: Actor;
 }
 
+/** One entry: what was done to which target, and what the log tells about it. */
+const entry = (
+  action: ActionType,
+  target: TargetType,
+  targetId: number | null,
+  details: Record<string, unknown>,
+  self?: Actor,
+): Mapped => ({ action, target, targetId, details, self });
+
 /** An entry about an application. */
 const onApplication = (
   action: ActionType,
   p: { application_id: number },
   details: Record<string, unknown>,
-): Mapped => ({ action, target: 'application', targetId: p.application_id, details });
+): Mapped => entry(action, 'application', p.application_id, details);
 
 /** Who applied for what: the details most application entries start with. */
 const familyOf = (p: { applicant_name: string; lot_id: number; lot_name: unknown }) => ({
@@ -89,85 +98,54 @@ function map(event: AnyEvent): Mapped | null {
         event.name === Events.UserLoggedIn ||
         event.name === Events.UserLoggedOut ||
         event.name === Events.UserPasswordChanged;
-      return {
-        action: action[event.name],
-        target: 'user',
-        targetId: user.id,
-        details: {
-          user_name: user.name,
-          user_email: user.email,
-          role: user.role,
-          // a session ended by time or by a replayed refresh token, not by the user
-          ...(event.name === Events.UserLoggedOut &&
-          event.payload.reason &&
-          event.payload.reason !== 'logout'
-            ? { reason: `session_${event.payload.reason}` }
-            : {}),
-        },
-        self: own ? user : undefined,
+      const details = {
+        user_name: user.name,
+        user_email: user.email,
+        role: user.role,
+        // a session ended by time or by a replayed refresh token, not by the user
+        ...(event.name === Events.UserLoggedOut &&
+        event.payload.reason &&
+        event.payload.reason !== 'logout'
+          ? { reason: `session_${event.payload.reason}` }
+          : {}),
       };
+      return entry(action[event.name], 'user', user.id, details, own ? user : undefined);
     }
     case Events.UserUpdated: {
       const { user, changes } = event.payload;
-      return {
-        action: 'UPDATE',
-        target: 'user',
-        targetId: user.id,
-        details: { user_name: user.name, user_email: user.email, ...oldNew(changes) },
-      };
+      const details = { user_name: user.name, user_email: user.email, ...oldNew(changes) };
+      return entry('UPDATE', 'user', user.id, details);
     }
     case Events.CategoryCreated:
     case Events.CategoryDeleted: {
-      const { category } = event.payload;
-      return {
-        action: event.name === Events.CategoryCreated ? 'CREATE' : 'DELETE',
-        target: 'category',
-        targetId: category.id,
-        details: { name: category.name, icon: category.icon },
-      };
+      const { category: c } = event.payload;
+      const action = event.name === Events.CategoryCreated ? 'CREATE' : 'DELETE';
+      return entry(action, 'category', c.id, { name: c.name, icon: c.icon });
     }
     case Events.CategoryUpdated: {
-      const { category, changes } = event.payload;
-      return {
-        action: 'UPDATE',
-        target: 'category',
-        targetId: category.id,
-        details: { name: category.name, ...oldNew(changes) },
-      };
+      const { category: c, changes } = event.payload;
+      return entry('UPDATE', 'category', c.id, { name: c.name, ...oldNew(changes) });
     }
     case Events.LotCreated:
     case Events.LotDeleted: {
       const { lot } = event.payload;
-      return {
-        action: event.name === Events.LotCreated ? 'CREATE' : 'DELETE',
-        target: 'lot',
-        targetId: lot.id,
-        details: { name: lot.name, status: lot.status, category_id: lot.category_id },
-      };
+      const action = event.name === Events.LotCreated ? 'CREATE' : 'DELETE';
+      const details = { name: lot.name, status: lot.status, category_id: lot.category_id };
+      return entry(action, 'lot', lot.id, details);
     }
     case Events.LotUpdated: {
       const { lot, changes } = event.payload;
-      return {
-        action: 'UPDATE',
-        target: 'lot',
-        targetId: lot.id,
-        details: { name: lot.name, ...oldNew(changes) },
-      };
+      return entry('UPDATE', 'lot', lot.id, { name: lot.name, ...oldNew(changes) });
     }
     case Events.LotStatusChanged: {
       const p = event.payload;
-      return {
-        action: 'STATUS_CHANGE',
-        target: 'lot',
-        targetId: p.lot.id,
-        details: {
-          name: p.lot.name,
-          old_status: p.old_status,
-          new_status: p.new_status,
-          cause: p.cause,
-          application_id: p.application_id,
-        },
-      };
+      return entry('STATUS_CHANGE', 'lot', p.lot.id, {
+        name: p.lot.name,
+        old_status: p.old_status,
+        new_status: p.new_status,
+        cause: p.cause,
+        application_id: p.application_id,
+      });
     }
     case Events.LotReserved:
     case Events.LotReservationFailed:
@@ -238,12 +216,7 @@ function map(event: AnyEvent): Mapped | null {
     }
     case Events.WishNotified: {
       const p = event.payload;
-      return {
-        action: 'CONTACT',
-        target: 'wish',
-        targetId: p.wish_id,
-        details: { ...familyOf(p), channel: p.channel },
-      };
+      return entry('CONTACT', 'wish', p.wish_id, { ...familyOf(p), channel: p.channel });
     }
     case Events.ApplicationNoteAdded: {
       const p = event.payload;
@@ -251,70 +224,50 @@ function map(event: AnyEvent): Mapped | null {
     }
     case Events.WishCreated: {
       const p = event.payload;
-      return {
-        action: 'CREATE',
-        target: 'wish',
-        targetId: p.wish_id,
-        details: {
-          applicant_name: p.applicant_name,
-          furniture_category: p.furniture_category,
-          new_status: p.status,
-        },
-      };
+      return entry('CREATE', 'wish', p.wish_id, {
+        applicant_name: p.applicant_name,
+        furniture_category: p.furniture_category,
+        new_status: p.status,
+      });
     }
     case Events.WishStatusChanged: {
       const p = event.payload;
       // a later contract version tells the notes before the change (a notes-only change)
       const oldNotes = (p as { old_admin_notes?: string | null }).old_admin_notes;
       if (p.old_status === p.new_status) {
-        return {
-          action: 'UPDATE',
-          target: 'wish',
-          targetId: p.wish_id,
-          details: {
-            status: p.new_status,
-            old_value: { admin_notes: oldNotes ?? null },
-            new_value: { admin_notes: p.admin_notes },
-          },
-        };
+        return entry('UPDATE', 'wish', p.wish_id, {
+          status: p.new_status,
+          old_value: { admin_notes: oldNotes ?? null },
+          new_value: { admin_notes: p.admin_notes },
+        });
       }
-      return {
-        action: 'STATUS_CHANGE',
-        target: 'wish',
-        targetId: p.wish_id,
-        details: { old_status: p.old_status, new_status: p.new_status, note: p.admin_notes },
-      };
+      return entry('STATUS_CHANGE', 'wish', p.wish_id, {
+        old_status: p.old_status,
+        new_status: p.new_status,
+        note: p.admin_notes,
+      });
     }
     case Events.PersonalDataErased: {
       const p = event.payload;
       // the retention job's erasures are routine: the log records the ones staff asked for
       if (p.reason === 'retention') return null;
       const wish = p.application_ids.length === 0;
-      return {
-        action: 'ERASE',
-        target: wish ? 'wish' : 'application',
-        targetId: (wish ? p.wish_ids[0] : p.application_ids[0]) ?? null,
-        details: { reason: p.reason, application_ids: p.application_ids, wish_ids: p.wish_ids },
-      };
+      return entry(
+        'ERASE',
+        wish ? 'wish' : 'application',
+        (wish ? p.wish_ids[0] : p.application_ids[0]) ?? null,
+        { reason: p.reason, application_ids: p.application_ids, wish_ids: p.wish_ids },
+      );
     }
     case Events.PhotoUploaded: {
       const p = event.payload;
-      return {
-        action: 'PHOTO_UPLOAD',
-        target: 'lot',
-        targetId: p.lot_id,
-        details: { photo_id: p.photo_id, url: p.urls.thumbnail },
-      };
+      const details = { photo_id: p.photo_id, url: p.urls.thumbnail };
+      return entry('PHOTO_UPLOAD', 'lot', p.lot_id, details);
     }
-    case Events.PhotoDeleted: {
-      const p = event.payload;
-      return {
-        action: 'PHOTO_DELETE',
-        target: 'lot',
-        targetId: p.lot_id,
-        details: { photo_id: p.photo_id },
-      };
-    }
+    case Events.PhotoDeleted:
+      return entry('PHOTO_DELETE', 'lot', event.payload.lot_id, {
+        photo_id: event.payload.photo_id,
+      });
   }
 }
 

@@ -5,6 +5,7 @@ import {
   type PrivacyRecordsQuery,
   type StoredRecord,
 } from '@furniture/contracts';
+import type { Logger } from '@furniture/platform/domain';
 
 /** The applications and wishes whose family data was erased. */
 export interface ErasedTargets {
@@ -27,6 +28,48 @@ export interface ErasedCheck {
 /** What a module keeps about the families of these applications and wishes, oldest first. */
 export interface FamilyRecords {
   records(applicationIds: number[], wishIds: number[]): Promise<StoredRecord[]>;
+}
+
+/** Where a module keeps what it knows about families, by their applications' and wishes' ids. */
+export interface FamilyRecordsRepository {
+  find(applicationIds: number[], wishIds: number[]): Promise<StoredRecord[]>;
+  /** Deletes or strips them; answers how many. */
+  erase(applicationIds: number[], wishIds: number[]): Promise<number>;
+}
+
+/**
+ * One module's part of data protection (docs/privacy.md): staff read what the module keeps about
+ * a family, and an erasure removes it (the mails are deleted, whatever their state; the activity
+ * entries stay, who did what when, with the family's details stripped).
+ */
+export class ModulePrivacy implements FamilyRecords {
+  constructor(
+    private readonly deps: {
+      repo: FamilyRecordsRepository;
+      logger: Logger;
+      /** the log's name for the count and for what was erased: 'mails', 'activity entries' */
+      counted: string;
+      what: string;
+    },
+  ) {}
+
+  records(applicationIds: number[], wishIds: number[]): Promise<StoredRecord[]> {
+    return this.deps.repo.find(applicationIds, wishIds);
+  }
+
+  async onErased(event: DomainEvent<typeof Events.PersonalDataErased>): Promise<void> {
+    const { application_ids, wish_ids, reason } = event.payload;
+    const count = await this.deps.repo.erase(application_ids, wish_ids);
+    this.deps.logger.info(
+      { eventId: event.eventId, reason, [this.deps.counted]: count },
+      `personal data erased: ${this.deps.what}`,
+    );
+  }
+
+  /** Erases again what was kept about an erased family later (a mail queued, a late event's entry). */
+  async erase(target: ErasedTargets): Promise<void> {
+    await this.deps.repo.erase(target.applicationIds, target.wishIds);
+  }
 }
 
 /**

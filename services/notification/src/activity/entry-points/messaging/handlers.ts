@@ -6,8 +6,7 @@ import {
   type EventName,
 } from '@furniture/contracts';
 import type { EventHandler, EventHandlers } from '@furniture/platform';
-import type { ErasedCheck } from '../../../privacy/domain/privacy-service';
-import type { ActivityPrivacy } from '../../domain/activity-privacy';
+import type { ErasedCheck, ModulePrivacy } from '../../../privacy/domain/privacy-service';
 import type { ActivityService } from '../../domain/activity-service';
 import { ImpactEvents, type ImpactService } from '../../domain/impact-service';
 
@@ -22,7 +21,7 @@ import { ImpactEvents, type ImpactService } from '../../domain/impact-service';
 export function activityHandlers(deps: {
   activity: ActivityService;
   impact: ImpactService;
-  privacy: ActivityPrivacy;
+  privacy: ModulePrivacy;
   erased: ErasedCheck;
 }): EventHandlers {
   const handlers: Record<string, EventHandler> = {};
@@ -38,7 +37,7 @@ export function activityHandlers(deps: {
       if (!logs) return;
       await deps.activity.recordEvent(event);
       const erased = erases ? null : await deps.erased.erasedTargetOf(event);
-      if (erased) await deps.privacy.strip(erased);
+      if (erased) await deps.privacy.erase(erased);
     };
   }
   return handlers as EventHandlers;

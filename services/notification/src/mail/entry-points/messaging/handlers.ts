@@ -1,7 +1,6 @@
 import { Events, Subscriptions, type DomainEvent, type EventName } from '@furniture/contracts';
 import type { EventHandler, EventHandlers } from '@furniture/platform';
-import type { ErasedCheck } from '../../../privacy/domain/privacy-service';
-import type { MailPrivacy } from '../../domain/mail-privacy';
+import type { ErasedCheck, ModulePrivacy } from '../../../privacy/domain/privacy-service';
 import { isMailedEvent, type MailService } from '../../domain/mail-service';
 
 /**
@@ -12,7 +11,7 @@ import { isMailedEvent, type MailService } from '../../domain/mail-service';
  */
 export function mailHandlers(deps: {
   mail: MailService;
-  privacy: MailPrivacy;
+  privacy: ModulePrivacy;
   erased: ErasedCheck;
 }): EventHandlers {
   const handlers: Record<string, EventHandler> = {
