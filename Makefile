@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NPM_STAMP := node_modules/.install-stamp
 
-.PHONY: help install tools machine build run reset test test-unit lint typecheck e2e up down bench-gateway clean
+.PHONY: help install tools machine build build-run run reset test test-unit lint typecheck e2e up down bench-gateway clean
 
 help:
 	@echo "make run    - everything on this machine at http://localhost:8080 (data kept in .data/run)"
@@ -13,10 +13,10 @@ help:
 
 # Install exactly what the lock file says when it changed since the last install. `npm ci` refuses
 # a lock file that disagrees with package.json; `npm run lock` regenerates it (README).
-$(NPM_STAMP): package-lock.json package.json
-	npm ci --no-audit --no-fund
-	@# argon2 must be compiled here (allowScripts); an older install may hold the crashing prebuild
-	@node -e "require('argon2').hash('x')" 2>/dev/null || npm rebuild argon2
+# scripts/install.mjs keeps each lock file's installed node_modules in a per-user cache
+# (~/.cache/moebelbruecke/node_modules): a second clone links them instead of running npm ci.
+$(NPM_STAMP): package-lock.json package.json $(wildcard */package.json services/*/package.json services/libs/*/package.json tests/*/package.json)
+	node scripts/install.mjs
 	@touch $(NPM_STAMP)
 
 install: $(NPM_STAMP)
@@ -31,10 +31,17 @@ tools: install
 machine:
 	@bash scripts/prepare-test-machine.sh
 
+# Type-checked build (tsc -b, the SPA with its type check): what make test runs against
 build: install
 	npm run build
 
-run: tools build
+# make run's build: the server packages transpiled without type checks (type errors are make
+# typecheck's and make test's) and the SPA's build from the per-user cache when its sources match
+build-run: install
+	node scripts/transpile-server.mjs
+	node scripts/build-spa.mjs
+
+run: tools build-run
 	npx tsx infra/src/cli/run.ts
 
 # make run's data gone (the folder and FerretDB's PostgreSQL database of it): the next run is fresh
