@@ -109,7 +109,7 @@ function prune(cache, keep) {
 
 function npmCi() {
   run('npm', ['ci', '--no-audit', '--no-fund']);
-  argon2Works() || run('npm', ['rebuild', 'argon2']);
+  if (!argon2Works()) run('npm', ['rebuild', 'argon2']);
 }
 
 /** argon2 must be compiled here (allowScripts); an older install may hold the crashing prebuild. */
