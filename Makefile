@@ -3,10 +3,11 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NPM_STAMP := node_modules/.install-stamp
 
-.PHONY: help install tools machine build build-run run reset test test-unit lint typecheck e2e up down bench-gateway clean
+.PHONY: help install tools machine build build-run run dev reset test test-unit lint typecheck e2e up down bench-gateway clean
 
 help:
 	@echo "make run    - everything on this machine at http://localhost:8080 (data kept in .data/run)"
+	@echo "make dev    - the same, services restarted on change, the SPA on Vite's dev server (:5173)"
 	@echo "make reset  - delete make run's data (.data/run and its database): the next run starts afresh"
 	@echo "make test   - every test against real servers (FerretDB, RabbitMQ, MinIO, SMTP catcher)"
 	@echo "make up     - the same stack with docker compose (MongoDB, RabbitMQ, MinIO, Mailpit)"
@@ -43,6 +44,12 @@ build-run: install
 
 run: tools build-run
 	npx tsx infra/src/cli/run.ts
+
+# make run's infrastructure and data, services restarted when their code changes (transpiled on
+# save, `node --watch`), the SPA on Vite's dev server at http://localhost:5173 (SPA_DEV_PORT)
+dev: tools install
+	node scripts/transpile-server.mjs
+	npx tsx infra/src/cli/dev.ts
 
 # make run's data gone (the folder and FerretDB's PostgreSQL database of it): the next run is fresh
 reset: install
