@@ -183,6 +183,7 @@ export default defineConfig(({ command, mode }) => {
     ),
   );
   const define = { __APP_ENV__: JSON.stringify(appEnv) };
+  const gateway = process.env.GATEWAY_URL ?? 'http://localhost:8080';
   return {
     plugins: [
       bootScript(define),
@@ -213,8 +214,13 @@ export default defineConfig(({ command, mode }) => {
       ],
     },
     server: {
-      port: 5173,
-      proxy: { '/api': 'http://localhost:8080', '/media': 'http://localhost:8080' },
+      port: Number(process.env.SPA_DEV_PORT ?? 5173),
+      strictPort: true,
+      // the gateway of `make dev` (GATEWAY_URL when it runs elsewhere)
+      proxy: {
+        '/api': gateway,
+        '/media': gateway,
+      },
     },
     build: {
       target: 'es2022',

@@ -13,9 +13,9 @@ import { canConnect, childProcesses, clearInfraEnv, freshDir } from './helpers';
 const selftestDir = path.join(REPO_ROOT, '.data', 'infra-selftest');
 const ourServers = (): string[] =>
   childProcesses(selftestDir)
-    // The binaries are named <tool>-<version>-r<recipe> (comm shows the first 15 characters).
-    .map(([, comm]) => comm.split('-')[0])
-    .filter((c) => c === 'ferretdb' || c === 'minio');
+    // the binaries are named by tool and version (ferretdb-v1.24.2-r2, cut to 15 characters)
+    .map(([, comm]) => /^(ferretdb|minio)(?:-|$)/.exec(comm)?.[1])
+    .filter((c): c is string => c !== undefined);
 
 describe('startInfra', () => {
   let restoreEnv: () => void;

@@ -124,8 +124,14 @@ test('when the Makefile and the Dockerfile install packages, then they use npm c
       .split('\n')
       .filter((line) => !line.trimStart().startsWith('#'))
       .join('\n');
-  expect(recipes(makefile)).toMatch(/^\tnpm ci\b/m);
+  // make install runs scripts/install.mjs: npm ci, or the node_modules an earlier npm ci of the
+  // same lock file (and package.json files) left in the per-user cache
+  expect(recipes(makefile)).toMatch(/^\tnode scripts\/install\.mjs\b/m);
   expect(recipes(makefile)).not.toMatch(/npm (install|i)\b/);
+  const installer = fs.readFileSync(path.join(REPO_ROOT, 'scripts/install.mjs'), 'utf8');
+  expect(installer).toMatch(/run\('npm', \['ci'/);
+  expect(installer).not.toMatch(/'install'|npm (install|i)\b/);
+  expect(installer).toMatch(/'package-lock\.json'/);
   expect(recipes(dockerfile)).toMatch(/RUN npm ci\b/);
   expect(recipes(dockerfile)).not.toMatch(/npm (install|i)\b/);
   // npm ci in the image installs the dependencies of every service, the gateway and the SPA

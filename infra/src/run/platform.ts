@@ -26,6 +26,11 @@ export interface PlatformOptions {
   /** env for every process, applied last (make run passes process.env: what is set by hand wins) */
   overrides?: NodeJS.ProcessEnv;
   print: (line: string) => void;
+  /**
+   * make dev: every process runs under `node --watch` and restarts when a file it loaded changes
+   * (scripts/transpile-server.mjs --watch rewrites dist/ as the sources change)
+   */
+  watch?: boolean;
   /** how long to wait for every service to be ready */
   readyTimeoutMs?: number;
   /**
@@ -70,6 +75,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   };
   delete common.PORT;
 
+  const nodeArgs = opts.watch ? ['--watch'] : [];
   const missing: string[] = [];
   for (const service of services) {
     const entry = path.join(REPO_ROOT, 'services', service.name, 'dist', 'start.js');
@@ -80,6 +86,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     supervisor.start({
       name: service.name,
       entry,
+      nodeArgs,
       env: {
         ...common,
         PORT: String(service.port),
@@ -103,6 +110,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   supervisor.start({
     name: 'gateway',
     entry: path.join(REPO_ROOT, 'gateway', 'dist', 'start.js'),
+    nodeArgs,
     env: {
       ...common,
       PORT: String(opts.gatewayPort),

@@ -9,6 +9,8 @@ export interface ServiceSpec {
   /** file run with node */
   entry: string;
   env: NodeJS.ProcessEnv;
+  /** node's own options before the entry (make dev: `--watch`) */
+  nodeArgs?: string[];
 }
 
 /**
@@ -30,7 +32,7 @@ export class Supervisor {
     const logFile = fs.createWriteStream(path.join(this.opts.logDir, `${spec.name}.log`), {
       flags: 'a',
     });
-    const child = spawn(process.execPath, [spec.entry], {
+    const child = spawn(process.execPath, [...(spec.nodeArgs ?? []), spec.entry], {
       cwd: this.opts.cwd,
       env: spec.env,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,112 @@
+// The SPA's production build (frontend/dist) for `make run`, kept in a per-user cache named by a
+// hash of everything it is built from: frontend/ (without node_modules, dist and the browser
+// tests), the contracts' sources it bundles, the lock file, the VITE_* environment and Node's
+// version. A clone whose hash is cached gets frontend/dist as hard links in a second; any other
+// runs `npm run build -w frontend` (type check, vite build, size budget, compression) and stores
+// the result. Cache: $XDG_CACHE_HOME/moebelbruecke/spa (else ~/.cache/…); NO_SPA_CACHE=1 always builds.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const RECIPE = '1';
+const KEEP = 3;
+const dist = path.join(root, 'frontend', 'dist');
+const cache = path.join(
+  process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'),
+  'moebelbruecke',
+  'spa',
+);
+const log = (line) => process.stdout.write(`spa: ${line}\n`);
+
+/** Files under dir (sorted, relative to the repository), without the skipped folders. */
+function files(dir, skip = new Set()) {
+  const found = [];
+  const walk = (d) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const full = path.join(d, e.name);
+      if (e.isDirectory()) {
+        if (!skip.has(full) && e.name !== 'node_modules' && !e.name.startsWith('.')) walk(full);
+      } else if (e.isFile()) found.push(path.relative(root, full));
+    }
+  };
+  walk(path.join(root, dir));
+  return found.sort();
+}
+
+function buildKey() {
+  const hash = createHash('sha256');
+  hash.update(`recipe ${RECIPE}\nnode ${process.version}\n`);
+  const vite = Object.entries(process.env)
+    .filter(([k]) => k.startsWith('VITE_'))
+    .sort(([a], [b]) => a.localeCompare(b));
+  hash.update(`${JSON.stringify(vite)}\n`);
+  const inputs = [
+    'package-lock.json',
+    'tsconfig.base.json',
+    ...files('frontend', new Set(['dist', 'e2e'].map((d) => path.join(root, 'frontend', d)))),
+    ...files('services/libs/contracts/src'),
+  ];
+  for (const file of inputs) {
+    hash.update(`${file}\n`);
+    hash.update(fs.readFileSync(path.join(root, file)));
+  }
+  return hash.digest('hex').slice(0, 24);
+}
+
+/** Hard links (same file system) else a copy. */
+function linkTree(from, to) {
+  fs.mkdirSync(path.dirname(to), { recursive: true });
+  let r = spawnSync('cp', ['-al', from, to], { stdio: ['ignore', 'ignore', 'pipe'] });
+  if (r.status !== 0) {
+    fs.rmSync(to, { recursive: true, force: true });
+    r = spawnSync('cp', ['-a', from, to], { stdio: ['ignore', 'ignore', 'pipe'] });
+  }
+  if (r.status !== 0) throw new Error(`cp ${from} ${to}: ${String(r.stderr).trim()}`);
+}
+
+function build() {
+  const r = spawnSync('npm', ['run', 'build', '-w', 'frontend'], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+const started = Date.now();
+if (process.env.NO_SPA_CACHE === '1') {
+  build();
+  process.exit(0);
+}
+const key = buildKey();
+const entry = path.join(cache, key);
+if (fs.existsSync(path.join(entry, 'complete'))) {
+  fs.rmSync(dist, { recursive: true, force: true });
+  linkTree(path.join(entry, 'dist'), dist);
+  const now = new Date();
+  fs.utimesSync(path.join(entry, 'complete'), now, now);
+  log(
+    `frontend/dist ${key} linked from ${cache} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+  process.exit(0);
+}
+build();
+const tmp = `${entry}.tmp-${process.pid}`;
+try {
+  fs.mkdirSync(tmp, { recursive: true });
+  linkTree(dist, path.join(tmp, 'dist'));
+  fs.writeFileSync(path.join(tmp, 'complete'), `${new Date().toISOString()}\n`);
+  fs.renameSync(tmp, entry);
+  log(`stored in ${entry}`);
+} catch (err) {
+  if (!fs.existsSync(path.join(entry, 'complete'))) log(`not cached: ${err.message}`);
+} finally {
+  fs.rmSync(tmp, { recursive: true, force: true });
+}
+// keep the KEEP most recently used builds
+const entries = fs
+  .readdirSync(cache)
+  .filter((n) => n !== key && fs.existsSync(path.join(cache, n, 'complete')))
+  .map((n) => ({ n, at: fs.statSync(path.join(cache, n, 'complete')).mtimeMs }))
+  .sort((a, b) => b.at - a.at);
+for (const { n } of entries.slice(KEEP - 1))
+  fs.rmSync(path.join(cache, n), { recursive: true, force: true });
