@@ -67,7 +67,10 @@ typecheck: install
 	npx tsc -p tsconfig.json
 	npx tsc -p frontend/e2e/tsconfig.json
 
-test: machine tools build lint typecheck
+# the servers transpiled (as make run) and type-checked by typecheck, which runs beside lint: both
+# are single-threaded, and two cores are here
+test: machine tools build-run
+	$(MAKE) --no-print-directory -j2 lint typecheck
 	npx tsx infra/src/cli/install-tools.ts kustomize
 	npx jest --ci
 
@@ -75,7 +78,7 @@ test: machine tools build lint typecheck
 test-unit: install
 	npx jest -c jest.unit.config.js
 
-e2e: machine tools build
+e2e: machine tools build-run
 	npx jest --ci --selectProjects e2e
 
 up:
