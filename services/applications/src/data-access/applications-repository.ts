@@ -1,9 +1,10 @@
-import type {
-  Actor,
-  ApplicationStatus,
-  ApprovalFailureReason,
-  DomainEvent,
-  LotStatus,
+import {
+  ApplicationStatuses,
+  type Actor,
+  type ApplicationStatus,
+  type ApprovalFailureReason,
+  type DomainEvent,
+  type LotStatus,
 } from '@furniture/contracts';
 import {
   isDuplicateKeyError,
@@ -159,9 +160,7 @@ export class ApplicationsRepository {
       id: await this.drawId(),
       approval: null,
       rejected_for: null,
-      pickup_by: null,
-      pickup_reminded_at: null,
-      pickup_overdue_at: null,
+      ...freshPickup(null),
       next_in_queue_after: null,
       created_at: now,
       updated_at: now,
@@ -245,14 +244,7 @@ export class ApplicationsRepository {
 
   /** Applications of a lot in some statuses, oldest first. */
   async ofLot(lotId: number, statuses: readonly ApplicationStatus[]): Promise<ApplicationRecord[]> {
-    const docs = await this.models.Application.find({
-      ...LIVE,
-      lot_id: lotId,
-      status: { $in: [...statuses] },
-    })
-      .sort({ id: 1 })
-      .lean<ApplicationDoc[]>();
-    return docs.map(toRecord);
+    return this.findAll({ lot_id: lotId, status: { $in: [...statuses] } }, { id: 1 });
   }
 
   /** Newest first; by status alone from the counts and the blocks a page lies in. */
@@ -273,12 +265,8 @@ export class ApplicationsRepository {
 
   async countsByStatus(): Promise<Record<ApplicationStatus, number>> {
     const counts = (await this.stored.tallies(['status'])).by.get('status')!;
-    return {
-      pending: counts.get('pending') ?? 0,
-      approved: counts.get('approved') ?? 0,
-      rejected: counts.get('rejected') ?? 0,
-      completed: counts.get('completed') ?? 0,
-    };
+    const count = (status: ApplicationStatus) => [status, counts.get(status) ?? 0];
+    return Object.fromEntries(ApplicationStatuses.map(count)) as Record<ApplicationStatus, number>;
   }
 
   /** Per lot and status: how many applications (lots without any are absent). */
@@ -312,37 +300,46 @@ export class ApplicationsRepository {
   ): Promise<ApplicationRecord | null> {
     const filter: Record<string, unknown> = { ...NOT_DELETED, id, status: from };
     if (extras.requireApprovalRequested) filter['approval.state'] = 'requested';
-    const changed = await this.updateWithNote(
-      id,
-      filter,
-      {
-        status: to,
-        approval: null,
-        rejected_for: to === 'rejected' ? (extras.rejectedFor ?? null) : null,
-        next_in_queue_after: null,
-        // an approval carries its pickup date; leaving it keeps the date for the record
-        ...(to === 'approved' ? freshPickup(extras.pickupBy ?? null) : {}),
-      },
-      noteLine,
-      events,
-    );
-    return changed;
+    const set = {
+      status: to,
+      approval: null,
+      rejected_for: to === 'rejected' ? (extras.rejectedFor ?? null) : null,
+      next_in_queue_after: null,
+      // an approval carries its pickup date; leaving it keeps the date for the record
+      ...(to === 'approved' ? freshPickup(extras.pickupBy ?? null) : {}),
+    };
+    return this.updated(id, filter, set, events, noteLine);
   }
 
-  /** One guarded update with its note line and events; null when the filter no longer matches. */
-  private async updateWithNote(
+  /**
+   * One guarded update (`updated_at` set, the note line appended) with its events: the new state,
+   * or null when the filter no longer matches.
+   */
+  private async updated(
     id: number,
     filter: Record<string, unknown>,
     set: Record<string, unknown>,
-    noteLine: string,
     events: DomainEvent[],
+    noteLine?: string,
   ): Promise<ApplicationRecord | null> {
-    const done = await this.stored.update(
-      filter,
-      { $set: { ...set, updated_at: new Date() }, $push: { notes: noteLine } },
-      events,
-    );
-    return done ? this.findById(id) : null;
+    const update = {
+      $set: { ...set, updated_at: new Date() },
+      ...(noteLine === undefined ? {} : { $push: { notes: noteLine } }),
+    };
+    return (await this.stored.update(filter, update, events)) ? this.findById(id) : null;
+  }
+
+  /** The live applications a filter matches, in the given order. */
+  private async findAll(
+    filter: QueryFilter<ApplicationDoc>,
+    sort: Record<string, 1>,
+    limit = 0,
+  ): Promise<ApplicationRecord[]> {
+    const docs = await this.models.Application.find({ ...LIVE, ...filter })
+      .sort(sort)
+      .limit(limit)
+      .lean<ApplicationDoc[]>();
+    return docs.map(toRecord);
   }
 
   /**
@@ -354,23 +351,21 @@ export class ApplicationsRepository {
     approval: { requested_by: Actor | null; note: string | null; pickup_by: string },
     events: DomainEvent[],
   ): Promise<ApplicationRecord | null> {
-    const now = new Date();
     const doc: ApprovalDoc = {
+      ...approval,
       state: 'requested',
-      requested_at: now,
-      requested_by: approval.requested_by,
-      pickup_by: approval.pickup_by,
-      note: approval.note,
+      requested_at: new Date(),
       reason: null,
       lot_status: null,
       ended_at: null,
     };
-    const done = await this.stored.update(
-      { ...NOT_DELETED, id, status: 'pending', 'approval.state': { $ne: 'requested' } },
-      { $set: { approval: doc, updated_at: now } },
-      events,
-    );
-    return done ? this.findById(id) : null;
+    const filter = {
+      ...NOT_DELETED,
+      id,
+      status: 'pending',
+      'approval.state': { $ne: 'requested' },
+    };
+    return this.updated(id, filter, { approval: doc }, events);
   }
 
   /**
@@ -383,22 +378,14 @@ export class ApplicationsRepository {
     noteLine: string,
     events: DomainEvent[],
   ): Promise<ApplicationRecord | null> {
-    const now = new Date();
-    const done = await this.stored.update(
-      { ...NOT_DELETED, id, status: 'pending', 'approval.state': 'requested' },
-      {
-        $set: {
-          'approval.state': 'failed',
-          'approval.reason': failure.reason,
-          'approval.lot_status': failure.lot_status,
-          'approval.ended_at': now,
-          updated_at: now,
-        },
-        $push: { notes: noteLine },
-      },
-      events,
-    );
-    return done ? this.findById(id) : null;
+    const set = {
+      'approval.state': 'failed',
+      'approval.reason': failure.reason,
+      'approval.lot_status': failure.lot_status,
+      'approval.ended_at': new Date(),
+    };
+    const filter = { ...NOT_DELETED, id, status: 'pending', 'approval.state': 'requested' };
+    return this.updated(id, filter, set, events, noteLine);
   }
 
   /** Adds events to an application without changing it (they go out through its outbox). */
@@ -434,26 +421,14 @@ export class ApplicationsRepository {
     noteLine: string,
     events: DomainEvent[],
   ): Promise<ApplicationRecord | null> {
-    return this.updateWithNote(
-      id,
-      { ...NOT_DELETED, id, status: 'approved' },
-      freshPickup(pickupBy),
-      noteLine,
-      events,
-    );
+    const filter = { ...NOT_DELETED, id, status: 'approved' };
+    return this.updated(id, filter, freshPickup(pickupBy), events, noteLine);
   }
 
   /** Approved applications whose pickup date is on or before `day`, oldest date first. */
   async approvedDueBy(day: string, limit = 500): Promise<ApplicationRecord[]> {
-    const docs = await this.models.Application.find({
-      ...LIVE,
-      status: 'approved',
-      pickup_by: { $ne: null, $lte: day },
-    })
-      .sort({ pickup_by: 1, id: 1 })
-      .limit(limit)
-      .lean<ApplicationDoc[]>();
-    return docs.map(toRecord);
+    const filter = { status: 'approved', pickup_by: { $ne: null, $lte: day } } as const;
+    return this.findAll(filter, { pickup_by: 1, id: 1 }, limit);
   }
 
   /**
@@ -476,12 +451,7 @@ export class ApplicationsRepository {
   /** Does another application of the lot hold or await its reservation? */
   async reservationHolder(lotId: number, exceptId: number): Promise<number | null> {
     const doc = await this.models.Application.findOne(
-      {
-        ...LIVE,
-        lot_id: lotId,
-        id: { $ne: exceptId },
-        ...HOLDER,
-      },
+      { ...LIVE, lot_id: lotId, id: { $ne: exceptId }, ...HOLDER },
       { _id: 0, id: 1 },
     ).lean<Pick<ApplicationDoc, 'id'>>();
     return doc?.id ?? null;
@@ -492,16 +462,8 @@ export class ApplicationsRepository {
    * those whose family's data was erased meanwhile (a nameless family cannot be served).
    */
   async rejectedFor(lotId: number, holderId: number): Promise<ApplicationRecord[]> {
-    const docs = await this.models.Application.find({
-      ...LIVE,
-      lot_id: lotId,
-      status: 'rejected',
-      rejected_for: holderId,
-      erased_at: null,
-    })
-      .sort({ id: 1 })
-      .lean<ApplicationDoc[]>();
-    return docs.map(toRecord);
+    const filter = { lot_id: lotId, status: 'rejected', rejected_for: holderId, erased_at: null };
+    return this.findAll(filter as QueryFilter<ApplicationDoc>, { id: 1 });
   }
 
   /** Appends one note line with its event; null when the application does not exist. */
@@ -510,6 +472,6 @@ export class ApplicationsRepository {
     noteLine: string,
     events: DomainEvent[],
   ): Promise<ApplicationRecord | null> {
-    return this.updateWithNote(id, { ...NOT_DELETED, id }, {}, noteLine, events);
+    return this.updated(id, { ...NOT_DELETED, id }, {}, events, noteLine);
   }
 }
