@@ -7,18 +7,13 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { cacheDir, linkTree, storeEntry, usedEntry } from './tree-cache.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const RECIPE = '1';
-const KEEP = 3;
 const dist = path.join(root, 'frontend', 'dist');
-const cache = path.join(
-  process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'),
-  'moebelbruecke',
-  'spa',
-);
+const cache = cacheDir('spa');
 const log = (line) => process.stdout.write(`spa: ${line}\n`);
 
 /** Files under dir (sorted, relative to the repository), without the skipped folders. */
@@ -56,17 +51,6 @@ function buildKey() {
   return hash.digest('hex').slice(0, 24);
 }
 
-/** Hard links (same file system) else a copy. */
-function linkTree(from, to) {
-  fs.mkdirSync(path.dirname(to), { recursive: true });
-  let r = spawnSync('cp', ['-al', from, to], { stdio: ['ignore', 'ignore', 'pipe'] });
-  if (r.status !== 0) {
-    fs.rmSync(to, { recursive: true, force: true });
-    r = spawnSync('cp', ['-a', from, to], { stdio: ['ignore', 'ignore', 'pipe'] });
-  }
-  if (r.status !== 0) throw new Error(`cp ${from} ${to}: ${String(r.stderr).trim()}`);
-}
-
 function build() {
   const r = spawnSync('npm', ['run', 'build', '-w', 'frontend'], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
@@ -78,35 +62,14 @@ if (process.env.NO_SPA_CACHE === '1') {
   process.exit(0);
 }
 const key = buildKey();
-const entry = path.join(cache, key);
-if (fs.existsSync(path.join(entry, 'complete'))) {
+const entry = usedEntry(cache, key);
+if (entry) {
   fs.rmSync(dist, { recursive: true, force: true });
   linkTree(path.join(entry, 'dist'), dist);
-  const now = new Date();
-  fs.utimesSync(path.join(entry, 'complete'), now, now);
   log(
     `frontend/dist ${key} linked from ${cache} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
   process.exit(0);
 }
 build();
-const tmp = `${entry}.tmp-${process.pid}`;
-try {
-  fs.mkdirSync(tmp, { recursive: true });
-  linkTree(dist, path.join(tmp, 'dist'));
-  fs.writeFileSync(path.join(tmp, 'complete'), `${new Date().toISOString()}\n`);
-  fs.renameSync(tmp, entry);
-  log(`stored in ${entry}`);
-} catch (err) {
-  if (!fs.existsSync(path.join(entry, 'complete'))) log(`not cached: ${err.message}`);
-} finally {
-  fs.rmSync(tmp, { recursive: true, force: true });
-}
-// keep the KEEP most recently used builds
-const entries = fs
-  .readdirSync(cache)
-  .filter((n) => n !== key && fs.existsSync(path.join(cache, n, 'complete')))
-  .map((n) => ({ n, at: fs.statSync(path.join(cache, n, 'complete')).mtimeMs }))
-  .sort((a, b) => b.at - a.at);
-for (const { n } of entries.slice(KEEP - 1))
-  fs.rmSync(path.join(cache, n), { recursive: true, force: true });
+storeEntry(cache, key, [[dist, 'dist']], log);

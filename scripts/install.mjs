@@ -8,13 +8,12 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { cacheDir, linkTree, storeEntry, usedEntry } from './tree-cache.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 /** Bump when what is stored, or how, changes: old entries are then left unused (and pruned). */
 const RECIPE = '1';
-const KEEP = 3;
 
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 const workspaces = /** @type {string[]} */ (pkg.workspaces ?? []);
@@ -23,8 +22,7 @@ const nodeModulesDirs = ['node_modules', ...workspaces.map((w) => path.join(w, '
 function cacheRoot() {
   if (process.env.FURNITURE_NODE_MODULES_CACHE)
     return path.resolve(process.env.FURNITURE_NODE_MODULES_CACHE);
-  const cache = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
-  return path.join(cache, 'moebelbruecke', 'node_modules');
+  return cacheDir('node_modules');
 }
 
 function installKey() {
@@ -56,17 +54,6 @@ function removeInstalled() {
     fs.rmSync(path.join(root, dir), { recursive: true, force: true });
 }
 
-/** Hard links (same file system) else a copy, one folder tree to another. */
-function linkTree(from, to) {
-  fs.mkdirSync(path.dirname(to), { recursive: true });
-  let r = spawnSync('cp', ['-al', from, to], { stdio: ['ignore', 'ignore', 'pipe'] });
-  if (r.status !== 0) {
-    fs.rmSync(to, { recursive: true, force: true });
-    r = spawnSync('cp', ['-a', from, to], { stdio: ['ignore', 'ignore', 'pipe'] });
-  }
-  if (r.status !== 0) throw new Error(`cp ${from} ${to}: ${String(r.stderr).trim()}`);
-}
-
 function restore(entry) {
   removeInstalled();
   for (const dir of nodeModulesDirs) {
@@ -76,35 +63,10 @@ function restore(entry) {
 }
 
 function store(cache, key) {
-  const entry = path.join(cache, key);
-  const tmp = `${entry}.tmp-${process.pid}`;
-  try {
-    fs.mkdirSync(cache, { recursive: true });
-    for (const dir of nodeModulesDirs) {
-      const from = path.join(root, dir);
-      if (fs.existsSync(from)) linkTree(from, path.join(tmp, dir));
-    }
-    fs.rmSync(path.join(tmp, 'node_modules', '.install-stamp'), { force: true });
-    fs.writeFileSync(path.join(tmp, 'complete'), `${new Date().toISOString()}\n`);
-    fs.renameSync(tmp, entry); // fails when another clone stored the same key meanwhile: fine
-    log(`stored in ${entry}`);
-  } catch (err) {
-    if (!fs.existsSync(path.join(entry, 'complete'))) log(`not cached: ${err.message}`);
-  } finally {
-    fs.rmSync(tmp, { recursive: true, force: true });
-  }
-  prune(cache, key);
-}
-
-/** Keeps the KEEP most recently used entries (a used entry's `complete` file is touched). */
-function prune(cache, keep) {
-  const entries = fs
-    .readdirSync(cache)
-    .filter((name) => name !== keep && fs.existsSync(path.join(cache, name, 'complete')))
-    .map((name) => ({ name, at: fs.statSync(path.join(cache, name, 'complete')).mtimeMs }))
-    .sort((a, b) => b.at - a.at);
-  for (const { name } of entries.slice(KEEP - 1))
-    fs.rmSync(path.join(cache, name), { recursive: true, force: true });
+  // the Makefile's stamp is written after this script, by the clone that ran it
+  fs.rmSync(path.join(root, 'node_modules', '.install-stamp'), { force: true });
+  const trees = nodeModulesDirs.map((dir) => [path.join(root, dir), dir]);
+  storeEntry(cache, key, trees, log);
 }
 
 function npmCi() {
@@ -124,14 +86,12 @@ function argon2Works() {
 const started = Date.now();
 const key = installKey();
 const cache = cacheRoot();
-const entry = path.join(cache, key);
+const entry = process.env.NO_NODE_MODULES_CACHE === '1' ? null : usedEntry(cache, key);
 if (process.env.NO_NODE_MODULES_CACHE === '1') {
   npmCi();
-} else if (fs.existsSync(path.join(entry, 'complete'))) {
+} else if (entry) {
   try {
     restore(entry);
-    const now = new Date();
-    fs.utimesSync(path.join(entry, 'complete'), now, now);
     log(
       `node_modules ${key} linked from ${cache} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
