@@ -6,18 +6,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
-import { keepFerretIndexes } from '../ferret-pg-indexes';
-import { portsFromEnv } from '../foreground';
-import { displayPath, REPO_ROOT, RUN_DATA_DIR } from '../paths';
-import { startPlatform } from '../run/platform';
-import { startInfra, type Infra } from '../start-infra';
+import { REPO_ROOT } from '../paths';
+import { print, startLocalPlatform } from '../run/local';
 import { errorMessage } from '../util';
-
-const LOCAL_ADMIN = { email: 'admin@moebelbruecke.local', password: 'moebel-admin-2026' };
-
-const print = (line: string): void => {
-  process.stdout.write(`${line}\n`);
-};
 
 /** A helper process whose output lines are printed with a name in front. */
 function helper(name: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): ChildProcess {
@@ -32,25 +23,9 @@ async function main(): Promise<void> {
   const gatewayPort = Number(process.env.PORT ?? process.env.GATEWAY_PORT ?? 8080);
   const spaPort = Number(process.env.SPA_DEV_PORT ?? 5173);
   const spaUrl = `http://localhost:${spaPort}`;
-  const started: { infra?: Infra; stopPlatform?: () => Promise<void>; helpers: ChildProcess[] } = {
-    helpers: [],
-  };
-  let stopping = false;
-  const stop = async (why: string): Promise<void> => {
-    if (stopping) return;
-    stopping = true;
-    print(`\n${why}: stopping Vite, the services and local infrastructure …`);
-    for (const child of started.helpers) child.kill('SIGTERM');
-    await started.stopPlatform?.();
-    await started.infra?.stop();
-    print(`stopped. Data is kept in ${displayPath(RUN_DATA_DIR)}.`);
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop('Ctrl-C'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-
+  const helpers: ChildProcess[] = [];
   // dist/ is already up to date (make dev ran the transpiler once); from now on each saved file
-  started.helpers.push(
+  helpers.push(
     helper(
       'transpile',
       [path.join(REPO_ROOT, 'scripts', 'transpile-server.mjs'), '--watch'],
@@ -58,37 +33,18 @@ async function main(): Promise<void> {
       process.env,
     ),
   );
-  const infra = await startInfra({
-    dataDir: RUN_DATA_DIR,
-    ports: portsFromEnv(),
-    log: (l) => print(`infra        ${l}`),
-  });
-  started.infra = infra;
-  const admin = {
-    email: process.env.ADMIN_EMAIL ?? LOCAL_ADMIN.email,
-    password: process.env.ADMIN_PASSWORD ?? LOCAL_ADMIN.password,
-  };
-  const platform = await startPlatform({
-    infraEnv: infra.env,
-    dataDir: RUN_DATA_DIR,
+  const { infra, platform, admin } = await startLocalPlatform({
     gatewayPort,
-    gatewayHost: process.env.HOST ?? '127.0.0.1',
-    servicePortBase: Number(process.env.SERVICE_PORT_BASE ?? 4001),
-    metricsPort: Number(process.env.METRICS_PORT ?? 9464),
     // links in mail lead to the dev server, which hands /api on to the gateway
     publicUrl: process.env.PUBLIC_BASE_URL ?? spaUrl,
-    admin,
-    overrides: process.env,
-    print,
     watch: true,
-    onStoppable: (stopPlatform) => {
-      started.stopPlatform = stopPlatform;
+    alsoStopping: 'Vite, ',
+    beforeStop: () => {
+      for (const child of helpers) child.kill('SIGTERM');
     },
   });
-  if (infra.ferretPostgresUrl)
-    keepFerretIndexes(infra.ferretPostgresUrl, (l) => print(`infra        ${l}`));
   const frontend = path.join(REPO_ROOT, 'frontend');
-  started.helpers.push(
+  helpers.push(
     helper(
       'vite',
       [

@@ -1,0 +1,80 @@
+// What `make run` and `make dev` share: the local infrastructure and its data (.data/run, the
+// same ports), every service and the gateway, FerretDB's PostgreSQL indexes kept, and Ctrl-C or
+// SIGTERM stopping it all (after the caller's own processes) with the data kept.
+import { keepFerretIndexes } from '../ferret-pg-indexes';
+import { portsFromEnv } from '../foreground';
+import { displayPath, RUN_DATA_DIR } from '../paths';
+import { startInfra, type Infra } from '../start-infra';
+import { startPlatform, type Platform } from './platform';
+
+/** Documented local defaults of the single-machine run (README); override with env. */
+const LOCAL_ADMIN = { email: 'admin@moebelbruecke.local', password: 'moebel-admin-2026' };
+
+export const print = (line: string): void => {
+  process.stdout.write(`${line}\n`);
+};
+
+export interface LocalPlatform {
+  infra: Infra;
+  platform: Platform;
+  admin: { email: string; password: string };
+}
+
+export async function startLocalPlatform(opts: {
+  gatewayPort: number;
+  /** where mail links lead */
+  publicUrl: string;
+  /** services restarted when their code changes (make dev) */
+  watch?: boolean;
+  /** what else runs, named in the stop line (e.g. "Vite, ") */
+  alsoStopping?: string;
+  /** stops the caller's own processes first */
+  beforeStop?: () => void;
+}): Promise<LocalPlatform> {
+  const started: { infra?: Infra; stopPlatform?: () => Promise<void> } = {};
+  let stopping = false;
+  const stop = async (why: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    print(`\n${why}: stopping ${opts.alsoStopping ?? ''}the services and local infrastructure …`);
+    opts.beforeStop?.();
+    await started.stopPlatform?.();
+    await started.infra?.stop();
+    print(`stopped. Data is kept in ${displayPath(RUN_DATA_DIR)}.`);
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('Ctrl-C'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+
+  const infra = await startInfra({
+    dataDir: RUN_DATA_DIR,
+    ports: portsFromEnv(),
+    log: (l) => print(`infra        ${l}`),
+  });
+  started.infra = infra;
+  const admin = {
+    email: process.env.ADMIN_EMAIL ?? LOCAL_ADMIN.email,
+    password: process.env.ADMIN_PASSWORD ?? LOCAL_ADMIN.password,
+  };
+  const platform = await startPlatform({
+    infraEnv: infra.env,
+    dataDir: RUN_DATA_DIR,
+    gatewayPort: opts.gatewayPort,
+    // reachable from this machine only unless HOST says otherwise (the documented admin password)
+    gatewayHost: process.env.HOST ?? '127.0.0.1',
+    servicePortBase: Number(process.env.SERVICE_PORT_BASE ?? 4001),
+    metricsPort: Number(process.env.METRICS_PORT ?? 9464),
+    publicUrl: opts.publicUrl,
+    admin,
+    overrides: process.env, // anything set by hand wins
+    print,
+    watch: opts.watch,
+    onStoppable: (stopPlatform) => {
+      started.stopPlatform = stopPlatform;
+    },
+  });
+  // FerretDB on PostgreSQL: the indexes its pushed-down filters can use (ferret-pg-indexes.ts)
+  if (infra.ferretPostgresUrl)
+    keepFerretIndexes(infra.ferretPostgresUrl, (l) => print(`infra        ${l}`));
+  return { infra, platform, admin };
+}
