@@ -1,6 +1,7 @@
 // The browser tests of issue #9: the whole platform (built services, gateway and SPA on free
 // ports, against the test infrastructure) in Debian's Chromium. One platform and one browser for
-// the file; the scenarios run in this order and each opens its own browser contexts.
+// the file; the scenarios run in this order and each opens its own browser contexts. Every page
+// at both widths in both languages: pages.e2e.ts, beside this file.
 import { World } from './support/world';
 import { adminLotScenario } from './scenarios/admin-lot';
 import { apiDocsScenario } from './scenarios/api-docs';
@@ -12,7 +13,6 @@ import { loopsScenario } from './scenarios/loops';
 import { privacyScenario } from './scenarios/privacy';
 import { queueScenario } from './scenarios/queue';
 import { returningFamilyScenario } from './scenarios/returning-family';
-import { screenshotsScenario } from './scenarios/screenshots';
 import { secondChanceScenario } from './scenarios/second-chance';
 import { sessionScenario } from './scenarios/session';
 import { volunteerScenario } from './scenarios/volunteer';
@@ -31,7 +31,6 @@ languageScenario(world);
 volunteerScenario(world);
 wishScenario(world);
 loopsScenario(world);
-screenshotsScenario(world);
 dialogsScenario(world);
 dateInputScenario(world);
 apiDocsScenario(world);

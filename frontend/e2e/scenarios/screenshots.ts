@@ -1,6 +1,6 @@
 // Every main page of both portals at desktop (1366x900) and phone (390x844) width, in German and
 // in Ukrainian: a screenshot into test-output/e2e/<page>-<size>-<lang>.png and an axe check
-// (no serious or critical finding). The data the scenarios before left behind is on them.
+// (no serious or critical finding). What support/seed.ts put on the platform is on them.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BrowserContextOptions, Page } from 'playwright-core';

@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { visible } from '../support/browser';
 import { startsWith, t } from '../support/i18n';
 import { writeJpegs } from '../support/photos';
-import { ACCESS_TOKEN_TTL_SECONDS } from '../support/stack';
+import { ACCESS_TOKEN_TTL_SECONDS, type Stack } from '../support/stack';
 import { logIn, type World } from '../support/world';
 
 const field = (page: Page, key: string) =>
@@ -78,7 +78,7 @@ export function sessionScenario(world: World): void {
       await field(page, 'categoryId').selectOption({ value: String(category.id) });
       const now = (await context.cookies()).find((c) => c.name === 'refresh_token')!;
       expect(now.value).not.toBe(cookie.value); // rotated by every refresh
-      await endSessionAsIdle(world.stack.mongoUrl, decodeURIComponent(now.value).split('.')[0]!);
+      await endSessionAsIdle(world.stack, decodeURIComponent(now.value).split('.')[0]!);
       await outliveAccessToken();
       await page.getByRole('button', { name: t('de', 'admin:lots.createSubmit') }).click();
       await page.waitForURL('**/admin/login');
@@ -102,11 +102,11 @@ export function sessionScenario(world: World): void {
  * Moves the last use of a session back by three hours, as if it had been idle that long: the
  * browser tests cannot move the auth service's clock.
  */
-async function endSessionAsIdle(mongoUrl: string, sid: string): Promise<void> {
-  const client = new MongoClient(mongoUrl);
+async function endSessionAsIdle(stack: Stack, sid: string): Promise<void> {
+  const client = new MongoClient(stack.mongoUrl);
   try {
     const res = await client
-      .db('furniture_auth')
+      .db(stack.database('auth'))
       .collection('sessions')
       .updateOne(
         { sid, revoked_at: null },

@@ -24,6 +24,8 @@ export interface Stack {
   mailApiUrl: string;
   /** the services' database server (scenarios that move time forward set dates in it) */
   mongoUrl: string;
+  /** the database of a service on mongoUrl */
+  database(service: (typeof SERVICE_NAMES)[number]): string;
   admin: { email: string; password: string };
   /** service logs (one file per process) */
   logDir: string;
@@ -35,9 +37,6 @@ export interface Stack {
  * scenario refreshes silently along the way, and the session scenario outlives a token.
  */
 export const ACCESS_TOKEN_TTL_SECONDS = 30;
-
-/** The databases the services use by default (one per service). */
-const DATABASES = SERVICE_NAMES.map((name) => `furniture_${name}`);
 
 const BUILT = [
   ...SERVICE_NAMES.map((name) => `services/${name}/dist/start.js`),
@@ -67,16 +66,17 @@ export function assertBuilt(): void {
 }
 
 /**
- * The services keep their data in their default databases (furniture_<service>). The test
- * infrastructure is fresh for every run; a MONGO_URL that already holds them (a `make run`
- * server, or a stack of an interrupted run) is refused rather than written into.
+ * The services keep their data in their default databases (furniture_<service>, or with the
+ * stack's name after it). The test infrastructure is fresh for every run; a MONGO_URL that
+ * already holds them (a `make run` server, or a stack of an interrupted run) is refused rather
+ * than written into.
  */
-async function assertFreshDatabases(mongoUrl: string): Promise<void> {
+async function assertFreshDatabases(mongoUrl: string, wanted: string[]): Promise<void> {
   const client = new MongoClient(mongoUrl, { serverSelectionTimeoutMS: 20_000 });
   try {
     await client.connect();
     const { databases } = await client.db('admin').admin().listDatabases({ nameOnly: true });
-    const taken = databases.map((d) => d.name).filter((name) => DATABASES.includes(name));
+    const taken = databases.map((d) => d.name).filter((name) => wanted.includes(name));
     if (taken.length > 0) {
       throw new Error(
         `the browser tests need fresh databases, but ${taken.join(', ')} already exist on MONGO_URL. ` +
@@ -88,8 +88,12 @@ async function assertFreshDatabases(mongoUrl: string): Promise<void> {
   }
 }
 
-/** Starts the platform (about 10-30 s on two cores) and answers where it is. */
-export async function startStack(): Promise<Stack> {
+/**
+ * Starts the platform (about 10-30 s on two cores) and answers where it is. `name` tells two
+ * platforms of one run apart: their own databases (furniture_<service>_<name>), data directory,
+ * exchange and bucket.
+ */
+export async function startStack(name?: string): Promise<Stack> {
   assertBuilt();
   const mongoUrl = need('MONGO_URL');
   const amqpUrl = need('AMQP_URL');
@@ -100,11 +104,14 @@ export async function startStack(): Promise<Stack> {
     SMTP_URL: need('SMTP_URL'),
   };
   const mailApiUrl = need('MAIL_API_URL').replace(/\/$/, '');
-  await assertFreshDatabases(mongoUrl);
+  const suffix = name ? `_${name}` : '';
+  const database = (service: (typeof SERVICE_NAMES)[number]) => `furniture_${service}${suffix}`;
+  const databases = SERVICE_NAMES.map(database);
+  await assertFreshDatabases(mongoUrl, databases);
 
   const dataDir = process.env.TEST_INFRA_DIR
-    ? path.resolve(process.env.TEST_INFRA_DIR, 'e2e')
-    : path.join(REPO_ROOT, '.data', 'test-e2e');
+    ? path.resolve(process.env.TEST_INFRA_DIR, `e2e${suffix}`)
+    : path.join(REPO_ROOT, '.data', `test-e2e${suffix}`);
   fs.rmSync(dataDir, { recursive: true, force: true });
   fs.mkdirSync(dataDir, { recursive: true });
 
@@ -136,6 +143,7 @@ export async function startStack(): Promise<Stack> {
         if (/ exited \(/.test(line)) process.stderr.write(`[e2e platform] ${line}\n`);
       },
       readyTimeoutMs: 150_000,
+      databaseSuffix: suffix,
     });
   } catch (err) {
     throw new Error(
@@ -148,12 +156,13 @@ export async function startStack(): Promise<Stack> {
     apiUrl: `${baseUrl}/api/v1`,
     mailApiUrl,
     mongoUrl,
+    database,
     admin,
     logDir,
     async stop() {
       await platform.stop();
       await deleteBrokerObjects(amqpUrl, exchange, topologyQueues(exchange)).catch(() => undefined);
-      for (const db of DATABASES) await dropDatabase(mongoUrl, db).catch(() => undefined);
+      for (const db of databases) await dropDatabase(mongoUrl, db).catch(() => undefined);
     },
   };
 }

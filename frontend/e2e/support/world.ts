@@ -90,8 +90,11 @@ export class World {
   private adminContext: BrowserContext | null = null;
   private readonly open = new Set<BrowserContext>();
 
+  /** `name`: a second world of the same run (its own platform; see startStack) */
+  constructor(private readonly name?: string) {}
+
   async start(): Promise<void> {
-    this.stack = await startStack();
+    this.stack = await startStack(this.name);
     this.browser = await launchChromium();
     this.mail = new MailCatcher(this.stack.mailApiUrl);
     // the administrator seeded in production must choose a new password first (issue 14): done
@@ -141,7 +144,7 @@ export class World {
     const client = new MongoClient(this.stack.mongoUrl);
     try {
       const res = await client
-        .db('furniture_applications')
+        .db(this.stack.database('applications'))
         .collection('applications')
         .updateOne({ id: applicationId, status: 'approved' }, { $set: { pickup_by: day } });
       if (res.matchedCount !== 1) throw new Error(`application ${applicationId} is not approved`);

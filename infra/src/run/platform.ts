@@ -34,6 +34,11 @@ export interface PlatformOptions {
   /** how long to wait for every service to be ready */
   readyTimeoutMs?: number;
   /**
+   * The services' databases are furniture_<service><suffix> instead of furniture_<service>: two
+   * platforms on one database server (the two browser test files run side by side).
+   */
+  databaseSuffix?: string;
+  /**
    * Called at once with the function that stops every started process, so that a stop asked for
    * while the platform is still starting (Ctrl-C, SIGTERM) leaves no service behind.
    */
@@ -90,6 +95,9 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
       env: {
         ...common,
         PORT: String(service.port),
+        ...(opts.databaseSuffix
+          ? { MONGO_DB: `furniture_${service.name}${opts.databaseSuffix}` }
+          : {}),
         ...(service.name === 'auth'
           ? {
               JWT_PRIVATE_KEY_FILE: keys.privateKeyFile,
