@@ -30,8 +30,6 @@ export interface LotPage {
   beforeId?: number;
 }
 
-export type MutateResult = Mutated<LotData>;
-
 function toData(doc: LotData): LotData {
   return {
     id: doc.id,
@@ -176,7 +174,7 @@ export class LotsRepository {
   async mutate(
     id: number,
     decide: (current: LotData) => LotChange | null | Promise<LotChange | null>,
-  ): Promise<MutateResult | null> {
+  ): Promise<Mutated<LotData> | null> {
     const result = await this.stored.mutate(docKey(id), () => this.findById(id), decide);
     if (result?.changed) this.onWrite();
     return result;
