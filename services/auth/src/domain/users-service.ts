@@ -63,13 +63,8 @@ export class UsersService {
 
   async update(actor: Actor, id: number, input: UserUpdate): Promise<User> {
     const before = await this.require(id);
-    if (
-      input.password !== undefined &&
-      this.deps.policy.isWeak(input.password, [
-        input.name ?? before.name,
-        input.email ?? before.email,
-      ])
-    )
+    const userInputs = [input.name ?? before.name, input.email ?? before.email];
+    if (input.password !== undefined && this.deps.policy.isWeak(input.password, userInputs))
       throw passwordTooWeak('password');
     const set: Partial<Pick<UserRecord, 'name' | 'email' | 'role' | 'password_hash'>> = {};
     if (input.name !== undefined && input.name !== before.name) set.name = input.name;

@@ -150,11 +150,6 @@ export class LotsRepository {
     return new Map([...by.get('category_id')!].map(([category, n]) => [Number(category), n]));
   }
 
-  /** Every lot of a category, archived ones included (they still hold it). */
-  countInCategory(categoryId: number): Promise<number> {
-    return this.count({ categoryId });
-  }
-
   async insert(
     data: Omit<LotData, 'id' | 'rev'>,
     events: (lot: LotData) => DomainEvent[],

@@ -96,7 +96,7 @@ export class CategoriesService {
   /** Refused while lots (archived ones too) still belong to the category. */
   async delete(actor: Actor, id: number): Promise<void> {
     const deleted = await this.deps.categories.withMembersLock(id, async () => {
-      const count = await this.deps.lots.countInCategory(id);
+      const count = await this.deps.lots.count({ categoryId: id });
       if (count > 0) throw new AppError('CATEGORY_HAS_LOTS', { params: { count } });
       return this.deps.categories.mutate(id, (current) => ({
         remove: true,
@@ -132,7 +132,8 @@ export class CategoriesService {
   private async withCount(c: CategoryData): Promise<Category> {
     const [count, all] = await Promise.all([
       this.deps.lots.count({ categoryId: c.id, visibleStatuses: COUNTED_STATUSES }),
-      this.deps.lots.countInCategory(c.id),
+      // every lot of the category, archived ones included (they still hold it)
+      this.deps.lots.count({ categoryId: c.id }),
     ]);
     return toCategory(c, count, all - count);
   }

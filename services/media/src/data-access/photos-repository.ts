@@ -30,6 +30,8 @@ function toPhoto(doc: PhotoDoc): Photo {
 }
 
 const isLive = (doc: StoredPhoto | null): doc is StoredPhoto => !!doc && !doc.deleted_at;
+const isReadyOf = (lotId: number, doc: StoredPhoto | null): doc is StoredPhoto =>
+  isLive(doc) && doc.status === 'ready' && doc.lot_id === lotId;
 
 /** A live photo record in a state (a tombstone never matches). */
 const live = (id: number, status: PhotoDoc['status']) => ({
@@ -189,16 +191,14 @@ export class PhotosRepository {
 
   async findReady(lotId: number, id: number): Promise<Photo | null> {
     const doc = await this.findPhoto(id);
-    return isLive(doc) && doc.status === 'ready' && doc.lot_id === lotId ? toPhoto(doc) : null;
+    return isReadyOf(lotId, doc) ? toPhoto(doc) : null;
   }
 
   /** The lot's ready photos by position. */
   async listReady(lotId: number): Promise<Photo[]> {
     const slots = await this.slotsOf(lotId);
     const docs = await Promise.all(slots.map((s) => this.findPhoto(s.photo_id)));
-    return docs
-      .filter((d): d is StoredPhoto => isLive(d) && d.status === 'ready' && d.lot_id === lotId)
-      .map(toPhoto);
+    return docs.filter((d) => isReadyOf(lotId, d)).map(toPhoto);
   }
 
   /** Deletes through a tombstone (the event cannot be lost), then frees the slot. */
