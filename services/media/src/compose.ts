@@ -49,7 +49,7 @@ export async function composeMedia(kit: ServiceKit<MediaConfig>, options: MediaO
   await store.ensureBucket();
   kit.check('s3', () => store.ping());
 
-  const photosRepo = new PhotosRepository(kit.store, conn, models, Limits.photosPerLot);
+  const photosRepo = new PhotosRepository(kit.store, conn, Limits.photosPerLot);
   const onEvents = kit.outbox([models.Photo]);
   const catalog = options.catalog ?? catalogSnapshotSource(config.CATALOG_URL);
   const lots = new LotsService({ lots: lotsRepo, catalog, logger });
@@ -96,16 +96,7 @@ export async function composeMedia(kit: ServiceKit<MediaConfig>, options: MediaO
     maxBytes: config.PHOTO_MAX_BYTES,
     uploadTimeoutMs: config.MEDIA_UPLOAD_TIMEOUT_SECONDS * 1000,
   });
-  return {
-    app,
-    handlers: eventHandlers(lots, photos),
-    photos,
-    lots,
-    sync,
-    store,
-    processing,
-    admission,
-  };
+  return { app, handlers: eventHandlers(lots, photos), photos, processing, admission };
 }
 
 export const mediaService = defineService({

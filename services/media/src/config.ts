@@ -12,18 +12,17 @@ export interface S3Settings {
 
 /** S3_URL is http(s)://ACCESS_KEY:SECRET_KEY@host:port (the same form the infra launcher prints). */
 export function parseS3Url(raw: string): S3Settings {
+  const invalid = (why: string) => new Error(`Invalid configuration:\n  S3_URL: ${why}`);
   let u: URL;
   try {
     u = new URL(raw);
   } catch {
-    throw new Error('Invalid configuration:\n  S3_URL: not a URL');
+    throw invalid('not a URL');
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:')
-    throw new Error('Invalid configuration:\n  S3_URL: must start with http:// or https://');
+    throw invalid('must start with http:// or https://');
   if (!u.username || !u.password)
-    throw new Error(
-      'Invalid configuration:\n  S3_URL: must carry credentials (http://ACCESS_KEY:SECRET_KEY@host:port)',
-    );
+    throw invalid('must carry credentials (http://ACCESS_KEY:SECRET_KEY@host:port)');
   const useSSL = u.protocol === 'https:';
   return {
     endPoint: u.hostname,

@@ -12,24 +12,11 @@ export function mongoLoginThrottle(
   store: Store,
   opts: { perAccount: number; perIp: number; windowSeconds: number; lockSeconds: number },
 ): LoginThrottle {
-  const byAccountAndIp = store.limiter({
-    table: 'login_attempts_account_ip',
-    points: opts.perAccount,
-    windowSeconds: opts.windowSeconds,
-    blockSeconds: opts.lockSeconds,
-  });
-  const byIp = store.limiter({
-    table: 'login_failures_ip',
-    points: opts.perIp,
-    windowSeconds: opts.windowSeconds,
-    blockSeconds: opts.lockSeconds,
-  });
-  const byAccount = store.limiter({
-    table: 'login_failures_account',
-    points: opts.perAccount * 4,
-    windowSeconds: opts.windowSeconds,
-    blockSeconds: ACCOUNT_DELAY_SECONDS,
-  });
+  const limiter = (table: string, points: number, blockSeconds = opts.lockSeconds) =>
+    store.limiter({ table, points, windowSeconds: opts.windowSeconds, blockSeconds });
+  const byAccountAndIp = limiter('login_attempts_account_ip', opts.perAccount);
+  const byIp = limiter('login_failures_ip', opts.perIp);
+  const byAccount = limiter('login_failures_account', opts.perAccount * 4, ACCOUNT_DELAY_SECONDS);
   const pairKey = (email: string, ip: string) => `${email.toLowerCase()}|${ip}`;
   return {
     async take(email, ip) {

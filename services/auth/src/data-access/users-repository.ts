@@ -10,10 +10,15 @@ import {
   type StoredCollection,
 } from '@furniture/platform';
 import type { QueryFilter } from 'mongoose';
-import { EmailTakenError, toPublicUser, type UserRecord } from '../domain/records';
+import { emailTaken, toPublicUser, type UserRecord } from '../domain/records';
 import type { Models, UserDoc } from './models';
 
 export { toPublicUser, type UserRecord } from '../domain/records';
+
+/** Another user already has this e-mail: the unique index's refusal. */
+function namedDuplicate(err: unknown): never {
+  throw isDuplicateKeyError(err) ? emailTaken() : err;
+}
 
 function toRecord(doc: UserDoc): UserRecord {
   return {
@@ -107,12 +112,7 @@ export class UsersRepository {
     const id = await nextId(this.conn, 'users');
     const doc: UserDoc = { id, ...data, created_at: now, updated_at: now };
     const record = toRecord(doc);
-    try {
-      await this.stored.insert({ ...doc }, events(toPublicUser(record)));
-    } catch (err) {
-      if (isDuplicateKeyError(err)) throw new EmailTakenError();
-      throw err;
-    }
+    await this.stored.insert({ ...doc }, events(toPublicUser(record))).catch(namedDuplicate);
     return record;
   }
 
@@ -126,17 +126,14 @@ export class UsersRepository {
   ): Promise<UserRecord | null> {
     const updatedAt = new Date();
     const next: UserRecord = { ...before, ...set, updated_at: updatedAt.toISOString() };
-    try {
-      const done = await this.stored.update(
+    const done = await this.stored
+      .update(
         { ...NOT_DELETED, id: before.id },
         { $set: { ...set, updated_at: updatedAt } },
         events(toPublicUser(next)),
-      );
-      return done ? next : null;
-    } catch (err) {
-      if (isDuplicateKeyError(err)) throw new EmailTakenError();
-      throw err;
-    }
+      )
+      .catch(namedDuplicate);
+    return done ? next : null;
   }
 
   /** Records a login (or logout) with its event; the profile itself is unchanged. */

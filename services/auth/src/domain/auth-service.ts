@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
   Events,
-  type Actor,
   type SessionEndReason,
   type TokenResponse,
   type User,
@@ -12,7 +11,6 @@ import { AppError, createEvent, type AuthenticatedActor } from '@furniture/platf
 import type { Session, SessionsRepository } from '../data-access/sessions-repository';
 import type { UsersRepository } from '../data-access/users-repository';
 import {
-  EmailTakenError,
   passwordTooWeak,
   toPublicUser,
   type LoginThrottle,
@@ -41,8 +39,6 @@ export interface AuthDeps {
   /** called after every write that carries events */
   onEvents: () => void;
 }
-
-const actorOf = (u: User): Actor => ({ id: u.id, name: u.name, email: u.email, role: u.role });
 
 /** The refresh token for the cookie, and when the cookie may go (the session's absolute end). */
 export interface RefreshCookie {
@@ -101,7 +97,7 @@ export class AuthService {
       : opened;
     await users.recordSessionEvent(
       user.id,
-      [createEvent(Events.UserLoggedIn, { user: snapshot(publicUser) }, actorOf(publicUser))],
+      [createEvent(Events.UserLoggedIn, { user: snapshot(publicUser) }, snapshot(publicUser))],
       new Date(),
     );
     this.deps.onEvents();
@@ -150,7 +146,7 @@ export class AuthService {
       createEvent(
         Events.UserLoggedOut,
         { user: snapshot(publicUser), session_id: session.sid, reason },
-        actorOf(publicUser),
+        snapshot(publicUser),
       ),
     ]);
     this.deps.onEvents();
@@ -166,17 +162,20 @@ export class AuthService {
     return lapsed.length;
   }
 
+  /** Session `sid` while open (of user `userId` when given); SESSION_EXPIRED, ended if lapsed. */
+  private async liveSession(sid: string, userId?: number): Promise<Session> {
+    const session = await this.deps.sessions.find(sid);
+    if (!session || session.revokedAt || (userId !== undefined && session.userId !== userId))
+      throw new AppError('SESSION_EXPIRED');
+    const lapse = this.lapseOf(session);
+    if (!lapse) return session;
+    await this.endSession(session, lapse);
+    throw new AppError('SESSION_EXPIRED');
+  }
+
   /** The live user behind a token whose session is still open (401 otherwise). */
   async current(actor: AuthenticatedActor): Promise<UserRecord> {
-    const session = await this.deps.sessions.find(actor.sessionId);
-    if (!session || session.revokedAt || session.userId !== actor.id) {
-      throw new AppError('SESSION_EXPIRED');
-    }
-    const lapse = this.lapseOf(session);
-    if (lapse) {
-      await this.endSession(session, lapse);
-      throw new AppError('SESSION_EXPIRED');
-    }
+    await this.liveSession(actor.sessionId, actor.id);
     const user = await this.deps.users.findById(actor.id);
     if (!user) throw new AppError('SESSION_EXPIRED');
     return user;
@@ -190,13 +189,7 @@ export class AuthService {
   async refresh(refreshToken: unknown): Promise<SessionAnswer> {
     const parsed = this.deps.refreshTokens.parse(refreshToken);
     if (!parsed) throw new AppError('SESSION_EXPIRED');
-    const session = await this.deps.sessions.find(parsed.sid);
-    if (!session || session.revokedAt) throw new AppError('SESSION_EXPIRED');
-    const lapse = this.lapseOf(session);
-    if (lapse) {
-      await this.endSession(session, lapse);
-      throw new AppError('SESSION_EXPIRED');
-    }
+    const session = await this.liveSession(parsed.sid);
     const next = this.deps.refreshTokens.issue(session.sid);
     const result = await this.deps.sessions.rotate(
       session.sid,
@@ -240,17 +233,12 @@ export class AuthService {
     if (change.name !== undefined && change.name !== user.name) set.name = change.name;
     if (change.email !== undefined && change.email !== user.email) set.email = change.email;
     if (Object.keys(set).length === 0) return toPublicUser(user);
-    try {
-      const updated = await this.deps.users.update(user, set, (next) => [
-        userUpdated(user, set, next, actorOf(next)),
-      ]);
-      if (!updated) throw new AppError('SESSION_EXPIRED');
-      this.deps.onEvents();
-      return toPublicUser(updated);
-    } catch (err) {
-      if (err instanceof EmailTakenError) throw new AppError('EMAIL_TAKEN');
-      throw err;
-    }
+    const updated = await this.deps.users.update(user, set, (next) => [
+      userUpdated(user, set, next, snapshot(next)),
+    ]);
+    if (!updated) throw new AppError('SESSION_EXPIRED');
+    this.deps.onEvents();
+    return toPublicUser(updated);
   }
 
   /**
@@ -273,7 +261,7 @@ export class AuthService {
     await this.deps.users.update(
       user,
       { password_hash: hash, must_change_password: false },
-      (next) => [createEvent(Events.UserPasswordChanged, { user: snapshot(next) }, actorOf(next))],
+      (next) => [createEvent(Events.UserPasswordChanged, { user: snapshot(next) }, snapshot(next))],
     );
     await this.deps.sessions.revokeAllOfUser(user.id, 'password_change');
     this.deps.onEvents();

@@ -13,7 +13,8 @@ export interface UserRecord extends User {
   must_change_password?: boolean;
 }
 
-export class EmailTakenError extends Error {}
+/** Another user already has this e-mail (the unique index said so). */
+export const emailTaken = () => new AppError('EMAIL_TAKEN');
 
 export function toPublicUser(record: UserRecord): User {
   const { password_hash: _hidden, must_change_password: _internal, ...user } = record;
@@ -36,7 +37,7 @@ export interface LoginThrottle {
 export const keysOf = <T extends object>(set: Partial<T>) =>
   Object.keys(set) as (keyof T & string)[];
 
-/** A user as the events tell it. */
+/** A user as the events tell it (and as their actor). */
 export const snapshot = (u: User) => ({ id: u.id, name: u.name, email: u.email, role: u.role });
 
 /** The event of a change to a user (a new password shows as changed, never its hash). */

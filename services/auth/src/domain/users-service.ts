@@ -11,7 +11,6 @@ import { AppError, createEvent } from '@furniture/platform/domain';
 import type { SessionsRepository } from '../data-access/sessions-repository';
 import type { UsersRepository } from '../data-access/users-repository';
 import {
-  EmailTakenError,
   passwordTooWeak,
   toPublicUser,
   type PasswordPolicy,
@@ -49,33 +48,23 @@ export class UsersService {
   async create(actor: Actor, input: UserCreate): Promise<User> {
     if (this.deps.policy.isWeak(input.password, [input.name, input.email]))
       throw passwordTooWeak('password');
-    try {
-      const created = await this.deps.users.create(
-        {
-          name: input.name,
-          email: input.email,
-          role: input.role,
-          password_hash: await this.deps.hasher.hash(input.password),
-        },
-        (user) => [createEvent(Events.UserCreated, { user: snapshot(user) }, actor)],
-      );
-      this.deps.onEvents();
-      return toPublicUser(created);
-    } catch (err) {
-      if (err instanceof EmailTakenError) throw new AppError('EMAIL_TAKEN');
-      throw err;
-    }
+    const created = await this.deps.users.create(
+      {
+        name: input.name,
+        email: input.email,
+        role: input.role,
+        password_hash: await this.deps.hasher.hash(input.password),
+      },
+      (user) => [createEvent(Events.UserCreated, { user: snapshot(user) }, actor)],
+    );
+    this.deps.onEvents();
+    return toPublicUser(created);
   }
 
   async update(actor: Actor, id: number, input: UserUpdate): Promise<User> {
     const before = await this.require(id);
-    if (
-      input.password !== undefined &&
-      this.deps.policy.isWeak(input.password, [
-        input.name ?? before.name,
-        input.email ?? before.email,
-      ])
-    )
+    const userInputs = [input.name ?? before.name, input.email ?? before.email];
+    if (input.password !== undefined && this.deps.policy.isWeak(input.password, userInputs))
       throw passwordTooWeak('password');
     const set: Partial<Pick<UserRecord, 'name' | 'email' | 'role' | 'password_hash'>> = {};
     if (input.name !== undefined && input.name !== before.name) set.name = input.name;
@@ -88,15 +77,9 @@ export class UsersService {
     const demotes = before.role === 'admin' && set.role !== undefined && set.role !== 'admin';
     if (demotes && (await this.deps.users.countAdmins()) <= 1) throw new AppError('LAST_ADMIN');
 
-    let updated: UserRecord | null;
-    try {
-      updated = await this.deps.users.update(before, set, (next) => [
-        userUpdated(before, set, next, actor),
-      ]);
-    } catch (err) {
-      if (err instanceof EmailTakenError) throw new AppError('EMAIL_TAKEN');
-      throw err;
-    }
+    const updated = await this.deps.users.update(before, set, (next) => [
+      userUpdated(before, set, next, actor),
+    ]);
     if (!updated) throw new AppError('USER_NOT_FOUND');
     // two admins demoting each other at the same moment: the later write is undone
     if (demotes && (await this.deps.users.countAdmins()) === 0) {
@@ -166,7 +149,7 @@ export class UsersService {
         (user) => [createEvent(Events.UserCreated, { user: snapshot(user) }, null)],
       );
     } catch (err) {
-      if (err instanceof EmailTakenError) return 'exists'; // another replica seeded first
+      if (err instanceof AppError && err.code === 'EMAIL_TAKEN') return 'exists'; // another replica seeded first
       throw err;
     }
     this.deps.onEvents();

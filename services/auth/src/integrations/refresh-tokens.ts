@@ -6,30 +6,26 @@ export interface RefreshToken {
   hash: string;
 }
 
-export const hashSecret = (secret: string): string =>
+const hashSecret = (secret: string): string =>
   createHash('sha256').update(secret).digest('base64url');
-
-/** A new token of session `sid` (256 random bits). */
-export function newRefreshToken(sid: string): RefreshToken {
-  const secret = randomBytes(32).toString('base64url');
-  return { token: `${sid}.${secret}`, hash: hashSecret(secret) };
-}
-
-/** The session and the secret's hash of a presented token, or null for anything malformed. */
-export function parseRefreshToken(token: unknown): { sid: string; hash: string } | null {
-  if (typeof token !== 'string' || token.length > 200) return null;
-  const match = /^([0-9a-f-]{36})\.([A-Za-z0-9_-]{43})$/.exec(token);
-  if (!match) return null;
-  return { sid: match[1]!, hash: hashSecret(match[2]!) };
-}
 
 /** How the domain makes and reads refresh tokens (injected: see compose.ts). */
 export interface RefreshTokens {
+  /** A new token of session `sid` (256 random bits). */
   issue(sid: string): RefreshToken;
+  /** The session and the secret's hash of a presented token, or null for anything malformed. */
   parse(token: unknown): { sid: string; hash: string } | null;
 }
 
 export const randomRefreshTokens = (): RefreshTokens => ({
-  issue: newRefreshToken,
-  parse: parseRefreshToken,
+  issue(sid) {
+    const secret = randomBytes(32).toString('base64url');
+    return { token: `${sid}.${secret}`, hash: hashSecret(secret) };
+  },
+  parse(token) {
+    if (typeof token !== 'string' || token.length > 200) return null;
+    const match = /^([0-9a-f-]{36})\.([A-Za-z0-9_-]{43})$/.exec(token);
+    if (!match) return null;
+    return { sid: match[1]!, hash: hashSecret(match[2]!) };
+  },
 });

@@ -10,15 +10,13 @@ import {
   type StoredCollection,
 } from '@furniture/platform';
 import type { Document } from 'mongodb';
-import {
-  DuplicateCategoryNameError,
-  type CategoryChange,
-  type CategoryData,
-} from '../domain/records';
+import { duplicateCategoryName, type CategoryChange, type CategoryData } from '../domain/records';
 import { docKey, type CategoryDoc, type Models } from './models';
 
-/** Another category already has this German or Ukrainian name. */
-export { DuplicateCategoryNameError } from '../domain/records';
+/** Another category already has this German or Ukrainian name: the unique index's refusal. */
+function namedDuplicate(err: unknown): never {
+  throw isDuplicateKeyError(err) ? duplicateCategoryName() : err;
+}
 
 /** "  Sofas  &  Sessel" and "sofas & sessel" are one name to a volunteer. */
 export function nameKey(name: string): string {
@@ -56,6 +54,15 @@ export class CategoriesRepository {
     return { name_key_de: nameKey(name.de), name_key_uk: nameKey(name.uk) };
   }
 
+  private store(category: CategoryData, events: (category: CategoryData) => DomainEvent[]) {
+    const doc = {
+      _id: docKey(category.id),
+      ...category,
+      ...CategoriesRepository.keys(category.name),
+    };
+    return this.stored.insert(doc, events(category));
+  }
+
   async list(): Promise<CategoryData[]> {
     const docs = await this.models.Category.find(NOT_DELETED).sort({ id: 1 }).lean<CategoryDoc[]>();
     return docs.map(toData);
@@ -84,13 +91,7 @@ export class CategoriesRepository {
   ): Promise<CategoryData> {
     const id = await nextId(this.conn, 'categories');
     const category: CategoryData = { ...data, id, rev: 1 };
-    try {
-      const doc = { _id: docKey(id), ...category, ...CategoriesRepository.keys(data.name) };
-      await this.stored.insert(doc, events(category));
-    } catch (err) {
-      if (isDuplicateKeyError(err)) throw new DuplicateCategoryNameError();
-      throw err;
-    }
+    await this.store(category, events).catch(namedDuplicate);
     this.onWrite();
     return category;
   }
@@ -113,11 +114,7 @@ export class CategoriesRepository {
     let created = 0;
     for (const category of categories) {
       try {
-        const doc = { _id: docKey(category.id), ...category };
-        await this.stored.insert(
-          { ...doc, ...CategoriesRepository.keys(category.name) },
-          events(category),
-        );
+        await this.store(category, events);
         created++;
       } catch (err) {
         if (!isDuplicateKeyError(err)) throw err;
@@ -141,9 +138,8 @@ export class CategoriesRepository {
     id: number,
     decide: (current: CategoryData) => CategoryChange | null | Promise<CategoryChange | null>,
   ): Promise<Mutated<CategoryData> | null> {
-    let result: Mutated<CategoryData> | null;
-    try {
-      result = await this.stored.mutate(
+    const result = await this.stored
+      .mutate(
         docKey(id),
         () => this.findById(id),
         async (current) => {
@@ -159,11 +155,8 @@ export class CategoriesRepository {
                 : {};
           return { ...change, stored };
         },
-      );
-    } catch (err) {
-      if (isDuplicateKeyError(err)) throw new DuplicateCategoryNameError();
-      throw err;
-    }
+      )
+      .catch(namedDuplicate);
     if (result?.changed) this.onWrite();
     return result;
   }

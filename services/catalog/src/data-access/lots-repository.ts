@@ -30,8 +30,6 @@ export interface LotPage {
   beforeId?: number;
 }
 
-export type MutateResult = Mutated<LotData>;
-
 function toData(doc: LotData): LotData {
   return {
     id: doc.id,
@@ -152,11 +150,6 @@ export class LotsRepository {
     return new Map([...by.get('category_id')!].map(([category, n]) => [Number(category), n]));
   }
 
-  /** Every lot of a category, archived ones included (they still hold it). */
-  countInCategory(categoryId: number): Promise<number> {
-    return this.count({ categoryId });
-  }
-
   async insert(
     data: Omit<LotData, 'id' | 'rev'>,
     events: (lot: LotData) => DomainEvent[],
@@ -176,7 +169,7 @@ export class LotsRepository {
   async mutate(
     id: number,
     decide: (current: LotData) => LotChange | null | Promise<LotChange | null>,
-  ): Promise<MutateResult | null> {
+  ): Promise<Mutated<LotData> | null> {
     const result = await this.stored.mutate(docKey(id), () => this.findById(id), decide);
     if (result?.changed) this.onWrite();
     return result;

@@ -11,7 +11,7 @@ import { AppError, createEvent } from '@furniture/platform/domain';
 import type { CategoriesRepository } from '../data-access/categories-repository';
 import type { LotsRepository } from '../data-access/lots-repository';
 import { categorySnapshot, changesOf } from './events';
-import { DuplicateCategoryNameError, toCategory, type CategoryData } from './records';
+import { mergedText, toCategory, type CategoryData } from './records';
 import { KNOWN_CATEGORIES } from './seed';
 
 /** lot_count counts the lots a visitor can see: every status but archived. */
@@ -51,58 +51,44 @@ export class CategoriesService {
 
   async create(actor: Actor, input: CategoryCreate): Promise<Category> {
     const now = new Date();
-    try {
-      const created = await this.deps.categories.insert(
-        {
-          name: input.name,
-          description: input.description,
-          icon: input.icon,
-          created_at: now,
-          updated_at: now,
-          created_by_user_id: actor.id,
-          version: 1,
-        },
-        (c) => [createEvent(Events.CategoryCreated, { category: categorySnapshot(c) }, actor)],
-      );
-      return toCategory(created, 0, 0);
-    } catch (err) {
-      if (err instanceof DuplicateCategoryNameError) throw new AppError('CATEGORY_DUPLICATE_NAME');
-      throw err;
-    }
+    const created = await this.deps.categories.insert(
+      {
+        name: input.name,
+        description: input.description,
+        icon: input.icon,
+        created_at: now,
+        updated_at: now,
+        created_by_user_id: actor.id,
+        version: 1,
+      },
+      (c) => [createEvent(Events.CategoryCreated, { category: categorySnapshot(c) }, actor)],
+    );
+    return toCategory(created, 0, 0);
   }
 
   async update(actor: Actor, id: number, input: CategoryUpdate): Promise<Category> {
-    let result: Awaited<ReturnType<CategoriesRepository['mutate']>>;
-    try {
-      result = await this.deps.categories.mutate(id, (current) => {
-        if (input.version !== undefined && current.version !== input.version) {
-          throw new AppError('STALE_VERSION', { extra: { current_version: current.version } });
-        }
-        const next = {
-          name: input.name,
-          description: {
-            de: input.description?.de ?? current.description.de,
-            uk: input.description?.uk ?? current.description.uk,
-          },
-          icon: input.icon ?? current.icon,
-        };
-        const changes = changesOf(current, next, ['name', 'description', 'icon']);
-        if (Object.keys(changes).length === 0) return null;
-        return {
-          set: { ...next, version: current.version + 1, updated_at: new Date() },
-          events: (after) => [
-            createEvent(
-              Events.CategoryUpdated,
-              { category: categorySnapshot(after), changes },
-              actor,
-            ),
-          ],
-        };
-      });
-    } catch (err) {
-      if (err instanceof DuplicateCategoryNameError) throw new AppError('CATEGORY_DUPLICATE_NAME');
-      throw err;
-    }
+    const result = await this.deps.categories.mutate(id, (current) => {
+      if (input.version !== undefined && current.version !== input.version) {
+        throw new AppError('STALE_VERSION', { extra: { current_version: current.version } });
+      }
+      const next = {
+        name: input.name,
+        description: mergedText(current.description, input.description),
+        icon: input.icon ?? current.icon,
+      };
+      const changes = changesOf(current, next, ['name', 'description', 'icon']);
+      if (Object.keys(changes).length === 0) return null;
+      return {
+        set: { ...next, version: current.version + 1, updated_at: new Date() },
+        events: (after) => [
+          createEvent(
+            Events.CategoryUpdated,
+            { category: categorySnapshot(after), changes },
+            actor,
+          ),
+        ],
+      };
+    });
     if (!result) throw new AppError('CATEGORY_NOT_FOUND');
     return this.withCount(result.after);
   }
@@ -110,7 +96,7 @@ export class CategoriesService {
   /** Refused while lots (archived ones too) still belong to the category. */
   async delete(actor: Actor, id: number): Promise<void> {
     const deleted = await this.deps.categories.withMembersLock(id, async () => {
-      const count = await this.deps.lots.countInCategory(id);
+      const count = await this.deps.lots.count({ categoryId: id });
       if (count > 0) throw new AppError('CATEGORY_HAS_LOTS', { params: { count } });
       return this.deps.categories.mutate(id, (current) => ({
         remove: true,
@@ -122,11 +108,6 @@ export class CategoriesService {
     if (!deleted) throw new AppError('CATEGORY_NOT_FOUND');
   }
 
-  /** Whether a category exists (for the lot form's category_id). */
-  async exists(id: number): Promise<boolean> {
-    return (await this.deps.categories.findById(id)) !== null;
-  }
-
   /**
    * First start: the eight known categories with ids 1..8. Runs once per database: a known
    * category that staff deleted later does not come back. Answers how many were created.
@@ -136,9 +117,7 @@ export class CategoriesService {
     const now = new Date();
     const known: CategoryData[] = Object.entries(KNOWN_CATEGORIES).map(([id, c]) => ({
       id: Number(id),
-      name: c.name,
-      description: c.description,
-      icon: c.icon,
+      ...c,
       created_at: now,
       updated_at: now,
       created_by_user_id: null,
@@ -153,7 +132,8 @@ export class CategoriesService {
   private async withCount(c: CategoryData): Promise<Category> {
     const [count, all] = await Promise.all([
       this.deps.lots.count({ categoryId: c.id, visibleStatuses: COUNTED_STATUSES }),
-      this.deps.lots.countInCategory(c.id),
+      // every lot of the category, archived ones included (they still hold it)
+      this.deps.lots.count({ categoryId: c.id }),
     ]);
     return toCategory(c, count, all - count);
   }

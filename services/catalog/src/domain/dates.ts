@@ -7,12 +7,9 @@ const TIME_ZONE = 'Europe/Berlin';
  * Date filters of the lot list: date_from starts at its day's midnight, date_to includes the
  * whole day; a full ISO date-time is taken as it is (date_to inclusive).
  */
-export function dateRange(
-  from?: string,
-  to?: string,
-): { createdFrom?: Date; createdBefore?: Date } {
-  const out: { createdFrom?: Date; createdBefore?: Date } = {};
-  if (from) out.createdFrom = rangeStart(from, TIME_ZONE);
-  if (to) out.createdBefore = rangeEnd(to, TIME_ZONE);
-  return out;
+export function dateRange(from?: string, to?: string) {
+  return {
+    createdFrom: from ? rangeStart(from, TIME_ZONE) : undefined,
+    createdBefore: to ? rangeEnd(to, TIME_ZONE) : undefined,
+  };
 }

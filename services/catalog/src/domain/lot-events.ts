@@ -73,21 +73,17 @@ export class LotEvents {
    */
   async approvalRequested(cause: Cause<typeof Events.ApplicationApprovalRequested>): Promise<void> {
     const { application_id: applicationId, lot_id: lotId } = cause.payload;
+    const failed = (lotStatus: LotStatus | null, reason: 'not_available' | 'not_found') =>
+      causedEvent(cause, Events.LotReservationFailed, {
+        lot_id: lotId,
+        application_id: applicationId,
+        lot_status: lotStatus,
+        reason,
+      });
     const result = await this.deps.lots.mutate(lotId, (lot) => {
       if (reservedFor(lot, applicationId)) return null;
-      if (lot.status !== 'available') {
-        return {
-          set: {},
-          events: () => [
-            causedEvent(cause, Events.LotReservationFailed, {
-              lot_id: lotId,
-              application_id: applicationId,
-              lot_status: lot.status,
-              reason: 'not_available',
-            }),
-          ],
-        };
-      }
+      if (lot.status !== 'available')
+        return { set: {}, events: () => [failed(lot.status, 'not_available')] };
       return this.move(
         cause,
         lot,
@@ -103,16 +99,7 @@ export class LotEvents {
         ],
       );
     });
-    if (!result) {
-      await this.deps.outbox.add([
-        causedEvent(cause, Events.LotReservationFailed, {
-          lot_id: lotId,
-          application_id: applicationId,
-          lot_status: null,
-          reason: 'not_found',
-        }),
-      ]);
-    }
+    if (!result) await this.deps.outbox.add([failed(null, 'not_found')]);
   }
 
   /**

@@ -21,7 +21,7 @@ import type { CategoriesRepository } from '../data-access/categories-repository'
 import type { LotFilter, LotsRepository } from '../data-access/lots-repository';
 import { dateRange } from './dates';
 import { changesOf, lotSnapshot } from './events';
-import { toLot, type LotData, type LotSet } from './records';
+import { mergedText, toLot, type LotData, type LotSet } from './records';
 
 /** A category's lots (all or a page) and how many the caller can see in it. */
 export interface LotsOfCategory {
@@ -93,7 +93,7 @@ export class LotsService {
     return actor ? {} : { visibleStatuses: PUBLIC_STATUSES };
   }
 
-  private filterOf(actor: Actor | undefined, q: LotsQuery): LotFilter {
+  private filterOf(actor: Actor | undefined, q: Partial<LotsQuery>): LotFilter {
     return {
       ...this.visibility(actor),
       categoryId: q.category_id,
@@ -116,16 +116,10 @@ export class LotsService {
   }
 
   async search(actor: Actor | undefined, q: LotSearchQuery): Promise<LotSearchPage> {
-    const filter: LotFilter = {
-      ...this.visibility(actor),
-      categoryId: q.category_id,
-      status: q.status,
-      search: q.search,
-    };
-    const [lots, total] = await Promise.all([
-      this.deps.lots.list(filter, { skip: (q.page - 1) * q.limit, limit: q.limit }),
-      this.deps.lots.count(filter),
-    ]);
+    const { lots, total } = await this.deps.lots.pageWithTotal(this.filterOf(actor, q), {
+      skip: (q.page - 1) * q.limit,
+      limit: q.limit,
+    });
     return { lots: lots.map(toLot), total, page: q.page, limit: q.limit };
   }
 
@@ -223,12 +217,9 @@ export class LotsService {
   }
 
   private change(actor: Actor, current: LotData, input: LotUpdate | LotPatch) {
-    const description = {
-      de: input.description?.de ?? current.description.de,
-      uk: input.description?.uk ?? current.description.uk,
-    };
+    const description = mergedText(current.description, input.description);
     const next = {
-      name: { de: input.name?.de ?? current.name.de, uk: input.name?.uk ?? current.name.uk },
+      name: mergedText(current.name, input.name),
       description,
       detailed_description: detailedOf(current, description, input.detailed_description),
       category_id: input.category_id ?? current.category_id,

@@ -6,6 +6,7 @@ import {
   type Lot,
   type LotStatus,
 } from '@furniture/contracts';
+import { AppError } from '@furniture/platform/domain';
 
 /** A photo the media service reported for a lot (photo.uploaded), to undo it on photo.deleted. */
 export interface PhotoRef {
@@ -46,9 +47,11 @@ export interface LotData {
 /** Fields a change may set (id, creation data and rev belong to the repository). */
 export type LotSet = Partial<Omit<LotData, 'id' | 'created_at' | 'created_by_user_id' | 'rev'>>;
 
-export type LotChange =
-  | { set: LotSet; events: (after: LotData) => DomainEvent[] }
-  | { remove: true; events: DomainEvent[] };
+/** A change decided on a record as it was read: fields set with their events, or removal. */
+export type Change<T, S = Partial<T>> =
+  { set: S; events: (after: T) => DomainEvent[] } | { remove: true; events: DomainEvent[] };
+
+export type LotChange = Change<LotData, LotSet>;
 
 export interface CategoryData {
   id: number;
@@ -68,9 +71,13 @@ export type CategorySet = Partial<
   updated_at?: Date;
 };
 
-export type CategoryChange =
-  | { set: CategorySet; events: (after: CategoryData) => DomainEvent[] }
-  | { remove: true; events: DomainEvent[] };
+export type CategoryChange = Change<CategoryData, CategorySet>;
+
+/** A localized text with the languages sent replacing the kept ones. */
+export const mergedText = (kept: LocalizedTextValue, sent?: Partial<LocalizedTextValue>) => ({
+  de: sent?.de ?? kept.de,
+  uk: sent?.uk ?? kept.uk,
+});
 
 /** The answer shape of a lot (internal fields never leave the service). */
 export function toLot(d: LotData): Lot {
@@ -110,4 +117,4 @@ export function toCategory(d: CategoryData, lotCount: number, archivedCount: num
 }
 
 /** Another category already has this name (the unique index said so). */
-export class DuplicateCategoryNameError extends Error {}
+export const duplicateCategoryName = () => new AppError('CATEGORY_DUPLICATE_NAME');

@@ -7,14 +7,7 @@ import {
   type Store,
   type StoredCollection,
 } from '@furniture/platform';
-import {
-  photoKey,
-  slotKey,
-  type Models,
-  type PhotoDoc,
-  type PhotoKeys,
-  type SlotDoc,
-} from './models';
+import { photoKey, slotKey, type PhotoDoc, type PhotoKeys, type SlotDoc } from './models';
 import { NoFreeSlotError, type PhotoClaim } from '../domain/records';
 
 export { NoFreeSlotError, type PhotoClaim } from '../domain/records';
@@ -37,6 +30,8 @@ function toPhoto(doc: PhotoDoc): Photo {
 }
 
 const isLive = (doc: StoredPhoto | null): doc is StoredPhoto => !!doc && !doc.deleted_at;
+const isReadyOf = (lotId: number, doc: StoredPhoto | null): doc is StoredPhoto =>
+  isLive(doc) && doc.status === 'ready' && doc.lot_id === lotId;
 
 /** A live photo record in a state (a tombstone never matches). */
 const live = (id: number, status: PhotoDoc['status']) => ({
@@ -56,19 +51,10 @@ export class PhotosRepository {
   constructor(
     store: Store,
     private readonly conn: Connection,
-    private readonly models: Models,
     private readonly slotsPerLot: number,
   ) {
     this.stored = store.collection<PhotoDoc>({ name: 'photos', key: '_id' });
     this.slotsStored = store.collection<SlotDoc>({ name: 'photo_slots', key: '_id' });
-  }
-
-  private get photos() {
-    return this.models.Photo.collection;
-  }
-
-  private get slots() {
-    return this.models.Slot.collection;
   }
 
   /** One lot's slot decisions at a time in this process (spares pointless collisions). */
@@ -77,14 +63,19 @@ export class PhotosRepository {
   }
 
   private findPhoto(id: number): Promise<StoredPhoto | null> {
-    return this.photos.findOne({ _id: photoKey(id) } as never) as Promise<StoredPhoto | null>;
+    return this.stored.collection.findOne({
+      _id: photoKey(id),
+    } as never) as Promise<StoredPhoto | null>;
   }
 
   /** The lot's taken slots, by position. */
   private async slotsOf(lotId: number): Promise<SlotDoc[]> {
     const found = await Promise.all(
       [...Array(this.slotsPerLot).keys()].map(
-        (p) => this.slots.findOne({ _id: slotKey(lotId, p) } as never) as Promise<SlotDoc | null>,
+        (p) =>
+          this.slotsStored.collection.findOne({
+            _id: slotKey(lotId, p),
+          } as never) as Promise<SlotDoc | null>,
       ),
     );
     return found.filter((s): s is SlotDoc => s !== null);
@@ -106,7 +97,7 @@ export class PhotosRepository {
    */
   async claimSlot(
     lotId: number,
-    data: { keys: (id: number) => PhotoKeys; created_by_user_id: number },
+    data: { keys: PhotoKeys; created_by_user_id: number },
   ): Promise<PhotoClaim> {
     return this.inTurnOfLot(lotId, async () => {
       let taken = await this.slotsOf(lotId);
@@ -118,31 +109,30 @@ export class PhotosRepository {
       const now = new Date();
       for (const position of free) {
         try {
-          await this.slots.insertOne({
+          await this.slotsStored.insert({
             _id: slotKey(lotId, position),
             lot_id: lotId,
             position,
             photo_id: id,
             created_at: now,
-          } satisfies SlotDoc as never);
+          });
         } catch (err) {
           if (isDuplicateKeyError(err)) continue;
           throw err;
         }
-        const keys = data.keys(id);
-        const doc: PhotoDoc = {
-          _id: photoKey(id),
-          id,
-          lot_id: lotId,
-          position,
-          status: 'processing',
-          keys,
-          created_by_user_id: data.created_by_user_id,
-          created_at: now,
-          updated_at: now,
-        };
+        const { keys } = data;
         try {
-          await this.photos.insertOne({ ...doc } as never);
+          await this.stored.insert({
+            _id: photoKey(id),
+            id,
+            lot_id: lotId,
+            position,
+            status: 'processing',
+            keys,
+            created_by_user_id: data.created_by_user_id,
+            created_at: now,
+            updated_at: now,
+          });
         } catch (err) {
           await this.freeSlot(lotId, position, id);
           throw err;
@@ -201,16 +191,14 @@ export class PhotosRepository {
 
   async findReady(lotId: number, id: number): Promise<Photo | null> {
     const doc = await this.findPhoto(id);
-    return isLive(doc) && doc.status === 'ready' && doc.lot_id === lotId ? toPhoto(doc) : null;
+    return isReadyOf(lotId, doc) ? toPhoto(doc) : null;
   }
 
   /** The lot's ready photos by position. */
   async listReady(lotId: number): Promise<Photo[]> {
     const slots = await this.slotsOf(lotId);
     const docs = await Promise.all(slots.map((s) => this.findPhoto(s.photo_id)));
-    return docs
-      .filter((d): d is StoredPhoto => isLive(d) && d.status === 'ready' && d.lot_id === lotId)
-      .map(toPhoto);
+    return docs.filter((d) => isReadyOf(lotId, d)).map(toPhoto);
   }
 
   /** Deletes through a tombstone (the event cannot be lost), then frees the slot. */
@@ -235,7 +223,7 @@ export class PhotosRepository {
 
   /** Claims older than `before`: uploads whose process died while working on them. */
   async staleClaims(before: Date): Promise<PhotoClaim[]> {
-    const claims = (await this.photos
+    const claims = (await this.stored.collection
       .find({ status: 'processing', created_at: { $lt: before } } as never)
       .limit(500)
       .toArray()) as unknown as StoredPhoto[];

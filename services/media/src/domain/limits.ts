@@ -38,7 +38,6 @@ export class WorkLimiter {
  */
 export class Admission {
   private inFlight = 0;
-  peakInFlight = 0;
 
   constructor(readonly max: number) {}
 
@@ -46,7 +45,6 @@ export class Admission {
   tryEnter(): (() => void) | undefined {
     if (this.inFlight >= this.max) return undefined;
     this.inFlight++;
-    this.peakInFlight = Math.max(this.peakInFlight, this.inFlight);
     let released = false;
     return () => {
       if (released) return;

@@ -32,13 +32,10 @@ export class LotsService {
   async requireLot(id: number): Promise<LotView> {
     let lot = await this.deps.lots.get(id);
     if (!lot) {
-      let remote: LotSnapshot | null;
-      try {
-        remote = await findSnapshotLot(this.deps.catalog, id);
-      } catch (err) {
-        this.deps.logger.warn({ err: (err as Error).message, lotId: id }, 'catalog not reachable');
+      const remote = await findSnapshotLot(this.deps.catalog, id).catch((err: Error) => {
+        this.deps.logger.warn({ err: err.message, lotId: id }, 'catalog not reachable');
         throw new AppError('SERVICE_UNAVAILABLE');
-      }
+      });
       if (remote) {
         await this.deps.lots.apply(remote);
         lot = await this.deps.lots.get(id);

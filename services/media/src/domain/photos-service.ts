@@ -18,7 +18,6 @@ import {
   ImagePixelLimitError,
   ImageTimeoutError,
   NoFreeSlotError,
-  type PhotoClaim,
   type PhotoKeys,
 } from './records';
 import type { ObjectInfo, ObjectStore } from '../integrations/object-store';
@@ -50,17 +49,13 @@ export interface PhotosDeps {
 const KEY_PATTERN = /^lots\/\d+\/[0-9a-f-]{36}-(thumbnail|medium|large)\.webp$/;
 
 /** Object keys of a new photo: a fresh uuid per photo, so a key never repeats. */
-function keysFor(lotId: number, uuid: string): PhotoKeys {
-  const keys = {} as PhotoKeys;
-  for (const size of PhotoSizeNames) keys[size] = `lots/${lotId}/${uuid}-${size}.webp`;
-  return keys;
-}
+const keysFor = (lotId: number, uuid: string) =>
+  Object.fromEntries(
+    PhotoSizeNames.map((s) => [s, `lots/${lotId}/${uuid}-${s}.webp`]),
+  ) as PhotoKeys;
 
-const urlsOf = (keys: PhotoKeys): PhotoUrls => ({
-  thumbnail: MEDIA_URL_PREFIX + keys.thumbnail,
-  medium: MEDIA_URL_PREFIX + keys.medium,
-  large: MEDIA_URL_PREFIX + keys.large,
-});
+const urlsOf = (keys: PhotoKeys) =>
+  Object.fromEntries(PhotoSizeNames.map((s) => [s, MEDIA_URL_PREFIX + keys[s]])) as PhotoUrls;
 
 const keysOf = (urls: PhotoUrls): string[] =>
   PhotoSizeNames.map((s) => urls[s].slice(MEDIA_URL_PREFIX.length));
@@ -108,17 +103,11 @@ export class PhotosService {
       throw new AppError('PHOTO_TOO_SMALL', { params, extra: params });
     }
 
-    let claim: PhotoClaim;
-    const uuid = randomUUID();
-    try {
-      claim = await photos.claimSlot(lotId, {
-        keys: () => keysFor(lotId, uuid),
-        created_by_user_id: actor.id,
+    const claim = await photos
+      .claimSlot(lotId, { keys: keysFor(lotId, randomUUID()), created_by_user_id: actor.id })
+      .catch((err: Error) => {
+        throw err instanceof NoFreeSlotError ? limitReached(err.taken) : err;
       });
-    } catch (err) {
-      if (err instanceof NoFreeSlotError) throw limitReached(err.taken);
-      throw err;
-    }
 
     try {
       // the lot may have been deleted between the first check and the claim
@@ -199,11 +188,8 @@ export class PhotosService {
   }
 
   private tooManyPixels(width: number, height: number): AppError {
-    const maxMegapixels = Math.floor(this.deps.maxInputPixels / 1_000_000);
-    return new AppError('PHOTO_TOO_MANY_PIXELS', {
-      params: { width, height, max_megapixels: maxMegapixels },
-      extra: { width, height, max_megapixels: maxMegapixels },
-    });
+    const params = { width, height, max_megapixels: Math.floor(this.deps.maxInputPixels / 1e6) };
+    return new AppError('PHOTO_TOO_MANY_PIXELS', { params, extra: params });
   }
 
   /** Claims left by a process that died mid-upload: free their slots and objects. */

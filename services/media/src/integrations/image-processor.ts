@@ -14,8 +14,6 @@ export interface ImageHeader {
 export interface Rendition {
   size: PhotoSizeName;
   data: Buffer;
-  width: number;
-  height: number;
 }
 
 export interface ImageProcessor {
@@ -92,17 +90,12 @@ export function sharpImageProcessor(opts: {
         for (const size of PhotoSizeNames) {
           const { maxSide, quality } = PhotoSizes[size];
           // raw pixels carry no metadata at all: EXIF (GPS), XMP, IPTC and ICC are gone
-          const encoded = await sharp(base.data, { raw })
+          const data = await sharp(base.data, { raw })
             .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
             .webp({ quality, effort: opts.effort })
             .timeout({ seconds: secondsLeft() })
-            .toBuffer({ resolveWithObject: true });
-          out.push({
-            size,
-            data: encoded.data,
-            width: encoded.info.width,
-            height: encoded.info.height,
-          });
+            .toBuffer();
+          out.push({ size, data });
         }
         return out;
       } catch (err) {

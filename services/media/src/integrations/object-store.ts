@@ -28,6 +28,13 @@ const isMissing = (err: unknown): boolean => {
   return code === 'NotFound' || code === 'NoSuchKey';
 };
 
+/** null when there is no such object */
+const orMissing = <T>(read: Promise<T>): Promise<T | null> =>
+  read.catch((err: unknown) => {
+    if (isMissing(err)) return null;
+    throw err;
+  });
+
 /** S3 through the minio client (MinIO locally, any S3-compatible store in production). */
 export function s3ObjectStore(opts: {
   s3: S3Settings;
@@ -70,28 +77,18 @@ export function s3ObjectStore(opts: {
     },
 
     async stat(key) {
-      try {
-        const s = await client.statObject(bucket, key);
-        return {
+      const s = await orMissing(client.statObject(bucket, key));
+      return (
+        s && {
           size: s.size,
           etag: s.etag,
           contentType: String(s.metaData?.['content-type'] ?? 'application/octet-stream'),
           lastModified: s.lastModified,
-        };
-      } catch (err) {
-        if (isMissing(err)) return null;
-        throw err;
-      }
+        }
+      );
     },
 
-    async open(key) {
-      try {
-        return await client.getObject(bucket, key);
-      } catch (err) {
-        if (isMissing(err)) return null;
-        throw err;
-      }
-    },
+    open: (key) => orMissing(client.getObject(bucket, key)),
 
     async remove(keys) {
       if (keys.length === 0) return;

@@ -1,15 +1,16 @@
-import { Router } from 'express';
+import { Router, type Request } from 'express';
 import {
   categoryCreateSchema,
   categoryUpdateSchema,
   idParamSchema,
   type CategoriesAnswer,
+  type Category,
   type CategoryAnswer,
   type DeletedAnswer,
 } from '@furniture/contracts';
 import { input, requireStaff } from '@furniture/platform';
 import type { CategoriesService } from '../../domain/categories-service';
-import { message } from './messages';
+import { message, type MessageKey } from './messages';
 import { sendShareableJson } from './shareable-json';
 
 /** /api/v1/categories: reads are public, writes need a staff token (admin or volunteer). */
@@ -21,35 +22,27 @@ export function categoriesRouter(categories: CategoriesService, shareSeconds = 0
     sendShareableJson(res, answer, shareSeconds);
   });
 
+  /** A category with the answer's message, in the request's language. */
+  const answer = (req: Request, key: MessageKey, data: Category): CategoryAnswer => ({
+    success: true,
+    data,
+    message: message(req, key),
+  });
+
   // an id, a numeric string or one of the eight slugs, like /lots/category/{id}
   r.get('/:ref', async (req, res) => {
-    const answer: CategoryAnswer = {
-      success: true,
-      data: await categories.get(String(req.params.ref)),
-      message: message(req, 'category_loaded'),
-    };
-    res.json(answer);
+    res.json(answer(req, 'category_loaded', await categories.get(String(req.params.ref))));
   });
 
   r.post('/', requireStaff, async (req, res) => {
     const data = await categories.create(req.actor!, input.body(req, categoryCreateSchema));
-    const answer: CategoryAnswer = {
-      success: true,
-      data,
-      message: message(req, 'category_created'),
-    };
-    res.status(201).json(answer);
+    res.status(201).json(answer(req, 'category_created', data));
   });
 
   r.put('/:id', requireStaff, async (req, res) => {
     const { id } = input.params(req, idParamSchema);
     const data = await categories.update(req.actor!, id, input.body(req, categoryUpdateSchema));
-    const answer: CategoryAnswer = {
-      success: true,
-      data,
-      message: message(req, 'category_updated'),
-    };
-    res.json(answer);
+    res.json(answer(req, 'category_updated', data));
   });
 
   r.delete('/:id', requireStaff, async (req, res) => {

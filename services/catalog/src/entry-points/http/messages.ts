@@ -11,6 +11,8 @@ const Messages = {
   lot_deleted: { de: 'Lot wurde gelöscht.', uk: 'Лот видалено.' },
 } as const satisfies Record<string, LocalizedText>;
 
-export function message(req: Request, key: keyof typeof Messages): string {
+export type MessageKey = keyof typeof Messages;
+
+export function message(req: Request, key: MessageKey): string {
   return Messages[key][requestLanguage(req)];
 }
