@@ -13,10 +13,9 @@ module.exports = {
   // longest first (the browser tests, then the fault and system suites): see jest.sequencer.js
   testSequencer: '<rootDir>/jest.sequencer.js',
   // Most test time is waiting on servers and the browser, not CPU: three workers on two cores
-  // took the jest run from 1839 s to 927 s (docs/benchmarks.md), but one run showed the activity
-  // export's stored-rows test failing once under that load (not yet understood): one worker until
-  // it is. JEST_WORKERS=3 for the fast run.
-  maxWorkers: Number(process.env.JEST_WORKERS ?? 1),
+  // took the jest run from 1839 s to 927 s (docs/benchmarks.md). JEST_WORKERS=1 runs the files
+  // one after another (to tell a test that fails under load from one that fails alone).
+  maxWorkers: Number(process.env.JEST_WORKERS ?? 3),
   // per-project testTimeout is ignored in a multi-project run; this is the longest any needs
   testTimeout: 120000,
 };

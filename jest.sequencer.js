@@ -1,5 +1,5 @@
 // The order `make test` runs the test files in, longest first, so that the workers finish
-// together: the browser tests (one file, most of the run) start at once, then the fault and
+// together: the browser tests (two files, a platform each) start at once, then the fault and
 // system suites (each starts the whole platform), then jest's own order (slowest known first,
 // else largest file first).
 const Sequencer = require('@jest/test-sequencer').default;
