@@ -17,7 +17,7 @@ export async function composeActivity(
   kit: ServiceKit<NotificationConfig>,
   deps: { models: Models; erased: ErasedCheck },
 ) {
-  const { config, logger, conn } = kit;
+  const { config, logger } = kit;
   const activityRepo = new ActivityRepository(kit.store, deps.models, config.TIMEZONE);
   const activity = new ActivityService({
     activity: activityRepo,
@@ -52,7 +52,7 @@ export async function composeActivity(
   const impact = new ImpactService({ store: impactRepo, timeZone: config.TIMEZONE });
 
   const privacy = new ModulePrivacy({
-    repo: new ActivityPrivacyRepository(kit.store, conn, deps.models),
+    repo: new ActivityPrivacyRepository(kit.store, activityRepo.stored),
     logger,
     counted: 'entries',
     what: 'activity entries',
