@@ -1,5 +1,6 @@
 import type { Store, StoredCollection } from '@furniture/platform';
 import type { StoredRecord, TargetType } from '@furniture/contracts';
+import { isoDates } from '../../privacy/domain/privacy-service';
 import { detailTexts, searchText } from '../domain/activity-mapping';
 import type { ExportMonthStore } from './export-month-store';
 import { parseDetails, type ActivityDoc } from './models';
@@ -46,13 +47,6 @@ export function scrubDetails(details: unknown): Record<string, unknown> | null {
   return out;
 }
 
-const isoDates = (doc: object): StoredRecord =>
-  Object.fromEntries(
-    Object.entries(doc)
-      .filter(([k]) => k !== 'search_text' && k !== 'day')
-      .map(([k, v]) => [k, v instanceof Date ? v.toISOString() : v]),
-  );
-
 /**
  * The months an entry's export rows may be stored under: its day's; an entry of an older version
  * has none, and its month in the office's zone is one of those of the UTC
@@ -98,7 +92,7 @@ export class ActivityPrivacyRepository {
     if (!filter) return [];
     const activity = await this.activity.find(filter).sort({ id: 1 }).toArray();
     return activity.map(({ _id, details_json, ...rest }) =>
-      isoDates({ ...rest, details: parseDetails(details_json) }),
+      isoDates({ ...rest, details: parseDetails(details_json) }, ['search_text', 'day']),
     );
   }
 

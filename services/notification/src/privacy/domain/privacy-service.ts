@@ -19,6 +19,14 @@ export interface ErasedTargetsStore {
   isErased(kind: 'application' | 'wish', id: number): Promise<boolean>;
 }
 
+/** A kept document as staff read it: its dates as ISO text, without the `omit` fields. */
+export const isoDates = (doc: object, omit: string[] = []): StoredRecord =>
+  Object.fromEntries(
+    Object.entries(doc)
+      .filter(([k]) => !omit.includes(k))
+      .map(([k, v]) => [k, v instanceof Date ? v.toISOString() : v]),
+  );
+
 /** Where a module keeps what it knows about families, by their applications' and wishes' ids. */
 export interface FamilyRecordsRepository {
   find(applicationIds: number[], wishIds: number[]): Promise<StoredRecord[]>;
