@@ -34,7 +34,7 @@ export async function composeNotification(
   const mailModels = registerMailModels(conn);
   await ensureIndexes(conn);
 
-  const erased = new ErasedFamilies(new ErasedTargetsRepository(conn));
+  const erased = new ErasedFamilies(new ErasedTargetsRepository(kit.store));
   const activity = await composeActivity(kit, { models: activityModels, erased });
   const mail = composeMail(kit, { models: mailModels, erased, mailer: options.mailer });
   const privacy = new NotificationPrivacy({ mails: mail.privacy, activity: activity.privacy });
@@ -57,10 +57,6 @@ export async function composeNotification(
     purgeOldMails: mail.purgeOldMails,
     sender: mail.sender,
     activity: activity.activity,
-    impact: activity.impact,
-    mail: mail.mail,
-    mails: mail.mails,
-    privacy,
   };
 }
 

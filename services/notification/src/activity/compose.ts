@@ -1,6 +1,6 @@
 import type { ServiceKit } from '@furniture/platform';
 import type { NotificationConfig } from '../config';
-import { ModulePrivacy, type ErasedCheck } from '../privacy/domain/privacy-service';
+import { ModulePrivacy, type ErasedFamilies } from '../privacy/domain/privacy-service';
 import { ActivityRepository } from './data-access/activity-repository';
 import { ImpactRepository } from './data-access/impact-repository';
 import type { Models } from './data-access/models';
@@ -15,9 +15,9 @@ import { activityHandlers } from './entry-points/messaging/handlers';
  */
 export async function composeActivity(
   kit: ServiceKit<NotificationConfig>,
-  deps: { models: Models; erased: ErasedCheck },
+  deps: { models: Models; erased: ErasedFamilies },
 ) {
-  const { config, logger, conn } = kit;
+  const { config, logger } = kit;
   const activityRepo = new ActivityRepository(kit.store, deps.models, config.TIMEZONE);
   const activity = new ActivityService({
     activity: activityRepo,
@@ -52,7 +52,7 @@ export async function composeActivity(
   const impact = new ImpactService({ store: impactRepo, timeZone: config.TIMEZONE });
 
   const privacy = new ModulePrivacy({
-    repo: new ActivityPrivacyRepository(kit.store, conn, deps.models),
+    repo: new ActivityPrivacyRepository(kit.store, activityRepo.stored),
     logger,
     counted: 'entries',
     what: 'activity entries',

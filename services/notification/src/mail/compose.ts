@@ -1,7 +1,7 @@
 import { metricsRegistry, type ServiceKit } from '@furniture/platform';
 import { Counter } from 'prom-client';
 import type { NotificationConfig } from '../config';
-import { ModulePrivacy, type ErasedCheck } from '../privacy/domain/privacy-service';
+import { ModulePrivacy, type ErasedFamilies } from '../privacy/domain/privacy-service';
 import { MailRepository } from './data-access/mail-repository';
 import type { Models } from './data-access/models';
 import { MailPrivacyRepository } from './data-access/privacy-repository';
@@ -32,7 +32,7 @@ export function composeMail(
   kit: ServiceKit<NotificationConfig>,
   deps: {
     models: Models;
-    erased: ErasedCheck;
+    erased: ErasedFamilies;
     /** the SMTP side; built from SMTP_URL when not given */
     mailer?: Mailer;
   },
@@ -115,8 +115,6 @@ export function composeMail(
 
   return {
     handlers: mailHandlers({ mail, privacy, erased: deps.erased }),
-    mail,
-    mails,
     sender,
     privacy,
     purgeOldMails,

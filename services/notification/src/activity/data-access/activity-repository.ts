@@ -17,7 +17,7 @@ import type { QueryFilter } from 'mongoose';
 import type { NewActivity } from '../domain/activity-mapping';
 import type { ActivityQuery } from '../domain/records';
 import { ExportMonthStore } from './export-month-store';
-import type { ActivityDoc, LogUserDoc, Models } from './models';
+import { parseDetails, type ActivityDoc, type LogUserDoc, type Models } from './models';
 
 export type { ActivityQuery } from '../domain/records';
 
@@ -25,14 +25,6 @@ export type { ActivityQuery } from '../domain/records';
 export type ActivityInsert = Omit<NewActivity, 'search_terms'> & { search_text: string };
 
 export function toEntry(doc: ActivityDoc): ActivityLogEntry {
-  let details: ActivityLogEntry['details'] = null;
-  if (doc.details_json !== null) {
-    try {
-      details = JSON.parse(doc.details_json) as ActivityLogEntry['details'];
-    } catch {
-      details = doc.details_json;
-    }
-  }
   return {
     id: doc.id,
     user_id: doc.user_id,
@@ -42,7 +34,7 @@ export function toEntry(doc: ActivityDoc): ActivityLogEntry {
     action_type: doc.action_type,
     target_type: doc.target_type,
     target_id: doc.target_id,
-    details,
+    details: parseDetails(doc.details_json),
     source: doc.source,
     created_at: doc.created_at.toISOString(),
   };
@@ -200,18 +192,13 @@ export class ActivityRepository {
       ['action_type', 'target_type', 'user_id'],
       this.filter(q),
     );
+    const of = (field: string) => [...by.get(field)!];
     return {
       total,
-      byAction: [...by.get('action_type')!].map(([action, count]) => ({
-        action_type: action as ActionType,
-        count,
-      })),
-      byTarget: [...by.get('target_type')!].map(([target, count]) => ({
-        target_type: target as TargetType,
-        count,
-      })),
-      byUser: [...by.get('user_id')!].map(([user, count]) => ({
-        user_id: user === 'none' ? null : Number(user),
+      byAction: of('action_type').map(([k, count]) => ({ action_type: k as ActionType, count })),
+      byTarget: of('target_type').map(([k, count]) => ({ target_type: k as TargetType, count })),
+      byUser: of('user_id').map(([k, count]) => ({
+        user_id: k === 'none' ? null : Number(k),
         count,
       })),
     };

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Connection } from '@furniture/platform';
+import type { Collection } from 'mongoose';
 
 /**
  * The CSV export's rows of closed months, stored once rendered (the unfiltered export of 100 000
@@ -55,18 +56,14 @@ export const EXPORT_PARTS = 'activity_export_parts';
 export const EXPORT_ERASURES = 'activity_export_erasures';
 
 export class ExportMonthStore {
-  constructor(private readonly conn: Connection) {}
+  private readonly heads: Collection<StoredMonth>;
+  private readonly partsCol: Collection<StoredPart>;
+  private readonly erasures: Collection<ErasureStamp>;
 
-  private get heads() {
-    return this.conn.collection<StoredMonth>(EXPORT_MONTHS);
-  }
-
-  private get partsCol() {
-    return this.conn.collection<StoredPart>(EXPORT_PARTS);
-  }
-
-  private get erasures() {
-    return this.conn.collection<ErasureStamp>(EXPORT_ERASURES);
+  constructor(conn: Connection) {
+    this.heads = conn.collection<StoredMonth>(EXPORT_MONTHS);
+    this.partsCol = conn.collection<StoredPart>(EXPORT_PARTS);
+    this.erasures = conn.collection<ErasureStamp>(EXPORT_ERASURES);
   }
 
   /** Every stored month's head and every month's erasure stamp (small documents, tens of them). */
@@ -184,11 +181,5 @@ export class ExportMonthStore {
         { $set: { stamp: randomUUID(), at } },
         { upsert: true },
       );
-  }
-
-  /** Forgets every stored month (the counts are rebuilt: the entries may have changed). */
-  async clear(): Promise<void> {
-    await this.heads.deleteMany({});
-    await this.partsCol.deleteMany({});
   }
 }

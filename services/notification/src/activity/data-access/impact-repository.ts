@@ -13,14 +13,14 @@ interface SinceDoc {
   at: Date;
 }
 
+/** A redelivered event comes within minutes, not weeks: its mark is kept a month. */
+const MARKS_KEPT_MS = 30 * 24 * 3600 * 1000;
+
 /**
  * The impact counters: one document per counter (`_id` is its key, `n` its value), and one mark
  * per counted event so that a redelivered event is not counted twice. A handful of hundred
  * documents at most, whatever the size of the platform.
  */
-/** A redelivered event comes within minutes, not weeks: its mark is kept a month. */
-const MARKS_KEPT_MS = 30 * 24 * 3600 * 1000;
-
 export class ImpactRepository {
   private readonly counters: StoredCollection<CounterDoc>;
   private readonly marks: StoredCollection<MarkDoc>;
@@ -59,18 +59,9 @@ export class ImpactRepository {
     return true;
   }
 
-  /** The date counting started: the earliest event's, guarded by the date it replaces. */
-  private async keepEarliest(at: Date): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      if (await this.meta.update({ _id: 'since', at: { $gt: at } }, { $set: { at } })) return;
-      if (await this.meta.collection.findOne({ _id: 'since' })) return; // as early or earlier
-      try {
-        await this.meta.insert({ _id: 'since', at });
-        return;
-      } catch (err) {
-        if (!isDuplicateKeyError(err) || attempt >= 5) throw err; // another stored it first
-      }
-    }
+  /** The date counting started: the earliest event's. */
+  private keepEarliest(at: Date): Promise<void> {
+    return this.meta.upsert({ _id: 'since' }, { $min: { at } });
   }
 
   /** Every counter, as key → value. */

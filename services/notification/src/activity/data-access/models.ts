@@ -1,6 +1,6 @@
 import { Schema, type Connection } from 'mongoose';
 import { ActionTypes, Roles, TargetTypes } from '@furniture/contracts';
-import type { ActionType, Role, TargetType } from '@furniture/contracts';
+import type { ActionType, ActivityLogEntry, Role, TargetType } from '@furniture/contracts';
 
 /**
  * One activity log entry. `_id` is the domain event's id (`client:<uuid>` for entries posted by
@@ -29,6 +29,15 @@ export interface ActivityDoc {
    * bucket the unfiltered list and the export read one at a time (activity-repository.ts).
    */
   day?: string;
+}
+
+/** An entry's details: its JSON, or a client's plain text as it is. */
+export function parseDetails(json: string | null): ActivityLogEntry['details'] {
+  try {
+    return json === null ? null : (JSON.parse(json) as ActivityLogEntry['details']);
+  } catch {
+    return json;
+  }
 }
 
 /** The staff members who appear in the log (the user filter), newest name and e-mail. */

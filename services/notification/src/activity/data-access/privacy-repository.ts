@@ -1,8 +1,9 @@
-import type { Connection, Store, StoredCollection } from '@furniture/platform';
+import type { Store, StoredCollection } from '@furniture/platform';
 import type { StoredRecord, TargetType } from '@furniture/contracts';
-import { textsOf } from '../domain/activity-mapping';
-import { ExportMonthStore } from './export-month-store';
-import type { ActivityDoc, Models } from './models';
+import { isoDates } from '../../privacy/domain/privacy-service';
+import { detailTexts, searchText } from '../domain/activity-mapping';
+import type { ExportMonthStore } from './export-month-store';
+import { parseDetails, type ActivityDoc } from './models';
 
 /**
  * The details an activity entry about an erased application or wish keeps: what happened to
@@ -46,13 +47,6 @@ export function scrubDetails(details: unknown): Record<string, unknown> | null {
   return out;
 }
 
-const isoDates = (doc: object): StoredRecord =>
-  Object.fromEntries(
-    Object.entries(doc)
-      .filter(([k]) => k !== 'search_text' && k !== 'day')
-      .map(([k, v]) => [k, v instanceof Date ? v.toISOString() : v]),
-  );
-
 /**
  * The months an entry's export rows may be stored under: its day's; an entry of an older version
  * has none, and its month in the office's zone is one of those of the UTC
@@ -74,17 +68,14 @@ export class ActivityPrivacyRepository {
 
   constructor(
     store: Store,
-    private readonly conn: Connection,
-    private readonly models: Models,
+    /** the CSV export's stored months (activity-repository.ts) */
+    private readonly exportMonths: ExportMonthStore,
   ) {
-    this.exportMonths = new ExportMonthStore(conn);
     this.stored = store.collection<ActivityDoc>({ name: 'activity_logs', key: '_id' });
   }
 
-  private readonly exportMonths: ExportMonthStore;
-
   private get activity() {
-    return this.conn.collection<ActivityDoc>(this.models.Activity.collection.collectionName);
+    return this.stored.collection;
   }
 
   private activityFilter(applicationIds: number[], wishIds: number[]) {
@@ -100,16 +91,9 @@ export class ActivityPrivacyRepository {
     const filter = this.activityFilter(applicationIds, wishIds);
     if (!filter) return [];
     const activity = await this.activity.find(filter).sort({ id: 1 }).toArray();
-    return activity.map((a) => {
-      const { _id, details_json, ...rest } = a;
-      let details: unknown = details_json;
-      try {
-        details = details_json === null ? null : JSON.parse(details_json);
-      } catch {
-        // a client's plain-text details stay text
-      }
-      return isoDates({ ...rest, details });
-    });
+    return activity.map(({ _id, details_json, ...rest }) =>
+      isoDates({ ...rest, details: parseDetails(details_json) }, ['search_text', 'day']),
+    );
   }
 
   /**
@@ -134,26 +118,14 @@ export class ActivityPrivacyRepository {
       })
       .toArray();
     for (const entry of entries) {
-      let parsed: unknown = null;
-      try {
-        parsed = entry.details_json === null ? null : JSON.parse(entry.details_json);
-      } catch {
-        // plain text from a staff client: dropped
-      }
-      const details = scrubDetails(parsed);
-      const searchText = [
-        entry.user_name ?? '',
-        entry.user_email ?? '',
-        ...textsOf(details).filter((t) => !/^https?:/.test(t)),
-      ]
-        .map((t) => t.trim().toLowerCase())
-        .filter(Boolean)
-        .join(' | ');
+      // plain text from a staff client is dropped
+      const details = scrubDetails(parseDetails(entry.details_json));
       const detailsJson = details === null ? null : JSON.stringify(details);
       if (detailsJson === entry.details_json) continue;
+      const words = [entry.user_name ?? '', entry.user_email ?? '', ...detailTexts(details)];
       await this.stored.update(
         { _id: entry._id },
-        { $set: { details_json: detailsJson, search_text: searchText } },
+        { $set: { details_json: detailsJson, search_text: searchText(words) } },
       );
       activity++;
     }

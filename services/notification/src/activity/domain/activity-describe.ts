@@ -80,14 +80,10 @@ const status = (s: unknown) => (typeof s === 'string' ? (StatusLabelsDe[s] ?? s)
 
 function nameOf(d: Record<string, unknown>): string | undefined {
   for (const key of ['name', 'lot_name']) {
-    const v = d[key];
-    if (typeof v === 'string' && v) return v;
-    if (v && typeof v === 'object') {
-      const de = (v as Record<string, unknown>).de;
-      const uk = (v as Record<string, unknown>).uk;
-      if (typeof de === 'string' && de) return de;
-      if (typeof uk === 'string' && uk) return uk;
-    }
+    const v = d[key] as { de?: unknown; uk?: unknown } | undefined;
+    const names = v && typeof v === 'object' ? [v.de, v.uk] : [v];
+    const name = names.find((n): n is string => typeof n === 'string' && n !== '');
+    if (name) return name;
   }
   return undefined;
 }

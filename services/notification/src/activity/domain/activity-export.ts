@@ -91,15 +91,10 @@ export class ActivityCsvExport {
     yield { text: csvHead(f), rows: 0 };
     const months = unfiltered(q) ? await this.repo.months() : null;
     if (!months) {
-      let batch: ActivityLogEntry[] = [];
-      for await (const entry of this.repo.stream(q)) {
-        batch.push(entry);
-        if (batch.length === BATCH) {
-          yield { text: csvText(batch, f), rows: batch.length };
-          batch = [];
-        }
-      }
-      if (batch.length > 0) yield { text: csvText(batch, f), rows: batch.length };
+      const batch: ActivityLogEntry[] = [];
+      for await (const entry of this.repo.stream(q))
+        if (batch.push(entry) === BATCH) yield* pieces(batch.splice(0), f);
+      yield* pieces(batch, f);
       return;
     }
     const current = this.currentMonth();

@@ -2,8 +2,11 @@ import {
   Events,
   type ActionType,
   type Actor,
-  type AnyDomainEvent as AnyEvent,
+  type ApplicationStatusChange,
   type DomainEvent,
+  type EventName,
+  type EventPayload,
+  type LotSnapshot,
   type TargetType,
 } from '@furniture/contracts';
 
@@ -25,18 +28,10 @@ export interface NewActivity {
 type Changes = Record<string, { old: unknown; new: unknown }>;
 
 /** Changes as the spec's old_value / new_value pair (field → value). */
-function oldNew(changes: Changes): {
-  old_value: Record<string, unknown>;
-  new_value: Record<string, unknown>;
-} {
-  const old_value: Record<string, unknown> = {};
-  const new_value: Record<string, unknown> = {};
-  for (const [field, change] of Object.entries(changes)) {
-    old_value[field] = change.old;
-    new_value[field] = change.new;
-  }
-  return { old_value, new_value };
-}
+const oldNew = (changes: Changes) => ({
+  old_value: Object.fromEntries(Object.entries(changes).map(([field, c]) => [field, c.old])),
+  new_value: Object.fromEntries(Object.entries(changes).map(([field, c]) => [field, c.new])),
+});
 
 /** Every text and number inside a value (the words the search box finds an entry by). */
 export function textsOf(value: unknown, out: string[] = []): string[] {
@@ -46,6 +41,17 @@ export function textsOf(value: unknown, out: string[] = []): string[] {
   else if (value && typeof value === 'object') Object.values(value).forEach((v) => textsOf(v, out));
   return out;
 }
+
+/** The texts of an entry's details the search box finds it by (links left out). */
+export const detailTexts = (details: unknown) =>
+  textsOf(details).filter((t) => !/^https?:/.test(t));
+
+/** The words the search box matches, trimmed and lower-case, as one text. */
+export const searchText = (terms: string[]) =>
+  terms
+    .map((t) => t.trim().toLowerCase())
+    .filter(Boolean)
+    .join(' | ');
 
 interface Mapped {
   action: ActionType;
@@ -79,197 +85,140 @@ const familyOf = (p: { applicant_name: string; lot_id: number; lot_name: unknown
   lot_name: p.lot_name,
 });
 
-function map(event: AnyEvent): Mapped | null {
-  switch (event.name) {
-    case Events.UserLoggedIn:
-    case Events.UserLoggedOut:
-    case Events.UserPasswordChanged:
-    case Events.UserCreated:
-    case Events.UserDeleted: {
-      const { user } = event.payload;
-      const action: Record<typeof event.name, ActionType> = {
-        [Events.UserLoggedIn]: 'LOGIN',
-        [Events.UserLoggedOut]: 'LOGOUT',
-        [Events.UserPasswordChanged]: 'PASSWORD_CHANGE',
-        [Events.UserCreated]: 'CREATE',
-        [Events.UserDeleted]: 'DELETE',
-      };
-      const own =
-        event.name === Events.UserLoggedIn ||
-        event.name === Events.UserLoggedOut ||
-        event.name === Events.UserPasswordChanged;
-      const details = {
-        user_name: user.name,
-        user_email: user.email,
-        role: user.role,
-        // a session ended by time or by a replayed refresh token, not by the user
-        ...(event.name === Events.UserLoggedOut &&
-        event.payload.reason &&
-        event.payload.reason !== 'logout'
-          ? { reason: `session_${event.payload.reason}` }
-          : {}),
-      };
-      return entry(action[event.name], 'user', user.id, details, own ? user : undefined);
-    }
-    case Events.UserUpdated: {
-      const { user, changes } = event.payload;
-      const details = { user_name: user.name, user_email: user.email, ...oldNew(changes) };
-      return entry('UPDATE', 'user', user.id, details);
-    }
-    case Events.CategoryCreated:
-    case Events.CategoryDeleted: {
-      const { category: c } = event.payload;
-      const action = event.name === Events.CategoryCreated ? 'CREATE' : 'DELETE';
-      return entry(action, 'category', c.id, { name: c.name, icon: c.icon });
-    }
-    case Events.CategoryUpdated: {
-      const { category: c, changes } = event.payload;
-      return entry('UPDATE', 'category', c.id, { name: c.name, ...oldNew(changes) });
-    }
-    case Events.LotCreated:
-    case Events.LotDeleted: {
-      const { lot } = event.payload;
-      const action = event.name === Events.LotCreated ? 'CREATE' : 'DELETE';
-      const details = { name: lot.name, status: lot.status, category_id: lot.category_id };
-      return entry(action, 'lot', lot.id, details);
-    }
-    case Events.LotUpdated: {
-      const { lot, changes } = event.payload;
-      return entry('UPDATE', 'lot', lot.id, { name: lot.name, ...oldNew(changes) });
-    }
-    case Events.LotStatusChanged: {
-      const p = event.payload;
-      return entry('STATUS_CHANGE', 'lot', p.lot.id, {
-        name: p.lot.name,
-        old_status: p.old_status,
-        new_status: p.new_status,
-        cause: p.cause,
-        application_id: p.application_id,
-      });
-    }
-    case Events.LotReserved:
-    case Events.LotReservationFailed:
-    case Events.ApplicationApprovalRequested:
-    case Events.ApplicationApprovalWithdrawn:
-      return null;
-    case Events.ApplicationApprovalFailed: {
-      const p = event.payload;
-      return onApplication('APPROVAL_FAILED', p, {
-        lot_id: p.lot_id,
-        reason: p.reason,
-        lot_status: p.lot_status,
-      });
-    }
-    case Events.ApplicationSubmitted: {
-      const p = event.payload;
-      return onApplication('CREATE', p, {
-        ...familyOf(p),
-        new_status: p.status,
-        queue_position: p.queue_position,
-      });
-    }
-    case Events.ApplicationApproved:
-    case Events.ApplicationRejected:
-    case Events.ApplicationCompleted:
-    case Events.ApplicationReservationCancelled:
-    case Events.ApplicationReconsidered: {
-      const p = event.payload;
-      const action: Record<typeof event.name, ActionType> = {
-        [Events.ApplicationApproved]: 'APPROVE',
-        [Events.ApplicationRejected]: 'REJECT',
-        [Events.ApplicationCompleted]: 'COMPLETE',
-        [Events.ApplicationReservationCancelled]: 'CANCEL_RESERVATION',
-        [Events.ApplicationReconsidered]: 'RECONSIDER',
-      };
-      return onApplication(action[event.name], p, {
-        ...familyOf(p),
-        old_status: p.old_status,
-        new_status: p.new_status,
-        reason: p.reason,
-        note: p.note,
-      });
-    }
-    case Events.ApplicationPickupExtended: {
-      const p = event.payload;
-      return onApplication('PICKUP_EXTEND', p, {
-        ...familyOf(p),
-        old_value: { pickup_by: p.old_pickup_by },
-        new_value: { pickup_by: p.pickup_by },
-        note: p.note,
-      });
-    }
-    case Events.ApplicationPickupReminderDue: {
-      const p = event.payload;
-      return onApplication('PICKUP_REMINDER', p, { ...familyOf(p), pickup_by: p.pickup_by });
-    }
-    case Events.ApplicationPickupOverdue: {
-      const p = event.payload;
-      return onApplication('PICKUP_OVERDUE', p, { lot_id: p.lot_id, pickup_by: p.pickup_by });
-    }
-    case Events.ApplicationNextInQueue: {
-      const p = event.payload;
-      return onApplication('NEXT_IN_QUEUE', p, {
-        lot_id: p.lot_id,
-        after_application_id: p.after_application_id,
-        auto_approved: p.auto_approved,
-      });
-    }
-    case Events.WishNotified: {
-      const p = event.payload;
-      return entry('CONTACT', 'wish', p.wish_id, { ...familyOf(p), channel: p.channel });
-    }
-    case Events.ApplicationNoteAdded: {
-      const p = event.payload;
-      return onApplication('NOTE_ADD', p, { lot_id: p.lot_id, note: p.note });
-    }
-    case Events.WishCreated: {
-      const p = event.payload;
-      return entry('CREATE', 'wish', p.wish_id, {
-        applicant_name: p.applicant_name,
-        furniture_category: p.furniture_category,
-        new_status: p.status,
-      });
-    }
-    case Events.WishStatusChanged: {
-      const p = event.payload;
-      // a later contract version tells the notes before the change (a notes-only change)
-      const oldNotes = (p as { old_admin_notes?: string | null }).old_admin_notes;
-      if (p.old_status === p.new_status) {
-        return entry('UPDATE', 'wish', p.wish_id, {
+/** An entry about a user; `own`: the user's own action, which is then its actor. */
+const onUser =
+  (action: ActionType, own = false) =>
+  ({ user, reason }: { user: Actor; reason?: string }): Mapped => {
+    // a session ended by time or by a replayed refresh token, not by the user
+    const ended = reason && reason !== 'logout' ? { reason: `session_${reason}` } : {};
+    const details = { user_name: user.name, user_email: user.email, role: user.role, ...ended };
+    return entry(action, 'user', user.id, details, own ? user : undefined);
+  };
+
+const lotFacts = (lot: LotSnapshot) => ({
+  name: lot.name,
+  status: lot.status,
+  category_id: lot.category_id,
+});
+
+/** An application's status change: who applied for what, and how its status moved. */
+const statusChange = (action: ActionType) => (p: ApplicationStatusChange) =>
+  onApplication(action, p, {
+    ...familyOf(p),
+    old_status: p.old_status,
+    new_status: p.new_status,
+    reason: p.reason,
+    note: p.note,
+  });
+
+/** Each event's entry from its payload; null: the log leaves the event out. */
+const Mappings: { [N in EventName]: ((p: EventPayload<N>) => Mapped | null) | null } = {
+  [Events.UserLoggedIn]: onUser('LOGIN', true),
+  [Events.UserLoggedOut]: onUser('LOGOUT', true),
+  [Events.UserPasswordChanged]: onUser('PASSWORD_CHANGE', true),
+  [Events.UserCreated]: onUser('CREATE'),
+  [Events.UserUpdated]: ({ user, changes }) =>
+    entry('UPDATE', 'user', user.id, {
+      user_name: user.name,
+      user_email: user.email,
+      ...oldNew(changes),
+    }),
+  [Events.UserDeleted]: onUser('DELETE'),
+  [Events.CategoryCreated]: ({ category: c }) =>
+    entry('CREATE', 'category', c.id, { name: c.name, icon: c.icon }),
+  [Events.CategoryUpdated]: ({ category: c, changes }) =>
+    entry('UPDATE', 'category', c.id, { name: c.name, ...oldNew(changes) }),
+  [Events.CategoryDeleted]: ({ category: c }) =>
+    entry('DELETE', 'category', c.id, { name: c.name, icon: c.icon }),
+  [Events.LotCreated]: ({ lot }) => entry('CREATE', 'lot', lot.id, lotFacts(lot)),
+  [Events.LotUpdated]: ({ lot, changes }) =>
+    entry('UPDATE', 'lot', lot.id, { name: lot.name, ...oldNew(changes) }),
+  [Events.LotDeleted]: ({ lot }) => entry('DELETE', 'lot', lot.id, lotFacts(lot)),
+  [Events.LotStatusChanged]: (p) =>
+    entry('STATUS_CHANGE', 'lot', p.lot.id, {
+      name: p.lot.name,
+      old_status: p.old_status,
+      new_status: p.new_status,
+      cause: p.cause,
+      application_id: p.application_id,
+    }),
+  // echoes of changes that have their own entry (UnloggedEvents)
+  [Events.LotReserved]: null,
+  [Events.LotReservationFailed]: null,
+  [Events.ApplicationApprovalRequested]: null,
+  [Events.ApplicationApprovalWithdrawn]: null,
+  [Events.ApplicationApprovalFailed]: (p) =>
+    onApplication('APPROVAL_FAILED', p, {
+      lot_id: p.lot_id,
+      reason: p.reason,
+      lot_status: p.lot_status,
+    }),
+  [Events.ApplicationSubmitted]: (p) =>
+    onApplication('CREATE', p, {
+      ...familyOf(p),
+      new_status: p.status,
+      queue_position: p.queue_position,
+    }),
+  [Events.ApplicationApproved]: statusChange('APPROVE'),
+  [Events.ApplicationRejected]: statusChange('REJECT'),
+  [Events.ApplicationCompleted]: statusChange('COMPLETE'),
+  [Events.ApplicationReservationCancelled]: statusChange('CANCEL_RESERVATION'),
+  [Events.ApplicationReconsidered]: statusChange('RECONSIDER'),
+  [Events.ApplicationPickupExtended]: (p) =>
+    onApplication('PICKUP_EXTEND', p, {
+      ...familyOf(p),
+      old_value: { pickup_by: p.old_pickup_by },
+      new_value: { pickup_by: p.pickup_by },
+      note: p.note,
+    }),
+  [Events.ApplicationPickupReminderDue]: (p) =>
+    onApplication('PICKUP_REMINDER', p, { ...familyOf(p), pickup_by: p.pickup_by }),
+  [Events.ApplicationPickupOverdue]: (p) =>
+    onApplication('PICKUP_OVERDUE', p, { lot_id: p.lot_id, pickup_by: p.pickup_by }),
+  [Events.ApplicationNextInQueue]: (p) =>
+    onApplication('NEXT_IN_QUEUE', p, {
+      lot_id: p.lot_id,
+      after_application_id: p.after_application_id,
+      auto_approved: p.auto_approved,
+    }),
+  [Events.WishNotified]: (p) =>
+    entry('CONTACT', 'wish', p.wish_id, { ...familyOf(p), channel: p.channel }),
+  [Events.ApplicationNoteAdded]: (p) =>
+    onApplication('NOTE_ADD', p, { lot_id: p.lot_id, note: p.note }),
+  [Events.WishCreated]: (p) =>
+    entry('CREATE', 'wish', p.wish_id, {
+      applicant_name: p.applicant_name,
+      furniture_category: p.furniture_category,
+      new_status: p.status,
+    }),
+  [Events.WishStatusChanged]: (p) =>
+    // a notes-only change, with the notes before it (absent in events of earlier versions)
+    p.old_status === p.new_status
+      ? entry('UPDATE', 'wish', p.wish_id, {
           status: p.new_status,
-          old_value: { admin_notes: oldNotes ?? null },
+          old_value: { admin_notes: p.old_admin_notes ?? null },
           new_value: { admin_notes: p.admin_notes },
-        });
-      }
-      return entry('STATUS_CHANGE', 'wish', p.wish_id, {
-        old_status: p.old_status,
-        new_status: p.new_status,
-        note: p.admin_notes,
-      });
-    }
-    case Events.PersonalDataErased: {
-      const p = event.payload;
-      // the retention job's erasures are routine: the log records the ones staff asked for
-      if (p.reason === 'retention') return null;
-      const wish = p.application_ids.length === 0;
-      return entry(
-        'ERASE',
-        wish ? 'wish' : 'application',
-        (wish ? p.wish_ids[0] : p.application_ids[0]) ?? null,
-        { reason: p.reason, application_ids: p.application_ids, wish_ids: p.wish_ids },
-      );
-    }
-    case Events.PhotoUploaded: {
-      const p = event.payload;
-      const details = { photo_id: p.photo_id, url: p.urls.thumbnail };
-      return entry('PHOTO_UPLOAD', 'lot', p.lot_id, details);
-    }
-    case Events.PhotoDeleted:
-      return entry('PHOTO_DELETE', 'lot', event.payload.lot_id, {
-        photo_id: event.payload.photo_id,
-      });
-  }
-}
+        })
+      : entry('STATUS_CHANGE', 'wish', p.wish_id, {
+          old_status: p.old_status,
+          new_status: p.new_status,
+          note: p.admin_notes,
+        }),
+  [Events.PersonalDataErased]: (p) => {
+    // the retention job's erasures are routine: the log records the ones staff asked for
+    if (p.reason === 'retention') return null;
+    const wish = p.application_ids.length === 0;
+    return entry(
+      'ERASE',
+      wish ? 'wish' : 'application',
+      (wish ? p.wish_ids[0] : p.application_ids[0]) ?? null,
+      { reason: p.reason, application_ids: p.application_ids, wish_ids: p.wish_ids },
+    );
+  },
+  [Events.PhotoUploaded]: (p) =>
+    entry('PHOTO_UPLOAD', 'lot', p.lot_id, { photo_id: p.photo_id, url: p.urls.thumbnail }),
+  [Events.PhotoDeleted]: (p) => entry('PHOTO_DELETE', 'lot', p.lot_id, { photo_id: p.photo_id }),
+};
 
 /**
  * The log entry of a domain event, or null for the events the log leaves out. Without an actor
@@ -277,8 +226,8 @@ function map(event: AnyEvent): Mapped | null {
  * `details.actor` says who it was.
  */
 export function activityFromEvent(event: DomainEvent): NewActivity | null {
-  const e = event as AnyEvent;
-  const mapped = map(e);
+  const mapping = Mappings[event.name] as ((p: unknown) => Mapped | null) | null;
+  const mapped = mapping?.(event.payload) ?? null;
   if (!mapped) return null;
   const user = event.actor ?? mapped.self ?? null;
   const details: Record<string, unknown> = { ...mapped.details };
@@ -297,10 +246,7 @@ export function activityFromEvent(event: DomainEvent): NewActivity | null {
     target_type: mapped.target,
     target_id: mapped.targetId,
     details,
-    search_terms: [
-      ...(user ? [user.name, user.email] : []),
-      ...textsOf(mapped.details).filter((t) => !/^https?:/.test(t)),
-    ],
+    search_terms: [...(user ? [user.name, user.email] : []), ...detailTexts(mapped.details)],
     created_at: new Date(event.occurredAt),
   };
 }

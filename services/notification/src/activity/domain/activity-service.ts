@@ -15,7 +15,7 @@ import {
 } from '@furniture/contracts';
 import { AppError, rangeEnd, rangeStart } from '@furniture/platform/domain';
 import type { ActivityRepository } from '../data-access/activity-repository';
-import { activityFromEvent, textsOf, type NewActivity } from './activity-mapping';
+import { activityFromEvent, searchText, textsOf, type NewActivity } from './activity-mapping';
 import { ActivityCsvExport, type CsvPiece } from './activity-export';
 import type { ActivityQuery } from './records';
 
@@ -50,10 +50,7 @@ export class ActivityService {
   private async write(entry: NewActivity): Promise<ActivityLogEntry | null> {
     const written = await this.deps.activity.insert({
       ...entry,
-      search_text: entry.search_terms
-        .map((t) => t.trim().toLowerCase())
-        .filter(Boolean)
-        .join(' | '),
+      search_text: searchText(entry.search_terms),
     });
     if (written && entry.user) await this.deps.activity.touchUser(entry.user, entry.created_at);
     return written;

@@ -109,10 +109,6 @@ export class MailRepository {
     return times.length > 0 ? new Date(Math.min(...times)) : null;
   }
 
-  async findById(id: number): Promise<MailRecord | null> {
-    return this.models.Mail.findOne({ id }).lean<MailRecord>();
-  }
-
   /** Every mail of one application, oldest event first. */
   async forApplication(applicationId: number): Promise<MailRecord[]> {
     return this.models.Mail.find({ application_id: applicationId })

@@ -1,11 +1,7 @@
 import type { Store, StoredCollection } from '@furniture/platform';
 import type { StoredRecord } from '@furniture/contracts';
+import { isoDates } from '../../privacy/domain/privacy-service';
 import type { MailDoc } from './models';
-
-const isoDates = (doc: object): StoredRecord =>
-  Object.fromEntries(
-    Object.entries(doc).map(([k, v]) => [k, v instanceof Date ? v.toISOString() : v]),
-  );
 
 /**
  * The mails of a family, found by the ids of its applications and wishes (a wish's mail has the

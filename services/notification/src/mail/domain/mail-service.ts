@@ -1,26 +1,9 @@
-import {
-  Events,
-  type AnyDomainEvent as AnyEvent,
-  type DomainEvent,
-  type EventName,
-} from '@furniture/contracts';
+import type { AnyDomainEvent as AnyEvent, DomainEvent, EventName } from '@furniture/contracts';
 import type { Logger } from '@furniture/platform/domain';
 import type { MailRepository } from '../data-access/mail-repository';
 import { renderMail, type MailContext, type MailFacts } from './mail-templates';
-import type { MailKind } from './mail-types';
+import { MailedEvents } from './mail-types';
 
-/** The application events that mail the family (public-site §1), and which mail each is. */
-export const MailedEvents = {
-  [Events.ApplicationSubmitted]: 'submitted',
-  [Events.ApplicationApproved]: 'approved',
-  [Events.ApplicationRejected]: 'rejected',
-  [Events.ApplicationCompleted]: 'completed',
-  [Events.ApplicationReservationCancelled]: 'reservation_cancelled',
-  [Events.ApplicationReconsidered]: 'reconsidered',
-  [Events.ApplicationPickupExtended]: 'pickup_extended',
-  [Events.ApplicationPickupReminderDue]: 'pickup_reminder',
-  [Events.WishNotified]: 'wish_match',
-} as const satisfies Partial<Record<EventName, MailKind>>;
 type MailedEvent = keyof typeof MailedEvents;
 
 export function isMailedEvent(name: EventName): name is MailedEvent {

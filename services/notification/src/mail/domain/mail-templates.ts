@@ -110,68 +110,65 @@ function body(f: MailFacts, ctx: MailContext, lot: string): Body {
     text,
     url: `${ctx.publicBaseUrl}${path}`,
   });
+  const mail = (subject: string, ...blocks: Block[]): Body => ({ subject, blocks });
   const statusLink = link(p.checkStatus, '/check-status');
   const browseLink = link(p.browse, '/categories');
   switch (f.kind) {
     case 'submitted':
-      return {
-        subject: say(`Bewerbung Nr. ${id} eingegangen: ${lot}`, `Заявку № ${id} отримано: ${lot}`),
-        blocks: [
-          para(
-            `vielen Dank für Ihre Bewerbung für ${q} (Lot-Nr. ${f.lotId}). Ihre Bewerbungsnummer ist ${id}.`,
-            `Дякуємо за Вашу заявку на ${q} (лот № ${f.lotId}). Номер Вашої заявки: ${id}.`,
-          ),
-          para(
-            `Ihr Platz in der Warteschlange: ${f.queuePosition ?? '–'}. Bewerbungen werden in der Reihenfolge ihres Eingangs bearbeitet und von unserem Team einzeln geprüft. Sobald über Ihre Bewerbung entschieden ist, bekommen Sie eine weitere E-Mail.`,
-            `Ваше місце в черзі: ${f.queuePosition ?? '–'}. Заявки розглядаються в порядку надходження, кожну з них перевіряє наша команда. Щойно буде ухвалено рішення, Ви отримаєте ще один лист.`,
-          ),
-          para('Alle Möbel werden kostenlos abgegeben.', 'Усі меблі передаються безкоштовно.'),
-          statusLink,
-        ],
-      };
+      return mail(
+        say(`Bewerbung Nr. ${id} eingegangen: ${lot}`, `Заявку № ${id} отримано: ${lot}`),
+        para(
+          `vielen Dank für Ihre Bewerbung für ${q} (Lot-Nr. ${f.lotId}). Ihre Bewerbungsnummer ist ${id}.`,
+          `Дякуємо за Вашу заявку на ${q} (лот № ${f.lotId}). Номер Вашої заявки: ${id}.`,
+        ),
+        para(
+          `Ihr Platz in der Warteschlange: ${f.queuePosition ?? '–'}. Bewerbungen werden in der Reihenfolge ihres Eingangs bearbeitet und von unserem Team einzeln geprüft. Sobald über Ihre Bewerbung entschieden ist, bekommen Sie eine weitere E-Mail.`,
+          `Ваше місце в черзі: ${f.queuePosition ?? '–'}. Заявки розглядаються в порядку надходження, кожну з них перевіряє наша команда. Щойно буде ухвалено рішення, Ви отримаєте ще один лист.`,
+        ),
+        para('Alle Möbel werden kostenlos abgegeben.', 'Усі меблі передаються безкоштовно.'),
+        statusLink,
+      );
     case 'approved':
-      return {
-        subject: say(
+      return mail(
+        say(
           `Gute Nachricht: ${q} ist für Sie reserviert`,
           `Гарна новина: ${q} зарезервовано для Вас`,
         ),
-        blocks: [
-          para(
-            `Ihre Bewerbung Nr. ${id} wurde angenommen. ${q} (Lot-Nr. ${f.lotId}) ist jetzt für Sie reserviert.`,
-            `Вашу заявку № ${id} схвалено. ${q} (лот № ${f.lotId}) тепер зарезервовано для Вас.`,
-          ),
-          ...(f.pickupBy
-            ? [
-                para(
-                  `Bitte holen Sie es bis zum ${dayIn(f.pickupBy)} ab (oder vereinbaren Sie bis dahin eine Lieferung). Danach geben wir es an die nächste Familie in der Warteschlange weiter.`,
-                  `Будь ласка, заберіть його до ${dayIn(f.pickupBy)} (або домовтеся до цієї дати про доставку). Після цього ми передамо його наступній родині в черзі.`,
-                ),
-              ]
-            : []),
-          para('So geht es weiter:', 'Що далі:'),
-          {
-            type: 'steps',
-            items: [
-              say(
-                'Wir melden uns in den nächsten Tagen telefonisch oder per WhatsApp bei Ihnen und vereinbaren mit Ihnen einen Termin für die Abholung oder die Lieferung.',
-                'Найближчими днями ми зв’яжемося з Вами телефоном або через WhatsApp і домовимося про час самовивозу чи доставки.',
+        para(
+          `Ihre Bewerbung Nr. ${id} wurde angenommen. ${q} (Lot-Nr. ${f.lotId}) ist jetzt für Sie reserviert.`,
+          `Вашу заявку № ${id} схвалено. ${q} (лот № ${f.lotId}) тепер зарезервовано для Вас.`,
+        ),
+        ...(f.pickupBy
+          ? [
+              para(
+                `Bitte holen Sie es bis zum ${dayIn(f.pickupBy)} ab (oder vereinbaren Sie bis dahin eine Lieferung). Danach geben wir es an die nächste Familie in der Warteschlange weiter.`,
+                `Будь ласка, заберіть його до ${dayIn(f.pickupBy)} (або домовтеся до цієї дати про доставку). Після цього ми передамо його наступній родині в черзі.`,
               ),
-              say(
-                `Bitte nennen Sie bei der Übergabe Ihre Bewerbungsnummer ${id}.`,
-                `Під час отримання, будь ласка, назвіть номер Вашої заявки: ${id}.`,
-              ),
-              say(
-                'Wenn Sie das Möbelstück nicht mehr brauchen, sagen Sie uns bitte kurz Bescheid, damit eine andere Familie es bekommen kann.',
-                'Якщо меблі Вам більше не потрібні, будь ласка, повідомте нас, щоб їх могла отримати інша родина.',
-              ),
-            ],
-          },
-          para(
-            `Bei Fragen erreichen Sie uns ${ctx.office.hours.de}; die Kontaktdaten stehen unten.`,
-            `Якщо у Вас є запитання, ми на зв’язку ${ctx.office.hours.uk}; контакти — нижче.`,
-          ),
-        ],
-      };
+            ]
+          : []),
+        para('So geht es weiter:', 'Що далі:'),
+        {
+          type: 'steps',
+          items: [
+            say(
+              'Wir melden uns in den nächsten Tagen telefonisch oder per WhatsApp bei Ihnen und vereinbaren mit Ihnen einen Termin für die Abholung oder die Lieferung.',
+              'Найближчими днями ми зв’яжемося з Вами телефоном або через WhatsApp і домовимося про час самовивозу чи доставки.',
+            ),
+            say(
+              `Bitte nennen Sie bei der Übergabe Ihre Bewerbungsnummer ${id}.`,
+              `Під час отримання, будь ласка, назвіть номер Вашої заявки: ${id}.`,
+            ),
+            say(
+              'Wenn Sie das Möbelstück nicht mehr brauchen, sagen Sie uns bitte kurz Bescheid, damit eine andere Familie es bekommen kann.',
+              'Якщо меблі Вам більше не потрібні, будь ласка, повідомте нас, щоб їх могла отримати інша родина.',
+            ),
+          ],
+        },
+        para(
+          `Bei Fragen erreichen Sie uns ${ctx.office.hours.de}; die Kontaktdaten stehen unten.`,
+          `Якщо у Вас є запитання, ми на зв’язку ${ctx.office.hours.uk}; контакти — нижче.`,
+        ),
+      );
     case 'rejected': {
       const why = f.reason ?? 'staff';
       const first =
@@ -194,127 +191,112 @@ function body(f: MailFacts, ctx: MailContext, lot: string): Body {
                   `leider können wir Ihre Bewerbung Nr. ${id} für ${q} nicht berücksichtigen.`,
                   `На жаль, ми не можемо задовольнити Вашу заявку № ${id} на ${q}.`,
                 );
-      return {
-        subject: say(
+      return mail(
+        say(
           `Ihre Bewerbung Nr. ${id}: leider keine Zusage`,
           `Ваша заявка № ${id}: на жаль, не схвалено`,
         ),
-        blocks: [
-          first,
-          para(
-            'Bitte lassen Sie sich nicht entmutigen: Es kommen regelmäßig neue Möbel hinzu. Sie können sich gern wieder bewerben oder uns einen Wunsch schicken, welche Möbel Sie brauchen.',
-            'Будь ласка, не засмучуйтеся: нові меблі з’являються регулярно. Ви можете подати нову заявку або надіслати нам побажання, які меблі Вам потрібні.',
-          ),
-          browseLink,
-        ],
-      };
+        first,
+        para(
+          'Bitte lassen Sie sich nicht entmutigen: Es kommen regelmäßig neue Möbel hinzu. Sie können sich gern wieder bewerben oder uns einen Wunsch schicken, welche Möbel Sie brauchen.',
+          'Будь ласка, не засмучуйтеся: нові меблі з’являються регулярно. Ви можете подати нову заявку або надіслати нам побажання, які меблі Вам потрібні.',
+        ),
+        browseLink,
+      );
     }
     case 'completed':
-      return {
-        subject: say(`Übergabe abgeschlossen: ${lot}`, `Передачу завершено: ${lot}`),
-        blocks: [
-          para(
-            `die Übergabe von ${q} (Bewerbung Nr. ${id}) ist abgeschlossen. Wir hoffen, dass Ihnen die Möbel gute Dienste leisten, und wünschen Ihnen und Ihrer Familie alles Gute!`,
-            `Передачу ${q} (заявка № ${id}) завершено. Сподіваємося, що меблі добре Вам послужать, і бажаємо Вам та Вашій родині всього найкращого!`,
-          ),
-          para(
-            'Wenn Sie weitere Möbel brauchen, finden Sie neue Angebote auf unserer Seite.',
-            'Якщо Вам потрібні ще меблі, нові пропозиції Ви знайдете на нашому сайті.',
-          ),
-          browseLink,
-        ],
-      };
+      return mail(
+        say(`Übergabe abgeschlossen: ${lot}`, `Передачу завершено: ${lot}`),
+        para(
+          `die Übergabe von ${q} (Bewerbung Nr. ${id}) ist abgeschlossen. Wir hoffen, dass Ihnen die Möbel gute Dienste leisten, und wünschen Ihnen und Ihrer Familie alles Gute!`,
+          `Передачу ${q} (заявка № ${id}) завершено. Сподіваємося, що меблі добре Вам послужать, і бажаємо Вам та Вашій родині всього найкращого!`,
+        ),
+        para(
+          'Wenn Sie weitere Möbel brauchen, finden Sie neue Angebote auf unserer Seite.',
+          'Якщо Вам потрібні ще меблі, нові пропозиції Ви знайдете на нашому сайті.',
+        ),
+        browseLink,
+      );
     case 'reservation_cancelled':
-      return {
-        subject: say(`Reservierung aufgehoben: ${lot}`, `Бронювання скасовано: ${lot}`),
-        blocks: [
-          f.reason === 'reservation_failed'
-            ? para(
-                `leider ist ${q} doch nicht mehr verfügbar. Die Zusage zu Ihrer Bewerbung Nr. ${id} müssen wir deshalb zurücknehmen. Bitte entschuldigen Sie das Versehen.`,
-                `На жаль, ${q} все ж таки більше не доступний. Тому ми змушені скасувати схвалення Вашої заявки № ${id}. Просимо вибачення за незручності.`,
-              )
-            : para(
-                `die Reservierung von ${q} für Ihre Bewerbung Nr. ${id} wurde aufgehoben.`,
-                `Бронювання ${q} за Вашою заявкою № ${id} скасовано.`,
-              ),
-          para(
-            'Ihre Bewerbung ist wieder offen und wartet in der Warteschlange. Wir melden uns, sobald es Neuigkeiten gibt. Wenn Sie Fragen haben, sprechen Sie uns gern an.',
-            'Ваша заявка знову відкрита й очікує в черзі. Ми повідомимо Вас, щойно будуть новини. Якщо у Вас є запитання, будь ласка, зверніться до нас.',
-          ),
-          statusLink,
-        ],
-      };
+      return mail(
+        say(`Reservierung aufgehoben: ${lot}`, `Бронювання скасовано: ${lot}`),
+        f.reason === 'reservation_failed'
+          ? para(
+              `leider ist ${q} doch nicht mehr verfügbar. Die Zusage zu Ihrer Bewerbung Nr. ${id} müssen wir deshalb zurücknehmen. Bitte entschuldigen Sie das Versehen.`,
+              `На жаль, ${q} все ж таки більше не доступний. Тому ми змушені скасувати схвалення Вашої заявки № ${id}. Просимо вибачення за незручності.`,
+            )
+          : para(
+              `die Reservierung von ${q} für Ihre Bewerbung Nr. ${id} wurde aufgehoben.`,
+              `Бронювання ${q} за Вашою заявкою № ${id} скасовано.`,
+            ),
+        para(
+          'Ihre Bewerbung ist wieder offen und wartet in der Warteschlange. Wir melden uns, sobald es Neuigkeiten gibt. Wenn Sie Fragen haben, sprechen Sie uns gern an.',
+          'Ваша заявка знову відкрита й очікує в черзі. Ми повідомимо Вас, щойно будуть новини. Якщо у Вас є запитання, будь ласка, зверніться до нас.',
+        ),
+        statusLink,
+      );
     case 'reconsidered': {
       const back = f.reason === 'reservation_cancelled';
-      return {
-        subject: back
+      return mail(
+        back
           ? say(`Wieder in der Warteschlange: ${lot}`, `Знову в черзі: ${lot}`)
           : say(
               `Ihre Bewerbung Nr. ${id} wird erneut geprüft`,
               `Вашу заявку № ${id} розглядають повторно`,
             ),
-        blocks: [
-          back
-            ? para(
-                `gute Nachricht: Die Reservierung von ${q} (Lot-Nr. ${f.lotId}) für eine andere Familie wurde aufgehoben. Ihre Bewerbung Nr. ${id} ist deshalb wieder offen, an ihrem bisherigen Platz in der Warteschlange.`,
-                `Гарна новина: бронювання ${q} (лот № ${f.lotId}) для іншої родини скасовано. Тому Ваша заявка № ${id} знову відкрита й займає своє попереднє місце в черзі.`,
-              )
-            : para(
-                `Ihre Bewerbung Nr. ${id} für ${q} (Lot-Nr. ${f.lotId}) wird erneut geprüft. Sie ist wieder offen und wartet in der Warteschlange.`,
-                `Вашу заявку № ${id} на ${q} (лот № ${f.lotId}) розглядають повторно. Вона знову відкрита й очікує в черзі.`,
-              ),
-          para(
-            'Sie müssen nichts weiter tun. Sobald über Ihre Bewerbung entschieden ist, bekommen Sie eine weitere E-Mail.',
-            'Вам нічого не потрібно робити. Щойно буде ухвалено рішення, Ви отримаєте ще один лист.',
-          ),
-          statusLink,
-        ],
-      };
+        back
+          ? para(
+              `gute Nachricht: Die Reservierung von ${q} (Lot-Nr. ${f.lotId}) für eine andere Familie wurde aufgehoben. Ihre Bewerbung Nr. ${id} ist deshalb wieder offen, an ihrem bisherigen Platz in der Warteschlange.`,
+              `Гарна новина: бронювання ${q} (лот № ${f.lotId}) для іншої родини скасовано. Тому Ваша заявка № ${id} знову відкрита й займає своє попереднє місце в черзі.`,
+            )
+          : para(
+              `Ihre Bewerbung Nr. ${id} für ${q} (Lot-Nr. ${f.lotId}) wird erneut geprüft. Sie ist wieder offen und wartet in der Warteschlange.`,
+              `Вашу заявку № ${id} на ${q} (лот № ${f.lotId}) розглядають повторно. Вона знову відкрита й очікує в черзі.`,
+            ),
+        para(
+          'Sie müssen nichts weiter tun. Sobald über Ihre Bewerbung entschieden ist, bekommen Sie eine weitere E-Mail.',
+          'Вам нічого не потрібно робити. Щойно буде ухвалено рішення, Ви отримаєте ще один лист.',
+        ),
+        statusLink,
+      );
     }
     case 'pickup_extended':
     case 'pickup_reminder': {
       const day = f.pickupBy ? dayIn(f.pickupBy) : '–';
       const reminder = f.kind === 'pickup_reminder';
-      return {
-        subject: reminder
+      return mail(
+        reminder
           ? say(`Erinnerung: ${q} bis zum ${day} abholen`, `Нагадування: заберіть ${q} до ${day}`)
           : say(`Neue Abholfrist für ${q}: ${day}`, `Новий термін для ${q}: ${day}`),
-        blocks: [
-          reminder
-            ? para(
-                `${q} (Lot-Nr. ${f.lotId}, Bewerbung Nr. ${id}) ist für Sie reserviert. Bitte denken Sie daran, es bis zum ${day} abzuholen oder bis dahin eine Lieferung mit uns zu vereinbaren.`,
-                `${q} (лот № ${f.lotId}, заявка № ${id}) зарезервовано для Вас. Будь ласка, не забудьте забрати його до ${day} або домовитися з нами про доставку до цієї дати.`,
-              )
-            : para(
-                `die Abholfrist für ${q} (Bewerbung Nr. ${id}) wurde bis zum ${day} verlängert.`,
-                `Термін, до якого можна забрати ${q} (заявка № ${id}), продовжено до ${day}.`,
-              ),
-          para(
-            'Wenn Sie das Möbelstück nicht mehr brauchen oder der Termin nicht passt, melden Sie sich bitte kurz bei uns.',
-            'Якщо меблі Вам більше не потрібні або дата не підходить, будь ласка, повідомте нас.',
-          ),
-          statusLink,
-        ],
-      };
+        reminder
+          ? para(
+              `${q} (Lot-Nr. ${f.lotId}, Bewerbung Nr. ${id}) ist für Sie reserviert. Bitte denken Sie daran, es bis zum ${day} abzuholen oder bis dahin eine Lieferung mit uns zu vereinbaren.`,
+              `${q} (лот № ${f.lotId}, заявка № ${id}) зарезервовано для Вас. Будь ласка, не забудьте забрати його до ${day} або домовитися з нами про доставку до цієї дати.`,
+            )
+          : para(
+              `die Abholfrist für ${q} (Bewerbung Nr. ${id}) wurde bis zum ${day} verlängert.`,
+              `Термін, до якого можна забрати ${q} (заявка № ${id}), продовжено до ${day}.`,
+            ),
+        para(
+          'Wenn Sie das Möbelstück nicht mehr brauchen oder der Termin nicht passt, melden Sie sich bitte kurz bei uns.',
+          'Якщо меблі Вам більше не потрібні або дата не підходить, будь ласка, повідомте нас.',
+        ),
+        statusLink,
+      );
     }
     case 'wish_match':
-      return {
-        subject: say(
-          `Ein Lot passt zu Ihrem Wunsch: ${lot}`,
-          `Лот відповідає Вашому побажанню: ${lot}`,
+      return mail(
+        say(`Ein Lot passt zu Ihrem Wunsch: ${lot}`, `Лот відповідає Вашому побажанню: ${lot}`),
+        para(
+          `Sie haben uns geschrieben, welche Möbel Sie brauchen. Jetzt ist ${q} (Lot-Nr. ${f.lotId}) eingetroffen und könnte zu Ihrem Wunsch passen.`,
+          `Ви писали нам, які меблі Вам потрібні. Тепер у нас є ${q} (лот № ${f.lotId}), який може відповідати Вашому побажанню.`,
         ),
-        blocks: [
-          para(
-            `Sie haben uns geschrieben, welche Möbel Sie brauchen. Jetzt ist ${q} (Lot-Nr. ${f.lotId}) eingetroffen und könnte zu Ihrem Wunsch passen.`,
-            `Ви писали нам, які меблі Вам потрібні. Тепер у нас є ${q} (лот № ${f.lotId}), який може відповідати Вашому побажанню.`,
-          ),
-          para(
-            'Wenn Sie es haben möchten, bewerben Sie sich bitte auf der Seite des Lots. Bewerbungen werden in der Reihenfolge ihres Eingangs bearbeitet.',
-            'Якщо Ви хочете його отримати, подайте, будь ласка, заявку на сторінці лота. Заявки розглядаються в порядку надходження.',
-          ),
-          link(say('Zum Lot:', 'До лота:'), `/lots/${f.lotId}`),
-        ],
-      };
+        para(
+          'Wenn Sie es haben möchten, bewerben Sie sich bitte auf der Seite des Lots. Bewerbungen werden in der Reihenfolge ihres Eingangs bearbeitet.',
+          'Якщо Ви хочете його отримати, подайте, будь ласка, заявку на сторінці лота. Заявки розглядаються в порядку надходження.',
+        ),
+        link(say('Zum Lot:', 'До лота:'), `/lots/${f.lotId}`),
+      );
   }
 }
 

@@ -1,22 +1,26 @@
-import type { Language } from '@furniture/contracts';
+import { Events, type EventName, type Language } from '@furniture/contracts';
 
-/** The application changes a family is told about by e-mail (public-site §1). */
-export const MailKinds = [
-  'submitted',
-  'approved',
-  'rejected',
-  'completed',
-  'reservation_cancelled',
+/**
+ * The application and wish events a family is told about by e-mail (public-site §1), and which
+ * mail each is.
+ */
+export const MailedEvents = {
+  [Events.ApplicationSubmitted]: 'submitted',
+  [Events.ApplicationApproved]: 'approved',
+  [Events.ApplicationRejected]: 'rejected',
+  [Events.ApplicationCompleted]: 'completed',
+  [Events.ApplicationReservationCancelled]: 'reservation_cancelled',
   /** back to pending: reconsidered by staff, or a cancelled reservation brought it back */
-  'reconsidered',
+  [Events.ApplicationReconsidered]: 'reconsidered',
   /** staff moved the pickup date */
-  'pickup_extended',
+  [Events.ApplicationPickupExtended]: 'pickup_extended',
   /** the pickup date is two days away */
-  'pickup_reminder',
+  [Events.ApplicationPickupReminderDue]: 'pickup_reminder',
   /** a lot matching the family's wish */
-  'wish_match',
-] as const;
-export type MailKind = (typeof MailKinds)[number];
+  [Events.WishNotified]: 'wish_match',
+} as const satisfies Partial<Record<EventName, string>>;
+export type MailKind = (typeof MailedEvents)[keyof typeof MailedEvents];
+export const MailKinds = Object.values(MailedEvents);
 
 /**
  * queued → sending → sent; a failed attempt goes back to queued (later) or, after the last

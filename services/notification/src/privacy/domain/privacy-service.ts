@@ -19,16 +19,13 @@ export interface ErasedTargetsStore {
   isErased(kind: 'application' | 'wish', id: number): Promise<boolean>;
 }
 
-/** What the mail and the activity module ask before they keep anything about a family. */
-export interface ErasedCheck {
-  /** The application or wish an event is about, when its family's data was erased already. */
-  erasedTargetOf(event: DomainEvent): Promise<ErasedTargets | null>;
-}
-
-/** What a module keeps about the families of these applications and wishes, oldest first. */
-export interface FamilyRecords {
-  records(applicationIds: number[], wishIds: number[]): Promise<StoredRecord[]>;
-}
+/** A kept document as staff read it: its dates as ISO text, without the `omit` fields. */
+export const isoDates = (doc: object, omit: string[] = []): StoredRecord =>
+  Object.fromEntries(
+    Object.entries(doc)
+      .filter(([k]) => !omit.includes(k))
+      .map(([k, v]) => [k, v instanceof Date ? v.toISOString() : v]),
+  );
 
 /** Where a module keeps what it knows about families, by their applications' and wishes' ids. */
 export interface FamilyRecordsRepository {
@@ -42,7 +39,7 @@ export interface FamilyRecordsRepository {
  * a family, and an erasure removes it (the mails are deleted, whatever their state; the activity
  * entries stay, who did what when, with the family's details stripped).
  */
-export class ModulePrivacy implements FamilyRecords {
+export class ModulePrivacy {
   constructor(
     private readonly deps: {
       repo: FamilyRecordsRepository;
@@ -53,6 +50,7 @@ export class ModulePrivacy implements FamilyRecords {
     },
   ) {}
 
+  /** What the module keeps about the families of these applications and wishes, oldest first. */
   records(applicationIds: number[], wishIds: number[]): Promise<StoredRecord[]> {
     return this.deps.repo.find(applicationIds, wishIds);
   }
@@ -80,7 +78,7 @@ export class ModulePrivacy implements FamilyRecords {
  * that arrives later (one on its way, or retried, when the erasure happened) then queues no mail
  * and leaves a stripped entry. Every step is idempotent: a redelivery finds nothing left.
  */
-export class ErasedFamilies implements ErasedCheck {
+export class ErasedFamilies {
   constructor(private readonly store: ErasedTargetsStore) {}
 
   async onErased(event: DomainEvent<typeof Events.PersonalDataErased>): Promise<void> {
@@ -88,6 +86,10 @@ export class ErasedFamilies implements ErasedCheck {
     await this.store.remember(application_ids, wish_ids, new Date(event.occurredAt));
   }
 
+  /**
+   * What the mail and the activity module ask before they keep anything about a family: the
+   * application or wish an event is about, when its family's data was erased already.
+   */
   async erasedTargetOf(event: DomainEvent): Promise<ErasedTargets | null> {
     if (event.name === Events.PersonalDataErased) return null;
     const p = event.payload as { application_id?: unknown; wish_id?: unknown };
@@ -107,7 +109,7 @@ export class ErasedFamilies implements ErasedCheck {
 
 /** POST /privacy/records: staff read what the service keeps about a family's applications and wishes. */
 export class NotificationPrivacy {
-  constructor(private readonly deps: { mails: FamilyRecords; activity: FamilyRecords }) {}
+  constructor(private readonly deps: { mails: ModulePrivacy; activity: ModulePrivacy }) {}
 
   async records(q: PrivacyRecordsQuery): Promise<PrivacyRecords> {
     const [mails, activity] = await Promise.all([

@@ -6,7 +6,7 @@ import {
   type EventName,
 } from '@furniture/contracts';
 import type { EventHandler, EventHandlers } from '@furniture/platform';
-import type { ErasedCheck, ModulePrivacy } from '../../../privacy/domain/privacy-service';
+import type { ErasedFamilies, ModulePrivacy } from '../../../privacy/domain/privacy-service';
 import type { ActivityService } from '../../domain/activity-service';
 import { ImpactEvents, type ImpactService } from '../../domain/impact-service';
 
@@ -22,7 +22,7 @@ export function activityHandlers(deps: {
   activity: ActivityService;
   impact: ImpactService;
   privacy: ModulePrivacy;
-  erased: ErasedCheck;
+  erased: ErasedFamilies;
 }): EventHandlers {
   const handlers: Record<string, EventHandler> = {};
   for (const name of Subscriptions.notification as EventName[]) {

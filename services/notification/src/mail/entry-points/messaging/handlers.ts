@@ -1,6 +1,6 @@
 import { Events, Subscriptions, type DomainEvent, type EventName } from '@furniture/contracts';
 import type { EventHandler, EventHandlers } from '@furniture/platform';
-import type { ErasedCheck, ModulePrivacy } from '../../../privacy/domain/privacy-service';
+import type { ErasedFamilies, ModulePrivacy } from '../../../privacy/domain/privacy-service';
 import { isMailedEvent, type MailService } from '../../domain/mail-service';
 
 /**
@@ -12,7 +12,7 @@ import { isMailedEvent, type MailService } from '../../domain/mail-service';
 export function mailHandlers(deps: {
   mail: MailService;
   privacy: ModulePrivacy;
-  erased: ErasedCheck;
+  erased: ErasedFamilies;
 }): EventHandlers {
   const handlers: Record<string, EventHandler> = {
     [Events.PersonalDataErased]: (event) =>
