@@ -37,6 +37,8 @@ export class PrivacyRepository {
       applications: StoredList<ApplicationDoc>;
       wishes: StoredList<WishDoc>;
     },
+    /** asks the outbox relay to publish now (after every write that carries events) */
+    private readonly onEvents: () => void = () => undefined,
   ) {}
 
   /** The phone's turn of the submissions (ApplicationsRepository.inTurnOfPhone). */
@@ -79,7 +81,9 @@ export class PrivacyRepository {
       approval: null,
       erased_at: now,
     };
-    return this.stored.applications.update({ id, erased_at: null }, { $set: set }, events);
+    return this.erased(
+      await this.stored.applications.update({ id, erased_at: null }, { $set: set }, events),
+    );
   }
 
   /** Replaces the wisher's fields of one wish, free texts included. False when erased already. */
@@ -93,7 +97,14 @@ export class PrivacyRepository {
       furniture_description: '',
       erased_at: now,
     };
-    return this.stored.wishes.update({ id, erased_at: null }, { $set: set }, events);
+    return this.erased(
+      await this.stored.wishes.update({ id, erased_at: null }, { $set: set }, events),
+    );
+  }
+
+  private erased(done: boolean): boolean {
+    if (done) this.onEvents();
+    return done;
   }
 
   /**

@@ -9,13 +9,12 @@ import type { ApplicationsRepository } from '../data-access/applications-reposit
 import type { ApplicationRecord } from './records';
 import type { Pickups } from './pickups';
 import { noteLine, SYSTEM_AUTHOR } from './notes';
-import { changeStatus, type ChangeReason } from './status-changes';
+import { changeStatus, type ChangeOptions } from './status-changes';
 
 export interface LotReactionsDeps {
   applications: ApplicationsRepository;
   lots: LotLookup;
   pickups: Pickups;
-  onEvents: () => void;
 }
 
 type Payload<N extends (typeof Events)[keyof typeof Events]> = EventPayload<N>;
@@ -60,7 +59,6 @@ export class LotReactions {
           lot_id: winner.lot_id,
         }),
       ]);
-      this.deps.onEvents();
       return;
     }
     const approval = winner.approval;
@@ -76,7 +74,7 @@ export class LotReactions {
     });
     if (awaiting && approval) {
       const by = approval.requested_by;
-      const updated = await changeStatus(this.deps, winner, 'approved', {
+      await changeStatus(this.deps, winner, 'approved', {
         reason: 'staff',
         note: approval.note,
         author: by ? { role: by.role, email: by.email } : SYSTEM_AUTHOR,
@@ -84,7 +82,6 @@ export class LotReactions {
         requireApprovalRequested: true,
         pickupBy: approval.pickup_by ?? this.deps.pickups.defaultPickupBy(),
       });
-      if (updated) this.deps.onEvents();
     }
   }
 
@@ -117,7 +114,7 @@ export class LotReactions {
       return;
     }
     const label = lotStatusDe[p.lot_status ?? ''] ?? p.lot_status ?? 'nicht verfügbar';
-    const updated = await this.deps.applications.failApproval(
+    await this.deps.applications.failApproval(
       app.id,
       { reason: p.reason, lot_status: p.lot_status },
       noteLine(
@@ -138,7 +135,6 @@ export class LotReactions {
         ),
       ],
     );
-    if (updated) this.deps.onEvents();
   }
 
   /** lot.deleted: the lot's open applications are closed (approval requests included). */
@@ -247,19 +243,12 @@ export class LotReactions {
   private async moveAll(
     apps: ApplicationRecord[],
     to: ApplicationStatus,
-    opts: {
-      reason: ChangeReason;
-      note: string;
-      actor: Actor | null;
-      rejectedFor?: number;
-      requireApprovalRequested?: boolean;
-    },
+    opts: Omit<ChangeOptions, 'author'>,
   ): Promise<void> {
     // each its own document and lock: side by side, so that a lot's last rival is not kept
     // waiting behind the others (the family's place and mail do not depend on the order)
-    const updated = await Promise.all(
+    await Promise.all(
       apps.map((app) => changeStatus(this.deps, app, to, { ...opts, author: SYSTEM_AUTHOR })),
     );
-    if (updated.some(Boolean)) this.deps.onEvents();
   }
 }

@@ -37,9 +37,7 @@ export interface NewWishInput {
  * active, fulfilled is final.
  */
 export class WishesService {
-  constructor(
-    private readonly deps: { wishes: WishesRepository; lots: LotLookup; onEvents: () => void },
-  ) {}
+  constructor(private readonly deps: { wishes: WishesRepository; lots: LotLookup }) {}
 
   async create(input: NewWishInput): Promise<WishCreated> {
     if (input.honeypot) {
@@ -71,7 +69,6 @@ export class WishesService {
         }),
       ],
     );
-    this.deps.onEvents();
     return { id: wish.id, status: 'active', created_at: wish.created_at };
   }
 
@@ -158,7 +155,6 @@ export class WishesService {
       ),
     ]);
     if (!updated) throw new AppError('CONFLICT');
-    this.deps.onEvents();
     return { wish: updated, channel };
   }
 
@@ -210,7 +206,6 @@ export class WishesService {
       await this.get(id); // 404 when it is gone
       throw new AppError('CONFLICT');
     }
-    this.deps.onEvents();
     return updated;
   }
 }
