@@ -18,7 +18,6 @@ import {
   HOLDS_LOT,
   holdsLot,
   isOpen,
-  OPEN_STATUSES,
   type ApplicationRecord,
   type LotQueue,
   type NewApplication,
@@ -72,7 +71,6 @@ function toRecord(doc: ApplicationDoc): ApplicationRecord {
 
 const LIVE = NOT_DELETED as QueryFilter<ApplicationDoc>;
 const HOLDER = HOLDS_LOT as QueryFilter<ApplicationDoc>;
-const OPEN = { $in: [...OPEN_STATUSES] };
 
 /** A pickup date with its reminder and overdue notice still to come. */
 const freshPickup = (pickupBy: string | null) => ({
@@ -202,8 +200,7 @@ export class ApplicationsRepository {
   /** The lot's open applications: from its summary (a primary-key read) while complete. */
   async countOpenOfLot(lotId: number): Promise<number> {
     const kept = await this.queues.get([lotId]);
-    if (kept) return kept.get(lotId)?.open.length ?? 0;
-    return this.models.Application.countDocuments({ ...LIVE, lot_id: lotId, status: OPEN });
+    return (kept ? kept.get(lotId) : await this.queues.fresh(lotId))?.open.length ?? 0;
   }
 
   /** 1-based place among the lot's open applications, oldest (smallest id) first; null if closed. */

@@ -81,9 +81,7 @@ export class PrivacyRepository {
       approval: null,
       erased_at: now,
     };
-    return this.erased(
-      await this.stored.applications.update({ id, erased_at: null }, { $set: set }, events),
-    );
+    return this.erase(this.stored.applications, id, set, events);
   }
 
   /** Replaces the wisher's fields of one wish, free texts included. False when erased already. */
@@ -97,12 +95,17 @@ export class PrivacyRepository {
       furniture_description: '',
       erased_at: now,
     };
-    return this.erased(
-      await this.stored.wishes.update({ id, erased_at: null }, { $set: set }, events),
-    );
+    return this.erase(this.stored.wishes, id, set, events);
   }
 
-  private erased(done: boolean): boolean {
+  /** One record's erasure with its event, unless it was erased already. */
+  private async erase<D extends object>(
+    list: StoredList<D>,
+    id: number,
+    set: Partial<D>,
+    events: DomainEvent[],
+  ): Promise<boolean> {
+    const done = await list.update({ id, erased_at: null } as never, { $set: set }, events);
     if (done) this.onEvents();
     return done;
   }

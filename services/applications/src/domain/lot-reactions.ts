@@ -17,8 +17,6 @@ export interface LotReactionsDeps {
   pickups: Pickups;
 }
 
-type Payload<N extends (typeof Events)[keyof typeof Events]> = EventPayload<N>;
-
 const lotStatusDe: Record<string, string> = {
   available: 'verfügbar',
   reserved: 'reserviert',
@@ -37,7 +35,7 @@ export class LotReactions {
   constructor(private readonly deps: LotReactionsDeps) {}
 
   /** lot.created / lot.updated: the read model only. */
-  async lotChanged(p: Payload<typeof Events.LotCreated>): Promise<void> {
+  async lotChanged(p: EventPayload<typeof Events.LotCreated>): Promise<void> {
     await this.deps.lots.apply(p.lot);
   }
 
@@ -47,7 +45,7 @@ export class LotReactions {
    * cancellation brings them back), then the application becomes approved: application.approved
    * is final. A reservation for a request that ended meanwhile is given back.
    */
-  async lotReserved(p: Payload<typeof Events.LotReserved>): Promise<void> {
+  async lotReserved(p: EventPayload<typeof Events.LotReserved>): Promise<void> {
     await this.deps.lots.apply(p.lot);
     const winner = await this.deps.applications.findById(p.application_id);
     if (!winner || winner.lot_id !== p.lot.id) return;
@@ -90,7 +88,7 @@ export class LotReactions {
    * without an approval. The application stays pending and shows why; when the lot is gone it is
    * rejected (there is nothing left to wait for).
    */
-  async reservationFailed(p: Payload<typeof Events.LotReservationFailed>): Promise<void> {
+  async reservationFailed(p: EventPayload<typeof Events.LotReservationFailed>): Promise<void> {
     const app = await this.deps.applications.findById(p.application_id);
     if (!app || app.lot_id !== p.lot_id) return;
     if (app.status === 'approved') {
@@ -138,7 +136,7 @@ export class LotReactions {
   }
 
   /** lot.deleted: the lot's open applications are closed (approval requests included). */
-  async lotDeleted(p: Payload<typeof Events.LotDeleted>, actor: Actor | null): Promise<void> {
+  async lotDeleted(p: EventPayload<typeof Events.LotDeleted>, actor: Actor | null): Promise<void> {
     await this.deps.lots.markDeleted(p.lot);
     const open = await this.deps.applications.ofLot(p.lot.id, ['pending', 'approved']);
     await this.moveAll(open, 'rejected', {
@@ -161,7 +159,7 @@ export class LotReactions {
    * - reserved: nothing (staff may hold a lot aside; the queue waits).
    */
   async lotStatusChanged(
-    p: Payload<typeof Events.LotStatusChanged>,
+    p: EventPayload<typeof Events.LotStatusChanged>,
     actor: Actor | null,
   ): Promise<void> {
     await this.deps.lots.apply(p.lot);

@@ -14,7 +14,7 @@ import { AppError, createEvent } from '@furniture/platform/domain';
 import type { LotLookup, LotView } from '@furniture/platform/domain';
 import type { ApplicationsRepository } from '../data-access/applications-repository';
 import { isOpen, type ApplicationRecord } from './records';
-import { requestApproval } from './approvals';
+import { actorOf, requestApproval } from './approvals';
 import type { Pickups } from './pickups';
 import { authorOf, noteLine, parseNotes } from './notes';
 import { changeStatus, lotName, staffTransition } from './status-changes';
@@ -45,17 +45,7 @@ export function toApplication(
   return {
     ...fields,
     approval: approval
-      ? {
-          ...approval,
-          requested_by: approval.requested_by
-            ? {
-                id: approval.requested_by.id,
-                name: approval.requested_by.name,
-                email: approval.requested_by.email,
-                role: approval.requested_by.role,
-              }
-            : null,
-        }
+      ? { ...approval, requested_by: approval.requested_by && actorOf(approval.requested_by) }
       : null,
     pickup_overdue: overdue,
     internal_notes: notes.join('\n'),

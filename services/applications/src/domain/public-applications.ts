@@ -52,6 +52,13 @@ export interface Eligibility {
 
 const isOpenForApplications = (lot: LotView) => !lot.deleted && lot.status === 'available';
 
+/** The error that refuses a submission, by the reason eligibility gives. */
+export const refusals = {
+  lot_not_available: 'LOT_NOT_AVAILABLE',
+  already_applied: 'ALREADY_APPLIED',
+  too_many_open_applications: 'TOO_MANY_OPEN_APPLICATIONS',
+} as const;
+
 /**
  * What families do without an account: apply for a lot, check whether they can, see their place
  * in the lot's queue, and look up their applications by phone number.
@@ -70,17 +77,13 @@ export class PublicApplications {
     if (repeated) return repeated;
     await input.admit?.();
     if (input.honeypot) return this.decoy(lot);
-    if (!isOpenForApplications(lot)) throw new AppError('LOT_NOT_AVAILABLE');
     // one phone at a time (duplicate and limit checks see each other's results), then one lot
     // at a time (ids are drawn and stored in order, so queue places are exact); the unique index
     // on lot and phone still decides between processes
     return applications.inTurnOfPhone(input.phone.e164, async () => {
-      const held = await applications.ofPhone(input.phone.e164);
-      if (held.some((a) => a.lot_id === lot.id)) throw new AppError('ALREADY_APPLIED');
-      const open = held.filter(isOpen).length;
-      if (open >= this.deps.maxOpenPerPhone) {
-        throw new AppError('TOO_MANY_OPEN_APPLICATIONS', { params: { count: open } });
-      }
+      const verdict = await this.judge(lot, input.phone.e164);
+      if (verdict.reason_code)
+        throw new AppError(refusals[verdict.reason_code], { params: verdict.reason_params });
       return applications.inTurnOfLot(lot.id, async () => {
         const position = (await applications.countOpenOfLot(lot.id)) + 1;
         const { phone, honeypot: _bot, admit: _admit, ...fields } = input;

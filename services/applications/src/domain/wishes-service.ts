@@ -48,17 +48,14 @@ export class WishesService {
         created_at: new Date().toISOString(),
       };
     }
+    const { whatsapp, honeypot: _bot, ...fields } = input;
     const wish = await this.deps.wishes.insert(
       {
+        ...fields,
         status: 'active',
         admin_notes: null,
-        applicant_name: input.applicant_name,
-        applicant_whatsapp: input.whatsapp.e164,
-        applicant_whatsapp_raw: input.whatsapp.raw,
-        applicant_email: input.applicant_email,
-        furniture_category: input.furniture_category,
-        furniture_description: input.furniture_description,
-        language: input.language,
+        applicant_whatsapp: whatsapp.e164,
+        applicant_whatsapp_raw: whatsapp.raw,
       },
       (w) => [
         createEvent(Events.WishCreated, {
