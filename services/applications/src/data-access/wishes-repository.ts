@@ -132,12 +132,8 @@ export class WishesRepository {
     set: Record<string, unknown>,
     events: DomainEvent[],
   ): Promise<boolean> {
-    const filter = { ...NOT_DELETED, id, ...guard };
-    const done = await this.stored.update(
-      filter,
-      { $set: { ...set, updated_at: new Date() } },
-      events,
-    );
+    const update = { $set: { ...set, updated_at: new Date() } };
+    const done = await this.stored.update({ ...NOT_DELETED, id, ...guard }, update, events);
     if (done) this.onEvents();
     return done;
   }

@@ -8,7 +8,7 @@ import { createEvent, type LotLookup } from '@furniture/platform/domain';
 import type { ApplicationsRepository } from '../data-access/applications-repository';
 import type { ApplicationRecord } from './records';
 import type { Pickups } from './pickups';
-import { noteLine, SYSTEM_AUTHOR } from './notes';
+import { authorOf, noteLine, SYSTEM_AUTHOR } from './notes';
 import { changeStatus, type ChangeOptions } from './status-changes';
 
 export interface LotReactionsDeps {
@@ -71,12 +71,11 @@ export class LotReactions {
       rejectedFor: winner.id,
     });
     if (awaiting && approval) {
-      const by = approval.requested_by;
       await changeStatus(this.deps, winner, 'approved', {
         reason: 'staff',
         note: approval.note,
-        author: by ? { role: by.role, email: by.email } : SYSTEM_AUTHOR,
-        actor: by,
+        author: requester ? authorOf(requester) : SYSTEM_AUTHOR,
+        actor: requester,
         requireApprovalRequested: true,
         pickupBy: approval.pickup_by ?? this.deps.pickups.defaultPickupBy(),
       });
