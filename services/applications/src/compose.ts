@@ -43,21 +43,19 @@ export async function composeApplications(
   const lots = new LotReadModel(conn);
   await lots.ensureIndexes();
 
-  const applications = new ApplicationsRepository(kit.store, models);
-  const wishesRepo = new WishesRepository(kit.store, models);
   const onEvents = kit.outbox([models.Application, models.Wish]);
+  const applications = new ApplicationsRepository(kit.store, models, onEvents);
+  const wishesRepo = new WishesRepository(kit.store, models, onEvents);
 
   const publicApplications = new PublicApplications({
     applications,
     lots,
     maxOpenPerPhone: config.MAX_OPEN_APPLICATIONS_PER_PHONE,
     statusCheckMax: config.STATUS_CHECK_MAX_RESULTS,
-    onEvents,
   });
   const pickups = new Pickups({
     applications,
     lots,
-    onEvents,
     calendar: options.calendar ?? { now: () => new Date(), timeZone: config.TIMEZONE },
     logger,
     pickupDays: config.PICKUP_DAYS,
@@ -65,16 +63,17 @@ export async function composeApplications(
     autoApproveNext: config.PICKUP_LAPSE_AUTO_APPROVE,
   });
   kit.every('pickup dates', config.PICKUP_CHECK_INTERVAL_MS, () => pickups.checkDeadlines());
-  const moderation = new Moderation({ applications, lots, pickups, onEvents });
-  const wishes = new WishesService({ wishes: wishesRepo, lots, onEvents });
-  const reactions = new LotReactions({ applications, lots, pickups, onEvents });
+  const moderation = new Moderation({ applications, lots, pickups });
+  const wishes = new WishesService({ wishes: wishesRepo, lots });
+  const reactions = new LotReactions({ applications, lots, pickups });
 
   const privacy = new Privacy({
-    privacy: new PrivacyRepository(conn, models, {
-      applications: applications.stored,
-      wishes: wishesRepo.stored,
-    }),
-    onEvents,
+    privacy: new PrivacyRepository(
+      conn,
+      models,
+      { applications: applications.stored, wishes: wishesRepo.stored },
+      onEvents,
+    ),
     now: options.now ?? (() => new Date()),
     retentionDays: config.PERSONAL_DATA_RETENTION_DAYS,
     logger,

@@ -15,12 +15,10 @@ import {
 } from '@furniture/platform';
 import type { QueryFilter } from 'mongoose';
 import {
-  DuplicateApplicationError,
   HOLDS_LOT,
   holdsLot,
-  OPEN_STATUSES,
+  isOpen,
   type ApplicationRecord,
-  type ApprovalRecord,
   type LotQueue,
   type NewApplication,
   type TransitionExtras,
@@ -29,21 +27,10 @@ import type { ApplicationDoc, ApprovalDoc, Models } from './models';
 
 export type { ApplicationRecord } from '../domain/records';
 
-function toApproval(doc: ApprovalDoc | null | undefined): ApprovalRecord | null {
-  if (!doc) return null;
-  return {
-    state: doc.state,
-    requested_at: doc.requested_at.toISOString(),
-    requested_by: doc.requested_by ?? null,
-    pickup_by: doc.pickup_by ?? null,
-    note: doc.note ?? null,
-    reason: doc.reason ?? null,
-    lot_status: doc.lot_status ?? null,
-    ended_at: doc.ended_at ? doc.ended_at.toISOString() : null,
-  };
-}
+const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
 
 function toRecord(doc: ApplicationDoc): ApplicationRecord {
+  const approval = doc.approval;
   return {
     id: doc.id,
     lot_id: doc.lot_id,
@@ -59,12 +46,23 @@ function toRecord(doc: ApplicationDoc): ApplicationRecord {
     language: doc.language,
     lot_name: { de: doc.lot_name?.de ?? '', uk: doc.lot_name?.uk ?? '' },
     notes: doc.notes ?? [],
-    approval: toApproval(doc.approval),
+    approval: approval
+      ? {
+          state: approval.state,
+          requested_at: approval.requested_at.toISOString(),
+          requested_by: approval.requested_by ?? null,
+          pickup_by: approval.pickup_by ?? null,
+          note: approval.note ?? null,
+          reason: approval.reason ?? null,
+          lot_status: approval.lot_status ?? null,
+          ended_at: iso(approval.ended_at),
+        }
+      : null,
     rejected_for: doc.rejected_for ?? null,
     request_key: doc.request_key ?? null,
     pickup_by: doc.pickup_by ?? null,
-    pickup_reminded_at: doc.pickup_reminded_at ? doc.pickup_reminded_at.toISOString() : null,
-    pickup_overdue_at: doc.pickup_overdue_at ? doc.pickup_overdue_at.toISOString() : null,
+    pickup_reminded_at: iso(doc.pickup_reminded_at),
+    pickup_overdue_at: iso(doc.pickup_overdue_at),
     next_in_queue_after: doc.next_in_queue_after ?? null,
     created_at: doc.created_at.toISOString(),
     updated_at: doc.updated_at.toISOString(),
@@ -73,7 +71,6 @@ function toRecord(doc: ApplicationDoc): ApplicationRecord {
 
 const LIVE = NOT_DELETED as QueryFilter<ApplicationDoc>;
 const HOLDER = HOLDS_LOT as QueryFilter<ApplicationDoc>;
-const OPEN = { $in: [...OPEN_STATUSES] };
 
 /** A pickup date with its reminder and overdue notice still to come. */
 const freshPickup = (pickupBy: string | null) => ({
@@ -81,6 +78,9 @@ const freshPickup = (pickupBy: string | null) => ({
   pickup_reminded_at: null,
   pickup_overdue_at: null,
 });
+
+/** What a page's application must agree with in its lot's summary (queuesOf). */
+type QueueMember = Pick<ApplicationRecord, 'id' | 'lot_id' | 'status' | 'approval'>;
 
 /** What a lot's summary is made of, of each of its applications. */
 export interface LotMember {
@@ -97,7 +97,7 @@ export const LOT_QUEUE_FIELDS = ['id', 'status', 'applicant_name', 'approval.sta
 /** A lot's applications as the staff lists present them: its queue and who holds it. */
 export function summarize(members: LotMember[]): LotQueue {
   const live = members.filter((m) => !m.deleted_at);
-  const open = live.filter((m) => OPEN_STATUSES.includes(m.status)).sort((a, b) => a.id - b.id);
+  const open = live.filter(isOpen).sort((a, b) => a.id - b.id);
   const holder = open.find(holdsLot);
   return {
     open: open.map((m) => m.id),
@@ -114,6 +114,8 @@ export class ApplicationsRepository {
   constructor(
     store: Store,
     private readonly models: Models,
+    /** asks the outbox relay to publish now (after every write that carries events) */
+    private readonly onEvents: () => void = () => undefined,
   ) {
     this.stored = store.list<ApplicationDoc>({
       name: 'applications',
@@ -149,11 +151,14 @@ export class ApplicationsRepository {
     return this.stored.inTurnOf(`lot:${lotId}`, fn);
   }
 
-  /** Stores a new application with its events; one per phone and lot (unique index). */
+  /**
+   * Stores a new application with its events; null when the phone already applied for the lot
+   * (the unique index on lot and phone).
+   */
   async insert(
     data: NewApplication,
     events: (app: ApplicationRecord) => DomainEvent[],
-  ): Promise<ApplicationRecord> {
+  ): Promise<ApplicationRecord | null> {
     const now = new Date();
     const doc: ApplicationDoc = {
       ...data,
@@ -169,24 +174,19 @@ export class ApplicationsRepository {
     try {
       await this.stored.insert({ ...doc }, events(record));
     } catch (err) {
-      if (isDuplicateKeyError(err)) throw new DuplicateApplicationError();
+      if (isDuplicateKeyError(err)) return null;
       throw err;
     }
+    this.onEvents();
     return record;
   }
 
-  async findById(id: number): Promise<ApplicationRecord | null> {
-    const doc = await this.models.Application.findOne({ ...LIVE, id }).lean<ApplicationDoc>();
-    return doc ? toRecord(doc) : null;
+  findById(id: number): Promise<ApplicationRecord | null> {
+    return this.one({ id });
   }
 
-  async findByLotAndPhone(lotId: number, phone: string): Promise<ApplicationRecord | null> {
-    const doc = await this.models.Application.findOne({
-      ...LIVE,
-      lot_id: lotId,
-      applicant_phone: phone,
-    }).lean<ApplicationDoc>();
-    return doc ? toRecord(doc) : null;
+  findByLotAndPhone(lotId: number, phone: string): Promise<ApplicationRecord | null> {
+    return this.one({ lot_id: lotId, applicant_phone: phone });
   }
 
   /** What one phone holds: lot and status of each of its applications (one query for both checks). */
@@ -200,18 +200,13 @@ export class ApplicationsRepository {
   /** The lot's open applications: from its summary (a primary-key read) while complete. */
   async countOpenOfLot(lotId: number): Promise<number> {
     const kept = await this.queues.get([lotId]);
-    if (kept) return kept.get(lotId)?.open.length ?? 0;
-    return this.models.Application.countDocuments({ ...LIVE, lot_id: lotId, status: OPEN });
+    return (kept ? kept.get(lotId) : await this.queues.fresh(lotId))?.open.length ?? 0;
   }
 
-  /** 1-based place among the lot's open applications, oldest (smallest id) first. */
-  queuePosition(lotId: number, id: number): Promise<number> {
-    return this.models.Application.countDocuments({
-      ...LIVE,
-      lot_id: lotId,
-      status: OPEN,
-      id: { $lte: id },
-    });
+  /** 1-based place among the lot's open applications, oldest (smallest id) first; null if closed. */
+  async placeOf(app: QueueMember): Promise<number | null> {
+    const index = (await this.queuesOf([app])).get(app.lot_id)?.open.indexOf(app.id) ?? -1;
+    return index >= 0 ? index + 1 : null;
   }
 
   /**
@@ -222,16 +217,13 @@ export class ApplicationsRepository {
    * until the rebuild), and when its summary disagrees with an application of the page: the
    * summary follows a write by a few milliseconds, and a page never contradicts itself.
    */
-  async queuesOf(
-    page: Pick<ApplicationRecord, 'id' | 'lot_id' | 'status' | 'approval'>[],
-  ): Promise<Map<number, LotQueue>> {
+  async queuesOf(page: QueueMember[]): Promise<Map<number, LotQueue>> {
     const lotIds = [...new Set(page.map((a) => a.lot_id))];
     const kept = (await this.queues.get(lotIds)) ?? new Map<number, LotQueue>();
-    const agrees = (a: (typeof page)[number]) => {
+    const agrees = (a: QueueMember) => {
       const queue = kept.get(a.lot_id);
-      const open = OPEN_STATUSES.includes(a.status);
       return (
-        open === (queue?.open.includes(a.id) ?? false) &&
+        isOpen(a) === (queue?.open.includes(a.id) ?? false) &&
         holdsLot(a) === (queue?.holder?.id === a.id)
       );
     };
@@ -243,8 +235,8 @@ export class ApplicationsRepository {
   }
 
   /** Applications of a lot in some statuses, oldest first. */
-  async ofLot(lotId: number, statuses: readonly ApplicationStatus[]): Promise<ApplicationRecord[]> {
-    return this.findAll({ lot_id: lotId, status: { $in: [...statuses] } }, { id: 1 });
+  ofLot(lotId: number, statuses: readonly ApplicationStatus[]): Promise<ApplicationRecord[]> {
+    return this.all({ lot_id: lotId, status: { $in: [...statuses] } }, { id: 1 });
   }
 
   /** Newest first; by status alone from the counts and the blocks a page lies in. */
@@ -284,53 +276,42 @@ export class ApplicationsRepository {
     return out;
   }
 
-  /**
-   * Moves an application from `from` to `to` with a note line and its events, in one guarded
-   * write under the document's lock. Any approval request or failure ends with the change.
-   * Returns the new state, or null when the application was no longer in `from` (someone else
-   * changed it first) or no longer awaited its approval when that was required.
-   */
-  async transition(
-    id: number,
-    from: ApplicationStatus,
-    to: ApplicationStatus,
-    noteLine: string,
-    events: DomainEvent[],
-    extras: TransitionExtras = {},
-  ): Promise<ApplicationRecord | null> {
-    const filter: Record<string, unknown> = { ...NOT_DELETED, id, status: from };
-    if (extras.requireApprovalRequested) filter['approval.state'] = 'requested';
-    const set = {
-      status: to,
-      approval: null,
-      rejected_for: to === 'rejected' ? (extras.rejectedFor ?? null) : null,
-      next_in_queue_after: null,
-      // an approval carries its pickup date; leaving it keeps the date for the record
-      ...(to === 'approved' ? freshPickup(extras.pickupBy ?? null) : {}),
-    };
-    return this.updated(id, filter, set, events, noteLine);
+  /** Has the phone another completed application (a family served before)? */
+  async hasCompleted(phone: string, exceptId: number): Promise<boolean> {
+    const filter = { applicant_phone: phone, status: 'completed', id: { $ne: exceptId } } as const;
+    return (await this.one(filter)) !== null;
+  }
+
+  /** Does another application of the lot hold or await its reservation? */
+  async reservationHolder(lotId: number, exceptId: number): Promise<number | null> {
+    return (await this.one({ lot_id: lotId, id: { $ne: exceptId }, ...HOLDER }))?.id ?? null;
+  }
+
+  /** Approved applications whose pickup date is on or before `day`, oldest date first. */
+  approvedDueBy(day: string, limit = 500): Promise<ApplicationRecord[]> {
+    const filter = { status: 'approved', pickup_by: { $ne: null, $lte: day } } as const;
+    return this.all(filter, { pickup_by: 1, id: 1 }, limit);
   }
 
   /**
-   * One guarded update (`updated_at` set, the note line appended) with its events: the new state,
-   * or null when the filter no longer matches.
+   * Applications of a lot rejected because it was reserved for `holderId`, oldest first; not
+   * those whose family's data was erased meanwhile (a nameless family cannot be served).
    */
-  private async updated(
-    id: number,
-    filter: Record<string, unknown>,
-    set: Record<string, unknown>,
-    events: DomainEvent[],
-    noteLine?: string,
-  ): Promise<ApplicationRecord | null> {
-    const update = {
-      $set: { ...set, updated_at: new Date() },
-      ...(noteLine === undefined ? {} : { $push: { notes: noteLine } }),
-    };
-    return (await this.stored.update(filter, update, events)) ? this.findById(id) : null;
+  rejectedFor(lotId: number, holderId: number): Promise<ApplicationRecord[]> {
+    const filter = { lot_id: lotId, status: 'rejected', rejected_for: holderId, erased_at: null };
+    return this.all(filter as QueryFilter<ApplicationDoc>, { id: 1 });
+  }
+
+  private async one(filter: QueryFilter<ApplicationDoc>): Promise<ApplicationRecord | null> {
+    const doc = await this.models.Application.findOne({
+      ...LIVE,
+      ...filter,
+    }).lean<ApplicationDoc>();
+    return doc ? toRecord(doc) : null;
   }
 
   /** The live applications a filter matches, in the given order. */
-  private async findAll(
+  private async all(
     filter: QueryFilter<ApplicationDoc>,
     sort: Record<string, 1>,
     limit = 0,
@@ -342,11 +323,41 @@ export class ApplicationsRepository {
     return docs.map(toRecord);
   }
 
+  // ---- writes: each guarded by what it was decided on, with its events (the outbox) ----
+
   /**
-   * Records a staff approval request on a pending application that has none under way, with its
-   * event; null when the application is no longer pending or already awaits an approval.
+   * Moves an application from `from` to `to` with a note line and its events. Any approval
+   * request or failure ends with the change. null when the application was no longer in `from`
+   * (someone else changed it first) or no longer awaited its approval when that was required.
    */
-  async requestApproval(
+  transition(
+    id: number,
+    from: ApplicationStatus,
+    to: ApplicationStatus,
+    noteLine: string,
+    events: DomainEvent[],
+    extras: TransitionExtras = {},
+  ): Promise<ApplicationRecord | null> {
+    const guard = {
+      status: from,
+      ...(extras.requireApprovalRequested ? { 'approval.state': 'requested' } : {}),
+    };
+    const set = {
+      status: to,
+      approval: null,
+      rejected_for: to === 'rejected' ? (extras.rejectedFor ?? null) : null,
+      next_in_queue_after: null,
+      // an approval carries its pickup date; leaving it keeps the date for the record
+      ...(to === 'approved' ? freshPickup(extras.pickupBy ?? null) : {}),
+    };
+    return this.updated(id, guard, set, events, noteLine);
+  }
+
+  /**
+   * Records a staff approval request on a pending application that has none under way; null when
+   * the application is no longer pending or already awaits an approval.
+   */
+  requestApproval(
     id: number,
     approval: { requested_by: Actor | null; note: string | null; pickup_by: string },
     events: DomainEvent[],
@@ -359,20 +370,15 @@ export class ApplicationsRepository {
       lot_status: null,
       ended_at: null,
     };
-    const filter = {
-      ...NOT_DELETED,
-      id,
-      status: 'pending',
-      'approval.state': { $ne: 'requested' },
-    };
-    return this.updated(id, filter, { approval: doc }, events);
+    const guard = { status: 'pending', 'approval.state': { $ne: 'requested' } };
+    return this.updated(id, guard, { approval: doc }, events);
   }
 
   /**
    * Ends a requested approval that the catalog could not confirm: the application stays pending
    * and shows why. null when no approval of it was under way any more.
    */
-  async failApproval(
+  failApproval(
     id: number,
     failure: { reason: ApprovalFailureReason; lot_status: LotStatus | null },
     noteLine: string,
@@ -384,94 +390,80 @@ export class ApplicationsRepository {
       'approval.lot_status': failure.lot_status,
       'approval.ended_at': new Date(),
     };
-    const filter = { ...NOT_DELETED, id, status: 'pending', 'approval.state': 'requested' };
-    return this.updated(id, filter, set, events, noteLine);
+    const guard = { status: 'pending', 'approval.state': 'requested' };
+    return this.updated(id, guard, set, events, noteLine);
   }
 
-  /** Adds events to an application without changing it (they go out through its outbox). */
-  async addEvents(id: number, events: DomainEvent[]): Promise<boolean> {
-    return this.stored.update({ ...NOT_DELETED, id }, {}, events);
-  }
-
-  /** Has the phone another completed application (a family served before)? */
-  async hasCompleted(phone: string, exceptId: number): Promise<boolean> {
-    const doc = await this.models.Application.findOne(
-      { ...LIVE, applicant_phone: phone, status: 'completed', id: { $ne: exceptId } },
-      { id: 1 },
-    ).lean();
-    return doc !== null;
-  }
-
-  /** Marks a pending application as next in the queue after a lapse, with its event. */
-  async markNextInQueue(id: number, afterId: number, events: DomainEvent[]): Promise<boolean> {
-    return this.stored.update(
-      { ...NOT_DELETED, id, status: 'pending' },
-      { $set: { next_in_queue_after: afterId, updated_at: new Date() } },
-      events,
-    );
-  }
-
-  /**
-   * A new pickup date for an approved application, with its note line and event; the reminder
-   * and the overdue notice start over. null when it is no longer approved.
-   */
-  async setPickup(
+  /** A new pickup date for an approved application (reminder and overdue notice start over). */
+  setPickup(
     id: number,
     pickupBy: string,
     noteLine: string,
     events: DomainEvent[],
   ): Promise<ApplicationRecord | null> {
-    const filter = { ...NOT_DELETED, id, status: 'approved' };
-    return this.updated(id, filter, freshPickup(pickupBy), events, noteLine);
+    return this.updated(id, { status: 'approved' }, freshPickup(pickupBy), events, noteLine);
   }
 
-  /** Approved applications whose pickup date is on or before `day`, oldest date first. */
-  async approvedDueBy(day: string, limit = 500): Promise<ApplicationRecord[]> {
-    const filter = { status: 'approved', pickup_by: { $ne: null, $lte: day } } as const;
-    return this.findAll(filter, { pickup_by: 1, id: 1 }, limit);
+  /** Appends one note line with its event; null when the application does not exist. */
+  addNote(id: number, noteLine: string, events: DomainEvent[]): Promise<ApplicationRecord | null> {
+    return this.updated(id, {}, {}, events, noteLine);
+  }
+
+  /** Adds events to an application without changing it (they go out through its outbox). */
+  addEvents(id: number, events: DomainEvent[]): Promise<boolean> {
+    return this.write(id, {}, {}, events);
+  }
+
+  /** Marks a pending application as next in the queue after a lapse, with its event. */
+  markNextInQueue(id: number, afterId: number, events: DomainEvent[]): Promise<boolean> {
+    const set = { next_in_queue_after: afterId, updated_at: new Date() };
+    return this.write(id, { status: 'pending' }, { $set: set }, events);
   }
 
   /**
    * Marks a pickup reminder or overdue notice as given, once (the field still empty and the
    * application still approved for the same date), with its event.
    */
-  async markPickup(
+  markPickup(
     id: number,
     field: 'pickup_reminded_at' | 'pickup_overdue_at',
     pickupBy: string,
     events: DomainEvent[],
   ): Promise<boolean> {
-    return this.stored.update(
-      { ...NOT_DELETED, id, status: 'approved', pickup_by: pickupBy, [field]: null },
-      { $set: { [field]: new Date() } },
-      events,
-    );
-  }
-
-  /** Does another application of the lot hold or await its reservation? */
-  async reservationHolder(lotId: number, exceptId: number): Promise<number | null> {
-    const doc = await this.models.Application.findOne(
-      { ...LIVE, lot_id: lotId, id: { $ne: exceptId }, ...HOLDER },
-      { _id: 0, id: 1 },
-    ).lean<Pick<ApplicationDoc, 'id'>>();
-    return doc?.id ?? null;
+    const guard = { status: 'approved', pickup_by: pickupBy, [field]: null };
+    return this.write(id, guard, { $set: { [field]: new Date() } }, events);
   }
 
   /**
-   * Applications of a lot rejected because it was reserved for `holderId`, oldest first; not
-   * those whose family's data was erased meanwhile (a nameless family cannot be served).
+   * One guarded update (`updated_at` set, the note line appended): the new state, or null when
+   * the guard no longer holds.
    */
-  async rejectedFor(lotId: number, holderId: number): Promise<ApplicationRecord[]> {
-    const filter = { lot_id: lotId, status: 'rejected', rejected_for: holderId, erased_at: null };
-    return this.findAll(filter as QueryFilter<ApplicationDoc>, { id: 1 });
+  private async updated(
+    id: number,
+    guard: Record<string, unknown>,
+    set: Record<string, unknown>,
+    events: DomainEvent[],
+    noteLine?: string,
+  ): Promise<ApplicationRecord | null> {
+    const update = {
+      $set: { ...set, updated_at: new Date() },
+      ...(noteLine === undefined ? {} : { $push: { notes: noteLine } }),
+    };
+    return (await this.write(id, guard, update, events)) ? this.findById(id) : null;
   }
 
-  /** Appends one note line with its event; null when the application does not exist. */
-  async addNote(
+  /**
+   * One write of a live application under its lock, while `guard` still holds, with its events;
+   * the relay is asked to publish them at once. Answers whether the application matched.
+   */
+  private async write(
     id: number,
-    noteLine: string,
+    guard: Record<string, unknown>,
+    update: Record<string, unknown>,
     events: DomainEvent[],
-  ): Promise<ApplicationRecord | null> {
-    return this.updated(id, { ...NOT_DELETED, id }, {}, events, noteLine);
+  ): Promise<boolean> {
+    const done = await this.stored.update({ ...NOT_DELETED, id, ...guard }, update, events);
+    if (done && events.length > 0) this.onEvents();
+    return done;
   }
 }

@@ -5,14 +5,10 @@ import {
   Languages,
   LotStatuses,
   WishStatuses,
-  type Actor,
-  type ApprovalFailureReason,
-  type Language,
-  type LotStatus,
-  type WishStatus,
+  type Wish,
 } from '@furniture/contracts';
 import { outboxPlugin } from '@furniture/platform';
-import type { ApplicationRecord } from '../domain/records';
+import type { ApplicationRecord, ApprovalRecord } from '../domain/records';
 
 const localized = { de: { type: String, default: '' }, uk: { type: String, default: '' } };
 
@@ -42,29 +38,13 @@ export interface ApplicationDoc extends Omit<
   updated_at: Date;
 }
 
-export interface ApprovalDoc {
-  state: 'requested' | 'failed';
+export interface ApprovalDoc extends Omit<ApprovalRecord, 'requested_at' | 'ended_at'> {
   requested_at: Date;
-  requested_by: Actor | null;
-  pickup_by: string | null;
-  note: string | null;
-  reason: ApprovalFailureReason | null;
-  lot_status: LotStatus | null;
   ended_at: Date | null;
 }
 
-export interface WishDoc {
-  id: number;
-  status: WishStatus;
-  admin_notes: string | null;
-  applicant_name: string;
-  /** E.164 */
-  applicant_whatsapp: string;
-  applicant_whatsapp_raw: string;
-  applicant_email: string | null;
-  furniture_category: number;
-  furniture_description: string;
-  language: Language;
+/** A wish as stored: the staff's view with dates as dates. */
+export interface WishDoc extends Omit<Wish, 'matching_lots' | 'created_at' | 'updated_at'> {
   /** the wisher's data was erased (privacy.ts) */
   erased_at?: Date | null;
   created_at: Date;

@@ -37,6 +37,8 @@ export class PrivacyRepository {
       applications: StoredList<ApplicationDoc>;
       wishes: StoredList<WishDoc>;
     },
+    /** asks the outbox relay to publish now (after every write that carries events) */
+    private readonly onEvents: () => void = () => undefined,
   ) {}
 
   /** The phone's turn of the submissions (ApplicationsRepository.inTurnOfPhone). */
@@ -79,7 +81,7 @@ export class PrivacyRepository {
       approval: null,
       erased_at: now,
     };
-    return this.stored.applications.update({ id, erased_at: null }, { $set: set }, events);
+    return this.erase(this.stored.applications, id, set, events);
   }
 
   /** Replaces the wisher's fields of one wish, free texts included. False when erased already. */
@@ -93,7 +95,19 @@ export class PrivacyRepository {
       furniture_description: '',
       erased_at: now,
     };
-    return this.stored.wishes.update({ id, erased_at: null }, { $set: set }, events);
+    return this.erase(this.stored.wishes, id, set, events);
+  }
+
+  /** One record's erasure with its event, unless it was erased already. */
+  private async erase<D extends object>(
+    list: StoredList<D>,
+    id: number,
+    set: Partial<D>,
+    events: DomainEvent[],
+  ): Promise<boolean> {
+    const done = await list.update({ id, erased_at: null } as never, { $set: set }, events);
+    if (done) this.onEvents();
+    return done;
   }
 
   /**

@@ -30,6 +30,8 @@ export class WishesRepository {
   constructor(
     store: Store,
     private readonly models: Models,
+    /** asks the outbox relay to publish now (after every write that carries events) */
+    private readonly onEvents: () => void = () => undefined,
   ) {
     this.stored = store.list<WishDoc>({
       name: 'wishes',
@@ -49,6 +51,7 @@ export class WishesRepository {
     const doc: WishDoc = { ...data, id: await this.drawId(), created_at: now, updated_at: now };
     const wish = toWish(doc);
     await this.stored.insert({ ...doc }, events(wish));
+    this.onEvents();
     return wish;
   }
 
@@ -77,11 +80,8 @@ export class WishesRepository {
       const doc = await this.models.Wish.findOne({ ...LIVE, id }).lean<WishDoc>();
       if (!doc || doc.status !== 'active') return null;
       const notes = doc.admin_notes ? `${doc.admin_notes}\n${line}` : line;
-      const done = await this.stored.update(
-        { ...NOT_DELETED, id, status: 'active', admin_notes: doc.admin_notes ?? null },
-        { $set: { admin_notes: notes, updated_at: new Date() } },
-        events,
-      );
+      const guard = { status: 'active', admin_notes: doc.admin_notes ?? null };
+      const done = await this.write(id, guard, { admin_notes: notes }, events);
       if (done) return this.findById(id);
     }
     throw new Error(`wish ${id}: concurrent notes did not settle`);
@@ -121,11 +121,20 @@ export class WishesRepository {
     set: { status: WishStatus; admin_notes: string | null },
     events: DomainEvent[],
   ): Promise<Wish | null> {
-    const done = await this.stored.update(
-      { ...NOT_DELETED, id, status: expectedStatus },
-      { $set: { ...set, updated_at: new Date() } },
-      events,
-    );
+    const done = await this.write(id, { status: expectedStatus }, set, events);
     return done ? this.findById(id) : null;
+  }
+
+  /** One guarded change of a live wish with its events, which the relay is asked to publish. */
+  private async write(
+    id: number,
+    guard: Record<string, unknown>,
+    set: Record<string, unknown>,
+    events: DomainEvent[],
+  ): Promise<boolean> {
+    const update = { $set: { ...set, updated_at: new Date() } };
+    const done = await this.stored.update({ ...NOT_DELETED, id, ...guard }, update, events);
+    if (done) this.onEvents();
+    return done;
   }
 }

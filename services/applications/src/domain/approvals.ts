@@ -19,7 +19,7 @@ export const actorOf = (a: Actor): Actor => ({
  * together. `requestedBy` null: the system (a lapsed lot offered to the next family).
  */
 export async function requestApproval(
-  deps: { applications: ApplicationsRepository; lots: LotLookup; onEvents: () => void },
+  deps: { applications: ApplicationsRepository; lots: LotLookup },
   app: ApplicationRecord,
   request: { requestedBy: Actor | null; note: string | null; pickupBy: string },
 ): Promise<void> {
@@ -45,5 +45,4 @@ export async function requestApproval(
     const now = await deps.applications.findById(app.id);
     throw new AppError('APPLICATION_CHANGED', { params: { status: now?.status ?? 'unknown' } });
   }
-  deps.onEvents();
 }

@@ -8,17 +8,14 @@ import { createEvent, type LotLookup } from '@furniture/platform/domain';
 import type { ApplicationsRepository } from '../data-access/applications-repository';
 import type { ApplicationRecord } from './records';
 import type { Pickups } from './pickups';
-import { noteLine, SYSTEM_AUTHOR } from './notes';
-import { changeStatus, type ChangeReason } from './status-changes';
+import { authorOf, noteLine, SYSTEM_AUTHOR } from './notes';
+import { changeStatus, type ChangeOptions } from './status-changes';
 
 export interface LotReactionsDeps {
   applications: ApplicationsRepository;
   lots: LotLookup;
   pickups: Pickups;
-  onEvents: () => void;
 }
-
-type Payload<N extends (typeof Events)[keyof typeof Events]> = EventPayload<N>;
 
 const lotStatusDe: Record<string, string> = {
   available: 'verfügbar',
@@ -38,7 +35,7 @@ export class LotReactions {
   constructor(private readonly deps: LotReactionsDeps) {}
 
   /** lot.created / lot.updated: the read model only. */
-  async lotChanged(p: Payload<typeof Events.LotCreated>): Promise<void> {
+  async lotChanged(p: EventPayload<typeof Events.LotCreated>): Promise<void> {
     await this.deps.lots.apply(p.lot);
   }
 
@@ -48,7 +45,7 @@ export class LotReactions {
    * cancellation brings them back), then the application becomes approved: application.approved
    * is final. A reservation for a request that ended meanwhile is given back.
    */
-  async lotReserved(p: Payload<typeof Events.LotReserved>): Promise<void> {
+  async lotReserved(p: EventPayload<typeof Events.LotReserved>): Promise<void> {
     await this.deps.lots.apply(p.lot);
     const winner = await this.deps.applications.findById(p.application_id);
     if (!winner || winner.lot_id !== p.lot.id) return;
@@ -60,7 +57,6 @@ export class LotReactions {
           lot_id: winner.lot_id,
         }),
       ]);
-      this.deps.onEvents();
       return;
     }
     const approval = winner.approval;
@@ -75,16 +71,14 @@ export class LotReactions {
       rejectedFor: winner.id,
     });
     if (awaiting && approval) {
-      const by = approval.requested_by;
-      const updated = await changeStatus(this.deps, winner, 'approved', {
+      await changeStatus(this.deps, winner, 'approved', {
         reason: 'staff',
         note: approval.note,
-        author: by ? { role: by.role, email: by.email } : SYSTEM_AUTHOR,
-        actor: by,
+        author: requester ? authorOf(requester) : SYSTEM_AUTHOR,
+        actor: requester,
         requireApprovalRequested: true,
         pickupBy: approval.pickup_by ?? this.deps.pickups.defaultPickupBy(),
       });
-      if (updated) this.deps.onEvents();
     }
   }
 
@@ -93,7 +87,7 @@ export class LotReactions {
    * without an approval. The application stays pending and shows why; when the lot is gone it is
    * rejected (there is nothing left to wait for).
    */
-  async reservationFailed(p: Payload<typeof Events.LotReservationFailed>): Promise<void> {
+  async reservationFailed(p: EventPayload<typeof Events.LotReservationFailed>): Promise<void> {
     const app = await this.deps.applications.findById(p.application_id);
     if (!app || app.lot_id !== p.lot_id) return;
     if (app.status === 'approved') {
@@ -117,7 +111,7 @@ export class LotReactions {
       return;
     }
     const label = lotStatusDe[p.lot_status ?? ''] ?? p.lot_status ?? 'nicht verfügbar';
-    const updated = await this.deps.applications.failApproval(
+    await this.deps.applications.failApproval(
       app.id,
       { reason: p.reason, lot_status: p.lot_status },
       noteLine(
@@ -138,11 +132,10 @@ export class LotReactions {
         ),
       ],
     );
-    if (updated) this.deps.onEvents();
   }
 
   /** lot.deleted: the lot's open applications are closed (approval requests included). */
-  async lotDeleted(p: Payload<typeof Events.LotDeleted>, actor: Actor | null): Promise<void> {
+  async lotDeleted(p: EventPayload<typeof Events.LotDeleted>, actor: Actor | null): Promise<void> {
     await this.deps.lots.markDeleted(p.lot);
     const open = await this.deps.applications.ofLot(p.lot.id, ['pending', 'approved']);
     await this.moveAll(open, 'rejected', {
@@ -165,7 +158,7 @@ export class LotReactions {
    * - reserved: nothing (staff may hold a lot aside; the queue waits).
    */
   async lotStatusChanged(
-    p: Payload<typeof Events.LotStatusChanged>,
+    p: EventPayload<typeof Events.LotStatusChanged>,
     actor: Actor | null,
   ): Promise<void> {
     await this.deps.lots.apply(p.lot);
@@ -247,19 +240,12 @@ export class LotReactions {
   private async moveAll(
     apps: ApplicationRecord[],
     to: ApplicationStatus,
-    opts: {
-      reason: ChangeReason;
-      note: string;
-      actor: Actor | null;
-      rejectedFor?: number;
-      requireApprovalRequested?: boolean;
-    },
+    opts: Omit<ChangeOptions, 'author'>,
   ): Promise<void> {
     // each its own document and lock: side by side, so that a lot's last rival is not kept
     // waiting behind the others (the family's place and mail do not depend on the order)
-    const updated = await Promise.all(
+    await Promise.all(
       apps.map((app) => changeStatus(this.deps, app, to, { ...opts, author: SYSTEM_AUTHOR })),
     );
-    if (updated.some(Boolean)) this.deps.onEvents();
   }
 }

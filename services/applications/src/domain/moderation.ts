@@ -13,20 +13,17 @@ import {
 import { AppError, createEvent } from '@furniture/platform/domain';
 import type { LotLookup, LotView } from '@furniture/platform/domain';
 import type { ApplicationsRepository } from '../data-access/applications-repository';
-import type { ApplicationRecord } from './records';
-import { requestApproval } from './approvals';
+import { isOpen, type ApplicationRecord } from './records';
+import { actorOf, requestApproval } from './approvals';
 import type { Pickups } from './pickups';
-import { noteLine, parseNotes, type NoteAuthor } from './notes';
+import { authorOf, noteLine, parseNotes } from './notes';
 import { changeStatus, lotName, staffTransition } from './status-changes';
 
 export interface ModerationDeps {
   applications: ApplicationsRepository;
   lots: LotLookup;
   pickups: Pickups;
-  onEvents: () => void;
 }
-
-const authorOf = (actor: Actor): NoteAuthor => ({ role: actor.role, email: actor.email });
 
 /** The staff view of an application: its notes parsed, its place in the queue, its lot. */
 export function toApplication(
@@ -48,17 +45,7 @@ export function toApplication(
   return {
     ...fields,
     approval: approval
-      ? {
-          ...approval,
-          requested_by: approval.requested_by
-            ? {
-                id: approval.requested_by.id,
-                name: approval.requested_by.name,
-                email: approval.requested_by.email,
-                role: approval.requested_by.role,
-              }
-            : null,
-        }
+      ? { ...approval, requested_by: approval.requested_by && actorOf(approval.requested_by) }
       : null,
     pickup_overdue: overdue,
     internal_notes: notes.join('\n'),
@@ -88,13 +75,11 @@ export function toApplication(
 export class Moderation {
   constructor(private readonly deps: ModerationDeps) {}
 
-  async list(q: ApplicationsQuery): Promise<ApplicationsPage> {
+  /** The staff list, or (`phone`) the applications of one phone number. */
+  async list(
+    q: ApplicationsQuery | { phone: string; limit: number; skip: number },
+  ): Promise<ApplicationsPage> {
     const page = await this.deps.applications.list(q);
-    return { applications: await this.present(page.applications), total: page.total };
-  }
-
-  async byPhone(phone: string, limit: number, skip: number): Promise<ApplicationsPage> {
-    const page = await this.deps.applications.list({ phone, limit, skip });
     return { applications: await this.present(page.applications), total: page.total };
   }
 
@@ -159,7 +144,6 @@ export class Moderation {
       const now = await this.require(id);
       throw new AppError('APPLICATION_CHANGED', { params: { status: now.status } });
     }
-    this.deps.onEvents();
     return { application: await this.get(id), accepted: false };
   }
 
@@ -189,7 +173,6 @@ export class Moderation {
       ],
     );
     if (!updated) throw new AppError('APPLICATION_NOT_FOUND');
-    this.deps.onEvents();
     return this.get(id);
   }
 
@@ -202,9 +185,7 @@ export class Moderation {
   /** Adds lots, queue places and each lot's holder to a page of applications. */
   private async present(apps: ApplicationRecord[]): Promise<Application[]> {
     const lotIds = [...new Set(apps.map((a) => a.lot_id))];
-    const openLots = new Set(
-      apps.filter((a) => a.status === 'pending' || a.status === 'approved').map((a) => a.lot_id),
-    );
+    const openLots = new Set(apps.filter(isOpen).map((a) => a.lot_id));
     const [lots, queues] = await Promise.all([
       this.deps.lots.getMany(lotIds),
       this.deps.applications.queuesOf(apps.filter((a) => openLots.has(a.lot_id))),

@@ -1,4 +1,4 @@
-import type { ApplicationNote, ApplicationStatus } from '@furniture/contracts';
+import type { Actor, ApplicationNote, ApplicationStatus } from '@furniture/contracts';
 import { parseNoteLine } from '@furniture/contracts';
 
 /** Who a note line names: the staff member from the token, or the service itself. */
@@ -8,6 +8,7 @@ export interface NoteAuthor {
 }
 
 export const SYSTEM_AUTHOR: NoteAuthor = { role: 'system', email: 'system' };
+export const authorOf = (actor: Actor): NoteAuthor => ({ role: actor.role, email: actor.email });
 
 const berlin = new Intl.DateTimeFormat('de-DE', {
   timeZone: 'Europe/Berlin',

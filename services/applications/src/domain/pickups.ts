@@ -3,14 +3,13 @@ import { AppError, createEvent, type LotLookup, type Logger } from '@furniture/p
 import type { ApplicationsRepository } from '../data-access/applications-repository';
 import { requestApproval } from './approvals';
 import { addDays, today, type Calendar } from './calendar';
-import { noteLine, type NoteAuthor } from './notes';
+import { authorOf, noteLine } from './notes';
 import type { ApplicationRecord } from './records';
 import { changeStatus, familyFields } from './status-changes';
 
 export interface PickupsDeps {
   applications: ApplicationsRepository;
   lots: LotLookup;
-  onEvents: () => void;
   calendar: Calendar;
   logger: Logger;
   /** days from the approval to the default pickup date */
@@ -21,7 +20,6 @@ export interface PickupsDeps {
   autoApproveNext: boolean;
 }
 
-const authorOf = (actor: Actor): NoteAuthor => ({ role: actor.role, email: actor.email });
 const germanDay = (day: string) => day.split('-').reverse().join('.');
 
 /**
@@ -80,7 +78,6 @@ export class Pickups {
       ],
     );
     if (!updated) throw new AppError('PICKUP_NOT_APPROVED');
-    this.deps.onEvents();
   }
 
   /** POST /applications/{id}/lapse: the family did not come; the lot goes to the next family. */
@@ -94,7 +91,6 @@ export class Pickups {
       actor,
     });
     if (!updated) throw new AppError('APPLICATION_CHANGED', { params: { status: app.status } });
-    this.deps.onEvents();
   }
 
   /**
@@ -108,39 +104,23 @@ export class Pickups {
     let overdue = 0;
     for (const app of due) {
       const pickupBy = app.pickup_by!;
-      if (pickupBy < day) {
-        if (app.pickup_overdue_at) continue;
-        const marked = await this.deps.applications.markPickup(
-          app.id,
-          'pickup_overdue_at',
-          pickupBy,
-          [
-            createEvent(Events.ApplicationPickupOverdue, {
-              application_id: app.id,
-              lot_id: app.lot_id,
-              pickup_by: pickupBy,
-            }),
-          ],
-        );
-        if (marked) overdue++;
-      } else {
-        if (app.pickup_reminded_at) continue;
-        const lot = await this.deps.lots.get(app.lot_id);
-        const marked = await this.deps.applications.markPickup(
-          app.id,
-          'pickup_reminded_at',
-          pickupBy,
-          [
-            createEvent(Events.ApplicationPickupReminderDue, {
-              ...familyFields(app, lot),
-              pickup_by: pickupBy,
-            }),
-          ],
-        );
-        if (marked) reminded++;
-      }
+      const late = pickupBy < day;
+      if (late ? app.pickup_overdue_at : app.pickup_reminded_at) continue;
+      const event = late
+        ? createEvent(Events.ApplicationPickupOverdue, {
+            application_id: app.id,
+            lot_id: app.lot_id,
+            pickup_by: pickupBy,
+          })
+        : createEvent(Events.ApplicationPickupReminderDue, {
+            ...familyFields(app, await this.deps.lots.get(app.lot_id)),
+            pickup_by: pickupBy,
+          });
+      const field = late ? 'pickup_overdue_at' : 'pickup_reminded_at';
+      if (!(await this.deps.applications.markPickup(app.id, field, pickupBy, [event]))) continue;
+      if (late) overdue++;
+      else reminded++;
     }
-    if (reminded + overdue > 0) this.deps.onEvents();
     return { reminded, overdue };
   }
 
@@ -161,9 +141,7 @@ export class Pickups {
         auto_approved: auto,
       }),
     ]);
-    if (!marked) return;
-    this.deps.onEvents();
-    if (!auto) return;
+    if (!marked || !auto) return;
     try {
       await requestApproval(this.deps, next, {
         requestedBy: null,

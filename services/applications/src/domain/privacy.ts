@@ -5,7 +5,6 @@ import { OPEN_STATUSES } from './records';
 
 export interface PrivacyDeps {
   privacy: PrivacyRepository;
-  onEvents: () => void;
   /** the retention job's clock (tests set it) */
   now: () => Date;
   /** closed applications and wishes keep the family's data this many days */
@@ -64,7 +63,6 @@ export class Privacy {
         if (await this.eraseOne('wish', wish.id as number, 'request', now, actor)) wishes++;
       }
       await this.deps.privacy.forgetWriteCounter(e164);
-      if (applications + wishes > 0) this.deps.onEvents();
       return { applications, wishes };
     });
   }
@@ -87,10 +85,8 @@ export class Privacy {
     };
     const applications = await eraseExpired('application');
     const wishes = await eraseExpired('wish');
-    if (applications + wishes > 0) {
-      this.deps.onEvents();
+    if (applications + wishes > 0)
       this.deps.logger.info({ applications, wishes }, 'retention period ended: data erased');
-    }
     return { applications, wishes };
   }
 

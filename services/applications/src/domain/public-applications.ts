@@ -1,14 +1,13 @@
 import {
   Events,
   type ApplicationCreated,
-  type ApplicationStatus,
   type ApplicationStatusItem,
   type CannotApplyReason,
   type QueueInfo,
 } from '@furniture/contracts';
 import { AppError, createEvent, type LotLookup, type LotView } from '@furniture/platform/domain';
 import type { ApplicationsRepository } from '../data-access/applications-repository';
-import { DuplicateApplicationError, type ApplicantFields, type ApplicationRecord } from './records';
+import { isOpen, type ApplicantFields } from './records';
 import { closeLateApplication, lotName } from './status-changes';
 
 export interface PublicApplicationsDeps {
@@ -17,8 +16,6 @@ export interface PublicApplicationsDeps {
   /** open applications one phone may hold across all lots */
   maxOpenPerPhone: number;
   statusCheckMax: number;
-  /** called after every write that carries events */
-  onEvents: () => void;
 }
 
 /** A phone as E.164 (the applicant's key) and as typed. */
@@ -54,7 +51,13 @@ export interface Eligibility {
 }
 
 const isOpenForApplications = (lot: LotView) => !lot.deleted && lot.status === 'available';
-const isOpen = (status: ApplicationStatus) => status === 'pending' || status === 'approved';
+
+/** The error that refuses a submission, by the reason eligibility gives. */
+export const refusals = {
+  lot_not_available: 'LOT_NOT_AVAILABLE',
+  already_applied: 'ALREADY_APPLIED',
+  too_many_open_applications: 'TOO_MANY_OPEN_APPLICATIONS',
+} as const;
 
 /**
  * What families do without an account: apply for a lot, check whether they can, see their place
@@ -74,59 +77,44 @@ export class PublicApplications {
     if (repeated) return repeated;
     await input.admit?.();
     if (input.honeypot) return this.decoy(lot);
-    if (!isOpenForApplications(lot)) throw new AppError('LOT_NOT_AVAILABLE');
     // one phone at a time (duplicate and limit checks see each other's results), then one lot
     // at a time (ids are drawn and stored in order, so queue places are exact); the unique index
     // on lot and phone still decides between processes
     return applications.inTurnOfPhone(input.phone.e164, async () => {
-      const held = await applications.ofPhone(input.phone.e164);
-      if (held.some((a) => a.lot_id === lot.id)) throw new AppError('ALREADY_APPLIED');
-      const open = held.filter((a) => isOpen(a.status)).length;
-      if (open >= this.deps.maxOpenPerPhone) {
-        throw new AppError('TOO_MANY_OPEN_APPLICATIONS', { params: { count: open } });
-      }
+      const verdict = await this.judge(lot, input.phone.e164);
+      if (verdict.reason_code)
+        throw new AppError(refusals[verdict.reason_code], { params: verdict.reason_params });
       return applications.inTurnOfLot(lot.id, async () => {
         const position = (await applications.countOpenOfLot(lot.id)) + 1;
-        let created;
-        try {
-          created = await applications.insert(
-            {
-              lot_id: lot.id,
+        const { phone, honeypot: _bot, admit: _admit, ...fields } = input;
+        const created = await applications.insert(
+          {
+            ...fields,
+            status: 'pending',
+            applicant_phone: phone.e164,
+            applicant_phone_raw: phone.raw,
+            lot_name: lot.name,
+            notes: [],
+          },
+          (app) => [
+            createEvent(Events.ApplicationSubmitted, {
+              application_id: app.id,
+              lot_id: app.lot_id,
               status: 'pending',
-              applicant_name: input.applicant_name,
-              applicant_phone: input.phone.e164,
-              applicant_phone_raw: input.phone.raw,
-              applicant_whatsapp: input.applicant_whatsapp,
-              applicant_email: input.applicant_email,
-              applicant_city: input.applicant_city,
-              applicant_address: input.applicant_address,
-              needs_delivery_help: input.needs_delivery_help,
-              language: input.language,
+              applicant_name: app.applicant_name,
+              applicant_email: app.applicant_email,
+              language: app.language,
               lot_name: lot.name,
-              notes: [],
-              request_key: input.request_key,
-            },
-            (app) => [
-              createEvent(Events.ApplicationSubmitted, {
-                application_id: app.id,
-                lot_id: app.lot_id,
-                status: 'pending',
-                applicant_name: app.applicant_name,
-                applicant_email: app.applicant_email,
-                language: app.language,
-                lot_name: lot.name,
-                queue_position: position,
-                category_id: lot.category_id,
-              }),
-            ],
-          );
-        } catch (err) {
-          if (err instanceof DuplicateApplicationError) {
-            const again = await this.repeatedSubmission(input);
-            if (again) return again;
-            throw new AppError('ALREADY_APPLIED');
-          }
-          throw err;
+              queue_position: position,
+              category_id: lot.category_id,
+            }),
+          ],
+        );
+        if (!created) {
+          // another process stored this phone's application for the lot first (unique index)
+          const again = await this.repeatedSubmission(input);
+          if (again) return again;
+          throw new AppError('ALREADY_APPLIED');
         }
         // the lot may have been reserved or closed between the check above and the insert; the
         // handler that closed its other applications may have missed this one (see docs)
@@ -134,7 +122,6 @@ export class PublicApplications {
         if (now && (now.deleted || now.status !== 'available')) {
           await closeLateApplication(this.deps, created, now);
         }
-        this.deps.onEvents();
         return {
           id: created.id,
           status: 'pending' as const,
@@ -153,16 +140,11 @@ export class PublicApplications {
     if (!input.request_key) return null;
     const existing = await this.deps.applications.findByLotAndPhone(input.lot_id, input.phone.e164);
     if (!existing || existing.request_key !== input.request_key) return null;
-    return this.created(existing);
-  }
-
-  private async created(app: ApplicationRecord): Promise<ApplicationCreated> {
-    const open = app.status === 'pending' || app.status === 'approved';
     return {
-      id: app.id,
-      status: app.status,
-      created_at: app.created_at,
-      queue_position: open ? await this.deps.applications.queuePosition(app.lot_id, app.id) : null,
+      id: existing.id,
+      status: existing.status,
+      created_at: existing.created_at,
+      queue_position: await this.deps.applications.placeOf(existing),
     };
   }
 
@@ -181,13 +163,12 @@ export class PublicApplications {
       phone ? applications.findByLotAndPhone(lot.id, phone) : Promise.resolve(null),
       this.judge(lot, phone),
     ]);
-    const open = mine && (mine.status === 'pending' || mine.status === 'approved');
     return {
       applications_count: count,
       lot_status: lot.status,
       user_has_application: mine !== null,
       can_apply: eligibility.can_apply,
-      queue_position: open ? await applications.queuePosition(lot.id, mine.id) : null,
+      queue_position: mine && (await applications.placeOf(mine)),
       user_application_status: mine?.status ?? null,
     };
   }
@@ -214,7 +195,7 @@ export class PublicApplications {
   private async judge(lot: LotView, phone?: string): Promise<Eligibility> {
     const { applications, maxOpenPerPhone } = this.deps;
     const held = phone ? await applications.ofPhone(phone) : [];
-    const open = held.filter((a) => isOpen(a.status)).length;
+    const open = held.filter(isOpen).length;
     const mine = held.some((a) => a.lot_id === lot.id);
     const result = (reason: CannotApplyReason | null, params: Record<string, number> = {}) => ({
       can_apply: reason === null,

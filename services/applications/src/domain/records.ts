@@ -14,6 +14,7 @@ import type {
 
 /** Statuses that hold a place in a lot's queue. */
 export const OPEN_STATUSES: readonly ApplicationStatus[] = ['pending', 'approved'];
+export const isOpen = (a: { status: ApplicationStatus }) => OPEN_STATUSES.includes(a.status);
 
 /**
  * Who holds a lot, the one definition: an application that is approved, or pending with its
@@ -102,9 +103,6 @@ export interface TransitionExtras {
 }
 
 export type NewWish = Omit<Wish, 'id' | 'created_at' | 'updated_at'>;
-
-/** The phone already applied for the lot (the unique index said so). */
-export class DuplicateApplicationError extends Error {}
 
 /** The application that holds a lot (`holdsLot`). */
 export interface LotHolder {

@@ -69,6 +69,14 @@ export function familyFields(
   };
 }
 
+export type ChangeOptions = {
+  reason: ChangeReason;
+  /** the staff member's note, or the automatic explanation */
+  note: string | null;
+  author: NoteAuthor;
+  actor: Actor | null;
+} & TransitionExtras;
+
 export interface StatusChangeDeps {
   applications: ApplicationsRepository;
   lots: LotLookup;
@@ -83,13 +91,7 @@ export async function changeStatus(
   deps: StatusChangeDeps,
   app: ApplicationRecord,
   to: ApplicationStatus,
-  opts: {
-    reason: ChangeReason;
-    /** the staff member's note, or the automatic explanation */
-    note: string | null;
-    author: NoteAuthor;
-    actor: Actor | null;
-  } & TransitionExtras,
+  opts: ChangeOptions,
 ): Promise<ApplicationRecord | null> {
   const t = transitionOf(app.status, to);
   const lot = await deps.lots.get(app.lot_id);
@@ -113,18 +115,8 @@ export async function changeStatus(
     },
     opts.actor,
   );
-  return deps.applications.transition(
-    app.id,
-    app.status,
-    to,
-    noteLine(opts.author, t.action, comment),
-    [event],
-    {
-      rejectedFor: opts.rejectedFor,
-      requireApprovalRequested: opts.requireApprovalRequested,
-      pickupBy: opts.pickupBy,
-    },
-  );
+  const line = noteLine(opts.author, t.action, comment);
+  return deps.applications.transition(app.id, app.status, to, line, [event], opts);
 }
 
 /**
@@ -139,33 +131,17 @@ export async function closeLateApplication(
   app: ApplicationRecord,
   lot: LotView,
 ): Promise<void> {
-  if (lot.deleted) {
-    await changeStatus(deps, app, 'rejected', {
-      reason: 'lot_deleted',
-      note: 'Automatisch abgelehnt: Das Lot wurde gelöscht.',
-      author: SYSTEM_AUTHOR,
-      actor: null,
-    });
-    return;
-  }
-  if (lot.status === 'reserved') {
-    const holder = await deps.applications.reservationHolder(lot.id, app.id);
-    if (holder === null) return;
-    await changeStatus(deps, app, 'rejected', {
-      reason: 'competitor_approved',
-      note: `Automatisch abgelehnt: Das Lot wurde für Bewerbung #${holder} reserviert.`,
-      author: SYSTEM_AUTHOR,
-      actor: null,
-      rejectedFor: holder,
-    });
-    return;
-  }
-  if (lot.status !== 'available') {
-    await changeStatus(deps, app, 'rejected', {
-      reason: 'lot_closed',
-      note: 'Automatisch abgelehnt: Das Lot ist nicht mehr verfügbar.',
-      author: SYSTEM_AUTHOR,
-      actor: null,
-    });
-  }
+  const reserved = !lot.deleted && lot.status === 'reserved';
+  const holder = reserved ? await deps.applications.reservationHolder(lot.id, app.id) : null;
+  if ((!lot.deleted && lot.status === 'available') || (reserved && holder === null)) return;
+  const [reason, note]: [ChangeReason, string] = lot.deleted
+    ? ['lot_deleted', 'Automatisch abgelehnt: Das Lot wurde gelöscht.']
+    : reserved
+      ? [
+          'competitor_approved',
+          `Automatisch abgelehnt: Das Lot wurde für Bewerbung #${holder} reserviert.`,
+        ]
+      : ['lot_closed', 'Automatisch abgelehnt: Das Lot ist nicht mehr verfügbar.'];
+  const system = { author: SYSTEM_AUTHOR, actor: null };
+  await changeStatus(deps, app, 'rejected', { reason, note, ...system, rejectedFor: holder });
 }

@@ -37,9 +37,7 @@ export interface NewWishInput {
  * active, fulfilled is final.
  */
 export class WishesService {
-  constructor(
-    private readonly deps: { wishes: WishesRepository; lots: LotLookup; onEvents: () => void },
-  ) {}
+  constructor(private readonly deps: { wishes: WishesRepository; lots: LotLookup }) {}
 
   async create(input: NewWishInput): Promise<WishCreated> {
     if (input.honeypot) {
@@ -50,17 +48,14 @@ export class WishesService {
         created_at: new Date().toISOString(),
       };
     }
+    const { whatsapp, honeypot: _bot, ...fields } = input;
     const wish = await this.deps.wishes.insert(
       {
+        ...fields,
         status: 'active',
         admin_notes: null,
-        applicant_name: input.applicant_name,
-        applicant_whatsapp: input.whatsapp.e164,
-        applicant_whatsapp_raw: input.whatsapp.raw,
-        applicant_email: input.applicant_email,
-        furniture_category: input.furniture_category,
-        furniture_description: input.furniture_description,
-        language: input.language,
+        applicant_whatsapp: whatsapp.e164,
+        applicant_whatsapp_raw: whatsapp.raw,
       },
       (w) => [
         createEvent(Events.WishCreated, {
@@ -71,7 +66,6 @@ export class WishesService {
         }),
       ],
     );
-    this.deps.onEvents();
     return { id: wish.id, status: 'active', created_at: wish.created_at };
   }
 
@@ -158,7 +152,6 @@ export class WishesService {
       ),
     ]);
     if (!updated) throw new AppError('CONFLICT');
-    this.deps.onEvents();
     return { wish: updated, channel };
   }
 
@@ -210,7 +203,6 @@ export class WishesService {
       await this.get(id); // 404 when it is gone
       throw new AppError('CONFLICT');
     }
-    this.deps.onEvents();
     return updated;
   }
 }

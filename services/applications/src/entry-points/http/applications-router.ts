@@ -84,7 +84,7 @@ export function applicationsRouter(deps: {
     const { phone } = input.params(req, phoneParamSchema);
     const { limit, skip } = input.query(req, limitSkipQuerySchema);
     const e164 = phoneFields(req, 'path', { phone: { value: phone, key: 'invalid_phone' } }).phone!;
-    res.json(await moderation.byPhone(e164.e164, limit, skip));
+    res.json(await moderation.list({ phone: e164.e164, limit, skip }));
   });
 
   r.get('/:id', requireStaff, async (req, res) => {

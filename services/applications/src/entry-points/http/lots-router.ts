@@ -1,15 +1,9 @@
 import { Router } from 'express';
 import { idParamSchema, lotPhoneQuerySchema, type EligibilityCheck } from '@furniture/contracts';
 import { input, requireStaff } from '@furniture/platform';
-import type { PublicApplications } from '../../domain/public-applications';
+import { refusals, type PublicApplications } from '../../domain/public-applications';
 import type { WishesService } from '../../domain/wishes-service';
 import { localized, phoneFields } from './input-helpers';
-
-const reasonCodes = {
-  lot_not_available: 'LOT_NOT_AVAILABLE',
-  already_applied: 'ALREADY_APPLIED',
-  too_many_open_applications: 'TOO_MANY_OPEN_APPLICATIONS',
-} as const;
 
 /**
  * The lot page's queue panel and eligibility check (public), and the wishes a lot matches
@@ -28,7 +22,7 @@ export function lotsRouter(publicApplications: PublicApplications, wishes: Wishe
     const e = await publicApplications.eligibility(id, phoneOf(req));
     const data: EligibilityCheck = {
       can_apply: e.can_apply,
-      reason: e.reason_code ? localized(req, reasonCodes[e.reason_code], e.reason_params) : null,
+      reason: e.reason_code ? localized(req, refusals[e.reason_code], e.reason_params) : null,
       reason_code: e.reason_code,
       total_applications: e.total_applications,
       max_open_applications: e.max_open_applications,
