@@ -13,7 +13,7 @@
 // between a write and its summary's leaves that group's summary behind until its next write or a
 // rebuild (readers that must not contradict a document recompute that group: `fresh`).
 import type { Collection, Document } from 'mongodb';
-import { insertManyKeepingExisting, isDuplicateKeyError, type Connection } from '../mongo';
+import { insertedUnlessTaken, insertManyKeepingExisting, type Connection } from '../mongo';
 import { withDocLock } from './locks';
 
 export interface SummaryDeclaration<M, S extends Document> {
@@ -123,13 +123,9 @@ export class KeptSummaries<M = Document, S extends Document = Document> {
         const stored = await this.collection.findOne({ _id }, { projection: { v: 1 } });
         const summary = await this.fresh(group);
         if (!stored) {
-          try {
-            await this.collection.insertOne({ ...summary, _id, [this.groupBy]: group, v: 1 });
-            return;
-          } catch (err) {
-            if (isDuplicateKeyError(err)) continue; // another replica stored it meanwhile
-            throw err;
-          }
+          const doc = { ...summary, _id, [this.groupBy]: group, v: 1 };
+          if (await insertedUnlessTaken(this.collection, doc)) return;
+          continue; // another replica stored it meanwhile
         }
         const res = await this.collection.updateOne(
           { _id, v: stored.v },
