@@ -1,14 +1,8 @@
 import amqp, { type AmqpConnectionManager, type ChannelWrapper } from 'amqp-connection-manager';
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
-import {
-  parseEvent,
-  queueNames,
-  type DomainEvent,
-  type EventName,
-  type QueueNames,
-} from '@furniture/contracts';
+import { parseEvent, queueNames, type DomainEvent, type EventName } from '@furniture/contracts';
 import { isTransientError } from '../failures';
-import { settlesWithin } from '../time';
+import { settlesWithin, sleep } from '../time';
 import type { HealthCheck } from '../http';
 import type { Logger } from '../logger';
 import { maskPersonalData } from '../privacy';
@@ -38,8 +32,6 @@ export interface EventBusOptions {
   topology?: Topology;
   /** how often a paused consumer looks whether its dependencies are back */
   probeIntervalMs?: number;
-  /** longest wait after a transient failure whose dependency looks fine (another service) */
-  transientBackoffMaxMs?: number;
   /** called after each successfully handled event with its age (metrics) */
   onHandled?: (event: DomainEvent, ageSeconds: number) => void;
 }
@@ -73,6 +65,8 @@ export const DEAD_REASON_HEADER = 'x-dead-reason';
 export const DEAD_ERROR_HEADER = 'x-dead-error';
 export const DEAD_AT_HEADER = 'x-dead-at';
 const MAX_RETRY_DELAY_MS = 5 * 60 * 1000;
+/** longest wait after a transient failure whose dependency looks fine (another service) */
+const TRANSIENT_BACKOFF_MAX_MS = 30_000;
 
 /**
  * Domain events over RabbitMQ: one durable topic exchange, persistent messages published with
@@ -96,7 +90,6 @@ export class EventBus {
   readonly queue: string;
   readonly retryQueue: string;
   readonly deadLetterQueue: string;
-  private readonly names: QueueNames;
   private readonly opts: Required<EventBusOptions>;
   private connection?: AmqpConnectionManager;
   private publisher?: ChannelWrapper;
@@ -112,7 +105,8 @@ export class EventBus {
   /** transient failures in a row whose dependencies all answered (another service is down) */
   private transientStreak = 0;
   private readonly returned = new Set<string>();
-  private wakeProbe?: () => void;
+  /** aborted by stop: ends the paused consumer's wait */
+  private readonly stopped = new AbortController();
   private readonly broadcasts: ChannelWrapper[] = [];
 
   constructor(opts: EventBusOptions) {
@@ -123,18 +117,13 @@ export class EventBus {
       maxReconnectSeconds: 30,
       topology: defaultTopology,
       probeIntervalMs: 1000,
-      transientBackoffMaxMs: 30_000,
       ...opts,
       onHandled: opts.onHandled ?? (() => undefined),
     };
-    this.names = queueNames(opts.exchange, opts.service);
-    this.queue = this.names.queue;
-    this.retryQueue = this.names.retry;
-    this.deadLetterQueue = this.names.dead;
-  }
-
-  get service(): string {
-    return this.opts.service;
+    const names = queueNames(opts.exchange, opts.service);
+    this.queue = names.queue;
+    this.retryQueue = names.retry;
+    this.deadLetterQueue = names.dead;
   }
 
   /**
@@ -359,41 +348,25 @@ export class EventBus {
       }
       const delay = Math.min(this.opts.retryBaseMs * 2 ** (attempt - 1), MAX_RETRY_DELAY_MS);
       logger.warn({ ...log, retryInMs: delay }, 'handler failed; will retry');
-      try {
-        await sendConfirmed(ch, this.retryQueue, msg, {
-          expiration: String(delay),
-          headers: { ...msg.properties.headers, [ATTEMPT_HEADER]: attempt + 1 },
-        });
-        settle(() => ch.ack(msg));
-      } catch (retryErr) {
-        logger.warn({ err: errorText(retryErr) }, 'could not schedule retry; message returns');
-        settle(() => ch.nack(msg, false, true));
-      }
+      const headers = { [ATTEMPT_HEADER]: attempt + 1 };
+      const failed = await moveTo(ch, this.retryQueue, msg, String(delay), headers);
+      if (failed)
+        logger.warn({ err: errorText(failed) }, 'could not schedule retry; message returns');
     }
   }
 
-  /** Moves a message to the dead-letter queue with why it is there, then acks it. */
+  /** Moves a message to the dead-letter queue with why it is there. */
   private async deadLetter(
     ch: ConfirmChannel,
     msg: ConsumeMessage,
     reason: 'contract' | 'handler',
     err: unknown,
   ): Promise<void> {
-    try {
-      await sendConfirmed(ch, this.deadLetterQueue, msg, {
-        expiration: undefined,
-        headers: {
-          ...msg.properties.headers,
-          [DEAD_REASON_HEADER]: reason,
-          [DEAD_ERROR_HEADER]: errorText(err).slice(0, 500),
-          [DEAD_AT_HEADER]: new Date().toISOString(),
-        },
-      });
-      settle(() => ch.ack(msg));
-    } catch {
-      // not kept anywhere yet: the broker keeps it in the queue
-      settle(() => ch.nack(msg, false, true));
-    }
+    await moveTo(ch, this.deadLetterQueue, msg, undefined, {
+      [DEAD_REASON_HEADER]: reason,
+      [DEAD_ERROR_HEADER]: errorText(err).slice(0, 500),
+      [DEAD_AT_HEADER]: new Date().toISOString(),
+    });
   }
 
   private async missingDependencies(): Promise<string[]> {
@@ -430,22 +403,15 @@ export class EventBus {
   }
 
   private async resumeWhenReady(): Promise<void> {
-    const { probeIntervalMs, transientBackoffMaxMs, logger } = this.opts;
+    const { probeIntervalMs, logger } = this.opts;
     const backoff =
       this.transientStreak > 0
-        ? Math.min(500 * 2 ** (this.transientStreak - 1), transientBackoffMaxMs)
+        ? Math.min(500 * 2 ** (this.transientStreak - 1), TRANSIENT_BACKOFF_MAX_MS)
         : 0;
     const since = Date.now();
     await this.paused;
     for (;;) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, probeIntervalMs);
-        timer.unref();
-        this.wakeProbe = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
+      await sleep(probeIntervalMs, this.stopped.signal);
       if (this.stopping) return;
       const missing = await this.missingDependencies();
       this.waitingFor = missing;
@@ -491,7 +457,7 @@ export class EventBus {
    */
   async stop(graceMs = 5000): Promise<void> {
     this.stopping = true;
-    this.wakeProbe?.();
+    this.stopped.abort();
     const steps = async () => {
       if (this.consumerChannel && this.consumerTag) {
         await this.consumerChannel.cancel(this.consumerTag).catch(() => undefined);
@@ -515,20 +481,34 @@ function errorText(err: unknown): string {
   return maskPersonalData(err instanceof Error ? err.message : String(err));
 }
 
-function sendConfirmed(
+/**
+ * Sends a copy of a message to a queue (with this `expiration` and these headers added) and acks
+ * the original once the broker confirmed the copy; else hands the original back to the queue (it
+ * is not kept anywhere yet) and answers why.
+ */
+async function moveTo(
   ch: ConfirmChannel,
   queue: string,
   msg: ConsumeMessage,
-  props: { expiration?: string; headers: Record<string, unknown> },
-): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    ch.sendToQueue(
-      queue,
-      msg.content,
-      { ...msg.properties, persistent: true, ...props },
-      (confirmErr) => (confirmErr ? reject(confirmErr) : resolve()),
+  expiration: string | undefined,
+  headers: Record<string, unknown>,
+): Promise<unknown> {
+  const properties = {
+    ...msg.properties,
+    persistent: true,
+    expiration,
+    headers: { ...msg.properties.headers, ...headers },
+  };
+  try {
+    await new Promise<void>((resolve, reject) =>
+      ch.sendToQueue(queue, msg.content, properties, (err) => (err ? reject(err) : resolve())),
     );
-  });
+    settle(() => ch.ack(msg));
+    return undefined;
+  } catch (err) {
+    settle(() => ch.nack(msg, false, true));
+    return err;
+  }
 }
 
 /** ack/nack on a channel that may have closed meanwhile: the broker redelivers then anyway. */
