@@ -148,17 +148,14 @@ export class KeptSummaries<M = Document, S extends Document = Document> {
     const stored = new Map<string, SummaryDoc>();
     for (const doc of await this.collection.find({ [this.groupBy]: { $exists: true } }).toArray())
       stored.set(doc._id, doc);
+    // every stored summary's group too: one whose documents are all gone is summarized empty
     const byGroup = new Map<number, M[]>();
+    for (const doc of stored.values()) byGroup.set(doc[this.groupBy] as number, []);
     const everyMember = this.source.collection.find({}, { projection: this.projection });
     for (const m of await everyMember.toArray()) {
       const group = m[this.groupBy] as number;
-      const list = byGroup.get(group);
-      if (list) list.push(m as M);
-      else byGroup.set(group, [m as M]);
-    }
-    for (const doc of stored.values()) {
-      const group = doc[this.groupBy] as number;
       if (!byGroup.has(group)) byGroup.set(group, []);
+      byGroup.get(group)!.push(m as M);
     }
     let written = 0;
     const missing: SummaryDoc[] = [];
