@@ -131,7 +131,7 @@ export class EventBus {
    * broker (events wait in the outbox, consumers attach when it comes) and keeps retrying.
    */
   async start(waitMs = 15000): Promise<void> {
-    const { logger, exchange } = this.opts;
+    const { logger } = this.opts;
     const connection = amqp.connect([this.opts.url], {
       heartbeatIntervalInSeconds: 10,
       reconnectTimeInSeconds: 1,
@@ -152,20 +152,12 @@ export class EventBus {
     connection.on('disconnect', ({ err }) => backoff(err, 'RabbitMQ connection lost'));
     connection.on('connectFailed', ({ err }) => backoff(err, 'RabbitMQ not reachable'));
 
-    this.publisher = connection.createChannel({
-      name: `${this.opts.service}-publisher`,
-      confirm: true,
-      setup: async (ch: ConfirmChannel) => {
-        // the broker sends basic.return before the confirm of an unroutable mandatory message
-        ch.on('return', (msg: ConsumeMessage) => {
-          if (msg.properties.messageId) this.returned.add(String(msg.properties.messageId));
-        });
-        await declareTopology(ch, exchange, this.opts.topology);
-      },
+    this.publisher = await this.openChannel('publisher', async (ch) => {
+      // the broker sends basic.return before the confirm of an unroutable mandatory message
+      ch.on('return', (msg: ConsumeMessage) => {
+        if (msg.properties.messageId) this.returned.add(String(msg.properties.messageId));
+      });
     });
-    this.publisher.on('error', (err) =>
-      logger.warn({ err: err.message }, 'publisher channel error'),
-    );
     const connected = await settlesWithin(this.publisher.waitForConnect(), waitMs);
     if (!connected) logger.warn({ waitMs }, 'RabbitMQ not reachable yet; continuing and retrying');
   }
@@ -215,9 +207,31 @@ export class EventBus {
     }
   }
 
+  /**
+   * A channel whose `setup` runs, after the topology is declared, now and after every reconnect;
+   * resolves once it is set up if the broker is there.
+   */
+  private async openChannel(
+    role: string,
+    setup: (ch: ConfirmChannel) => Promise<unknown>,
+  ): Promise<ChannelWrapper> {
+    if (!this.connection) throw new Error(`EventBus: ${role} channel before start`);
+    const { exchange, logger, topology } = this.opts;
+    const channel = this.connection.createChannel({
+      name: `${this.opts.service}-${role}`,
+      confirm: true,
+      setup: async (ch: ConfirmChannel) => {
+        await declareTopology(ch, exchange, topology);
+        await setup(ch);
+      },
+    });
+    channel.on('error', (err) => logger.warn({ err: err.message }, `${role} channel error`));
+    if (this.isConnected()) await channel.waitForConnect();
+    return channel;
+  }
+
   /** Registers the handlers and starts consuming this service's queue. */
   async subscribe(handlers: EventHandlers, opts: SubscribeOptions = {}): Promise<void> {
-    if (!this.connection) throw new Error('EventBus.subscribe before start');
     const bound = this.opts.topology[this.opts.service] ?? [];
     const unbound = Object.keys(handlers).filter((n) => !bound.includes(n as EventName));
     if (unbound.length > 0) {
@@ -227,22 +241,12 @@ export class EventBus {
     }
     this.handlers = { ...this.handlers, ...handlers };
     this.dependencies = { ...this.dependencies, ...opts.dependencies };
-    const { exchange, prefetch } = this.opts;
-    this.consumer = this.connection.createChannel({
-      name: `${this.opts.service}-consumer`,
-      confirm: true,
-      setup: async (ch: ConfirmChannel) => {
-        await declareTopology(ch, exchange, this.opts.topology);
-        await ch.prefetch(prefetch);
-        this.consumerChannel = ch;
-        this.consumerTag = undefined;
-        if (!this.paused && !this.stopping) await this.consume(ch);
-      },
+    this.consumer = await this.openChannel('consumer', async (ch) => {
+      await ch.prefetch(this.opts.prefetch);
+      this.consumerChannel = ch;
+      this.consumerTag = undefined;
+      if (!this.paused && !this.stopping) await this.consume(ch);
     });
-    this.consumer.on('error', (err) =>
-      this.opts.logger.warn({ err: err.message }, 'consumer channel error'),
-    );
-    if (this.isConnected()) await this.consumer.waitForConnect();
   }
 
   /**
@@ -255,31 +259,21 @@ export class EventBus {
     names: readonly EventName[],
     onEvent: (event: DomainEvent) => void,
   ): Promise<void> {
-    if (!this.connection) throw new Error('EventBus.broadcast before start');
     const { exchange, logger } = this.opts;
-    const channel = this.connection.createChannel({
-      name: `${this.opts.service}-broadcast`,
-      setup: async (ch: ConfirmChannel) => {
-        await declareTopology(ch, exchange, this.opts.topology);
-        const { queue } = await ch.assertQueue('', { exclusive: true, autoDelete: true });
-        for (const name of names) await ch.bindQueue(queue, exchange, name);
-        await ch.consume(
-          queue,
-          (msg) => {
-            if (!msg) return;
-            try {
-              onEvent(parseEvent(JSON.parse(msg.content.toString('utf8'))));
-            } catch (err) {
-              logger.warn({ err: errorText(err) }, 'broadcast event not understood; ignored');
-            }
-          },
-          { noAck: true },
-        );
-      },
+    const channel = await this.openChannel('broadcast', async (ch) => {
+      const { queue } = await ch.assertQueue('', { exclusive: true, autoDelete: true });
+      for (const name of names) await ch.bindQueue(queue, exchange, name);
+      const onMessage = (msg: ConsumeMessage | null) => {
+        if (!msg) return;
+        try {
+          onEvent(parseEvent(JSON.parse(msg.content.toString('utf8'))));
+        } catch (err) {
+          logger.warn({ err: errorText(err) }, 'broadcast event not understood; ignored');
+        }
+      };
+      await ch.consume(queue, onMessage, { noAck: true });
     });
-    channel.on('error', (err) => logger.warn({ err: err.message }, 'broadcast channel error'));
     this.broadcasts.push(channel);
-    if (this.isConnected()) await channel.waitForConnect();
   }
 
   private async consume(ch: ConfirmChannel): Promise<void> {

@@ -35,15 +35,7 @@ import { assertAnswerInContract } from './contract';
 
 export { assertAnswerInContract, contractProblem, type AnswerToCheck } from './contract';
 
-export interface TestUrls {
-  mongoUrl: string;
-  amqpUrl: string;
-  s3Url: string;
-  smtpUrl: string;
-  mailApiUrl: string;
-}
-
-export function testUrls(): TestUrls {
+export function testUrls() {
   const need = (key: string): string => {
     const value = process.env[key];
     if (!value)
@@ -171,11 +163,12 @@ export interface ApiResponse<T = any> {
  * the test fails. `{ contract: false }` for servers that are not ours (stand-ins in a test).
  */
 export function api(baseUrl: string, clientOpts: { contract?: boolean } = {}) {
+  type Opts = { token?: string; headers?: Record<string, string> };
   const call = async <T = any>(
     method: string,
     path: string,
     body?: unknown,
-    opts: { token?: string; headers?: Record<string, string> } = {},
+    opts: Opts = {},
   ): Promise<ApiResponse<T>> => {
     const headers: Record<string, string> = { ...opts.headers };
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
@@ -200,7 +193,6 @@ export function api(baseUrl: string, clientOpts: { contract?: boolean } = {}) {
     }
     return { status: res.status, body: parsed as T, headers: res.headers };
   };
-  type Opts = { token?: string; headers?: Record<string, string> };
   return {
     get: <T = any>(path: string, opts?: Opts) => call<T>('GET', path, undefined, opts),
     delete: <T = any>(path: string, opts?: Opts) => call<T>('DELETE', path, undefined, opts),
@@ -399,7 +391,6 @@ export async function startBackbone(
     },
   };
 }
-export type Backbone = Awaited<ReturnType<typeof startBackbone>>;
 
 /**
  * Starts a real service in this process the way `runService` does (the same kit, the same
@@ -446,7 +437,3 @@ export async function startService<C extends ServiceBaseConfig, S extends Compos
     },
   };
 }
-export type ServiceUnderTest<S extends ComposedService = ComposedService> = Omit<
-  Awaited<ReturnType<typeof startService>>,
-  'service'
-> & { service: S };
