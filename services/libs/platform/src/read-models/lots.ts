@@ -8,9 +8,6 @@ import {
 } from '@furniture/contracts';
 import { DependencyUnavailableError } from '../failures';
 import type { LotLookup, LotSnapshotSource, LotView } from './lot-view';
-
-export type { LotLookup, LotSnapshotSource, LotView } from './lot-view';
-export { findSnapshotLot } from './lot-view';
 import { withDocLock } from '../store/locks';
 import { sleep } from '../time';
 import type { Logger } from '../logger';

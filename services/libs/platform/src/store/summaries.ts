@@ -104,9 +104,7 @@ export class KeptSummaries<M = Document, S extends Document = Document> {
     const out = new Map<number, S>();
     for (const doc of docs as (SummaryDoc | null)[])
       if (doc) {
-        const { _id, v, [this.groupBy]: group, ...summary } = doc;
-        void _id;
-        void v;
+        const { _id, v: _v, [this.groupBy]: group, ...summary } = doc;
         out.set(group as number, summary as unknown as S);
       }
     return out;
