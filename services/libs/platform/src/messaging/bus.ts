@@ -1,12 +1,18 @@
 import amqp, { type AmqpConnectionManager, type ChannelWrapper } from 'amqp-connection-manager';
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
-import { parseEvent, queueNames, type DomainEvent, type EventName } from '@furniture/contracts';
+import {
+  parseEvent,
+  queueNames,
+  Subscriptions,
+  type DomainEvent,
+  type EventName,
+} from '@furniture/contracts';
 import { isTransientError } from '../failures';
 import { settlesWithin, sleep } from '../time';
 import type { HealthCheck } from '../http';
 import type { Logger } from '../logger';
 import { maskPersonalData } from '../privacy';
-import { declareTopology, defaultTopology, type Topology } from './topology';
+import { declareTopology, type Topology } from './topology';
 import { withConsumerSpan } from './trace-context';
 
 export type EventHandler<N extends EventName = EventName> = (
@@ -115,7 +121,7 @@ export class EventBus {
       maxAttempts: 5,
       retryBaseMs: 1000,
       maxReconnectSeconds: 30,
-      topology: defaultTopology,
+      topology: Subscriptions,
       probeIntervalMs: 1000,
       ...opts,
       onHandled: opts.onHandled ?? (() => undefined),
@@ -367,12 +373,8 @@ export class EventBus {
     const missing: string[] = [];
     await Promise.all(
       Object.entries(this.dependencies).map(async ([name, check]) => {
-        const ok = await Promise.race([
-          Promise.resolve()
-            .then(check)
-            .catch(() => false),
-          new Promise<boolean>((r) => setTimeout(() => r(false), 3000).unref()),
-        ]);
+        const answer = Promise.resolve().then(check);
+        const ok = await Promise.race([answer.catch(() => false), sleep(3000).then(() => false)]);
         if (!ok) missing.push(name);
       }),
     );

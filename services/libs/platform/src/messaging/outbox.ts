@@ -123,25 +123,19 @@ export class OutboxRelay {
         .limit(BATCH)
         .toArray();
       let next = 0;
-      let failure = false;
+      let failure: { err: unknown } | undefined;
       const worker = async () => {
         while (next < docs.length && !failure) {
-          const doc = docs[next++]!;
-          try {
-            const count = await this.drain(collection, doc);
-            published += count;
-          } catch (err) {
-            // kept in its document; the documents behind it must not wait for it
-            if (err instanceof UnroutableEventError) continue;
-            failure = true;
-            throw err;
-          }
+          const sent = await this.drain(collection, docs[next++]!).catch((err: unknown) => {
+            // an unroutable event is kept in its document; the documents behind it go on
+            if (!(err instanceof UnroutableEventError)) failure ??= { err };
+            return 0;
+          });
+          published += sent; // not `+= await`: that reads the sum before the wait
         }
       };
-      const workers = Math.min(DRAIN_CONCURRENCY, docs.length);
-      const results = await Promise.allSettled(Array.from({ length: workers }, worker));
-      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-      if (failed) throw failed.reason;
+      await Promise.all(Array.from({ length: Math.min(DRAIN_CONCURRENCY, docs.length) }, worker));
+      if (failure) throw failure.err;
     }
     return published;
   }
