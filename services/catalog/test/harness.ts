@@ -27,8 +27,6 @@ export async function startCatalog(env: Record<string, string> = {}) {
       svc.kit.store
         .collection({ name: 'lots', key: '_id' })
         .update({ _id: String(id) } as never, { $set: set }),
-    /** the queues the service consumes from */
-    queues: svc.backbone.queues,
   };
 }
 export type CatalogHarness = Awaited<ReturnType<typeof startCatalog>>;

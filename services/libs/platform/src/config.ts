@@ -17,7 +17,7 @@ export function loadConfig<S extends z.ZodRawShape>(
   return result.data;
 }
 
-const bool = z
+export const envBool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
@@ -56,7 +56,7 @@ export const baseConfigShape = {
   /** time allowed for in-flight requests at shutdown */
   SHUTDOWN_TIMEOUT_MS: envInt(10000, { min: 0 }),
   /** serve Prometheus metrics on /metrics */
-  METRICS_ENABLED: bool.default(true),
+  METRICS_ENABLED: envBool.default(true),
   /** how often the outbox relay looks for events a crash or an outage left behind */
   OUTBOX_INTERVAL_MS: envInt(5000, { min: 50 }),
   /** processed event ids are remembered this long (redeliveries come within minutes) */
@@ -73,5 +73,3 @@ export function readSecret(
   if (file && file.trim() !== '') return readFileSync(file, 'utf8');
   throw new Error(`Invalid configuration:\n  ${name}: set ${name} or ${name}_FILE`);
 }
-
-export { bool as envBool };

@@ -6,9 +6,9 @@ const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 function partsFormatter(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
+  const f =
+    formatters.get(timeZone) ??
+    new Intl.DateTimeFormat('en-US', {
       timeZone,
       hourCycle: 'h23',
       year: 'numeric',
@@ -18,8 +18,7 @@ function partsFormatter(timeZone: string): Intl.DateTimeFormat {
       minute: '2-digit',
       second: '2-digit',
     });
-    formatters.set(timeZone, f);
-  }
+  formatters.set(timeZone, f);
   return f;
 }
 
@@ -63,16 +62,16 @@ export function rangeEnd(value: string, timeZone: string): Date {
   return startOfDay(next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate(), timeZone);
 }
 
+const two = (n: number | undefined) => String(n).padStart(2, '0');
+
 /** "22.11.2026 13:05:09" in the office's time zone (what a German spreadsheet reads as a date). */
 export function formatLocal(at: Date, timeZone: string): string {
   const w = wallClock(at, timeZone);
-  const two = (n: number | undefined) => String(n).padStart(2, '0');
   return `${two(w.day)}.${two(w.month)}.${w.year} ${two(w.hour)}:${two(w.minute)}:${two(w.second)}`;
 }
 
 /** "2026-11-22" in the office's time zone. */
 export function localDay(at: Date, timeZone: string): string {
   const w = wallClock(at, timeZone);
-  const two = (n: number | undefined) => String(n).padStart(2, '0');
   return `${w.year}-${two(w.month)}-${two(w.day)}`;
 }

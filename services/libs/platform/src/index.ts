@@ -10,6 +10,7 @@ export * from './service';
 export * from './failures';
 export * from './privacy';
 export * from './read-models/lots';
+export * from './read-models/lot-view';
 export * from './messaging/bus';
 export * from './messaging/handlers';
 export * from './messaging/events';

@@ -53,11 +53,13 @@ export class Lifecycle {
       process.once(signal, () => {
         this.logger.info({ signal }, 'shutting down');
         // whatever hangs (a broker or database that is gone), the process ends within its grace
-        // time; what was not published stays in the outbox for the next start
+        // time (the HTTP drain's and a few seconds for the rest); what was not published stays
+        // in the outbox for the next start
+        const afterMs = this.timeoutMs + 8000;
         const deadline = setTimeout(() => {
-          this.logger.warn({ afterMs: this.hardLimitMs() }, 'shutdown took too long; exiting');
+          this.logger.warn({ afterMs }, 'shutdown took too long; exiting');
           process.exit(1);
-        }, this.hardLimitMs());
+        }, afterMs);
         deadline.unref();
         void this.shutdown().then(
           () => process.exit(0),
@@ -68,11 +70,6 @@ export class Lifecycle {
         );
       });
     }
-  }
-
-  /** The longest a shutdown may take: the HTTP drain time plus a few seconds for the rest. */
-  hardLimitMs(): number {
-    return this.timeoutMs + 8000;
   }
 
   shutdown(): Promise<void> {

@@ -108,28 +108,25 @@ export function httpLogger(logger: Logger) {
     const url = req.url ?? '';
     if (QUIET_PATHS.test(url.split('?')[0] ?? '')) return next();
     const started = performance.now();
-    const done = (err?: Error) => {
-      res.removeListener('finish', onFinish);
-      res.removeListener('close', onClose);
+    const done = () => {
+      res.removeListener('finish', done);
+      res.removeListener('close', done);
       // the client went away before the answer was sent: its business, not a fault here
-      const aborted = !err && !res.writableFinished;
+      const aborted = !res.writableFinished;
       const level =
-        err || res.statusCode >= 500 ? 'error' : aborted || res.statusCode >= 400 ? 'warn' : 'info';
+        res.statusCode >= 500 ? 'error' : aborted || res.statusCode >= 400 ? 'warn' : 'info';
       if (!logger.isLevelEnabled(level)) return;
       logger[level](
         {
           req: { id: req.id, method: req.method, url: maskPersonalData(url) },
           res: { statusCode: res.statusCode },
           responseTime: Math.round(performance.now() - started),
-          ...(err ? { err } : {}),
         },
-        err ? 'request errored' : aborted ? 'request aborted' : 'request completed',
+        aborted ? 'request aborted' : 'request completed',
       );
     };
-    const onFinish = () => done();
-    const onClose = () => done();
-    res.once('finish', onFinish);
-    res.once('close', onClose);
+    res.once('finish', done);
+    res.once('close', done);
     next();
   };
 }

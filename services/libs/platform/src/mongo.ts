@@ -73,6 +73,34 @@ export function isDuplicateKeyError(err: unknown): boolean {
   );
 }
 
+/** Inserts a document; false when another one already holds its unique key (a lost race). */
+export async function insertedUnlessTaken<T extends Document>(
+  collection: Collection<T>,
+  doc: OptionalUnlessRequiredId<T>,
+): Promise<boolean> {
+  try {
+    await collection.insertOne(doc);
+    return true;
+  } catch (err) {
+    if (isDuplicateKeyError(err)) return false;
+    throw err;
+  }
+}
+
+/**
+ * Runs `fn` again (at most `attempts` times in all) while it fails on a unique key: two first
+ * upserts race to insert the document, and the loser's next try writes onto the winner's.
+ */
+export async function retryingDuplicates<T>(fn: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (!isDuplicateKeyError(err) || attempt >= attempts) throw err;
+    }
+  }
+}
+
 /**
  * Inserts documents unordered and answers the indexes of those whose key an existing document
  * already holds (they stay as stored; the caller decides what to do with them). Any other
@@ -108,21 +136,17 @@ export async function nextId(conn: Connection, counter: string): Promise<number>
 
 async function drawId(conn: Connection, counter: string): Promise<number> {
   const counters = conn.collection<CounterDoc>('counters');
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const doc = await counters.findOneAndUpdate(
+  const doc = await retryingDuplicates(
+    () =>
+      counters.findOneAndUpdate(
         { _id: counter },
         { $inc: { seq: 1 } },
         { upsert: true, returnDocument: 'after' },
-      );
-      if (!doc) throw new Error(`counter ${counter} did not return a value`);
-      return doc.seq;
-    } catch (err) {
-      // two first-ever upserts can race on the unique _id; the loser simply tries again
-      if (isDuplicateKeyError(err) && attempt < 5) continue;
-      throw err;
-    }
-  }
+      ),
+    6,
+  );
+  if (!doc) throw new Error(`counter ${counter} did not return a value`);
+  return doc.seq;
 }
 
 /** Makes sure the counter is at least `value` (after seeding fixed ids). */

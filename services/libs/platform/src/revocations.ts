@@ -40,8 +40,9 @@ export class RevokedTokens {
     if (userId === undefined) return;
     switch (event.name) {
       case Events.UserLoggedOut:
-        if (payload.session_id) this.revokeSession(payload.session_id);
-        else this.revokeUserBefore(userId, at);
+        if (!payload.session_id) return this.revokeUserBefore(userId, at);
+        this.prune();
+        this.sessions.set(payload.session_id, Date.now());
         return;
       case Events.UserPasswordChanged:
       case Events.UserDeleted:
@@ -53,11 +54,6 @@ export class RevokedTokens {
         return;
       default:
     }
-  }
-
-  revokeSession(sessionId: string): void {
-    this.prune();
-    this.sessions.set(sessionId, Date.now());
   }
 
   /** tokens of the user issued in an earlier second than `atMs` (the new session's survives) */

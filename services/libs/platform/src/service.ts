@@ -3,7 +3,7 @@ import type { Collection, Document } from 'mongodb';
 import { Gauge, Histogram } from 'prom-client';
 import { readSecret } from './config';
 import { TokenVerifier } from './auth';
-import { RevokedTokens, RevokingEvents, type TokenIdentity } from './revocations';
+import { RevokedTokens, RevokingEvents } from './revocations';
 import { isTransientError } from './failures';
 import { metricsRegistry, type HealthCheck, type ServiceAppDeps } from './http';
 import { Lifecycle, runMain } from './lifecycle';
@@ -11,7 +11,7 @@ import { createLogger, type Logger } from './logger';
 import { EventBus, type EventHandlers } from './messaging/bus';
 import { OutboxRelay } from './messaging/outbox';
 import { ProcessedEvents } from './messaging/processed';
-import { Store } from './store';
+import { Store, type StoreJob } from './store';
 import {
   connectMongo,
   freshMongoAnswers,
@@ -43,33 +43,10 @@ export interface ServiceBaseConfig {
   PROCESSED_EVENTS_RETENTION_DAYS: number;
 }
 
-type TokenSettings = Pick<
-  ServiceBaseConfig,
-  'JWT_PUBLIC_KEY' | 'JWT_PUBLIC_KEY_FILE' | 'JWT_ISSUER' | 'JWT_AUDIENCE'
->;
-
-/** The token verifier of a configuration (key inline or as a file; gateway and services). */
-export function verifierFromConfig(
-  config: TokenSettings,
-  isRevoked?: (token: TokenIdentity) => boolean,
-): TokenVerifier {
-  return new TokenVerifier({
-    publicKey: readSecret(config.JWT_PUBLIC_KEY, config.JWT_PUBLIC_KEY_FILE, 'JWT_PUBLIC_KEY'),
-    issuer: config.JWT_ISSUER,
-    audience: config.JWT_AUDIENCE,
-    isRevoked,
-  });
-}
-
 /** Anything with a driver collection: a mongoose model, or a collection itself. */
 type HasCollection = { collection: unknown } | Collection<Document>;
 
-interface Job {
-  name: string;
-  everyMs: number;
-  run: () => Promise<unknown>;
-  timer?: NodeJS.Timeout;
-}
+type Job = StoreJob & { timer?: NodeJS.Timeout };
 
 /**
  * What every service wires the same way, in one place used identically by `runService` and by the
@@ -101,7 +78,12 @@ export class ServiceKit<C extends ServiceBaseConfig = ServiceBaseConfig> {
     readonly bus: EventBus,
     private readonly isAccepting?: () => boolean,
   ) {
-    this.verifier = verifierFromConfig(config, (token) => this.revoked.isRevoked(token));
+    this.verifier = new TokenVerifier({
+      publicKey: readSecret(config.JWT_PUBLIC_KEY, config.JWT_PUBLIC_KEY_FILE, 'JWT_PUBLIC_KEY'),
+      issuer: config.JWT_ISSUER,
+      audience: config.JWT_AUDIENCE,
+      isRevoked: (token) => this.revoked.isRevoked(token),
+    });
     this.processed = new ProcessedEvents(conn);
     this.store = new Store(conn);
     this.checks = { mongo: () => pingMongo(conn) };

@@ -1,12 +1,12 @@
+import { setTimeout as wait } from 'node:timers/promises';
+
 /** true when `p` settles (resolves or rejects) within `ms`; never rejects itself. */
 export function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
-    timer.unref();
-    const done = () => {
-      clearTimeout(timer);
-      resolve(true);
-    };
-    p.then(done, done);
-  });
+  const settled = () => true;
+  return Promise.race([p.then(settled, settled), sleep(ms).then(() => false)]);
+}
+
+/** Waits `ms` without keeping the process alive; ends at once when `signal` aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return wait(ms, undefined, { ref: false, signal }).catch(() => undefined);
 }

@@ -3,16 +3,16 @@ import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import {
   parseEvent,
   queueNames,
+  Subscriptions,
   type DomainEvent,
   type EventName,
-  type QueueNames,
 } from '@furniture/contracts';
 import { isTransientError } from '../failures';
-import { settlesWithin } from '../time';
+import { settlesWithin, sleep } from '../time';
 import type { HealthCheck } from '../http';
 import type { Logger } from '../logger';
 import { maskPersonalData } from '../privacy';
-import { declareTopology, defaultTopology, type Topology } from './topology';
+import { declareTopology, type Topology } from './topology';
 import { withConsumerSpan } from './trace-context';
 
 export type EventHandler<N extends EventName = EventName> = (
@@ -38,8 +38,6 @@ export interface EventBusOptions {
   topology?: Topology;
   /** how often a paused consumer looks whether its dependencies are back */
   probeIntervalMs?: number;
-  /** longest wait after a transient failure whose dependency looks fine (another service) */
-  transientBackoffMaxMs?: number;
   /** called after each successfully handled event with its age (metrics) */
   onHandled?: (event: DomainEvent, ageSeconds: number) => void;
 }
@@ -73,6 +71,8 @@ export const DEAD_REASON_HEADER = 'x-dead-reason';
 export const DEAD_ERROR_HEADER = 'x-dead-error';
 export const DEAD_AT_HEADER = 'x-dead-at';
 const MAX_RETRY_DELAY_MS = 5 * 60 * 1000;
+/** longest wait after a transient failure whose dependency looks fine (another service) */
+const TRANSIENT_BACKOFF_MAX_MS = 30_000;
 
 /**
  * Domain events over RabbitMQ: one durable topic exchange, persistent messages published with
@@ -96,7 +96,6 @@ export class EventBus {
   readonly queue: string;
   readonly retryQueue: string;
   readonly deadLetterQueue: string;
-  private readonly names: QueueNames;
   private readonly opts: Required<EventBusOptions>;
   private connection?: AmqpConnectionManager;
   private publisher?: ChannelWrapper;
@@ -112,7 +111,8 @@ export class EventBus {
   /** transient failures in a row whose dependencies all answered (another service is down) */
   private transientStreak = 0;
   private readonly returned = new Set<string>();
-  private wakeProbe?: () => void;
+  /** aborted by stop: ends the paused consumer's wait */
+  private readonly stopped = new AbortController();
   private readonly broadcasts: ChannelWrapper[] = [];
 
   constructor(opts: EventBusOptions) {
@@ -121,20 +121,15 @@ export class EventBus {
       maxAttempts: 5,
       retryBaseMs: 1000,
       maxReconnectSeconds: 30,
-      topology: defaultTopology,
+      topology: Subscriptions,
       probeIntervalMs: 1000,
-      transientBackoffMaxMs: 30_000,
       ...opts,
       onHandled: opts.onHandled ?? (() => undefined),
     };
-    this.names = queueNames(opts.exchange, opts.service);
-    this.queue = this.names.queue;
-    this.retryQueue = this.names.retry;
-    this.deadLetterQueue = this.names.dead;
-  }
-
-  get service(): string {
-    return this.opts.service;
+    const names = queueNames(opts.exchange, opts.service);
+    this.queue = names.queue;
+    this.retryQueue = names.retry;
+    this.deadLetterQueue = names.dead;
   }
 
   /**
@@ -142,7 +137,7 @@ export class EventBus {
    * broker (events wait in the outbox, consumers attach when it comes) and keeps retrying.
    */
   async start(waitMs = 15000): Promise<void> {
-    const { logger, exchange } = this.opts;
+    const { logger } = this.opts;
     const connection = amqp.connect([this.opts.url], {
       heartbeatIntervalInSeconds: 10,
       reconnectTimeInSeconds: 1,
@@ -163,20 +158,12 @@ export class EventBus {
     connection.on('disconnect', ({ err }) => backoff(err, 'RabbitMQ connection lost'));
     connection.on('connectFailed', ({ err }) => backoff(err, 'RabbitMQ not reachable'));
 
-    this.publisher = connection.createChannel({
-      name: `${this.opts.service}-publisher`,
-      confirm: true,
-      setup: async (ch: ConfirmChannel) => {
-        // the broker sends basic.return before the confirm of an unroutable mandatory message
-        ch.on('return', (msg: ConsumeMessage) => {
-          if (msg.properties.messageId) this.returned.add(String(msg.properties.messageId));
-        });
-        await declareTopology(ch, exchange, this.opts.topology);
-      },
+    this.publisher = await this.openChannel('publisher', async (ch) => {
+      // the broker sends basic.return before the confirm of an unroutable mandatory message
+      ch.on('return', (msg: ConsumeMessage) => {
+        if (msg.properties.messageId) this.returned.add(String(msg.properties.messageId));
+      });
     });
-    this.publisher.on('error', (err) =>
-      logger.warn({ err: err.message }, 'publisher channel error'),
-    );
     const connected = await settlesWithin(this.publisher.waitForConnect(), waitMs);
     if (!connected) logger.warn({ waitMs }, 'RabbitMQ not reachable yet; continuing and retrying');
   }
@@ -226,9 +213,31 @@ export class EventBus {
     }
   }
 
+  /**
+   * A channel whose `setup` runs, after the topology is declared, now and after every reconnect;
+   * resolves once it is set up if the broker is there.
+   */
+  private async openChannel(
+    role: string,
+    setup: (ch: ConfirmChannel) => Promise<unknown>,
+  ): Promise<ChannelWrapper> {
+    if (!this.connection) throw new Error(`EventBus: ${role} channel before start`);
+    const { exchange, logger, topology } = this.opts;
+    const channel = this.connection.createChannel({
+      name: `${this.opts.service}-${role}`,
+      confirm: true,
+      setup: async (ch: ConfirmChannel) => {
+        await declareTopology(ch, exchange, topology);
+        await setup(ch);
+      },
+    });
+    channel.on('error', (err) => logger.warn({ err: err.message }, `${role} channel error`));
+    if (this.isConnected()) await channel.waitForConnect();
+    return channel;
+  }
+
   /** Registers the handlers and starts consuming this service's queue. */
   async subscribe(handlers: EventHandlers, opts: SubscribeOptions = {}): Promise<void> {
-    if (!this.connection) throw new Error('EventBus.subscribe before start');
     const bound = this.opts.topology[this.opts.service] ?? [];
     const unbound = Object.keys(handlers).filter((n) => !bound.includes(n as EventName));
     if (unbound.length > 0) {
@@ -238,22 +247,12 @@ export class EventBus {
     }
     this.handlers = { ...this.handlers, ...handlers };
     this.dependencies = { ...this.dependencies, ...opts.dependencies };
-    const { exchange, prefetch } = this.opts;
-    this.consumer = this.connection.createChannel({
-      name: `${this.opts.service}-consumer`,
-      confirm: true,
-      setup: async (ch: ConfirmChannel) => {
-        await declareTopology(ch, exchange, this.opts.topology);
-        await ch.prefetch(prefetch);
-        this.consumerChannel = ch;
-        this.consumerTag = undefined;
-        if (!this.paused && !this.stopping) await this.consume(ch);
-      },
+    this.consumer = await this.openChannel('consumer', async (ch) => {
+      await ch.prefetch(this.opts.prefetch);
+      this.consumerChannel = ch;
+      this.consumerTag = undefined;
+      if (!this.paused && !this.stopping) await this.consume(ch);
     });
-    this.consumer.on('error', (err) =>
-      this.opts.logger.warn({ err: err.message }, 'consumer channel error'),
-    );
-    if (this.isConnected()) await this.consumer.waitForConnect();
   }
 
   /**
@@ -266,31 +265,21 @@ export class EventBus {
     names: readonly EventName[],
     onEvent: (event: DomainEvent) => void,
   ): Promise<void> {
-    if (!this.connection) throw new Error('EventBus.broadcast before start');
     const { exchange, logger } = this.opts;
-    const channel = this.connection.createChannel({
-      name: `${this.opts.service}-broadcast`,
-      setup: async (ch: ConfirmChannel) => {
-        await declareTopology(ch, exchange, this.opts.topology);
-        const { queue } = await ch.assertQueue('', { exclusive: true, autoDelete: true });
-        for (const name of names) await ch.bindQueue(queue, exchange, name);
-        await ch.consume(
-          queue,
-          (msg) => {
-            if (!msg) return;
-            try {
-              onEvent(parseEvent(JSON.parse(msg.content.toString('utf8'))));
-            } catch (err) {
-              logger.warn({ err: errorText(err) }, 'broadcast event not understood; ignored');
-            }
-          },
-          { noAck: true },
-        );
-      },
+    const channel = await this.openChannel('broadcast', async (ch) => {
+      const { queue } = await ch.assertQueue('', { exclusive: true, autoDelete: true });
+      for (const name of names) await ch.bindQueue(queue, exchange, name);
+      const onMessage = (msg: ConsumeMessage | null) => {
+        if (!msg) return;
+        try {
+          onEvent(parseEvent(JSON.parse(msg.content.toString('utf8'))));
+        } catch (err) {
+          logger.warn({ err: errorText(err) }, 'broadcast event not understood; ignored');
+        }
+      };
+      await ch.consume(queue, onMessage, { noAck: true });
     });
-    channel.on('error', (err) => logger.warn({ err: err.message }, 'broadcast channel error'));
     this.broadcasts.push(channel);
-    if (this.isConnected()) await channel.waitForConnect();
   }
 
   private async consume(ch: ConfirmChannel): Promise<void> {
@@ -359,53 +348,33 @@ export class EventBus {
       }
       const delay = Math.min(this.opts.retryBaseMs * 2 ** (attempt - 1), MAX_RETRY_DELAY_MS);
       logger.warn({ ...log, retryInMs: delay }, 'handler failed; will retry');
-      try {
-        await sendConfirmed(ch, this.retryQueue, msg, {
-          expiration: String(delay),
-          headers: { ...msg.properties.headers, [ATTEMPT_HEADER]: attempt + 1 },
-        });
-        settle(() => ch.ack(msg));
-      } catch (retryErr) {
-        logger.warn({ err: errorText(retryErr) }, 'could not schedule retry; message returns');
-        settle(() => ch.nack(msg, false, true));
-      }
+      const headers = { [ATTEMPT_HEADER]: attempt + 1 };
+      const failed = await moveTo(ch, this.retryQueue, msg, String(delay), headers);
+      if (failed)
+        logger.warn({ err: errorText(failed) }, 'could not schedule retry; message returns');
     }
   }
 
-  /** Moves a message to the dead-letter queue with why it is there, then acks it. */
+  /** Moves a message to the dead-letter queue with why it is there. */
   private async deadLetter(
     ch: ConfirmChannel,
     msg: ConsumeMessage,
     reason: 'contract' | 'handler',
     err: unknown,
   ): Promise<void> {
-    try {
-      await sendConfirmed(ch, this.deadLetterQueue, msg, {
-        expiration: undefined,
-        headers: {
-          ...msg.properties.headers,
-          [DEAD_REASON_HEADER]: reason,
-          [DEAD_ERROR_HEADER]: errorText(err).slice(0, 500),
-          [DEAD_AT_HEADER]: new Date().toISOString(),
-        },
-      });
-      settle(() => ch.ack(msg));
-    } catch {
-      // not kept anywhere yet: the broker keeps it in the queue
-      settle(() => ch.nack(msg, false, true));
-    }
+    await moveTo(ch, this.deadLetterQueue, msg, undefined, {
+      [DEAD_REASON_HEADER]: reason,
+      [DEAD_ERROR_HEADER]: errorText(err).slice(0, 500),
+      [DEAD_AT_HEADER]: new Date().toISOString(),
+    });
   }
 
   private async missingDependencies(): Promise<string[]> {
     const missing: string[] = [];
     await Promise.all(
       Object.entries(this.dependencies).map(async ([name, check]) => {
-        const ok = await Promise.race([
-          Promise.resolve()
-            .then(check)
-            .catch(() => false),
-          new Promise<boolean>((r) => setTimeout(() => r(false), 3000).unref()),
-        ]);
+        const answer = Promise.resolve().then(check);
+        const ok = await Promise.race([answer.catch(() => false), sleep(3000).then(() => false)]);
         if (!ok) missing.push(name);
       }),
     );
@@ -430,22 +399,15 @@ export class EventBus {
   }
 
   private async resumeWhenReady(): Promise<void> {
-    const { probeIntervalMs, transientBackoffMaxMs, logger } = this.opts;
+    const { probeIntervalMs, logger } = this.opts;
     const backoff =
       this.transientStreak > 0
-        ? Math.min(500 * 2 ** (this.transientStreak - 1), transientBackoffMaxMs)
+        ? Math.min(500 * 2 ** (this.transientStreak - 1), TRANSIENT_BACKOFF_MAX_MS)
         : 0;
     const since = Date.now();
     await this.paused;
     for (;;) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, probeIntervalMs);
-        timer.unref();
-        this.wakeProbe = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
+      await sleep(probeIntervalMs, this.stopped.signal);
       if (this.stopping) return;
       const missing = await this.missingDependencies();
       this.waitingFor = missing;
@@ -491,7 +453,7 @@ export class EventBus {
    */
   async stop(graceMs = 5000): Promise<void> {
     this.stopping = true;
-    this.wakeProbe?.();
+    this.stopped.abort();
     const steps = async () => {
       if (this.consumerChannel && this.consumerTag) {
         await this.consumerChannel.cancel(this.consumerTag).catch(() => undefined);
@@ -515,20 +477,34 @@ function errorText(err: unknown): string {
   return maskPersonalData(err instanceof Error ? err.message : String(err));
 }
 
-function sendConfirmed(
+/**
+ * Sends a copy of a message to a queue (with this `expiration` and these headers added) and acks
+ * the original once the broker confirmed the copy; else hands the original back to the queue (it
+ * is not kept anywhere yet) and answers why.
+ */
+async function moveTo(
   ch: ConfirmChannel,
   queue: string,
   msg: ConsumeMessage,
-  props: { expiration?: string; headers: Record<string, unknown> },
-): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    ch.sendToQueue(
-      queue,
-      msg.content,
-      { ...msg.properties, persistent: true, ...props },
-      (confirmErr) => (confirmErr ? reject(confirmErr) : resolve()),
+  expiration: string | undefined,
+  headers: Record<string, unknown>,
+): Promise<unknown> {
+  const properties = {
+    ...msg.properties,
+    persistent: true,
+    expiration,
+    headers: { ...msg.properties.headers, ...headers },
+  };
+  try {
+    await new Promise<void>((resolve, reject) =>
+      ch.sendToQueue(queue, msg.content, properties, (err) => (err ? reject(err) : resolve())),
     );
-  });
+    settle(() => ch.ack(msg));
+    return undefined;
+  } catch (err) {
+    settle(() => ch.nack(msg, false, true));
+    return err;
+  }
 }
 
 /** ack/nack on a channel that may have closed meanwhile: the broker redelivers then anyway. */

@@ -9,20 +9,17 @@ import type { EventHandler, EventHandlers } from './bus';
  * as every handler is.
  */
 export function combineHandlers(...modules: EventHandlers[]): EventHandlers {
-  const parts = new Map<EventName, EventHandler[]>();
-  for (const handlers of modules) {
-    for (const [name, handler] of Object.entries(handlers) as [EventName, EventHandler][]) {
-      if (handler) parts.set(name, [...(parts.get(name) ?? []), handler]);
-    }
-  }
   const combined: Record<string, EventHandler> = {};
-  for (const [name, list] of parts) {
-    combined[name] =
-      list.length === 1
-        ? list[0]!
-        : async (event) => {
-            for (const handler of list) await handler(event);
-          };
-  }
+  for (const handlers of modules)
+    for (const [name, handler] of Object.entries(handlers) as [EventName, EventHandler][]) {
+      const before = combined[name];
+      if (handler)
+        combined[name] = before
+          ? async (event) => {
+              await before(event);
+              await handler(event);
+            }
+          : handler;
+    }
   return combined as EventHandlers;
 }

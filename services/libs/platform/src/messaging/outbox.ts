@@ -4,7 +4,7 @@ import type { Schema } from 'mongoose';
 import { withDocLock } from '../store/locks';
 import type { Logger } from '../logger';
 import { settlesWithin } from '../time';
-import { UnroutableEventError } from './bus';
+import { UnroutableEventError, type EventBus } from './bus';
 
 /** Fields a document carries while it has events waiting to be published. */
 export interface OutboxFields {
@@ -43,8 +43,9 @@ export function tombstoneUpdate(
   } as unknown as UpdateFilter<Document>;
 }
 
-/** Documents an outbox relay drains at once. */
+/** Documents an outbox relay drains at once, of at most BATCH a sweep reads per collection. */
 const DRAIN_CONCURRENCY = 8;
+const BATCH = 200;
 
 /**
  * Takes published events out of a document's outbox one by one (the caller holds its lock): the
@@ -57,10 +58,6 @@ async function pullEach(
 ): Promise<void> {
   for (const event of events)
     await collection.updateOne({ _id }, { $pull: { _outbox: event } } as Document);
-}
-
-export interface Publisher {
-  publish(event: DomainEvent): Promise<void>;
 }
 
 /**
@@ -77,12 +74,9 @@ export class OutboxRelay {
   constructor(
     private readonly opts: {
       collections: Collection<Document>[];
-      publisher: Publisher;
+      publisher: Pick<EventBus, 'publish'>;
       logger: Logger;
       intervalMs?: number;
-      batchSize?: number;
-      /** documents drained at once */
-      concurrency?: number;
     },
   ) {}
 
@@ -126,28 +120,22 @@ export class OutboxRelay {
     for (const collection of this.opts.collections) {
       const docs = await collection
         .find({ _outbox_pending: true }, { projection: { _id: 1, id: 1, _outbox: 1, _purge: 1 } })
-        .limit(this.opts.batchSize ?? 200)
+        .limit(BATCH)
         .toArray();
       let next = 0;
-      let failure = false;
+      let failure: { err: unknown } | undefined;
       const worker = async () => {
         while (next < docs.length && !failure) {
-          const doc = docs[next++]!;
-          try {
-            const count = await this.drain(collection, doc);
-            published += count;
-          } catch (err) {
-            // kept in its document; the documents behind it must not wait for it
-            if (err instanceof UnroutableEventError) continue;
-            failure = true;
-            throw err;
-          }
+          const sent = await this.drain(collection, docs[next++]!).catch((err: unknown) => {
+            // an unroutable event is kept in its document; the documents behind it go on
+            if (!(err instanceof UnroutableEventError)) failure ??= { err };
+            return 0;
+          });
+          published += sent; // not `+= await`: that reads the sum before the wait
         }
       };
-      const workers = Math.min(this.opts.concurrency ?? DRAIN_CONCURRENCY, docs.length);
-      const results = await Promise.allSettled(Array.from({ length: workers }, worker));
-      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-      if (failed) throw failed.reason;
+      await Promise.all(Array.from({ length: Math.min(DRAIN_CONCURRENCY, docs.length) }, worker));
+      if (failure) throw failure.err;
     }
     return published;
   }

@@ -1,6 +1,6 @@
 import type { DomainEvent, EventName } from '@furniture/contracts';
 import type { Connection } from 'mongoose';
-import { isDuplicateKeyError } from '../mongo';
+import { insertedUnlessTaken } from '../mongo';
 import type { EventHandler, EventHandlers } from './bus';
 
 interface ProcessedDoc {
@@ -49,15 +49,8 @@ export class ProcessedEvents {
   }
 
   async remember(event: DomainEvent): Promise<void> {
-    try {
-      await this.collection.insertOne({
-        _id: event.eventId,
-        name: event.name,
-        processed_at: new Date(),
-      });
-    } catch (err) {
-      if (!isDuplicateKeyError(err)) throw err;
-    }
+    const doc = { _id: event.eventId, name: event.name, processed_at: new Date() };
+    await insertedUnlessTaken(this.collection, doc);
   }
 
   /** Wraps every handler so that each event id is handled once. */

@@ -4,8 +4,6 @@ import { queueNames, Subscriptions, type EventName } from '@furniture/contracts'
 /** Consumers and the events each one's queue is bound to (the contracts' `Subscriptions`). */
 export type Topology = Readonly<Record<string, readonly EventName[]>>;
 
-export const defaultTopology: Topology = Subscriptions;
-
 /**
  * Declares the whole topology on `exchange`: the durable topic exchange, and for every consumer
  * its queue (dead-lettering to `.dead`), its retry queue (per-message TTL, back to the queue) and
@@ -15,7 +13,7 @@ export const defaultTopology: Topology = Subscriptions;
 export async function declareTopology(
   ch: Channel,
   exchange: string,
-  topology: Topology = defaultTopology,
+  topology: Topology,
 ): Promise<void> {
   await ch.assertExchange(exchange, 'topic', { durable: true });
   for (const [service, events] of Object.entries(topology)) {
@@ -34,7 +32,7 @@ export async function declareTopology(
 }
 
 /** Every queue of the topology on `exchange` (tests delete them afterwards). */
-export function topologyQueues(exchange: string, topology: Topology = defaultTopology): string[] {
+export function topologyQueues(exchange: string, topology: Topology = Subscriptions): string[] {
   return Object.keys(topology).flatMap((service) => {
     const q = queueNames(exchange, service);
     return [q.queue, q.retry, q.dead];

@@ -8,12 +8,10 @@ import {
 } from '@furniture/contracts';
 import { DependencyUnavailableError } from '../failures';
 import type { LotLookup, LotSnapshotSource, LotView } from './lot-view';
-
-export type { LotLookup, LotSnapshotSource, LotView } from './lot-view';
-export { findSnapshotLot } from './lot-view';
 import { withDocLock } from '../store/locks';
+import { sleep } from '../time';
 import type { Logger } from '../logger';
-import { insertManyKeepingExisting, isDuplicateKeyError, type Connection } from '../mongo';
+import { insertedUnlessTaken, insertManyKeepingExisting, type Connection } from '../mongo';
 
 interface LotDoc {
   /** String(id): FerretDB answers a filter of exactly {_id: '<string>'} from its primary key */
@@ -92,13 +90,8 @@ export class LotReadModel implements LotLookup {
         const stored = await this.collection.findOne({ _id: doc._id });
         if (stored && (stored.deleted || isOlder(lot, stored))) return false;
         if (!stored) {
-          try {
-            await this.collection.insertOne(doc);
-            return true;
-          } catch (err) {
-            if (isDuplicateKeyError(err)) continue; // another replica stored it meanwhile
-            throw err;
-          }
+          if (await insertedUnlessTaken(this.collection, doc)) return true;
+          continue; // another replica stored it meanwhile
         }
         const { _id, ...set } = doc;
         const res = await this.collection.updateOne(
@@ -199,8 +192,7 @@ export function catalogSnapshotSource(baseUrl: string, timeoutMs = 10000): LotSn
  * events that arrive.
  */
 export class LotReadModelSync {
-  private stopped = false;
-  private wake?: () => void;
+  private readonly stopped = new AbortController();
   private running?: Promise<void>;
 
   constructor(
@@ -223,7 +215,8 @@ export class LotReadModelSync {
       if (mode === 'insert') await this.deps.lots.insertPage(page.lots);
       else for (const lot of page.lots) await this.deps.lots.apply(lot);
       read += page.lots.length;
-      if (page.next_after_id === null || page.lots.length === 0 || this.stopped) return read;
+      if (page.next_after_id === null || page.lots.length === 0 || this.stopped.signal.aborted)
+        return read;
       afterId = page.next_after_id;
     }
   }
@@ -240,7 +233,7 @@ export class LotReadModelSync {
   private async run(mode: 'empty' | 'always' | 'never'): Promise<void> {
     if (mode === 'never') return;
     let delay = this.deps.firstRetryMs ?? 1000;
-    while (!this.stopped) {
+    while (!this.stopped.signal.aborted) {
       try {
         const empty = await this.deps.lots.isEmpty();
         if (mode === 'empty' && !empty) return;
@@ -252,22 +245,14 @@ export class LotReadModelSync {
           { err: (err as Error).message, retryInMs: delay },
           'lot snapshot not available yet',
         );
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, delay);
-          timer.unref();
-          this.wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
+        await sleep(delay, this.stopped.signal);
         delay = Math.min(delay * 2, 30000);
       }
     }
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    this.wake?.();
+    this.stopped.abort();
     await this.running;
   }
 }

@@ -1,7 +1,7 @@
 import type { DomainEvent } from '@furniture/contracts';
 import type { Collection, Document, Filter, UpdateFilter } from 'mongodb';
 import { docWithEvents, tombstoneUpdate, withEvents } from '../messaging/outbox';
-import { isDuplicateKeyError, type Connection } from '../mongo';
+import { retryingDuplicates, type Connection } from '../mongo';
 import { withDocLock } from './locks';
 
 /** What a repository declares of a collection it writes through the store. */
@@ -96,16 +96,11 @@ export class StoredCollection<D extends Document = Document> {
    * first writes race to insert it: the loser writes again, then onto the winner's document.
    */
   async upsert(filter: Filter<D>, update: UpdateFilter<D> | Document): Promise<void> {
-    await this.turn(filter, async () => {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          await this.collection.updateOne(filter, update as UpdateFilter<D>, { upsert: true });
-          return;
-        } catch (err) {
-          if (!isDuplicateKeyError(err) || attempt >= 5) throw err;
-        }
-      }
-    });
+    await this.turn(filter, () =>
+      retryingDuplicates(() =>
+        this.collection.updateOne(filter, update as UpdateFilter<D>, { upsert: true }),
+      ),
+    );
   }
 
   /** Deletes the document a filter names (in its turn); answers whether it did. */

@@ -9,7 +9,7 @@
 // every write, and a page reads only the one or two buckets it lies in. On MongoDB the same reads
 // are index lookups, too.
 import type { Collection } from 'mongodb';
-import { isDuplicateKeyError } from '../mongo';
+import { insertedUnlessTaken } from '../mongo';
 import { withDocLock } from './locks';
 
 /** The counts of one list: `n` maps a key ("status:pending", "day:2026-11-22") to a count. */
@@ -53,13 +53,9 @@ export class KeptCounts {
       return !existing.ready || this.relayoutOnly;
     }
     const any = await hasDocuments();
-    try {
-      await this.collection.insertOne({ _id: this.id, ready: !any, layout: this.layout, n: {} });
-    } catch (err) {
-      if (!isDuplicateKeyError(err)) throw err;
-      return false; // another replica opened them first and rebuilds them
-    }
-    return any;
+    const doc = { _id: this.id, ready: !any, layout: this.layout, n: {} };
+    // not inserted: another replica opened them first and rebuilds them
+    return (await insertedUnlessTaken(this.collection, doc)) && any;
   }
 
   /**
@@ -83,11 +79,6 @@ export class KeptCounts {
   async read(): Promise<{ n: Record<string, number>; current: boolean } | null> {
     const doc = await this.collection.findOne({ _id: this.id });
     return doc?.ready ? { n: doc.n, current: (doc.layout ?? 1) === this.layout } : null;
-  }
-
-  /** Marks the counts as being rebuilt (the reads fall back to counting). */
-  async invalidate(): Promise<void> {
-    await this.collection.updateOne({ _id: this.id }, { $set: { ready: false } }, { upsert: true });
   }
 
   /**

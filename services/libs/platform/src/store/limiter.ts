@@ -1,5 +1,5 @@
 import { RateLimiterMongo, RateLimiterRes } from 'rate-limiter-flexible';
-import type { Connection } from '../mongo';
+import { retryingDuplicates, type Connection } from '../mongo';
 import { withLock } from './locks';
 
 /** A budget of points per key and window, counted in the service's database (every replica). */
@@ -40,20 +40,20 @@ export function mongoLimiter(conn: Connection, decl: LimiterDeclaration): Limite
     // the store makes the key's unique index and the expiry
     disableIndexesCreation: true,
   });
-  const take = async (key: string, attempt = 1): Promise<number> => {
-    try {
-      await withLock(`${conn.name}.${decl.table}:${decl.prefix ?? ''}:${key}`, () =>
-        limiter.consume(key),
-      );
-      return 0;
-    } catch (err) {
-      if ((err as { code?: number }).code === 11000 && attempt < 5) return take(key, attempt + 1);
-      if (!(err instanceof RateLimiterRes)) throw err;
-      return Math.max(1, Math.ceil(err.msBeforeNext / 1000));
-    }
-  };
   return {
-    take: (key) => take(key),
+    take: async (key) => {
+      try {
+        await retryingDuplicates(() =>
+          withLock(`${conn.name}.${decl.table}:${decl.prefix ?? ''}:${key}`, () =>
+            limiter.consume(key),
+          ),
+        );
+        return 0;
+      } catch (err) {
+        if (!(err instanceof RateLimiterRes)) throw err;
+        return Math.max(1, Math.ceil(err.msBeforeNext / 1000));
+      }
+    },
     forget: async (key) => {
       await limiter.delete(key);
     },

@@ -31,8 +31,6 @@ export interface ListDeclaration extends CollectionDeclaration {
   day?: { from: string; of: (value: Date) => string; order: Sort };
   /** documents with a `deleted_at` (tombstones) are neither counted nor paged */
   tombstones?: boolean;
-  /** the id counter of the list (nextId), default its name */
-  counter?: string;
 }
 
 /** Where a page starts: `skip` documents left out, or (skip 0) the ids below `beforeId`. */
@@ -102,7 +100,7 @@ export class StoredList<D extends Document = Document> extends StoredCollection<
 
   /** The next id of the list (ids are drawn in arrival order). */
   nextId(): Promise<number> {
-    return nextId(this.conn, this.decl.counter ?? this.decl.name);
+    return nextId(this.conn, this.decl.name);
   }
 
   /**
@@ -336,34 +334,28 @@ export class StoredList<D extends Document = Document> extends StoredCollection<
     where: Document = {},
   ): Promise<{ total: number; by: Map<string, Map<string, number>> }> {
     const kept = await this.counts.read();
-    const tallyOf = (field: string) => this.tallied.find(([, f]) => f === field)?.[0];
     const match = this.matcher(where);
-    const fromCounts =
-      kept &&
-      match &&
-      fields.every(
-        (f) => (tallyOf(f) && Object.keys(where).length === 0) || this.countedBy.includes(f),
-      );
-    if (kept && match && fromCounts) {
-      const by = new Map(fields.map((f) => [f, new Map<string, number>()]));
-      let total = 0;
-      const add = (field: string, value: string, n: number) => {
-        const m = by.get(field)!;
-        m.set(value, (m.get(value) ?? 0) + n);
-      };
+    const unfiltered = Object.keys(where).length === 0;
+    // a tallied field's own counts hold for the whole list only
+    const fromTally = (field: string) =>
+      unfiltered ? this.tallied.find(([, f]) => f === field)?.[0] : undefined;
+    const by = new Map(fields.map((f) => [f, new Map<string, number>()]));
+    let total = 0;
+    const add = (field: string, value: string, n: number) => {
+      const m = by.get(field)!;
+      m.set(value, (m.get(value) ?? 0) + n);
+    };
+    if (kept && match && fields.every((f) => fromTally(f) || this.countedBy.includes(f))) {
       for (const [key, n] of Object.entries(kept.n)) {
         if (n <= 0) continue;
         const [prefix, ...rest] = key.split(':');
         if (prefix === this.kind) {
           if (rest.length !== this.countedBy.length + 1 || !match(rest)) continue;
           total += n;
-          for (const f of fields)
-            if (!(tallyOf(f) && Object.keys(where).length === 0))
-              add(f, rest[this.countedBy.indexOf(f)]!, n);
+          for (const f of fields) if (!fromTally(f)) add(f, rest[this.countedBy.indexOf(f)]!, n);
         } else {
-          const field = this.tallied.find(([p]) => p === prefix)?.[1];
-          if (field && fields.includes(field) && Object.keys(where).length === 0)
-            add(field, rest.join(':'), n);
+          const field = fields.find((f) => fromTally(f) === prefix);
+          if (field) add(field, rest.join(':'), n);
         }
       }
       return { total, by };
@@ -374,14 +366,9 @@ export class StoredList<D extends Document = Document> extends StoredCollection<
         { $group: { _id: Object.fromEntries(fields.map((f) => [f, `$${f}`])), n: { $sum: 1 } } },
       ])
       .toArray();
-    const by = new Map(fields.map((f) => [f, new Map<string, number>()]));
-    let total = 0;
     for (const { _id, n } of groups) {
       total += n;
-      for (const f of fields) {
-        const m = by.get(f)!;
-        m.set(enc(_id[f]), (m.get(enc(_id[f])) ?? 0) + n);
-      }
+      for (const f of fields) add(f, enc(_id[f]), n);
     }
     return { total, by };
   }
@@ -484,7 +471,7 @@ export class StoredList<D extends Document = Document> extends StoredCollection<
   async placeNewest(): Promise<number> {
     if (this.decl.day) return 0;
     const counters = this.conn.collection<{ _id: string; seq: number }>('counters');
-    const top = await counters.findOne({ _id: this.decl.counter ?? this.decl.name });
+    const top = await counters.findOne({ _id: this.decl.name });
     if (!top) return 0;
     const newest = blockOf(top.seq);
     let placed = 0;

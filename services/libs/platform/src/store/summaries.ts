@@ -13,7 +13,7 @@
 // between a write and its summary's leaves that group's summary behind until its next write or a
 // rebuild (readers that must not contradict a document recompute that group: `fresh`).
 import type { Collection, Document } from 'mongodb';
-import { insertManyKeepingExisting, isDuplicateKeyError, type Connection } from '../mongo';
+import { insertedUnlessTaken, insertManyKeepingExisting, type Connection } from '../mongo';
 import { withDocLock } from './locks';
 
 export interface SummaryDeclaration<M, S extends Document> {
@@ -104,9 +104,7 @@ export class KeptSummaries<M = Document, S extends Document = Document> {
     const out = new Map<number, S>();
     for (const doc of docs as (SummaryDoc | null)[])
       if (doc) {
-        const { _id, v, [this.groupBy]: group, ...summary } = doc;
-        void _id;
-        void v;
+        const { _id, v: _v, [this.groupBy]: group, ...summary } = doc;
         out.set(group as number, summary as unknown as S);
       }
     return out;
@@ -123,13 +121,9 @@ export class KeptSummaries<M = Document, S extends Document = Document> {
         const stored = await this.collection.findOne({ _id }, { projection: { v: 1 } });
         const summary = await this.fresh(group);
         if (!stored) {
-          try {
-            await this.collection.insertOne({ ...summary, _id, [this.groupBy]: group, v: 1 });
-            return;
-          } catch (err) {
-            if (isDuplicateKeyError(err)) continue; // another replica stored it meanwhile
-            throw err;
-          }
+          const doc = { ...summary, _id, [this.groupBy]: group, v: 1 };
+          if (await insertedUnlessTaken(this.collection, doc)) return;
+          continue; // another replica stored it meanwhile
         }
         const res = await this.collection.updateOne(
           { _id, v: stored.v },
@@ -152,17 +146,14 @@ export class KeptSummaries<M = Document, S extends Document = Document> {
     const stored = new Map<string, SummaryDoc>();
     for (const doc of await this.collection.find({ [this.groupBy]: { $exists: true } }).toArray())
       stored.set(doc._id, doc);
+    // every stored summary's group too: one whose documents are all gone is summarized empty
     const byGroup = new Map<number, M[]>();
+    for (const doc of stored.values()) byGroup.set(doc[this.groupBy] as number, []);
     const everyMember = this.source.collection.find({}, { projection: this.projection });
     for (const m of await everyMember.toArray()) {
       const group = m[this.groupBy] as number;
-      const list = byGroup.get(group);
-      if (list) list.push(m as M);
-      else byGroup.set(group, [m as M]);
-    }
-    for (const doc of stored.values()) {
-      const group = doc[this.groupBy] as number;
       if (!byGroup.has(group)) byGroup.set(group, []);
+      byGroup.get(group)!.push(m as M);
     }
     let written = 0;
     const missing: SummaryDoc[] = [];

@@ -35,15 +35,7 @@ import { assertAnswerInContract } from './contract';
 
 export { assertAnswerInContract, contractProblem, type AnswerToCheck } from './contract';
 
-export interface TestUrls {
-  mongoUrl: string;
-  amqpUrl: string;
-  s3Url: string;
-  smtpUrl: string;
-  mailApiUrl: string;
-}
-
-export function testUrls(): TestUrls {
+export function testUrls() {
   const need = (key: string): string => {
     const value = process.env[key];
     if (!value)
@@ -171,11 +163,12 @@ export interface ApiResponse<T = any> {
  * the test fails. `{ contract: false }` for servers that are not ours (stand-ins in a test).
  */
 export function api(baseUrl: string, clientOpts: { contract?: boolean } = {}) {
+  type Opts = { token?: string; headers?: Record<string, string> };
   const call = async <T = any>(
     method: string,
     path: string,
     body?: unknown,
-    opts: { token?: string; headers?: Record<string, string> } = {},
+    opts: Opts = {},
   ): Promise<ApiResponse<T>> => {
     const headers: Record<string, string> = { ...opts.headers };
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
@@ -200,7 +193,6 @@ export function api(baseUrl: string, clientOpts: { contract?: boolean } = {}) {
     }
     return { status: res.status, body: parsed as T, headers: res.headers };
   };
-  type Opts = { token?: string; headers?: Record<string, string> };
   return {
     get: <T = any>(path: string, opts?: Opts) => call<T>('GET', path, undefined, opts),
     delete: <T = any>(path: string, opts?: Opts) => call<T>('DELETE', path, undefined, opts),
@@ -333,79 +325,12 @@ export async function deleteBrokerObjects(
 }
 
 /**
- * What every service's test harness needs before composing the service: its own database, its
- * own exchange (unless shared with other services of the same test), an event bus on it with the
- * service's name in the topology, an EventRecorder listening to everything published there, and
- * the config env that points a service at all of it. `stop()` removes what was created (after the
- * service itself stopped).
- */
-export async function startBackbone(
-  name: string,
-  opts: { exchange?: string; retryBaseMs?: number } = {},
-) {
-  const urls = testUrls();
-  const keys = testKeys();
-  const dbName = uniqueName(name);
-  const exchange = opts.exchange ?? uniqueName('events');
-  const conn = await connectMongo({
-    url: urls.mongoUrl,
-    dbName,
-    logger: silentLogger,
-    timeoutMs: 20000,
-  });
-  const recorder = await new EventRecorder(urls.amqpUrl, exchange).start();
-  const bus = new EventBus({
-    url: urls.amqpUrl,
-    exchange,
-    service: name,
-    logger: silentLogger,
-    retryBaseMs: opts.retryBaseMs ?? 100,
-    probeIntervalMs: 200,
-  });
-  await bus.start();
-  /** config keys that point a service at this backbone (merge the service's own keys in) */
-  const env: Record<string, string> = {
-    NODE_ENV: 'test',
-    MONGO_URL: urls.mongoUrl,
-    MONGO_DB: dbName,
-    AMQP_URL: urls.amqpUrl,
-    AMQP_EXCHANGE: exchange,
-    AMQP_RETRY_BASE_MS: String(opts.retryBaseMs ?? 100),
-    JWT_PUBLIC_KEY: keys.publicKey,
-    JWT_ISSUER: TEST_ISSUER,
-    JWT_AUDIENCE: TEST_AUDIENCE,
-    METRICS_ENABLED: 'false',
-    OUTBOX_INTERVAL_MS: '200',
-  };
-  return {
-    urls,
-    keys,
-    dbName,
-    exchange,
-    conn,
-    bus,
-    recorder,
-    env,
-    /** the queues the service consumes from */
-    queues: [bus.queue, bus.retryQueue, bus.deadLetterQueue],
-    async stop() {
-      await bus.stop();
-      await recorder.stop();
-      // a shared exchange (and its queues) belongs to whoever created it
-      if (!opts.exchange)
-        await deleteBrokerObjects(urls.amqpUrl, exchange, topologyQueues(exchange));
-      await dropDatabase(urls.mongoUrl, dbName).catch(() => undefined);
-      await conn.close();
-    },
-  };
-}
-export type Backbone = Awaited<ReturnType<typeof startBackbone>>;
-
-/**
  * Starts a real service in this process the way `runService` does (the same kit, the same
- * subscriptions, the same background work) against the test servers, on its own database and
- * exchange, listening on a free port. `env` overrides configuration; `options` are the service's
- * compose options (a stub for an external system, …).
+ * subscriptions, the same background work) against the test servers, listening on a free port:
+ * on its own database and exchange (unless shared with other services of the same test), with an
+ * EventRecorder listening to everything published there. `env` overrides configuration;
+ * `options` are the service's compose options (a stub for an external system, …). `stop()`
+ * removes what was created.
  */
 export async function startService<C extends ServiceBaseConfig, S extends ComposedService, O>(
   def: ServiceDefinition<C, S, O>,
@@ -417,9 +342,39 @@ export async function startService<C extends ServiceBaseConfig, S extends Compos
     logger?: Logger;
   } = {},
 ) {
-  const backbone = await startBackbone(def.name, { exchange: opts.exchange });
-  const { conn, bus, recorder } = backbone;
-  const config = def.loadConfig({ ...backbone.env, ...opts.env });
+  const urls = testUrls();
+  const dbName = uniqueName(def.name);
+  const exchange = opts.exchange ?? uniqueName('events');
+  const conn = await connectMongo({
+    url: urls.mongoUrl,
+    dbName,
+    logger: silentLogger,
+    timeoutMs: 20000,
+  });
+  const recorder = await new EventRecorder(urls.amqpUrl, exchange).start();
+  const bus = new EventBus({
+    url: urls.amqpUrl,
+    exchange,
+    service: def.name,
+    logger: silentLogger,
+    retryBaseMs: 100,
+    probeIntervalMs: 200,
+  });
+  await bus.start();
+  const config = def.loadConfig({
+    NODE_ENV: 'test',
+    MONGO_URL: urls.mongoUrl,
+    MONGO_DB: dbName,
+    AMQP_URL: urls.amqpUrl,
+    AMQP_EXCHANGE: exchange,
+    AMQP_RETRY_BASE_MS: '100',
+    JWT_PUBLIC_KEY: testKeys().publicKey,
+    JWT_ISSUER: TEST_ISSUER,
+    JWT_AUDIENCE: TEST_AUDIENCE,
+    METRICS_ENABLED: 'false',
+    OUTBOX_INTERVAL_MS: '200',
+    ...opts.env,
+  });
   const kit = new ServiceKit(def.name, config, opts.logger ?? silentLogger, conn, bus);
   const service = await def.compose(kit, opts.options ?? ({} as O));
   await kit.subscribe(service.handlers);
@@ -434,19 +389,22 @@ export async function startService<C extends ServiceBaseConfig, S extends Compos
     bus,
     recorder,
     config,
-    exchange: backbone.exchange,
-    backbone,
+    exchange,
+    /** the queues the service consumes from */
+    queues: [bus.queue, bus.retryQueue, bus.deadLetterQueue],
     /** publishes an event on the service's exchange, as another service would */
     publish: (event: DomainEvent) => bus.publish(event),
     async stop() {
       await server.close();
       // background work first: the relay must not publish on a closed channel
       await kit.stop();
-      await backbone.stop();
+      await bus.stop();
+      await recorder.stop();
+      // a shared exchange (and its queues) belongs to whoever created it
+      if (!opts.exchange)
+        await deleteBrokerObjects(urls.amqpUrl, exchange, topologyQueues(exchange));
+      await dropDatabase(urls.mongoUrl, dbName).catch(() => undefined);
+      await conn.close();
     },
   };
 }
-export type ServiceUnderTest<S extends ComposedService = ComposedService> = Omit<
-  Awaited<ReturnType<typeof startService>>,
-  'service'
-> & { service: S };
