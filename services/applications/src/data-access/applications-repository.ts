@@ -7,7 +7,7 @@ import {
   type LotStatus,
 } from '@furniture/contracts';
 import {
-  isDuplicateKeyError,
+  insertedUnlessTaken,
   NOT_DELETED,
   type KeptSummaries,
   type Store,
@@ -171,12 +171,8 @@ export class ApplicationsRepository {
       updated_at: now,
     };
     const record = toRecord(doc);
-    try {
-      await this.stored.insert({ ...doc }, events(record));
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return null;
-      throw err;
-    }
+    if (!(await insertedUnlessTaken(() => this.stored.insert({ ...doc }, events(record)))))
+      return null;
     this.onEvents();
     return record;
   }

@@ -1,7 +1,7 @@
 import type { DomainEvent, Role, User } from '@furniture/contracts';
 import {
   escapeRegex,
-  isDuplicateKeyError,
+  duplicateAs,
   nextId,
   tombstoneUpdate,
   NOT_DELETED,
@@ -16,9 +16,7 @@ import type { Models, UserDoc } from './models';
 export { toPublicUser, type UserRecord } from '../domain/records';
 
 /** Another user already has this e-mail: the unique index's refusal. */
-function namedDuplicate(err: unknown): never {
-  throw isDuplicateKeyError(err) ? emailTaken() : err;
-}
+const namedDuplicate = duplicateAs(emailTaken);
 
 function toRecord(doc: UserDoc): UserRecord {
   return {

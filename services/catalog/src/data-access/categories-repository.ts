@@ -1,6 +1,7 @@
 import type { DomainEvent } from '@furniture/contracts';
 import {
-  isDuplicateKeyError,
+  duplicateAs,
+  insertedUnlessTaken,
   nextId,
   raiseCounter,
   NOT_DELETED,
@@ -14,9 +15,7 @@ import { duplicateCategoryName, type CategoryChange, type CategoryData } from '.
 import { docKey, type CategoryDoc, type Models } from './models';
 
 /** Another category already has this German or Ukrainian name: the unique index's refusal. */
-function namedDuplicate(err: unknown): never {
-  throw isDuplicateKeyError(err) ? duplicateCategoryName() : err;
-}
+const namedDuplicate = duplicateAs(duplicateCategoryName);
 
 /** "  Sofas  &  Sessel" and "sofas & sessel" are one name to a volunteer. */
 export function nameKey(name: string): string {
@@ -112,23 +111,13 @@ export class CategoriesRepository {
     events: (category: CategoryData) => DomainEvent[],
   ): Promise<number> {
     let created = 0;
-    for (const category of categories) {
-      try {
-        await this.store(category, events);
-        created++;
-      } catch (err) {
-        if (!isDuplicateKeyError(err)) throw err;
-      }
-    }
+    for (const category of categories)
+      if (await insertedUnlessTaken(() => this.store(category, events))) created++;
     const maxId = Math.max(0, ...categories.map((c) => c.id));
     await raiseCounter(this.conn, 'categories', maxId);
-    try {
-      await this.conn
-        .collection('seeds')
-        .insertOne({ _id: 'categories', at: new Date() } as unknown as Document);
-    } catch (err) {
-      if (!isDuplicateKeyError(err)) throw err;
-    }
+    await insertedUnlessTaken(() =>
+      this.conn.collection('seeds').insertOne({ _id: 'categories', at: new Date() } as never),
+    );
     if (created > 0) this.onWrite();
     return created;
   }

@@ -1,6 +1,5 @@
 import type { DomainEvent } from '@furniture/contracts';
-import type { Document } from 'mongodb';
-import { docWithEvents, isDuplicateKeyError } from '@furniture/platform';
+import { docWithEvents, insertedUnlessTaken } from '@furniture/platform';
 import type { Models } from './models';
 
 /**
@@ -17,16 +16,12 @@ export class OutboxMessages {
   async add(events: DomainEvent[]): Promise<void> {
     const first = events[0];
     if (!first) return;
-    try {
-      // the relay deletes a _purge document once its events are out
-      const doc = {
-        ...docWithEvents({ _id: first.eventId, id: first.eventId }, events),
-        _purge: true,
-      };
-      await this.models.OutboxMessage.collection.insertOne(doc as unknown as Document);
-    } catch (err) {
-      if (!isDuplicateKeyError(err)) throw err;
-    }
+    // the relay deletes a _purge document once its events are out
+    const doc = {
+      ...docWithEvents({ _id: first.eventId, id: first.eventId }, events),
+      _purge: true,
+    };
+    await insertedUnlessTaken(() => this.models.OutboxMessage.collection.insertOne(doc as never));
     this.onWrite();
   }
 }

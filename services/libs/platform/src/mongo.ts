@@ -73,18 +73,22 @@ export function isDuplicateKeyError(err: unknown): boolean {
   );
 }
 
-/** Inserts a document; false when another one already holds its unique key (a lost race). */
-export async function insertedUnlessTaken<T extends Document>(
-  collection: Collection<T>,
-  doc: OptionalUnlessRequiredId<T>,
-): Promise<boolean> {
+/** Runs an insert; false when another document already holds its unique key (a lost race). */
+export async function insertedUnlessTaken(insert: () => Promise<unknown>): Promise<boolean> {
   try {
-    await collection.insertOne(doc);
+    await insert();
     return true;
   } catch (err) {
     if (isDuplicateKeyError(err)) return false;
     throw err;
   }
+}
+
+/** Throws the error `named` answers for a unique-key refusal, and any other error as it is. */
+export function duplicateAs(named: () => Error): (err: unknown) => never {
+  return (err) => {
+    throw isDuplicateKeyError(err) ? named() : err;
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { DomainEvent, Photo, PhotoUrls } from '@furniture/contracts';
 import {
-  isDuplicateKeyError,
+  insertedUnlessTaken,
   nextId,
   tombstoneUpdate,
   type Connection,
@@ -108,18 +108,9 @@ export class PhotosRepository {
       const id = await nextId(this.conn, 'photos');
       const now = new Date();
       for (const position of free) {
-        try {
-          await this.slotsStored.insert({
-            _id: slotKey(lotId, position),
-            lot_id: lotId,
-            position,
-            photo_id: id,
-            created_at: now,
-          });
-        } catch (err) {
-          if (isDuplicateKeyError(err)) continue;
-          throw err;
-        }
+        const slot = { _id: slotKey(lotId, position), lot_id: lotId, position, photo_id: id };
+        const claimed = () => this.slotsStored.insert({ ...slot, created_at: now });
+        if (!(await insertedUnlessTaken(claimed))) continue;
         const { keys } = data;
         try {
           await this.stored.insert({

@@ -50,7 +50,7 @@ export class ProcessedEvents {
 
   async remember(event: DomainEvent): Promise<void> {
     const doc = { _id: event.eventId, name: event.name, processed_at: new Date() };
-    await insertedUnlessTaken(this.collection, doc);
+    await insertedUnlessTaken(() => this.collection.insertOne(doc));
   }
 
   /** Wraps every handler so that each event id is handled once. */

@@ -90,7 +90,7 @@ export class LotReadModel implements LotLookup {
         const stored = await this.collection.findOne({ _id: doc._id });
         if (stored && (stored.deleted || isOlder(lot, stored))) return false;
         if (!stored) {
-          if (await insertedUnlessTaken(this.collection, doc)) return true;
+          if (await insertedUnlessTaken(() => this.collection.insertOne(doc))) return true;
           continue; // another replica stored it meanwhile
         }
         const { _id, ...set } = doc;

@@ -55,7 +55,7 @@ export class KeptCounts {
     const any = await hasDocuments();
     const doc = { _id: this.id, ready: !any, layout: this.layout, n: {} };
     // not inserted: another replica opened them first and rebuilds them
-    return (await insertedUnlessTaken(this.collection, doc)) && any;
+    return (await insertedUnlessTaken(() => this.collection.insertOne(doc))) && any;
   }
 
   /**

@@ -122,7 +122,7 @@ export class KeptSummaries<M = Document, S extends Document = Document> {
         const summary = await this.fresh(group);
         if (!stored) {
           const doc = { ...summary, _id, [this.groupBy]: group, v: 1 };
-          if (await insertedUnlessTaken(this.collection, doc)) return;
+          if (await insertedUnlessTaken(() => this.collection.insertOne(doc))) return;
           continue; // another replica stored it meanwhile
         }
         const res = await this.collection.updateOne(

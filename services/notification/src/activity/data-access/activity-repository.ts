@@ -7,7 +7,8 @@ import type {
 } from '@furniture/contracts';
 import {
   escapeRegex,
-  isDuplicateKeyError,
+  insertedUnlessTaken,
+  retryingDuplicates,
   type Store,
   type StoredCollection,
   type StoredList,
@@ -104,13 +105,7 @@ export class ActivityRepository {
       search_text: entry.search_text,
       created_at: entry.created_at,
     };
-    try {
-      await this.entries.insert({ ...doc });
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return null;
-      throw err;
-    }
-    return toEntry(doc);
+    return (await insertedUnlessTaken(() => this.entries.insert({ ...doc }))) ? toEntry(doc) : null;
   }
 
   private filter(q: ActivityQuery): QueryFilter<ActivityDoc> {
@@ -207,17 +202,13 @@ export class ActivityRepository {
   /** Remembers a staff member's newest name and e-mail; an older event never overwrites them. */
   async touchUser(user: Actor, at: Date): Promise<void> {
     const set = { name: user.name, email: user.email, role: user.role, last_activity_at: at };
-    for (let attempt = 1; ; attempt++) {
+    // an insert that loses to one stored meanwhile tries again
+    await retryingDuplicates(async () => {
       const newer = { user_id: user.id, last_activity_at: { $lte: at } };
       if (await this.logUsers.update(newer, { $set: set })) return;
       if (await this.models.LogUser.exists({ user_id: user.id })) return; // a newer event was first
-      try {
-        await this.logUsers.insert({ user_id: user.id, ...set });
-        return;
-      } catch (err) {
-        if (!isDuplicateKeyError(err) || attempt >= 3) throw err; // stored meanwhile: again
-      }
-    }
+      await this.logUsers.insert({ user_id: user.id, ...set });
+    }, 3);
   }
 
   async users(): Promise<ActivityUser[]> {

@@ -1,4 +1,4 @@
-import { isDuplicateKeyError, type Store, type StoredCollection } from '@furniture/platform';
+import { insertedUnlessTaken, type Store, type StoredCollection } from '@furniture/platform';
 
 interface CounterDoc {
   _id: string;
@@ -42,12 +42,8 @@ export class ImpactRepository {
    * counts the event again: a counter may then err by one high, an event is never lost.
    */
   async count(eventId: string, at: Date, deltas: Record<string, number>): Promise<boolean> {
-    try {
-      await this.marks.insert({ _id: eventId, at: new Date() });
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return false;
-      throw err;
-    }
+    if (!(await insertedUnlessTaken(() => this.marks.insert({ _id: eventId, at: new Date() }))))
+      return false;
     try {
       for (const [key, d] of Object.entries(deltas))
         if (d !== 0) await this.counters.upsert({ _id: key }, { $inc: { n: d } });

@@ -1,5 +1,5 @@
 import {
-  isDuplicateKeyError,
+  insertedUnlessTaken,
   maskPersonalData,
   nextId,
   type Connection,
@@ -67,13 +67,7 @@ export class MailRepository {
       updated_at: now,
       sent_at: null,
     };
-    try {
-      await this.stored.insert({ ...doc });
-      return true;
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return false;
-      throw err;
-    }
+    return insertedUnlessTaken(() => this.stored.insert({ ...doc }));
   }
 
   /** Queued mails that are due, and mails whose sending attempt was lost (oldest first). */
