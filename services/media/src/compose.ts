@@ -5,6 +5,7 @@ import {
   catalogSnapshotSource,
   defineService,
   ensureIndexes,
+  WorkLimiter,
   type LotSnapshotSource,
   type ServiceKit,
 } from '@furniture/platform';
@@ -12,7 +13,7 @@ import { createApp } from './app';
 import { loadMediaConfig, type MediaConfig } from './config';
 import { registerModels } from './data-access/models';
 import { PhotosRepository } from './data-access/photos-repository';
-import { Admission, WorkLimiter } from './domain/limits';
+import { Admission } from './domain/limits';
 import { LotsService } from './domain/lots-service';
 import { PhotosService } from './domain/photos-service';
 import { eventHandlers } from './entry-points/messaging/handlers';

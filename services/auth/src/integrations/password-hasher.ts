@@ -1,5 +1,5 @@
 import argon2 from 'argon2';
-import { AppError } from '@furniture/platform';
+import { AppError, WorkLimiter } from '@furniture/platform';
 
 export interface PasswordHasher {
   hash(password: string): Promise<string>;
@@ -35,31 +35,14 @@ export function argon2Hasher(params: {
 export function boundedHasher(
   hasher: PasswordHasher,
   opts: { concurrent: number; queue: number },
-): PasswordHasher & { inFlight(): number } {
-  let running = 0;
-  const waiting: (() => void)[] = [];
-  const run = async <T>(work: () => Promise<T>): Promise<T> => {
-    if (running >= opts.concurrent) {
-      if (waiting.length >= opts.queue) {
-        throw new AppError('RATE_LIMITED', { extra: { retry_after: 1 } });
-      }
-      await new Promise<void>((resolve) => waiting.push(resolve));
-    } else {
-      running += 1;
-    }
-    try {
-      return await work();
-    } finally {
-      // the slot passes straight to the next in line, or is freed
-      const next = waiting.shift();
-      if (next) next();
-      else running -= 1;
-    }
-  };
+): PasswordHasher {
+  const limiter = new WorkLimiter(opts.concurrent, {
+    max: opts.queue,
+    full: () => new AppError('RATE_LIMITED', { extra: { retry_after: 1 } }),
+  });
   return {
-    hash: (password) => run(() => hasher.hash(password)),
-    verify: (hash, password) => run(() => hasher.verify(hash, password)),
+    hash: (password) => limiter.run(() => hasher.hash(password)),
+    verify: (hash, password) => limiter.run(() => hasher.verify(hash, password)),
     needsRehash: (hash) => hasher.needsRehash(hash),
-    inFlight: () => running + waiting.length,
   };
 }

@@ -21,3 +21,4 @@ export * from './messaging/dead-letters';
 export * from './dates';
 export * from './changes';
 export * from './store';
+export * from './work-limiter';

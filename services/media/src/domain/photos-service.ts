@@ -22,7 +22,6 @@ import {
 } from './records';
 import type { ObjectInfo, ObjectStore } from '../integrations/object-store';
 import { checkContent } from './file-checks';
-import type { WorkLimiter } from './limits';
 import type { LotsService } from './lots-service';
 
 export interface UploadedFile {
@@ -37,8 +36,8 @@ export interface PhotosDeps {
   lotsRepo: LotLookup;
   store: ObjectStore;
   images: ImageProcessor;
-  /** bounds how many images are decoded and encoded at once */
-  processing: WorkLimiter;
+  /** bounds how many images are decoded and encoded at once (the platform's WorkLimiter) */
+  processing: { run<T>(job: () => Promise<T>): Promise<T> };
   maxInputPixels: number;
   maxBytes: number;
   logger: Logger;
