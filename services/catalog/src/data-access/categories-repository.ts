@@ -1,5 +1,6 @@
 import type { DomainEvent } from '@furniture/contracts';
 import {
+  docKey,
   duplicateAs,
   insertedUnlessTaken,
   nextId,
@@ -12,7 +13,7 @@ import {
 } from '@furniture/platform';
 import type { Document } from 'mongodb';
 import { duplicateCategoryName, type CategoryChange, type CategoryData } from '../domain/records';
-import { docKey, type CategoryDoc, type Models } from './models';
+import type { CategoryDoc, Models } from './models';
 
 /** Another category already has this German or Ukrainian name: the unique index's refusal. */
 const namedDuplicate = duplicateAs(duplicateCategoryName);

@@ -1,5 +1,6 @@
 import type { DomainEvent, LotStatus } from '@furniture/contracts';
 import {
+  docKey,
   escapeRegex,
   NOT_DELETED,
   type Mutated,
@@ -8,7 +9,7 @@ import {
 } from '@furniture/platform';
 import type { QueryFilter } from 'mongoose';
 import type { LotChange, LotData } from '../domain/records';
-import { docKey, type LotDoc, type Models } from './models';
+import type { LotDoc, Models } from './models';
 
 /** What a lot list may be narrowed by (built by the domain, translated to a query here). */
 export interface LotFilter {

@@ -5,14 +5,6 @@ import type { CategoryData, LotData } from '../domain/records';
 
 const localized = { de: { type: String, default: '' }, uk: { type: String, default: '' } };
 
-/**
- * Documents are keyed by their id as a string `_id`: FerretDB on SQLite answers only
- * `{_id: '<string>'}` from its primary key and scans the whole collection for anything else
- * (a lot detail page would read every lot). On MongoDB and FerretDB on PostgreSQL it is simply
- * the primary key.
- */
-export const docKey = (id: number): string => String(id);
-
 /** Stored category: the data plus normalized names that unique indexes keep apart. */
 export interface CategoryDoc extends CategoryData {
   _id: string;

@@ -1,5 +1,6 @@
 import type { DomainEvent, Photo, PhotoUrls } from '@furniture/contracts';
 import {
+  docKey,
   insertedUnlessTaken,
   nextId,
   tombstoneUpdate,
@@ -7,7 +8,7 @@ import {
   type Store,
   type StoredCollection,
 } from '@furniture/platform';
-import { photoKey, slotKey, type PhotoDoc, type PhotoKeys, type SlotDoc } from './models';
+import { slotKey, type PhotoDoc, type PhotoKeys, type SlotDoc } from './models';
 import { NoFreeSlotError, type PhotoClaim } from '../domain/records';
 
 export { NoFreeSlotError, type PhotoClaim } from '../domain/records';
@@ -35,7 +36,7 @@ const isReadyOf = (lotId: number, doc: StoredPhoto | null): doc is StoredPhoto =
 
 /** A live photo record in a state (a tombstone never matches). */
 const live = (id: number, status: PhotoDoc['status']) => ({
-  _id: photoKey(id),
+  _id: docKey(id),
   status,
   deleted_at: null,
 });
@@ -64,7 +65,7 @@ export class PhotosRepository {
 
   private findPhoto(id: number): Promise<StoredPhoto | null> {
     return this.stored.collection.findOne({
-      _id: photoKey(id),
+      _id: docKey(id),
     } as never) as Promise<StoredPhoto | null>;
   }
 
@@ -114,7 +115,7 @@ export class PhotosRepository {
         const { keys } = data;
         try {
           await this.stored.insert({
-            _id: photoKey(id),
+            _id: docKey(id),
             id,
             lot_id: lotId,
             position,
@@ -206,7 +207,7 @@ export class PhotosRepository {
   async purgeLot(lotId: number): Promise<number> {
     const slots = await this.slotsOf(lotId);
     for (const slot of slots) {
-      await this.stored.remove({ _id: photoKey(slot.photo_id), deleted_at: null });
+      await this.stored.remove({ _id: docKey(slot.photo_id), deleted_at: null });
       await this.freeSlot(lotId, slot.position, slot.photo_id);
     }
     return slots.length;

@@ -8,13 +8,14 @@ import {
 } from '@furniture/contracts';
 import { DependencyUnavailableError } from '../failures';
 import type { LotLookup, LotSnapshotSource, LotView } from './lot-view';
+import { docKey } from '../store/collection';
 import { withDocLock } from '../store/locks';
 import { sleep } from '../time';
 import type { Logger } from '../logger';
 import { insertedUnlessTaken, insertManyKeepingExisting, type Connection } from '../mongo';
 
 interface LotDoc {
-  /** String(id): FerretDB answers a filter of exactly {_id: '<string>'} from its primary key */
+  /** docKey(id) */
   _id: string;
   id: number;
   name?: { de?: string; uk?: string };
@@ -26,11 +27,9 @@ interface LotDoc {
   deleted: boolean;
 }
 
-const keyOf = (id: number): string => String(id);
-
 function docOf(lot: LotSnapshot): LotDoc {
   return {
-    _id: keyOf(lot.id),
+    _id: docKey(lot.id),
     id: lot.id,
     name: { de: lot.name.de, uk: lot.name.uk },
     status: lot.status,
@@ -126,14 +125,14 @@ export class LotReadModel implements LotLookup {
   }
 
   async get(id: number): Promise<LotView | null> {
-    const doc = await this.collection.findOne({ _id: keyOf(id) });
+    const doc = await this.collection.findOne({ _id: docKey(id) });
     return doc ? toView(doc) : null;
   }
 
   async getMany(ids: number[]): Promise<Map<number, LotView>> {
     const out = new Map<number, LotView>();
     // one primary-key read per lot is faster on FerretDB than one scan for all
-    const docs = await Promise.all(ids.map((id) => this.collection.findOne({ _id: keyOf(id) })));
+    const docs = await Promise.all(ids.map((id) => this.collection.findOne({ _id: docKey(id) })));
     for (const d of docs) if (d) out.set(d.id, toView(d));
     return out;
   }

@@ -12,6 +12,7 @@ import { mongoLimiter, type Limiter, type LimiterDeclaration } from './limiter';
 import { StoredList, type ListDeclaration } from './list';
 
 export {
+  docKey,
   StoredCollection,
   type CollectionDeclaration,
   type Mutated,

@@ -14,6 +14,7 @@
 // rebuild (readers that must not contradict a document recompute that group: `fresh`).
 import type { Collection, Document } from 'mongodb';
 import { insertedUnlessTaken, insertManyKeepingExisting, type Connection } from '../mongo';
+import { docKey } from './collection';
 import { withDocLock } from './locks';
 
 export interface SummaryDeclaration<M, S extends Document> {
@@ -36,7 +37,6 @@ interface SummaryDoc extends Document {
 
 /** Whether the summaries are complete (written once the first rebuild finished). */
 const STATE = 'state';
-const keyOf = (group: number) => String(group);
 
 /** The list a summary reads its members from (StoredList). */
 interface Source {
@@ -98,7 +98,7 @@ export class KeptSummaries<M = Document, S extends Document = Document> {
   async get(groups: number[]): Promise<Map<number, S> | null> {
     const [state, ...docs] = await Promise.all([
       this.collection.findOne({ _id: STATE }),
-      ...groups.map((group) => this.collection.findOne({ _id: keyOf(group) })),
+      ...groups.map((group) => this.collection.findOne({ _id: docKey(group) })),
     ]);
     if (!state?.ready) return null;
     const out = new Map<number, S>();
@@ -115,7 +115,7 @@ export class KeptSummaries<M = Document, S extends Document = Document> {
    * turn in this process; against other processes by the version (see the top).
    */
   async refresh(group: number): Promise<void> {
-    const _id = keyOf(group);
+    const _id = docKey(group);
     await withDocLock(this.collection, _id, async () => {
       for (let attempt = 0; attempt < 5; attempt++) {
         const stored = await this.collection.findOne({ _id }, { projection: { v: 1 } });
@@ -158,7 +158,7 @@ export class KeptSummaries<M = Document, S extends Document = Document> {
     let written = 0;
     const missing: SummaryDoc[] = [];
     for (const [group, members] of byGroup) {
-      const _id = keyOf(group);
+      const _id = docKey(group);
       const summary = this.decl.summarize(members);
       const old = stored.get(_id);
       if (!old) {
