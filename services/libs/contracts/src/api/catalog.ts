@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { CategoryIcons, CategorySlugs, DEFAULT_CATEGORY_ICON, LotStatuses } from '../enums';
 import { Limits } from '../limits';
-import { optionalQueryString, queryInt, queryIntDefault } from './common';
+import {
+  limitSkipQuerySchema,
+  localizedSchema,
+  optionalQueryString,
+  pageQuerySchema,
+  queryInt,
+  queryIntDefault,
+} from './common';
 
 /*
  * Categories and lots: request bodies, queries and answers of the catalog calls
@@ -37,22 +44,14 @@ const categoryDescriptionSchema = z.preprocess(
   }),
 );
 
+const categoryName = (message: 'name_de_required' | 'name_uk_required') =>
+  z.string(message).trim().min(1, message).max(Limits.categoryNameMax);
+
 /** POST /categories/ (back-office §5: both names required, descriptions and icon optional). */
 export const categoryCreateSchema = z.object({
   name: z.preprocess(
     (v) => v ?? {},
-    z.object({
-      de: z
-        .string('name_de_required')
-        .trim()
-        .min(1, 'name_de_required')
-        .max(Limits.categoryNameMax),
-      uk: z
-        .string('name_uk_required')
-        .trim()
-        .min(1, 'name_uk_required')
-        .max(Limits.categoryNameMax),
-    }),
+    z.object({ de: categoryName('name_de_required'), uk: categoryName('name_uk_required') }),
   ),
   description: categoryDescriptionSchema,
   /** one of the 20 picker emojis; the box 📦 when empty */
@@ -78,8 +77,6 @@ export const categoryUpdateSchema = z.object({
   version: z.number().int().min(1).optional(),
 });
 export type CategoryUpdate = z.infer<typeof categoryUpdateSchema>;
-
-export const localizedSchema = z.object({ de: z.string(), uk: z.string() });
 
 /** A category as every catalog answer shows it. */
 export const categorySchema = z.object({
@@ -230,17 +227,11 @@ const patchLocalized = (max: number) =>
  * changes alone (set main photo) neither need nor bump the version.
  */
 export const lotPatchSchema = z.object({
+  ...lotBodyShape,
   name: patchLocalized(Limits.lotNameMax).optional(),
   description: patchLocalized(Limits.lotShortTextMax).optional(),
-  detailed_description: bothOptional(Limits.lotTextMax).optional(),
   category_id: z.number().int().positive().optional(),
   status: lotStatusSchema.optional(),
-  dimensions: freeText(Limits.lotShortTextMax).optional(),
-  condition: freeText(Limits.lotShortTextMax).optional(),
-  donor: freeText(Limits.lotShortTextMax).optional(),
-  location: freeText(Limits.lotShortTextMax).optional(),
-  photos: photoListSchema.optional(),
-  gallery_photos: photoListSchema.optional(),
   version: versionSchema.optional(),
 });
 export type LotPatch = z.infer<typeof lotPatchSchema>;
@@ -295,10 +286,8 @@ const dateQuery = emptyIsUndefined
  * search matches the German and Ukrainian names and short descriptions (and the id when it is a
  * number), case-insensitively.
  */
-export const lotsQuerySchema = z.object({
-  // a page like every other list: anonymous ?limit=10000 would be unbounded work
-  limit: queryIntDefault(Limits.defaultPageSize, { min: 1, max: Limits.maxPageSize }),
-  skip: queryIntDefault(0, { min: 0 }),
+// a page like every other list: anonymous ?limit=10000 would be unbounded work
+export const lotsQuerySchema = limitSkipQuerySchema.extend({
   category_id: categoryIdQuery,
   status: statusQuery,
   search: optionalQueryString,
@@ -332,8 +321,7 @@ export const lotSearchQuerySchema = z.object({
   search: optionalQueryString,
   category_id: categoryIdQuery,
   status: statusQuery,
-  page: queryIntDefault(1, { min: 1 }),
-  limit: queryIntDefault(Limits.defaultPageSize, { min: 1, max: Limits.maxPageSize }),
+  ...pageQuerySchema.shape,
 });
 export type LotSearchQuery = z.infer<typeof lotSearchQuerySchema>;
 
@@ -350,4 +338,3 @@ export const lotSnapshotQuerySchema = z.object({
   after_id: queryIntDefault(0, { min: 0 }),
   limit: queryIntDefault(500, { min: 1, max: 1000 }),
 });
-export type LotSnapshotQuery = z.infer<typeof lotSnapshotQuerySchema>;

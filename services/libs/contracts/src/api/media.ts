@@ -68,13 +68,10 @@ export const photoUploadAnswer = z.object({
   message: z.string(),
   data: photoAnswer,
 });
-export type PhotoUploadResponse = z.infer<typeof photoUploadAnswer>;
 
 export const photoListAnswer = z.object({ success: z.literal(true), data: z.array(photoAnswer) });
-export type PhotoListResponse = z.infer<typeof photoListAnswer>;
 
 export const photoDeleteAnswer = z.object({ success: z.literal(true), message: z.string() });
-export type PhotoDeleteResponse = z.infer<typeof photoDeleteAnswer>;
 
 export const MediaMessages = {
   photo_uploaded: { de: 'Foto erfolgreich hochgeladen.', uk: 'Фото успішно завантажено.' },
