@@ -36,12 +36,10 @@ const categoryIconSchema = z.preprocess(
   z.enum(CategoryIcons.map((c) => c.icon) as [string, ...string[]], 'invalid_value').optional(),
 );
 
+const descriptionText = z.string().trim().max(Limits.categoryDescriptionMax);
 const categoryDescriptionSchema = z.preprocess(
   (v) => v ?? {},
-  z.object({
-    de: z.string().trim().max(Limits.categoryDescriptionMax).default(''),
-    uk: z.string().trim().max(Limits.categoryDescriptionMax).default(''),
-  }),
+  z.object({ de: descriptionText.default(''), uk: descriptionText.default('') }),
 );
 
 const categoryName = (message: 'name_de_required' | 'name_uk_required') =>
@@ -68,10 +66,7 @@ export type CategoryCreate = z.infer<typeof categoryCreateSchema>;
 export const categoryUpdateSchema = z.object({
   name: categoryCreateSchema.shape.name,
   description: z
-    .object({
-      de: z.string().trim().max(Limits.categoryDescriptionMax).optional(),
-      uk: z.string().trim().max(Limits.categoryDescriptionMax).optional(),
-    })
+    .object({ de: descriptionText.optional(), uk: descriptionText.optional() })
     .optional(),
   icon: categoryIconSchema,
   version: z.number().int().min(1).optional(),
