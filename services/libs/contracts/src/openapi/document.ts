@@ -98,7 +98,7 @@ interface Operation {
   ok: {
     status?: number;
     description: string;
-    schema?: z.ZodType;
+    schema: z.ZodType;
     /** default application/json */
     contentType?: string;
     /** response headers the answer carries */
@@ -161,6 +161,15 @@ const multipartPhoto = photoUploadFieldsSchema.extend({
 });
 
 // ---- the operations -----------------------------------------------------------------------------
+
+/** The errors of a category named by id or slug. */
+const CATEGORY_REF: ErrorCode[] = ['CATEGORY_NOT_FOUND', 'CATEGORY_INVALID_ID'];
+/** GET /health and /ready of the gateway: the same report. */
+const PLATFORM_HEALTH = {
+  access: 'public',
+  ok: { description: 'every service ready', schema: answers.platformHealthAnswer },
+  also: { 503: 'a service is down or not ready' },
+} satisfies Omit<Call, 'summary'>;
 
 const V1 = '/api/v1';
 
@@ -277,7 +286,7 @@ export const operations: readonly Operation[] = [
       access: 'public',
       params: categoryRefParam,
       ok: { description: 'the category', schema: answers.categoryAnswer },
-      errors: ['CATEGORY_NOT_FOUND', 'CATEGORY_INVALID_ID'],
+      errors: CATEGORY_REF,
     },
     'PUT /categories/{id}': {
       summary: 'Change a category',
@@ -286,19 +295,14 @@ export const operations: readonly Operation[] = [
       params: idParamSchema,
       body: categoryUpdateSchema,
       ok: { description: 'the changed category', schema: answers.categoryAnswer },
-      errors: [
-        'CATEGORY_NOT_FOUND',
-        'CATEGORY_INVALID_ID',
-        'CATEGORY_DUPLICATE_NAME',
-        'STALE_VERSION',
-      ],
+      errors: [...CATEGORY_REF, 'CATEGORY_DUPLICATE_NAME', 'STALE_VERSION'],
     },
     'DELETE /categories/{id}': {
       summary: 'Delete a category without lots',
       access: 'staff',
       params: idParamSchema,
       ok: { description: 'deleted', schema: answers.deletedAnswer },
-      errors: ['CATEGORY_NOT_FOUND', 'CATEGORY_INVALID_ID', 'CATEGORY_HAS_LOTS'],
+      errors: [...CATEGORY_REF, 'CATEGORY_HAS_LOTS'],
     },
     // lots
     'GET /lots': {
@@ -344,7 +348,7 @@ export const operations: readonly Operation[] = [
           }),
         }),
       },
-      errors: ['CATEGORY_NOT_FOUND', 'CATEGORY_INVALID_ID'],
+      errors: CATEGORY_REF,
     },
     'GET /lots/{id}': {
       summary: 'One lot',
@@ -705,18 +709,8 @@ export const operations: readonly Operation[] = [
     },
   }),
   ...calls('gateway', V1, {
-    'GET /health': {
-      summary: 'Health of the gateway and every service',
-      access: 'public',
-      ok: { description: 'every service ready', schema: answers.platformHealthAnswer },
-      also: { 503: 'a service is down or not ready' },
-    },
-    'GET /ready': {
-      summary: 'The same as /health (for probes)',
-      access: 'public',
-      ok: { description: 'every service ready', schema: answers.platformHealthAnswer },
-      also: { 503: 'a service is down or not ready' },
-    },
+    'GET /health': { summary: 'Health of the gateway and every service', ...PLATFORM_HEALTH },
+    'GET /ready': { summary: 'The same as /health (for probes)', ...PLATFORM_HEALTH },
     'GET /openapi.json': {
       summary: 'This document',
       access: 'public',
@@ -798,16 +792,14 @@ function operationObject(op: Operation): ZodOpenApiOperationObject {
   const responses: Record<string, ZodOpenApiResponseObject> = {
     [String(op.ok.status ?? 200)]: {
       description: op.ok.description,
-      ...(op.ok.schema
-        ? { content: { [op.ok.contentType ?? 'application/json']: { schema: op.ok.schema } } }
-        : {}),
+      content: { [op.ok.contentType ?? 'application/json']: { schema: op.ok.schema } },
       ...(op.ok.headers ? { headers: op.ok.headers } : {}),
     },
   };
   for (const extra of op.also ?? []) {
     responses[String(extra.status)] = {
       description: extra.description,
-      ...(op.ok.schema ? { content: { 'application/json': { schema: op.ok.schema } } } : {}),
+      content: { 'application/json': { schema: op.ok.schema } },
     };
   }
   const byStatus = new Map<number, ErrorCode[]>();
