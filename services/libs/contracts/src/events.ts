@@ -312,16 +312,11 @@ export const eventEnvelopeSchema = z.object({
   traceparent: z.string().max(128).optional(),
 });
 
-export interface DomainEvent<N extends EventName = EventName> {
-  eventId: string;
-  name: N;
-  version: number;
-  occurredAt: string;
-  actor: Actor | null;
-  payload: EventPayload<N>;
-  /** the W3C traceparent of the trace it was created in (only where tracing is on) */
-  traceparent?: string;
-}
+/** An envelope with the payload of its name. */
+export type DomainEvent<N extends EventName = EventName> = Omit<
+  z.infer<typeof eventEnvelopeSchema>,
+  'name' | 'payload'
+> & { name: N; payload: EventPayload<N> };
 
 /** Every event as a union discriminated by `name`, so a switch narrows the payload. */
 export type AnyDomainEvent = { [N in EventName]: DomainEvent<N> }[EventName];

@@ -51,6 +51,7 @@ import { idParamSchema, limitSkipQuerySchema } from '../api/common';
 import { lotPhotoParamsSchema, lotPhotosParamsSchema, photoUploadFieldsSchema } from '../api/media';
 import { Limits, PHOTO_MIME_TYPES } from '../limits';
 import { Errors, type ErrorCode } from '../errors';
+import { ServiceNames } from '../topology';
 import * as answers from './responses';
 
 /*
@@ -63,15 +64,8 @@ import * as answers from './responses';
  * fails a test.
  */
 
-export const ServiceNames = [
-  'auth',
-  'catalog',
-  'applications',
-  'media',
-  'notification',
-  'gateway',
-] as const;
-export type ApiServiceName = (typeof ServiceNames)[number];
+export const ApiServiceNames = [...ServiceNames, 'gateway'] as const;
+export type ApiServiceName = (typeof ApiServiceNames)[number];
 
 /**
  * Who may call an operation: anyone (`public`), anyone but staff see more (`public-staff-more`),
@@ -882,7 +876,7 @@ export function createOpenApiDocument(opts: { internal?: boolean } = {}): OpenAp
       license: { name: 'AGPL-3.0-or-later', identifier: 'AGPL-3.0-or-later' },
     },
     servers: [{ url: '/' }],
-    tags: ServiceNames.map((name) => ({ name, description: `${name} service` })),
+    tags: ApiServiceNames.map((name) => ({ name, description: `${name} service` })),
     components: {
       securitySchemes: {
         bearerAuth: {
