@@ -486,8 +486,7 @@ export const wishStatusQuerySchema = z.object({
  * Body of PATCH /wishes/{id}/status: `admin_notes` (or `notes`) replaces the wish's notes; an
  * empty text clears them; absent leaves them as they are.
  */
-export const wishStatusBodySchema = z.object({
-  status: z.enum(WishStatuses, 'invalid_status').optional(),
+export const wishStatusBodySchema = wishStatusQuerySchema.extend({
   admin_notes: z.string().trim().max(Limits.notesMax).nullish(),
   notes: z.string().trim().max(Limits.notesMax).nullish(),
 });

@@ -8,6 +8,7 @@ import {
   pageQuerySchema,
   queryInt,
   queryIntDefault,
+  successData,
 } from './common';
 
 /*
@@ -97,18 +98,11 @@ export type Category = z.infer<typeof categorySchema>;
 export const categoryAnswerSchema = categorySchema.meta({ id: 'Category' });
 
 /** GET /categories/ */
-export const categoriesAnswer = z.object({
-  success: z.literal(true),
-  data: z.array(categoryAnswerSchema),
-});
+export const categoriesAnswer = successData(z.array(categoryAnswerSchema));
 export type CategoriesAnswer = z.infer<typeof categoriesAnswer>;
 
 /** GET /categories/{id}, POST, PUT */
-export const categoryAnswer = z.object({
-  success: z.literal(true),
-  data: categoryAnswerSchema,
-  message: z.string(),
-});
+export const categoryAnswer = successData(categoryAnswerSchema).extend({ message: z.string() });
 export type CategoryAnswer = z.infer<typeof categoryAnswer>;
 
 /** DELETE /categories/{id} and /lots/{id} */

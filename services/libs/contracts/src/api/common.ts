@@ -38,6 +38,10 @@ export const queryInt = (opts: { min?: number; max?: number } = {}) => {
 export const queryIntDefault = (def: number, opts: { min?: number; max?: number } = {}) =>
   queryInt(opts).default(def);
 
+/** A success answer `{success: true, data}`. */
+export const successData = <T extends z.ZodType>(data: T) =>
+  z.object({ success: z.literal(true), data });
+
 /** Path id: a positive integer. */
 export const idParamSchema = z.object({ id: z.coerce.number().int().positive() });
 

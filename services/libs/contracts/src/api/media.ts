@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { LocalizedText } from '../errors/types';
-import { idParamSchema } from './common';
+import { idParamSchema, successData } from './common';
 
 /**
  * Photo calls of the media service (back-office §7 "POST photos for a lot", §4 photo upload):
@@ -67,7 +67,7 @@ export const photoUploadAnswer = z.object({
   data: photoAnswer,
 });
 
-export const photoListAnswer = z.object({ success: z.literal(true), data: z.array(photoAnswer) });
+export const photoListAnswer = successData(z.array(photoAnswer));
 
 export const photoDeleteAnswer = z.object({ success: z.literal(true), message: z.string() });
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Errors, type ErrorCode } from '../errors';
 import { userAnswer } from '../api/auth';
 import { eligibilitySchema, queueInfoSchema } from '../api/applications';
+import { successData } from '../api/common';
 
 /*
  * The answers of every call as zod schemas, for the OpenAPI document (./document.ts) and for the
@@ -92,8 +93,8 @@ export const successAnswer = z.object({ success: z.literal(true) });
 
 // ---- applications -------------------------------------------------------------------------------
 
-export const eligibilityAnswer = z.object({ success: z.literal(true), data: eligibilitySchema });
-export const queueInfoAnswer = z.object({ success: z.literal(true), data: queueInfoSchema });
+export const eligibilityAnswer = successData(eligibilitySchema);
+export const queueInfoAnswer = successData(queueInfoSchema);
 
 // ---- health -------------------------------------------------------------------------------------
 
