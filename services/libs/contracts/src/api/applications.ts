@@ -41,23 +41,17 @@ const positiveInt = z.preprocess(
     .positive(),
 );
 
-const optionalEmailSchema = z
-  .string()
-  .trim()
-  .max(Limits.emailMax)
-  .toLowerCase()
-  .nullish()
-  .transform((v) => (v ? v : null))
-  .pipe(z.email('invalid_email').nullable());
+/** An optional text: missing, null or empty is read as `fallback`. */
+const emptyAs = <F>(text: z.ZodString, fallback: F) =>
+  text.nullish().transform((v) => (v ? v : fallback));
+
+const optionalEmailSchema = emptyAs(
+  z.string().trim().max(Limits.emailMax).toLowerCase(),
+  null,
+).pipe(z.email('invalid_email').nullable());
 
 /** City or address: optional; missing or empty is stored as "Не вказано" (public-site §3). */
-const notSpecifiedDefault = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max)
-    .nullish()
-    .transform((v) => (v ? v : NOT_SPECIFIED));
+const notSpecifiedDefault = (max: number) => emptyAs(z.string().trim().max(max), NOT_SPECIFIED);
 
 /**
  * The hidden honeypot field of the public forms. The SPA renders it invisibly and leaves it
@@ -71,12 +65,10 @@ export const applicationCreateSchema = z.object({
   applicant_name: requiredText(Limits.wishNameMin, Limits.nameMax),
   applicant_phone: phoneSchema('invalid_phone'),
   /** the form marks it required; the payload allows null (public-site §3), so the server does too */
-  applicant_whatsapp: z
-    .string()
-    .trim()
-    .nullish()
-    .transform((v) => (v ? v : null))
-    .refine((v) => v === null || isPhoneShaped(v), 'invalid_whatsapp'),
+  applicant_whatsapp: emptyAs(z.string().trim(), null).refine(
+    (v) => v === null || isPhoneShaped(v),
+    'invalid_whatsapp',
+  ),
   applicant_email: optionalEmailSchema,
   applicant_city: notSpecifiedDefault(Limits.cityMax),
   applicant_address: notSpecifiedDefault(Limits.addressMax),
