@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Roles } from '../enums';
+import { actorSchema } from '../events';
 import { Limits } from '../limits';
 import { emailSchema, enumFilter, optionalQueryString, pageQuerySchema } from './common';
 
@@ -23,14 +24,7 @@ export const loginRequestSchema = z.object({
   password: presentPassword,
 });
 
-export const userSchema = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  email: z.string(),
-  role: roleSchema,
-  created_at: z.string(),
-  updated_at: z.string(),
-});
+export const userSchema = actorSchema.extend({ created_at: z.string(), updated_at: z.string() });
 export type User = z.infer<typeof userSchema>;
 export const userAnswer = userSchema.meta({ id: 'User' });
 

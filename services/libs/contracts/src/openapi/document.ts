@@ -734,7 +734,6 @@ export const operations: readonly Operation[] = [
 
 // ---- the document ---------------------------------------------------------------------------
 
-const VALIDATION_CODES: ErrorCode[] = ['VALIDATION_FAILED'];
 const BODY_CODES: ErrorCode[] = [
   'INVALID_JSON',
   'BAD_REQUEST',
@@ -754,8 +753,7 @@ export function errorCodesOf(op: Operation): ErrorCode[] {
   if (op.access === 'signed-in' || op.access === 'staff' || op.access === 'admin')
     codes.add('AUTH_REQUIRED');
   if (op.access === 'staff' || op.access === 'admin') codes.add('FORBIDDEN');
-  if (op.params || op.query || op.body || op.multipart)
-    VALIDATION_CODES.forEach((c) => codes.add(c));
+  if (op.params || op.query || op.body || op.multipart) codes.add('VALIDATION_FAILED');
   if (op.body || op.multipart) BODY_CODES.forEach((c) => codes.add(c));
   if (op.rateLimited) codes.add('RATE_LIMITED');
   return [...codes];

@@ -43,8 +43,6 @@ export {
 export { impactAnswer } from '../api/impact';
 export { privacyErasureAnswer, privacyLookupAnswer, privacyRecordsAnswer } from '../api/privacy';
 
-const int = () => z.number().int();
-
 // ---- errors -------------------------------------------------------------------------------------
 
 export const ErrorCodes = Object.keys(Errors) as [ErrorCode, ...ErrorCode[]];
@@ -85,7 +83,7 @@ export const passwordChangedAnswer = z
     success: z.literal(true),
     access_token: z.string(),
     token_type: z.literal('bearer'),
-    expires_in: int(),
+    expires_in: z.number().int(),
     user: userAnswer,
   })
   .meta({ description: 'a fresh token for this device; every other session is closed' });
