@@ -7,6 +7,8 @@ import {
   SessionEndReasons,
   WishStatuses,
 } from './enums';
+import { localizedSchema as localized } from './api/common';
+import { photoUrlsSchema } from './api/media';
 
 /**
  * Integration events: past-tense facts, published on one durable topic exchange with the event
@@ -78,13 +80,6 @@ export const actorSchema = z.object({
 });
 export type Actor = z.infer<typeof actorSchema>;
 
-const localized = z.object({ de: z.string(), uk: z.string() });
-const userSnapshot = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  email: z.string(),
-  role: z.enum(Roles),
-});
 const categorySnapshot = z.object({
   id: z.number().int(),
   name: localized,
@@ -127,18 +122,27 @@ export const ApplicationChangeReasons = [
 export const ApprovalFailureReasons = ['not_available', 'not_found'] as const;
 export type ApprovalFailureReason = (typeof ApprovalFailureReasons)[number];
 
-const applicationStatusChange = z.object({
-  application_id: z.number().int(),
-  lot_id: z.number().int(),
-  old_status: z.enum(ApplicationStatuses),
-  new_status: z.enum(ApplicationStatuses),
-  reason: z.enum(ApplicationChangeReasons),
-  note: z.string().nullable(),
+/** The application and its lot, in every application event. */
+const applicationRef = { application_id: z.number().int(), lot_id: z.number().int() };
+
+/** Who a mail about an application goes to, and about which lot. */
+const familyMail = {
   applicant_name: z.string(),
   /** null when the family gave no address: no mail is sent */
   applicant_email: z.string().nullable(),
   language: z.enum(Languages),
   lot_name: localized,
+};
+/** What a mail about an application needs besides the change itself. */
+const familyFields = { ...applicationRef, ...familyMail };
+
+const applicationStatusChange = z.object({
+  ...applicationRef,
+  old_status: z.enum(ApplicationStatuses),
+  new_status: z.enum(ApplicationStatuses),
+  reason: z.enum(ApplicationChangeReasons),
+  note: z.string().nullable(),
+  ...familyMail,
   /** an approval's pickup date (YYYY-MM-DD, the last day); absent in earlier versions */
   pickup_by: z.string().nullable().optional(),
   /** the impact counters (absent in earlier versions): the lot's category, when the family applied */
@@ -154,32 +158,22 @@ const applicationStatusChange = z.object({
 });
 export type ApplicationStatusChange = z.infer<typeof applicationStatusChange>;
 
-/** What a mail about an application needs besides the change itself. */
-const familyFields = {
-  application_id: z.number().int(),
-  lot_id: z.number().int(),
-  applicant_name: z.string(),
-  applicant_email: z.string().nullable(),
-  language: z.enum(Languages),
-  lot_name: localized,
-};
-
 export const EventPayloads = {
-  [Events.UserLoggedIn]: z.object({ user: userSnapshot }),
+  [Events.UserLoggedIn]: z.object({ user: actorSchema }),
   /**
    * session_id: the session that ended (every service refuses its tokens from then on); reason
    * (absent in earlier versions): the user logged out, the session lapsed (idle or past its
    * absolute age) or a replayed refresh token ended it
    */
   [Events.UserLoggedOut]: z.object({
-    user: userSnapshot,
+    user: actorSchema,
     session_id: z.string().optional(),
     reason: z.enum(SessionEndReasons).optional(),
   }),
-  [Events.UserPasswordChanged]: z.object({ user: userSnapshot }),
-  [Events.UserCreated]: z.object({ user: userSnapshot }),
-  [Events.UserUpdated]: z.object({ user: userSnapshot, changes }),
-  [Events.UserDeleted]: z.object({ user: userSnapshot }),
+  [Events.UserPasswordChanged]: z.object({ user: actorSchema }),
+  [Events.UserCreated]: z.object({ user: actorSchema }),
+  [Events.UserUpdated]: z.object({ user: actorSchema, changes }),
+  [Events.UserDeleted]: z.object({ user: actorSchema }),
 
   [Events.CategoryCreated]: z.object({ category: categorySnapshot }),
   [Events.CategoryUpdated]: z.object({ category: categorySnapshot, changes }),
@@ -207,41 +201,31 @@ export const EventPayloads = {
   }),
 
   [Events.ApplicationSubmitted]: z.object({
-    application_id: z.number().int(),
-    lot_id: z.number().int(),
+    ...applicationRef,
     status: z.enum(ApplicationStatuses),
-    applicant_name: z.string(),
-    applicant_email: z.string().nullable(),
-    language: z.enum(Languages),
-    lot_name: localized,
+    ...familyMail,
     queue_position: z.number().int(),
     /** the lot's category (the impact counters); absent in earlier versions */
     category_id: z.number().int().optional(),
   }),
   [Events.ApplicationApprovalRequested]: z.object({
-    application_id: z.number().int(),
-    lot_id: z.number().int(),
+    ...applicationRef,
     note: z.string().nullable(),
   }),
   [Events.ApplicationApprovalFailed]: z.object({
-    application_id: z.number().int(),
-    lot_id: z.number().int(),
+    ...applicationRef,
     reason: z.enum(ApprovalFailureReasons),
     /** the lot's status when the reservation was refused (null when the lot is gone) */
     lot_status: z.enum(LotStatuses).nullable(),
   }),
-  [Events.ApplicationApprovalWithdrawn]: z.object({
-    application_id: z.number().int(),
-    lot_id: z.number().int(),
-  }),
+  [Events.ApplicationApprovalWithdrawn]: z.object(applicationRef),
   [Events.ApplicationApproved]: applicationStatusChange,
   [Events.ApplicationRejected]: applicationStatusChange,
   [Events.ApplicationCompleted]: applicationStatusChange,
   [Events.ApplicationReservationCancelled]: applicationStatusChange,
   [Events.ApplicationReconsidered]: applicationStatusChange,
   [Events.ApplicationNoteAdded]: z.object({
-    application_id: z.number().int(),
-    lot_id: z.number().int(),
+    ...applicationRef,
     note: z.string(),
   }),
   [Events.ApplicationPickupExtended]: z.object({
@@ -252,13 +236,11 @@ export const EventPayloads = {
   }),
   [Events.ApplicationPickupReminderDue]: z.object({ ...familyFields, pickup_by: z.string() }),
   [Events.ApplicationPickupOverdue]: z.object({
-    application_id: z.number().int(),
-    lot_id: z.number().int(),
+    ...applicationRef,
     pickup_by: z.string(),
   }),
   [Events.ApplicationNextInQueue]: z.object({
-    application_id: z.number().int(),
-    lot_id: z.number().int(),
+    ...applicationRef,
     /** the lapsed application the lot came back from */
     after_application_id: z.number().int(),
     /** the organisation approves the next family at once (PICKUP_LAPSE_AUTO_APPROVE) */
@@ -301,13 +283,13 @@ export const EventPayloads = {
   [Events.PhotoUploaded]: z.object({
     photo_id: z.number().int(),
     lot_id: z.number().int(),
-    urls: z.object({ thumbnail: z.string(), medium: z.string(), large: z.string() }),
+    urls: photoUrlsSchema,
   }),
   [Events.PhotoDeleted]: z.object({
     photo_id: z.number().int(),
     lot_id: z.number().int(),
     /** the deleted photo's URLs, so consumers can drop them from the lot without a lookup */
-    urls: z.object({ thumbnail: z.string(), medium: z.string(), large: z.string() }).optional(),
+    urls: photoUrlsSchema.optional(),
   }),
 } as const satisfies Record<EventName, z.ZodType>;
 
@@ -330,16 +312,11 @@ export const eventEnvelopeSchema = z.object({
   traceparent: z.string().max(128).optional(),
 });
 
-export interface DomainEvent<N extends EventName = EventName> {
-  eventId: string;
-  name: N;
-  version: number;
-  occurredAt: string;
-  actor: Actor | null;
-  payload: EventPayload<N>;
-  /** the W3C traceparent of the trace it was created in (only where tracing is on) */
-  traceparent?: string;
-}
+/** An envelope with the payload of its name. */
+export type DomainEvent<N extends EventName = EventName> = Omit<
+  z.infer<typeof eventEnvelopeSchema>,
+  'name' | 'payload'
+> & { name: N; payload: EventPayload<N> };
 
 /** Every event as a union discriminated by `name`, so a switch narrows the payload. */
 export type AnyDomainEvent = { [N in EventName]: DomainEvent<N> }[EventName];

@@ -70,45 +70,38 @@ function isKey(message: string): message is ValidationMessageKey {
   return Object.prototype.hasOwnProperty.call(ValidationMessages, message);
 }
 
+/** A message key with the count it names, if any. */
+function keyed(
+  key: ValidationMessageKey,
+  count?: number | bigint,
+): { key: ValidationMessageKey; params: Record<string, number> } {
+  return { key, params: count === undefined ? {} : { count: Number(count) } };
+}
+
 /** Translates one issue into the message key and parameters a UI shows. */
-export function issueMessage(issue: IssueLike): {
-  key: ValidationMessageKey;
-  params: Record<string, number>;
-} {
-  if (isKey(issue.message)) {
-    const count = issue.minimum ?? issue.maximum;
-    return { key: issue.message, params: count === undefined ? {} : { count: Number(count) } };
-  }
+export function issueMessage(issue: IssueLike): ReturnType<typeof keyed> {
+  if (isKey(issue.message)) return keyed(issue.message, issue.minimum ?? issue.maximum);
   switch (issue.code) {
     case 'invalid_type':
-      return {
-        key: issue.input === undefined || issue.input === null ? 'required' : 'invalid_type',
-        params: {},
-      };
+      return keyed(issue.input === undefined || issue.input === null ? 'required' : 'invalid_type');
     case 'too_small':
-      if (issue.origin === 'string') {
-        return Number(issue.minimum) <= 1
-          ? { key: 'required', params: {} }
-          : { key: 'too_short', params: { count: Number(issue.minimum) } };
-      }
-      return issue.origin === 'array'
-        ? { key: 'required', params: {} }
-        : { key: 'too_small_number', params: { count: Number(issue.minimum) } };
-    case 'too_big':
       if (issue.origin === 'string')
-        return { key: 'too_long', params: { count: Number(issue.maximum) } };
-      if (issue.origin === 'array')
-        return { key: 'too_many_items', params: { count: Number(issue.maximum) } };
-      return { key: 'too_big_number', params: { count: Number(issue.maximum) } };
+        return Number(issue.minimum) <= 1 ? keyed('required') : keyed('too_short', issue.minimum);
+      return issue.origin === 'array'
+        ? keyed('required')
+        : keyed('too_small_number', issue.minimum);
+    case 'too_big':
+      if (issue.origin === 'string') return keyed('too_long', issue.maximum);
+      if (issue.origin === 'array') return keyed('too_many_items', issue.maximum);
+      return keyed('too_big_number', issue.maximum);
     case 'invalid_format':
-      if (issue.format === 'email') return { key: 'invalid_email', params: {} };
-      if (issue.format === 'datetime' || issue.format === 'date')
-        return { key: 'invalid_date', params: {} };
-      return { key: 'invalid_value', params: {} };
+      if (issue.format === 'email') return keyed('invalid_email');
+      if (issue.format === 'datetime' || issue.format === 'date') return keyed('invalid_date');
+      return keyed('invalid_value');
     case 'unrecognized_keys':
-      return { key: 'unknown_field', params: {} };
+      return keyed('unknown_field');
     default:
-      return { key: 'invalid_value', params: {} };
+      return keyed('invalid_value');
   }
 }
 

@@ -1,17 +1,17 @@
 import { z } from 'zod';
 import { ActionTypes, Roles, TargetTypes } from '../enums';
 import { Limits } from '../limits';
+import { actorSchema } from '../events';
 import { optionalQueryString, queryIntDefault } from './common';
 
 /**
  * Activity log calls (back-office §2 Activity log, §3 entry, §7 Activity). Action types are stored
  * and answered in UPPER case; input accepts either case (`approve` = `APPROVE`).
  */
-export const actionTypeSchema = z
-  .string('required')
-  .trim()
-  .toUpperCase()
-  .pipe(z.enum(ActionTypes, 'invalid_value'));
+const upperCaseEnum = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.string('required').trim().toUpperCase().pipe(z.enum(values, 'invalid_value'));
+
+export const actionTypeSchema = upperCaseEnum(ActionTypes);
 
 export const targetTypeSchema = z
   .string('required')
@@ -79,11 +79,7 @@ export type ActivityLogQuery = z.infer<typeof activityLogQuerySchema>;
 export const StaffActionTypes = ['CONTACT', 'EXPORT'] as const;
 
 export const activityLogCreateSchema = z.object({
-  action_type: z
-    .string('required')
-    .trim()
-    .toUpperCase()
-    .pipe(z.enum(StaffActionTypes, 'invalid_value')),
+  action_type: upperCaseEnum(StaffActionTypes),
   /** not in the spec's body; the spec's `details.target_type` is read as well; default `system` */
   target_type: targetTypeSchema.optional(),
   target_id: z
@@ -159,13 +155,7 @@ export const activityStatsAnswer = z.object({
 export type ActivityStats = z.infer<typeof activityStatsAnswer>;
 
 /** A staff member who appears in the log (for the user filter). */
-const activityUserSchema = z.object({
-  id: int(),
-  name: z.string(),
-  email: z.string(),
-  role: z.enum(Roles),
-  last_activity_at: z.string(),
-});
+const activityUserSchema = actorSchema.extend({ last_activity_at: z.string() });
 export type ActivityUser = z.infer<typeof activityUserSchema>;
 
 export const activityUsersAnswer = z.object({ data: z.array(activityUserSchema) });

@@ -4,7 +4,13 @@ import { ApprovalFailureReasons } from '../events';
 import { Limits, NOT_SPECIFIED } from '../limits';
 import { matchNoteLine } from '../notes';
 import { isPhoneShaped } from '../phone';
-import { limitSkipQuerySchema, optionalQueryString } from './common';
+import {
+  enumFilter,
+  limitSkipQuerySchema,
+  localizedSchema as localized,
+  optionalQueryString,
+  phoneSchema,
+} from './common';
 
 /*
  * API bodies, queries and answers of the applications service: applications (public submit,
@@ -14,7 +20,6 @@ import { limitSkipQuerySchema, optionalQueryString } from './common';
 const int = () => z.number().int();
 const applicationStatus = z.enum(ApplicationStatuses);
 const lotStatus = z.enum(LotStatuses);
-const localized = z.object({ de: z.string(), uk: z.string() });
 const calendarDay = z.string().meta({ description: 'YYYY-MM-DD' });
 
 /** A required text: a missing or empty value is "required", a short one "too_short". */
@@ -36,31 +41,17 @@ const positiveInt = z.preprocess(
     .positive(),
 );
 
-/** A required phone in the spec's shape (public-site §5); E.164 is derived on the server. */
-const phoneSchema = (message: 'invalid_phone' | 'invalid_whatsapp') =>
-  z
-    .string()
-    .trim()
-    .min(1, { message: 'required', abort: true })
-    .refine((v) => isPhoneShaped(v), message);
+/** An optional text: missing, null or empty is read as `fallback`. */
+const emptyAs = <F>(text: z.ZodString, fallback: F) =>
+  text.nullish().transform((v) => (v ? v : fallback));
 
-const optionalEmailSchema = z
-  .string()
-  .trim()
-  .max(Limits.emailMax)
-  .toLowerCase()
-  .nullish()
-  .transform((v) => (v ? v : null))
-  .pipe(z.email('invalid_email').nullable());
+const optionalEmailSchema = emptyAs(
+  z.string().trim().max(Limits.emailMax).toLowerCase(),
+  null,
+).pipe(z.email('invalid_email').nullable());
 
 /** City or address: optional; missing or empty is stored as "Не вказано" (public-site §3). */
-const notSpecifiedDefault = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max)
-    .nullish()
-    .transform((v) => (v ? v : NOT_SPECIFIED));
+const notSpecifiedDefault = (max: number) => emptyAs(z.string().trim().max(max), NOT_SPECIFIED);
 
 /**
  * The hidden honeypot field of the public forms. The SPA renders it invisibly and leaves it
@@ -74,12 +65,10 @@ export const applicationCreateSchema = z.object({
   applicant_name: requiredText(Limits.wishNameMin, Limits.nameMax),
   applicant_phone: phoneSchema('invalid_phone'),
   /** the form marks it required; the payload allows null (public-site §3), so the server does too */
-  applicant_whatsapp: z
-    .string()
-    .trim()
-    .nullish()
-    .transform((v) => (v ? v : null))
-    .refine((v) => v === null || isPhoneShaped(v), 'invalid_whatsapp'),
+  applicant_whatsapp: emptyAs(z.string().trim(), null).refine(
+    (v) => v === null || isPhoneShaped(v),
+    'invalid_whatsapp',
+  ),
   applicant_email: optionalEmailSchema,
   applicant_city: notSpecifiedDefault(Limits.cityMax),
   applicant_address: notSpecifiedDefault(Limits.addressMax),
@@ -89,7 +78,6 @@ export const applicationCreateSchema = z.object({
   language: z.enum(Languages).optional(),
   [HONEYPOT_FIELD]: honeypot,
 });
-export type ApplicationCreate = z.infer<typeof applicationCreateSchema>;
 
 /** Answer of POST /applications/ (201). */
 export const applicationCreatedAnswer = z.object({
@@ -160,7 +148,6 @@ const statusItemSchema = z.object({
 export type ApplicationStatusItem = z.infer<typeof statusItemSchema>;
 
 export const statusCheckAnswer = z.object({ applications: z.array(statusItemSchema) });
-export type ApplicationStatusCheck = z.infer<typeof statusCheckAnswer>;
 
 /** One parsed line of an application's internal notes (NoteLineParts and the line). */
 const applicationNoteAnswer = z.object({
@@ -213,7 +200,6 @@ const applicationApprovalSchema = z.object({
   lot_status: lotStatus.nullable(),
   ended_at: z.string().nullable(),
 });
-export type ApplicationApproval = z.infer<typeof applicationApprovalSchema>;
 
 /** An application as staff see it. */
 export const applicationAnswer = z
@@ -256,10 +242,7 @@ export type Application = z.infer<typeof applicationAnswer>;
 
 /** GET /applications (staff). */
 export const applicationsQuerySchema = limitSkipQuerySchema.extend({
-  status: z
-    .enum(ApplicationStatuses, 'invalid_status')
-    .optional()
-    .or(z.literal('').transform(() => undefined)),
+  status: enumFilter(ApplicationStatuses, 'invalid_status'),
   lot_id: z.preprocess((v) => (v === '' ? undefined : v), positiveInt.optional()),
 });
 export type ApplicationsQuery = z.infer<typeof applicationsQuerySchema>;
@@ -287,7 +270,6 @@ export const applicationStatsQuerySchema = z.object({
     })
     .pipe(z.array(z.number()).max(Limits.applicationCountFetchCap)),
 });
-export type ApplicationStatsQuery = z.infer<typeof applicationStatsQuerySchema>;
 
 export const applicationStatsAnswer = z.object({
   total: int(),
@@ -325,6 +307,12 @@ function checkComment(raw: string, ctx: z.RefinementCtx, path: string): string |
   return comment;
 }
 
+/** An optional note: missing or blank is null, otherwise a checked comment. */
+const optionalNote = (note: string | null | undefined, ctx: z.RefinementCtx): string | null =>
+  note === null || note === undefined || note.trim() === ''
+    ? null
+    : (checkComment(note, ctx, 'note') as string | null);
+
 /**
  * PATCH /applications/{id}/status (staff): the target status; the server derives the action
  * (approved→pending is "cancel reservation", rejected→pending is "reconsider"). A note is
@@ -344,34 +332,25 @@ export const applicationStatusUpdateSchema = z
     pickup_by: calendarDaySchema.nullish(),
   })
   .transform((v, ctx) => {
-    const pickup_by = v.pickup_by ?? null;
-    if (v.note === null || v.note === undefined || v.note.trim() === '') {
-      // back-office §5: a rejection requires a note
-      if (v.status === 'rejected') {
-        ctx.addIssue({ code: 'custom', message: 'note_required_for_rejection', path: ['note'] });
-        return z.NEVER;
-      }
-      return { status: v.status, note: null, pickup_by };
+    const note = optionalNote(v.note, ctx);
+    // back-office §5: a rejection requires a note
+    if (note === null && v.status === 'rejected') {
+      ctx.addIssue({ code: 'custom', message: 'note_required_for_rejection', path: ['note'] });
+      return z.NEVER;
     }
-    const note = checkComment(v.note, ctx, 'note');
-    return { status: v.status, note: note as string | null, pickup_by };
+    return { status: v.status, note, pickup_by: v.pickup_by ?? null };
   });
 
 /** PATCH /applications/{id}/pickup (staff): a new pickup date for an approved application. */
 export const pickupUpdateSchema = z
   .object({ pickup_by: calendarDaySchema, note: z.string().nullish() })
-  .transform((v, ctx) => {
-    if (v.note === null || v.note === undefined || v.note.trim() === '')
-      return { pickup_by: v.pickup_by, note: null };
-    return { pickup_by: v.pickup_by, note: checkComment(v.note, ctx, 'note') as string | null };
-  });
+  .transform((v, ctx) => ({ pickup_by: v.pickup_by, note: optionalNote(v.note, ctx) }));
 export type PickupUpdate = z.infer<typeof pickupUpdateSchema>;
 
 /** POST /applications/{id}/lapse (staff): the family did not come; the lot goes on. */
-export const lapseSchema = z.object({ note: z.string().nullish() }).transform((v, ctx) => {
-  if (v.note === null || v.note === undefined || v.note.trim() === '') return { note: null };
-  return { note: checkComment(v.note, ctx, 'note') as string | null };
-});
+export const lapseSchema = z
+  .object({ note: z.string().nullish() })
+  .transform((v, ctx) => ({ note: optionalNote(v.note, ctx) }));
 export type LapseInput = z.infer<typeof lapseSchema>;
 
 /** POST /wishes/{id}/notify (staff): tell the wisher about a matching lot. */
@@ -432,7 +411,6 @@ export const wishCreateSchema = z.object({
   language: z.enum(Languages).optional(),
   [HONEYPOT_FIELD]: honeypot,
 });
-export type WishCreate = z.infer<typeof wishCreateSchema>;
 
 export const wishCreatedAnswer = z.object({
   id: int(),
@@ -482,10 +460,7 @@ export type WishNotified = z.infer<typeof wishNotifiedAnswer>;
 
 /** GET /wishes (staff). `category` is a category id (or slug); search covers name, contact and text. */
 export const wishesQuerySchema = limitSkipQuerySchema.extend({
-  status: z
-    .enum(WishStatuses, 'invalid_status')
-    .optional()
-    .or(z.literal('').transform(() => undefined)),
+  status: enumFilter(WishStatuses, 'invalid_status'),
   category: z.union([z.literal('').transform(() => undefined), categoryRef]).optional(),
   search: optionalQueryString,
 });
@@ -503,9 +478,7 @@ export const wishStatusQuerySchema = z.object({
  * Body of PATCH /wishes/{id}/status: `admin_notes` (or `notes`) replaces the wish's notes; an
  * empty text clears them; absent leaves them as they are.
  */
-export const wishStatusBodySchema = z.object({
-  status: z.enum(WishStatuses, 'invalid_status').optional(),
+export const wishStatusBodySchema = wishStatusQuerySchema.extend({
   admin_notes: z.string().trim().max(Limits.notesMax).nullish(),
   notes: z.string().trim().max(Limits.notesMax).nullish(),
 });
-export type WishStatusBody = z.infer<typeof wishStatusBodySchema>;

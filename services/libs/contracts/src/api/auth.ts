@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { Roles } from '../enums';
+import { actorSchema } from '../events';
 import { Limits } from '../limits';
-import { emailSchema, optionalQueryString, pageQuerySchema } from './common';
+import { emailSchema, enumFilter, optionalQueryString, pageQuerySchema } from './common';
 
 const passwordSchema = z
   .string('password_required')
@@ -9,24 +10,21 @@ const passwordSchema = z
   .min(Limits.newPasswordMin, 'password_too_short')
   .max(Limits.passwordMax);
 
+/** Only checks presence: a stored password may predate a stricter rule. */
+const presentPassword = z
+  .string('password_required')
+  .min(1, 'password_required')
+  .max(Limits.passwordMax);
+
 const nameSchema = z.string('name_required').trim().min(1, 'name_required').max(Limits.nameMax);
 const roleSchema = z.enum(Roles, 'invalid_role');
 
 export const loginRequestSchema = z.object({
   email: emailSchema,
-  // Login only checks presence: a stored password may predate a stricter rule.
-  password: z.string('password_required').min(1, 'password_required').max(Limits.passwordMax),
+  password: presentPassword,
 });
-export type LoginRequest = z.infer<typeof loginRequestSchema>;
 
-export const userSchema = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  email: z.string(),
-  role: roleSchema,
-  created_at: z.string(),
-  updated_at: z.string(),
-});
+export const userSchema = actorSchema.extend({ created_at: z.string(), updated_at: z.string() });
 export type User = z.infer<typeof userSchema>;
 export const userAnswer = userSchema.meta({ id: 'User' });
 
@@ -49,20 +47,14 @@ export const profileUpdateSchema = z
 export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
 
 export const passwordChangeSchema = z.object({
-  current_password: z
-    .string('password_required')
-    .min(1, 'password_required')
-    .max(Limits.passwordMax),
+  current_password: presentPassword,
   new_password: passwordSchema,
 });
 export type PasswordChange = z.infer<typeof passwordChangeSchema>;
 
 export const usersQuerySchema = pageQuerySchema.extend({
   search: optionalQueryString,
-  role: z
-    .enum(Roles, 'invalid_role')
-    .optional()
-    .or(z.literal('').transform(() => undefined)),
+  role: enumFilter(Roles, 'invalid_role'),
 });
 export type UsersQuery = z.infer<typeof usersQuerySchema>;
 

@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { CategoryIcons, CategorySlugs, DEFAULT_CATEGORY_ICON, LotStatuses } from '../enums';
 import { Limits } from '../limits';
-import { optionalQueryString, queryInt, queryIntDefault } from './common';
+import {
+  limitSkipQuerySchema,
+  localizedSchema,
+  optionalQueryString,
+  pageQuerySchema,
+  queryInt,
+  queryIntDefault,
+  successData,
+} from './common';
 
 /*
  * Categories and lots: request bodies, queries and answers of the catalog calls
@@ -29,30 +37,20 @@ const categoryIconSchema = z.preprocess(
   z.enum(CategoryIcons.map((c) => c.icon) as [string, ...string[]], 'invalid_value').optional(),
 );
 
+const descriptionText = z.string().trim().max(Limits.categoryDescriptionMax);
 const categoryDescriptionSchema = z.preprocess(
   (v) => v ?? {},
-  z.object({
-    de: z.string().trim().max(Limits.categoryDescriptionMax).default(''),
-    uk: z.string().trim().max(Limits.categoryDescriptionMax).default(''),
-  }),
+  z.object({ de: descriptionText.default(''), uk: descriptionText.default('') }),
 );
+
+const categoryName = (message: 'name_de_required' | 'name_uk_required') =>
+  z.string(message).trim().min(1, message).max(Limits.categoryNameMax);
 
 /** POST /categories/ (back-office §5: both names required, descriptions and icon optional). */
 export const categoryCreateSchema = z.object({
   name: z.preprocess(
     (v) => v ?? {},
-    z.object({
-      de: z
-        .string('name_de_required')
-        .trim()
-        .min(1, 'name_de_required')
-        .max(Limits.categoryNameMax),
-      uk: z
-        .string('name_uk_required')
-        .trim()
-        .min(1, 'name_uk_required')
-        .max(Limits.categoryNameMax),
-    }),
+    z.object({ de: categoryName('name_de_required'), uk: categoryName('name_uk_required') }),
   ),
   description: categoryDescriptionSchema,
   /** one of the 20 picker emojis; the box 📦 when empty */
@@ -69,17 +67,12 @@ export type CategoryCreate = z.infer<typeof categoryCreateSchema>;
 export const categoryUpdateSchema = z.object({
   name: categoryCreateSchema.shape.name,
   description: z
-    .object({
-      de: z.string().trim().max(Limits.categoryDescriptionMax).optional(),
-      uk: z.string().trim().max(Limits.categoryDescriptionMax).optional(),
-    })
+    .object({ de: descriptionText.optional(), uk: descriptionText.optional() })
     .optional(),
   icon: categoryIconSchema,
   version: z.number().int().min(1).optional(),
 });
 export type CategoryUpdate = z.infer<typeof categoryUpdateSchema>;
-
-export const localizedSchema = z.object({ de: z.string(), uk: z.string() });
 
 /** A category as every catalog answer shows it. */
 export const categorySchema = z.object({
@@ -105,18 +98,11 @@ export type Category = z.infer<typeof categorySchema>;
 export const categoryAnswerSchema = categorySchema.meta({ id: 'Category' });
 
 /** GET /categories/ */
-export const categoriesAnswer = z.object({
-  success: z.literal(true),
-  data: z.array(categoryAnswerSchema),
-});
+export const categoriesAnswer = successData(z.array(categoryAnswerSchema));
 export type CategoriesAnswer = z.infer<typeof categoriesAnswer>;
 
 /** GET /categories/{id}, POST, PUT */
-export const categoryAnswer = z.object({
-  success: z.literal(true),
-  data: categoryAnswerSchema,
-  message: z.string(),
-});
+export const categoryAnswer = successData(categoryAnswerSchema).extend({ message: z.string() });
 export type CategoryAnswer = z.infer<typeof categoryAnswer>;
 
 /** DELETE /categories/{id} and /lots/{id} */
@@ -230,17 +216,11 @@ const patchLocalized = (max: number) =>
  * changes alone (set main photo) neither need nor bump the version.
  */
 export const lotPatchSchema = z.object({
+  ...lotBodyShape,
   name: patchLocalized(Limits.lotNameMax).optional(),
   description: patchLocalized(Limits.lotShortTextMax).optional(),
-  detailed_description: bothOptional(Limits.lotTextMax).optional(),
   category_id: z.number().int().positive().optional(),
   status: lotStatusSchema.optional(),
-  dimensions: freeText(Limits.lotShortTextMax).optional(),
-  condition: freeText(Limits.lotShortTextMax).optional(),
-  donor: freeText(Limits.lotShortTextMax).optional(),
-  location: freeText(Limits.lotShortTextMax).optional(),
-  photos: photoListSchema.optional(),
-  gallery_photos: photoListSchema.optional(),
   version: versionSchema.optional(),
 });
 export type LotPatch = z.infer<typeof lotPatchSchema>;
@@ -295,10 +275,8 @@ const dateQuery = emptyIsUndefined
  * search matches the German and Ukrainian names and short descriptions (and the id when it is a
  * number), case-insensitively.
  */
-export const lotsQuerySchema = z.object({
-  // a page like every other list: anonymous ?limit=10000 would be unbounded work
-  limit: queryIntDefault(Limits.defaultPageSize, { min: 1, max: Limits.maxPageSize }),
-  skip: queryIntDefault(0, { min: 0 }),
+// a page like every other list: anonymous ?limit=10000 would be unbounded work
+export const lotsQuerySchema = limitSkipQuerySchema.extend({
   category_id: categoryIdQuery,
   status: statusQuery,
   search: optionalQueryString,
@@ -332,8 +310,7 @@ export const lotSearchQuerySchema = z.object({
   search: optionalQueryString,
   category_id: categoryIdQuery,
   status: statusQuery,
-  page: queryIntDefault(1, { min: 1 }),
-  limit: queryIntDefault(Limits.defaultPageSize, { min: 1, max: Limits.maxPageSize }),
+  ...pageQuerySchema.shape,
 });
 export type LotSearchQuery = z.infer<typeof lotSearchQuerySchema>;
 
@@ -350,4 +327,3 @@ export const lotSnapshotQuerySchema = z.object({
   after_id: queryIntDefault(0, { min: 0 }),
   limit: queryIntDefault(500, { min: 1, max: 1000 }),
 });
-export type LotSnapshotQuery = z.infer<typeof lotSnapshotQuerySchema>;

@@ -16,7 +16,6 @@ const impactMonthSchema = z.object({
   /** lots handed over to a family (applications completed) */
   lots_given: int(),
 });
-export type ImpactMonth = z.infer<typeof impactMonthSchema>;
 
 const impactCategorySchema = z.object({
   category_id: int(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { LocalizedText } from '../errors/types';
+import { idParamSchema, successData } from './common';
 
 /**
  * Photo calls of the media service (back-office §7 "POST photos for a lot", §4 photo upload):
@@ -23,11 +24,8 @@ export const PhotoSizes = {
 
 export const MEDIA_URL_PREFIX = '/media/';
 
-export const lotPhotosParamsSchema = z.object({ id: z.coerce.number().int().positive() });
-export const lotPhotoParamsSchema = z.object({
-  id: z.coerce.number().int().positive(),
-  photoId: z.coerce.number().int().positive(),
-});
+export const lotPhotosParamsSchema = idParamSchema;
+export const lotPhotoParamsSchema = idParamSchema.extend({ photoId: idParamSchema.shape.id });
 
 /**
  * Text fields of the upload form. The spec's client always sends generate_thumbnails='true';
@@ -68,13 +66,10 @@ export const photoUploadAnswer = z.object({
   message: z.string(),
   data: photoAnswer,
 });
-export type PhotoUploadResponse = z.infer<typeof photoUploadAnswer>;
 
-export const photoListAnswer = z.object({ success: z.literal(true), data: z.array(photoAnswer) });
-export type PhotoListResponse = z.infer<typeof photoListAnswer>;
+export const photoListAnswer = successData(z.array(photoAnswer));
 
 export const photoDeleteAnswer = z.object({ success: z.literal(true), message: z.string() });
-export type PhotoDeleteResponse = z.infer<typeof photoDeleteAnswer>;
 
 export const MediaMessages = {
   photo_uploaded: { de: 'Foto erfolgreich hochgeladen.', uk: 'Фото успішно завантажено.' },

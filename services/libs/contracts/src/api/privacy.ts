@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isPhoneShaped } from '../phone';
+import { phoneSchema } from './common';
 
 /*
  * Data protection (issue 15): staff look up everything stored about a phone number, download it
@@ -7,14 +7,7 @@ import { isPhoneShaped } from '../phone';
  */
 
 /** POST /privacy/lookup and /privacy/erase. */
-export const privacyPhoneSchema = z.object({
-  phone: z
-    .string()
-    .trim()
-    .min(1, { message: 'required', abort: true })
-    .refine((v) => isPhoneShaped(v), 'invalid_phone'),
-});
-export type PrivacyPhone = z.infer<typeof privacyPhoneSchema>;
+export const privacyPhoneSchema = z.object({ phone: phoneSchema('invalid_phone') });
 
 /** POST /privacy/records: what the notification service keeps of these applications and wishes. */
 export const privacyRecordsSchema = z.object({

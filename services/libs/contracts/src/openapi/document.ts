@@ -51,6 +51,7 @@ import { idParamSchema, limitSkipQuerySchema } from '../api/common';
 import { lotPhotoParamsSchema, lotPhotosParamsSchema, photoUploadFieldsSchema } from '../api/media';
 import { Limits, PHOTO_MIME_TYPES } from '../limits';
 import { Errors, type ErrorCode } from '../errors';
+import { ServiceNames } from '../topology';
 import * as answers from './responses';
 
 /*
@@ -63,15 +64,8 @@ import * as answers from './responses';
  * fails a test.
  */
 
-export const ServiceNames = [
-  'auth',
-  'catalog',
-  'applications',
-  'media',
-  'notification',
-  'gateway',
-] as const;
-export type ApiServiceName = (typeof ServiceNames)[number];
+export const ApiServiceNames = [...ServiceNames, 'gateway'] as const;
+export type ApiServiceName = (typeof ApiServiceNames)[number];
 
 /**
  * Who may call an operation: anyone (`public`), anyone but staff see more (`public-staff-more`),
@@ -98,7 +92,7 @@ interface Operation {
   ok: {
     status?: number;
     description: string;
-    schema?: z.ZodType;
+    schema: z.ZodType;
     /** default application/json */
     contentType?: string;
     /** response headers the answer carries */
@@ -161,6 +155,15 @@ const multipartPhoto = photoUploadFieldsSchema.extend({
 });
 
 // ---- the operations -----------------------------------------------------------------------------
+
+/** The errors of a category named by id or slug. */
+const CATEGORY_REF: ErrorCode[] = ['CATEGORY_NOT_FOUND', 'CATEGORY_INVALID_ID'];
+/** GET /health and /ready of the gateway: the same report. */
+const PLATFORM_HEALTH = {
+  access: 'public',
+  ok: { description: 'every service ready', schema: answers.platformHealthAnswer },
+  also: { 503: 'a service is down or not ready' },
+} satisfies Omit<Call, 'summary'>;
 
 const V1 = '/api/v1';
 
@@ -277,7 +280,7 @@ export const operations: readonly Operation[] = [
       access: 'public',
       params: categoryRefParam,
       ok: { description: 'the category', schema: answers.categoryAnswer },
-      errors: ['CATEGORY_NOT_FOUND', 'CATEGORY_INVALID_ID'],
+      errors: CATEGORY_REF,
     },
     'PUT /categories/{id}': {
       summary: 'Change a category',
@@ -286,19 +289,14 @@ export const operations: readonly Operation[] = [
       params: idParamSchema,
       body: categoryUpdateSchema,
       ok: { description: 'the changed category', schema: answers.categoryAnswer },
-      errors: [
-        'CATEGORY_NOT_FOUND',
-        'CATEGORY_INVALID_ID',
-        'CATEGORY_DUPLICATE_NAME',
-        'STALE_VERSION',
-      ],
+      errors: [...CATEGORY_REF, 'CATEGORY_DUPLICATE_NAME', 'STALE_VERSION'],
     },
     'DELETE /categories/{id}': {
       summary: 'Delete a category without lots',
       access: 'staff',
       params: idParamSchema,
       ok: { description: 'deleted', schema: answers.deletedAnswer },
-      errors: ['CATEGORY_NOT_FOUND', 'CATEGORY_INVALID_ID', 'CATEGORY_HAS_LOTS'],
+      errors: [...CATEGORY_REF, 'CATEGORY_HAS_LOTS'],
     },
     // lots
     'GET /lots': {
@@ -344,7 +342,7 @@ export const operations: readonly Operation[] = [
           }),
         }),
       },
-      errors: ['CATEGORY_NOT_FOUND', 'CATEGORY_INVALID_ID'],
+      errors: CATEGORY_REF,
     },
     'GET /lots/{id}': {
       summary: 'One lot',
@@ -705,18 +703,8 @@ export const operations: readonly Operation[] = [
     },
   }),
   ...calls('gateway', V1, {
-    'GET /health': {
-      summary: 'Health of the gateway and every service',
-      access: 'public',
-      ok: { description: 'every service ready', schema: answers.platformHealthAnswer },
-      also: { 503: 'a service is down or not ready' },
-    },
-    'GET /ready': {
-      summary: 'The same as /health (for probes)',
-      access: 'public',
-      ok: { description: 'every service ready', schema: answers.platformHealthAnswer },
-      also: { 503: 'a service is down or not ready' },
-    },
+    'GET /health': { summary: 'Health of the gateway and every service', ...PLATFORM_HEALTH },
+    'GET /ready': { summary: 'The same as /health (for probes)', ...PLATFORM_HEALTH },
     'GET /openapi.json': {
       summary: 'This document',
       access: 'public',
@@ -746,7 +734,6 @@ export const operations: readonly Operation[] = [
 
 // ---- the document ---------------------------------------------------------------------------
 
-const VALIDATION_CODES: ErrorCode[] = ['VALIDATION_FAILED'];
 const BODY_CODES: ErrorCode[] = [
   'INVALID_JSON',
   'BAD_REQUEST',
@@ -766,8 +753,7 @@ export function errorCodesOf(op: Operation): ErrorCode[] {
   if (op.access === 'signed-in' || op.access === 'staff' || op.access === 'admin')
     codes.add('AUTH_REQUIRED');
   if (op.access === 'staff' || op.access === 'admin') codes.add('FORBIDDEN');
-  if (op.params || op.query || op.body || op.multipart)
-    VALIDATION_CODES.forEach((c) => codes.add(c));
+  if (op.params || op.query || op.body || op.multipart) codes.add('VALIDATION_FAILED');
   if (op.body || op.multipart) BODY_CODES.forEach((c) => codes.add(c));
   if (op.rateLimited) codes.add('RATE_LIMITED');
   return [...codes];
@@ -798,16 +784,14 @@ function operationObject(op: Operation): ZodOpenApiOperationObject {
   const responses: Record<string, ZodOpenApiResponseObject> = {
     [String(op.ok.status ?? 200)]: {
       description: op.ok.description,
-      ...(op.ok.schema
-        ? { content: { [op.ok.contentType ?? 'application/json']: { schema: op.ok.schema } } }
-        : {}),
+      content: { [op.ok.contentType ?? 'application/json']: { schema: op.ok.schema } },
       ...(op.ok.headers ? { headers: op.ok.headers } : {}),
     },
   };
   for (const extra of op.also ?? []) {
     responses[String(extra.status)] = {
       description: extra.description,
-      ...(op.ok.schema ? { content: { 'application/json': { schema: op.ok.schema } } } : {}),
+      content: { 'application/json': { schema: op.ok.schema } },
     };
   }
   const byStatus = new Map<number, ErrorCode[]>();
@@ -890,7 +874,7 @@ export function createOpenApiDocument(opts: { internal?: boolean } = {}): OpenAp
       license: { name: 'AGPL-3.0-or-later', identifier: 'AGPL-3.0-or-later' },
     },
     servers: [{ url: '/' }],
-    tags: ServiceNames.map((name) => ({ name, description: `${name} service` })),
+    tags: ApiServiceNames.map((name) => ({ name, description: `${name} service` })),
     components: {
       securitySchemes: {
         bearerAuth: {

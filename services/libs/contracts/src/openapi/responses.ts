@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Errors, type ErrorCode } from '../errors';
 import { userAnswer } from '../api/auth';
 import { eligibilitySchema, queueInfoSchema } from '../api/applications';
+import { successData } from '../api/common';
 
 /*
  * The answers of every call as zod schemas, for the OpenAPI document (./document.ts) and for the
@@ -41,8 +42,6 @@ export {
 } from '../api/activity';
 export { impactAnswer } from '../api/impact';
 export { privacyErasureAnswer, privacyLookupAnswer, privacyRecordsAnswer } from '../api/privacy';
-
-const int = () => z.number().int();
 
 // ---- errors -------------------------------------------------------------------------------------
 
@@ -84,7 +83,7 @@ export const passwordChangedAnswer = z
     success: z.literal(true),
     access_token: z.string(),
     token_type: z.literal('bearer'),
-    expires_in: int(),
+    expires_in: z.number().int(),
     user: userAnswer,
   })
   .meta({ description: 'a fresh token for this device; every other session is closed' });
@@ -92,8 +91,8 @@ export const successAnswer = z.object({ success: z.literal(true) });
 
 // ---- applications -------------------------------------------------------------------------------
 
-export const eligibilityAnswer = z.object({ success: z.literal(true), data: eligibilitySchema });
-export const queueInfoAnswer = z.object({ success: z.literal(true), data: queueInfoSchema });
+export const eligibilityAnswer = successData(eligibilitySchema);
+export const queueInfoAnswer = successData(queueInfoSchema);
 
 // ---- health -------------------------------------------------------------------------------------
 
