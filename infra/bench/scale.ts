@@ -724,9 +724,13 @@ async function main(): Promise<void> {
       const counts = await db
         .collection<{ _id: string; n: Record<string, number> }>('activity_counts')
         .findOne({ _id: 'all' });
-      const closed = Object.keys(counts?.n ?? {}).filter(
-        (k) => k.startsWith('month:') && k.slice('month:'.length) < current,
-      ).length;
+      // the log's kept counts are per day ("day:2026-11-22"); a month is closed before this one
+      const closed = new Set(
+        Object.keys(counts?.n ?? {})
+          .filter((k) => k.startsWith('day:'))
+          .map((k) => k.slice('day:'.length, 'day:'.length + 7))
+          .filter((month) => month < current),
+      ).size;
       await waitUntil(
         async () => {
           const heads = await db.collection('activity_export_months').countDocuments({});
