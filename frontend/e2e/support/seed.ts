@@ -5,7 +5,8 @@ import { FAMILY_PHONE } from '../scenarios/family';
 import type { World } from './world';
 
 export async function seedWhatThePagesShow(world: World): Promise<void> {
-  const [first, second] = world.lots as [(typeof world.lots)[0], (typeof world.lots)[0]];
+  const first = world.lots[0]!;
+  const second = world.lots[1]!;
   await world.waitForApplicable(first.id);
   await world.waitForApplicable(second.id);
   const apply = (body: Record<string, unknown>) =>
