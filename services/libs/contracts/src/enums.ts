@@ -21,6 +21,31 @@ export type ApplicationStatus = (typeof ApplicationStatuses)[number];
 export const WishStatuses = ['active', 'fulfilled', 'cancelled'] as const;
 export type WishStatus = (typeof WishStatuses)[number];
 
+/**
+ * A donor's offer (wave 3): submitted by the donor, accepted or declined by staff; an accepted
+ * offer may stay with the donor until it is collected; `expired` when its available-until date
+ * passed before that.
+ */
+export const DonationStatuses = [
+  'submitted',
+  'accepted',
+  'declined',
+  'collected',
+  'cancelled',
+  'expired',
+] as const;
+export type DonationStatus = (typeof DonationStatuses)[number];
+
+/** What staff may change a donation to (the expiry job alone sets `expired`). */
+export const DonationTransitions: Record<DonationStatus, readonly DonationStatus[]> = {
+  submitted: ['accepted', 'declined'],
+  accepted: ['collected', 'cancelled'],
+  declined: [],
+  collected: [],
+  cancelled: [],
+  expired: [],
+};
+
 /** Allowed wish transitions (back-office §4): fulfilled is final. */
 export const WishTransitions: Record<WishStatus, readonly WishStatus[]> = {
   active: ['fulfilled', 'cancelled'],

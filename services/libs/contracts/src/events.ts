@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   ApplicationStatuses,
+  DonationStatuses,
   Languages,
   LotStatuses,
   Roles,
@@ -33,6 +34,12 @@ export const Events = {
   LotStatusChanged: 'lot.status_changed',
   LotReserved: 'lot.reserved',
   LotReservationFailed: 'lot.reservation_failed',
+  /** a donor offered furniture (wave 3) */
+  DonationSubmitted: 'donation.submitted',
+  /** staff accepted, declined, collected or cancelled a donation, or the expiry job expired it */
+  DonationStatusChanged: 'donation.status_changed',
+  /** staff made a lot of one of a donation's items (its photos became the lot's) */
+  DonationItemLotCreated: 'donation.item_lot_created',
   // applications
   ApplicationSubmitted: 'application.submitted',
   /** staff asked to approve: tentative until the catalog has reserved the lot */
@@ -158,6 +165,14 @@ const applicationStatusChange = z.object({
 });
 export type ApplicationStatusChange = z.infer<typeof applicationStatusChange>;
 
+/** Who a mail about a donation goes to (the donor; no mail without an address). */
+const donorMail = {
+  donation_id: z.number().int(),
+  donor_name: z.string(),
+  donor_email: z.string().nullable(),
+  language: z.enum(Languages),
+};
+
 export const EventPayloads = {
   [Events.UserLoggedIn]: z.object({ user: actorSchema }),
   /**
@@ -198,6 +213,34 @@ export const EventPayloads = {
     application_id: z.number().int(),
     lot_status: z.enum(LotStatuses).nullable(),
     reason: z.enum(ApprovalFailureReasons),
+  }),
+
+  [Events.DonationSubmitted]: z.object({
+    ...donorMail,
+    item_count: z.number().int(),
+    /** the items' categories, one per item (the impact counters) */
+    category_ids: z.array(z.number().int()),
+    /** the last day the donor can keep the furniture (YYYY-MM-DD) */
+    available_until: z.string(),
+  }),
+  [Events.DonationStatusChanged]: z.object({
+    ...donorMail,
+    old_status: z.enum(DonationStatuses),
+    new_status: z.enum(DonationStatuses),
+    /** staff changed it, or the expiry job found its available-until date passed */
+    cause: z.enum(['staff', 'expired']),
+    /** a decline's reason (shown to the donor) */
+    reason: z.string().nullable(),
+    /** staff's internal note (never mailed) */
+    note: z.string().nullable(),
+    item_count: z.number().int(),
+  }),
+  [Events.DonationItemLotCreated]: z.object({
+    donation_id: z.number().int(),
+    item_id: z.number().int(),
+    lot_id: z.number().int(),
+    lot_name: localized,
+    category_id: z.number().int(),
   }),
 
   [Events.ApplicationSubmitted]: z.object({
@@ -278,6 +321,8 @@ export const EventPayloads = {
     reason: z.enum(['request', 'retention']),
     application_ids: z.array(z.number().int()),
     wish_ids: z.array(z.number().int()),
+    /** the donor's donations (wave 3; absent in earlier versions) */
+    donation_ids: z.array(z.number().int()).optional(),
   }),
 
   [Events.PhotoUploaded]: z.object({

@@ -46,6 +46,15 @@ export const Limits = {
    * service's PERSONAL_DATA_RETENTION_DAYS default; the public privacy page states it)
    */
   personalDataRetentionDays: 180,
+  /** donations (wave 3): items per offer, photos per item, description length */
+  donationItemsMax: 10,
+  donationPhotosPerItem: 5,
+  donationDescriptionMin: 10,
+  donationDescriptionMax: 500,
+  /** how long a donation's upload token lets the donor add photos */
+  donationUploadTokenSeconds: 60 * 60,
+  /** the browser shrinks a donor's photo to this long side before uploading it */
+  donationPhotoUploadLongSide: 2560,
   officeHours: 'Mo–Fr 9:00–18:00',
 } as const;
 

@@ -204,6 +204,10 @@ const Mappings: { [N in EventName]: ((p: EventPayload<N>) => Mapped | null) | nu
           new_status: p.new_status,
           note: p.admin_notes,
         }),
+  // donations (wave 3): their entries come with the back-office's donation pages
+  [Events.DonationSubmitted]: null,
+  [Events.DonationStatusChanged]: null,
+  [Events.DonationItemLotCreated]: null,
   [Events.PersonalDataErased]: (p) => {
     // the retention job's erasures are routine: the log records the ones staff asked for
     if (p.reason === 'retention') return null;
