@@ -5,7 +5,7 @@ import { apiUrl, server } from '../../../../test/server';
 import { CATEGORIES, lot } from '../../../../test/fixtures';
 import { ADMIN, meHandler, renderAdmin } from '../../test/admin-test-utils';
 
-jest.mock('../lib/image-size', () => ({
+jest.mock('../../../../lib/image-size', () => ({
   readImageSize: async () => ({ width: 1200, height: 800 }),
 }));
 

@@ -1,5 +1,5 @@
 import { Limits, PHOTO_EXTENSIONS, PHOTO_MIME_TYPES } from '@furniture/contracts/limits';
-import { readImageSize } from './image-size';
+import { readImageSize } from '../../../../lib/image-size';
 
 /** One refusal of the browser-side checks, as a key of admin:photos.errors with its values. */
 export interface PhotoProblem {

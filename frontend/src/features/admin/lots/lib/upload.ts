@@ -1,44 +1,9 @@
 import type { Dispatch } from '@reduxjs/toolkit';
 import type { Photo } from '@furniture/contracts/api/media';
-import { callWithSession, type ApiError } from '../../../../app/api';
-import { currentLanguage } from '../../../../app/i18n';
+import { callWithSession } from '../../../../app/api';
 import { env } from '../../../../config/env';
-
-interface XhrResult {
-  status: number;
-  body: unknown;
-}
-
-function send(
-  url: string,
-  form: FormData,
-  token: string | null,
-  onProgress: (percent: number) => void,
-) {
-  return new Promise<XhrResult>((resolve) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', url);
-    xhr.setRequestHeader('Accept', 'application/json');
-    xhr.setRequestHeader('Accept-Language', currentLanguage());
-    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
-    xhr.upload.onprogress = (e) => {
-      // the last few percent wait for the server's processing
-      if (e.lengthComputable) onProgress(Math.min(95, Math.round((e.loaded / e.total) * 95)));
-    };
-    xhr.onload = () => {
-      let body: unknown = null;
-      try {
-        body = JSON.parse(xhr.responseText);
-      } catch {
-        body = xhr.responseText;
-      }
-      resolve({ status: xhr.status, body });
-    };
-    xhr.onerror = () => resolve({ status: 0, body: null });
-    xhr.ontimeout = () => resolve({ status: 0, body: null });
-    xhr.send(form);
-  });
-}
+import { decodeImage, encodeImage } from '../../../../lib/shrink-photo';
+import { postWithProgress, uploadOutcome } from '../../../../lib/upload';
 
 /**
  * POST /lots/{id}/photos with one file (multipart `file`, generate_thumbnails 'true'), through
@@ -55,30 +20,16 @@ export async function uploadLotPhoto(
   const form = new FormData();
   form.append('file', file, file.name);
   form.append('generate_thumbnails', 'true');
-  const result = await callWithSession(
+  const answer = await callWithSession(
     store,
-    (token) => send(url, form, token, onProgress),
+    (token) =>
+      postWithProgress(url, form, token ? { Authorization: `Bearer ${token}` } : {}, onProgress),
     (r) => r.status === 401,
   );
-  const body = (
-    typeof result.body === 'object' && result.body !== null ? result.body : {}
-  ) as Record<string, unknown>;
-  if (result.status >= 200 && result.status < 300 && body.data) {
-    onProgress(100);
-    return body.data as Photo;
-  }
-  const error: ApiError = {
-    status: result.status,
-    code:
-      typeof body.code === 'string'
-        ? body.code
-        : result.status === 0
-          ? 'NETWORK_ERROR'
-          : 'HTTP_ERROR',
-    message: typeof body.message === 'string' ? body.message : `Upload failed: ${result.status}`,
-    detail: body.detail,
-  };
-  throw error;
+  const outcome = uploadOutcome<Photo>(answer);
+  if (!outcome.ok) throw outcome.error;
+  onProgress(100);
+  return outcome.data;
 }
 
 /**
@@ -89,22 +40,22 @@ export async function uploadLotPhoto(
  */
 export async function reencodeAsWebp(file: File, maxSide = 2048): Promise<File> {
   try {
-    if (typeof createImageBitmap !== 'function' || typeof document === 'undefined') return file;
-    const bitmap = await createImageBitmap(file);
-    const scale = Math.min(1, maxSide / Math.max(bitmap.width, bitmap.height));
-    const canvas = document.createElement('canvas');
-    canvas.width = Math.round(bitmap.width * scale);
-    canvas.height = Math.round(bitmap.height * scale);
-    const context = canvas.getContext('2d');
-    if (!context) return file;
-    context.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
-    bitmap.close();
-    const blob = await new Promise<Blob | null>((resolve) =>
-      canvas.toBlob(resolve, 'image/webp', 0.9),
-    );
-    // Safari answers PNG for an unsupported type: then the original is the better upload
-    if (!blob || blob.type !== 'image/webp' || blob.size >= file.size) return file;
-    return new File([blob], `photo_${Date.now()}.webp`, { type: 'image/webp' });
+    const image = await decodeImage(file);
+    if (!image) return file;
+    try {
+      const scale = Math.min(1, maxSide / Math.max(image.width, image.height));
+      const blob = await encodeImage(
+        image,
+        Math.round(image.width * scale),
+        Math.round(image.height * scale),
+        'image/webp',
+      );
+      // without WebP (Safari) or when it came out bigger, the original is the better upload
+      if (!blob || blob.size >= file.size) return file;
+      return new File([blob], `photo_${Date.now()}.webp`, { type: 'image/webp' });
+    } finally {
+      image.close();
+    }
   } catch {
     return file;
   }
