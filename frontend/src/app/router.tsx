@@ -29,6 +29,7 @@ export const earlyLoaders: EarlyLoaders = {
 const CheckStatusPage = lazyWithStore(
   () => import('../features/applications/components/CheckStatusPage'),
 );
+const DonatePage = lazyWithStore(() => import('../features/donations/components/DonatePage'));
 const TermsPage = lazy(() => import('../features/legal/components/TermsPage'));
 const PrivacyPage = lazy(() => import('../features/legal/components/PrivacyPage'));
 const NotFoundPage = lazy(() => import('./routes/NotFoundPage'));
@@ -51,6 +52,7 @@ export function AppRoutes() {
         <Route path="categories/:categoryId" element={<CategoryLotsPage />} />
         <Route path="lots/:lotId" element={<LotPage />} />
         <Route path="check-status" element={<CheckStatusPage />} />
+        <Route path="donate" element={<DonatePage />} />
         <Route path="terms-and-delivery" element={<TermsPage />} />
         <Route path="privacy-policy" element={<PrivacyPage />} />
         <Route path="*" element={<NotFoundPage />} />

@@ -40,12 +40,18 @@ export function DateInput({
   min,
   max,
   hint,
+  marked = false,
+  error,
   className = '',
   ...input
 }: {
   label: string;
   /** a visible line under the field (the format is always told to screen readers) */
   hint?: string;
+  /** a required field of a form that marks them: the label gets the red asterisk */
+  marked?: boolean;
+  /** a form's own finding (a required day left empty); a wrong entry's reason comes first */
+  error?: string;
   value: string;
   onChange: (value: string) => void;
   min?: string;
@@ -72,12 +78,18 @@ export function DateInput({
     if (max && iso > max) return t('date.afterMax', { date: formatDayMonthYear(max) });
     return null;
   };
-  const error = left ? problem(text) : null;
+  const shown = (left ? problem(text) : null) ?? error ?? null;
 
   return (
     <div className={className}>
       <label htmlFor={id} className="field-label">
         {label}
+        {marked && (
+          <span className="text-red-800" aria-hidden="true">
+            {' '}
+            *
+          </span>
+        )}
       </label>
       <input
         {...input}
@@ -88,7 +100,7 @@ export function DateInput({
         placeholder={t('date.placeholder')}
         className="field-input"
         value={text}
-        aria-invalid={error ? true : undefined}
+        aria-invalid={shown ? true : undefined}
         aria-describedby={hint ? `${id}-hint ${id}-more` : `${id}-hint`}
         onChange={(e) => {
           const entry = e.target.value;
@@ -103,8 +115,8 @@ export function DateInput({
         }}
         onBlur={() => setLeft(true)}
       />
-      <span id={`${id}-hint`} className={error ? 'field-error block' : 'sr-only'}>
-        {error ?? t('date.format')}
+      <span id={`${id}-hint`} className={shown ? 'field-error block' : 'sr-only'}>
+        {shown ?? t('date.format')}
       </span>
       {hint && (
         <span id={`${id}-more`} className="mt-1 block text-sm text-slate-600">

@@ -54,6 +54,7 @@ export function uploadOutcome<T>(
   if (answer.status >= 200 && answer.status < 300 && body.data) {
     return { ok: true, data: body.data as T };
   }
+  const told = typeof body.message === 'string' && body.message.trim() !== '';
   return {
     ok: false,
     error: {
@@ -64,8 +65,10 @@ export function uploadOutcome<T>(
           : answer.status === 0
             ? 'NETWORK_ERROR'
             : 'HTTP_ERROR',
-      message: typeof body.message === 'string' ? body.message : `Upload failed: ${answer.status}`,
+      message: told ? (body.message as string) : `Upload failed: ${answer.status}`,
       detail: body.detail,
+      // the server said nothing a person could read
+      ...(told ? {} : { generic: true }),
     },
   };
 }

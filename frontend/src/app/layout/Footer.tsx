@@ -30,6 +30,11 @@ export default function Footer() {
               </Link>
             </li>
             <li>
+              <Link to="/donate" className={linkClass}>
+                {t('nav.donate')}
+              </Link>
+            </li>
+            <li>
               <button type="button" onClick={openWish} className={`${linkClass} text-left`}>
                 {t('wish.button')}
               </button>

@@ -39,6 +39,9 @@ export function Header() {
       <NavLink to="/check-status" className={navLinkClass}>
         {t('nav.checkStatus')}
       </NavLink>
+      <NavLink to="/donate" className={navLinkClass}>
+        {t('nav.donate')}
+      </NavLink>
     </>
   );
 
