@@ -2,14 +2,9 @@ import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } fro
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ArrowLeft, RotateCcw, Save } from 'lucide-react';
-import { LotStatuses } from '@furniture/contracts/enums';
-import { Limits } from '@furniture/contracts/limits';
 import type { Photo } from '@furniture/contracts/api/media';
 import { useAppStore } from '../../../../app/hooks';
 import { Spinner } from '../../../../components/Spinner';
-import { SelectField, TextAreaField, TextField } from '../../../../components/TextField';
-import { LOT_CONDITIONS, type LotCondition } from '../../../../lib/lot-condition';
-import { useGetAdminCategoriesQuery } from '../../categories';
 import { apiErrorOf, errorText, serverFieldErrors } from '../../lib/errors';
 import { DraftNotice, useFormDraft } from '../../lib/form-draft';
 import { ErrorBox, PageHeader } from '../../ui/PageHeader';
@@ -35,6 +30,7 @@ import {
 } from '../lib/lot-form';
 import { galleryUrlOf, listUrlOf } from '../lib/photo-list';
 import { reencodeAsWebp, uploadLotPhoto } from '../lib/upload';
+import { LotFields } from './LotFields';
 import { EditLotPhotos, PendingLotPhotos, type PendingPhoto } from './LotPhotos';
 import { useUploadBars } from './PhotoUploads';
 
@@ -54,7 +50,6 @@ export default function LotFormPage() {
   const id = lotId ? Number(lotId) : null;
   const lot = useGetAdminLotQuery(id ?? 0, { skip: id === null, refetchOnMountOrArgChange: true });
   const [fetchLatest] = useLazyGetAdminLotQuery();
-  const categories = useGetAdminCategoriesQuery();
   const [createLot] = useCreateLotMutation();
   const [updateLot] = useUpdateLotMutation();
   const [setPhotos] = useSetLotPhotosMutation();
@@ -233,41 +228,6 @@ export default function LotFormPage() {
 
   if (id !== null && !base) return <Spinner label={t('ui.loading')} />;
 
-  const field = (
-    name: LotField,
-    label: string,
-    opts: { required?: boolean; lang?: 'de' | 'uk'; max?: number } = {},
-  ) => (
-    <TextField
-      name={name}
-      label={label}
-      required={opts.required}
-      lang={opts.lang}
-      maxLength={opts.max ?? Limits.lotShortTextMax}
-      value={values[name]}
-      onChange={(e) => set(name)(e.target.value)}
-      error={errors[name]}
-    />
-  );
-  const area = (
-    name: LotField,
-    label: string,
-    opts: { required?: boolean; lang: 'de' | 'uk'; max: number; hint?: string },
-  ) => (
-    <TextAreaField
-      name={name}
-      label={label}
-      required={opts.required}
-      lang={opts.lang}
-      rows={3}
-      maxLength={opts.max}
-      value={values[name]}
-      onChange={(e) => set(name)(e.target.value)}
-      error={errors[name]}
-      hint={opts.hint}
-    />
-  );
-
   return (
     <div>
       <Link
@@ -322,85 +282,7 @@ export default function LotFormPage() {
             </div>
           </div>
         )}
-        <div className="card grid gap-4 p-4 sm:p-6 md:grid-cols-2">
-          {field('nameDe', t('lots.fields.nameDe'), {
-            required: true,
-            lang: 'de',
-            max: Limits.lotNameMax,
-          })}
-          {field('nameUk', t('lots.fields.nameUk'), { lang: 'uk', max: Limits.lotNameMax })}
-          {area('descriptionDe', t('lots.fields.descriptionDe'), {
-            required: true,
-            lang: 'de',
-            max: Limits.lotShortTextMax,
-          })}
-          {area('descriptionUk', t('lots.fields.descriptionUk'), {
-            lang: 'uk',
-            max: Limits.lotShortTextMax,
-          })}
-          {area('detailedDe', t('lots.fields.detailedDe'), {
-            lang: 'de',
-            max: Limits.lotTextMax,
-            hint: t('lots.detailedHint'),
-          })}
-          {area('detailedUk', t('lots.fields.detailedUk'), {
-            lang: 'uk',
-            max: Limits.lotTextMax,
-            hint: t('lots.detailedHint'),
-          })}
-          <SelectField
-            name="categoryId"
-            label={t('lots.fields.categoryId')}
-            required
-            value={values.categoryId}
-            onChange={(e) => set('categoryId')(e.target.value)}
-            error={errors.categoryId}
-          >
-            <option value="">{t('lots.chooseCategory')}</option>
-            {(categories.data ?? []).map((c) => (
-              <option key={c.id} value={String(c.id)}>
-                {c.name.de}
-              </option>
-            ))}
-          </SelectField>
-          <SelectField
-            name="status"
-            label={t('lots.fields.status')}
-            required
-            value={values.status}
-            onChange={(e) => set('status')(e.target.value)}
-            error={errors.status}
-          >
-            {LotStatuses.map((s) => (
-              <option key={s} value={s}>
-                {t(`lotStatus.${s}`)}
-              </option>
-            ))}
-          </SelectField>
-          {field('dimensions', t('lots.fields.dimensions'))}
-          <SelectField
-            name="condition"
-            label={t('lots.fields.condition')}
-            value={values.condition}
-            onChange={(e) => set('condition')(e.target.value)}
-            error={errors.condition}
-          >
-            <option value="">{t('common:lotCondition.none')}</option>
-            {LOT_CONDITIONS.map((c) => (
-              <option key={c} value={c}>
-                {t(`common:lotCondition.${c}`)}
-              </option>
-            ))}
-            {/* an older lot's free text stays as it was until another choice is made */}
-            {values.condition && !LOT_CONDITIONS.includes(values.condition as LotCondition) && (
-              <option value={values.condition}>
-                {t('common:lotCondition.freeText', { text: values.condition })}
-              </option>
-            )}
-          </SelectField>
-          {field('donor', t('lots.fields.donor'))}
-          {field('location', t('lots.fields.location'))}
-        </div>
+        <LotFields values={values} errors={errors} onChange={(f, v) => set(f)(v)} />
         <div className="card p-4 sm:p-6">
           {id !== null && lot.data ? (
             <EditLotPhotos lot={lot.data} />
