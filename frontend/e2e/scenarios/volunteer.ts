@@ -6,7 +6,7 @@ import { visible } from '../support/browser';
 import { t } from '../support/i18n';
 import { logIn, type World } from '../support/world';
 
-const ALLOWED = ['categories', 'wishes', 'lots', 'applications', 'profile'];
+const ALLOWED = ['categories', 'wishes', 'donations', 'lots', 'applications', 'profile'];
 const ADMIN_ONLY = ['users', 'activity'];
 
 /** The sidebar's entries (the drawer on phones), as link names and addresses. */

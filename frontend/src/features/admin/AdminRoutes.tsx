@@ -26,6 +26,9 @@ const LotDetailPage = lazy(() => import('./lots/components/LotDetailPage'));
 const ApplicationsPage = lazy(() => import('./applications/components/ApplicationsPage'));
 const WishesPage = lazy(() => import('./wishes/components/WishesPage'));
 const WishDetailPage = lazy(() => import('./wishes/components/WishDetailPage'));
+const DonationsPage = lazy(() => import('./donations/components/DonationsPage'));
+const DonationDetailPage = lazy(() => import('./donations/components/DonationDetailPage'));
+const DonationLotPage = lazy(() => import('./donations/components/DonationLotPage'));
 const ActivityPage = lazy(() => import('./activity/components/ActivityPage'));
 const ImpactPage = lazy(() => import('./impact/components/ImpactPage'));
 const PrivacyPage = lazy(() => import('./privacy/components/PrivacyPage'));
@@ -62,6 +65,9 @@ export function AdminRoutes() {
             <Route path="categories/:categoryId/edit" element={<CategoryFormPage />} />
             <Route path="wishes" element={<WishesPage />} />
             <Route path="wishes/:wishId" element={<WishDetailPage />} />
+            <Route path="donations" element={<DonationsPage />} />
+            <Route path="donations/:donationId" element={<DonationDetailPage />} />
+            <Route path="donations/:donationId/items/:itemId/lot" element={<DonationLotPage />} />
             <Route path="lots" element={<LotsPage />} />
             <Route path="lots/new" element={<LotFormPage />} />
             <Route path="lots/:lotId" element={<LotDetailPage />} />

@@ -14,5 +14,6 @@ export const adminApi = api.enhanceEndpoints({
     'ApplicationStats',
     'Wish',
     'ActivityLog',
+    'Donation',
   ],
 });

@@ -1,5 +1,10 @@
 import { useTranslation } from 'react-i18next';
-import type { ApplicationStatus, LotStatus, WishStatus } from '@furniture/contracts/enums';
+import type {
+  ApplicationStatus,
+  DonationStatus,
+  LotStatus,
+  WishStatus,
+} from '@furniture/contracts/enums';
 import { Badge, type BadgeTone } from './Badge';
 
 const LOT_TONES: Record<LotStatus, BadgeTone> = {
@@ -21,6 +26,15 @@ const WISH_TONES: Record<WishStatus, BadgeTone> = {
   cancelled: 'slate',
 };
 
+const DONATION_TONES: Record<DonationStatus, BadgeTone> = {
+  submitted: 'amber',
+  accepted: 'green',
+  declined: 'red',
+  collected: 'blue',
+  cancelled: 'slate',
+  expired: 'slate',
+};
+
 export function LotStatusBadge({ status }: { status: LotStatus }) {
   const { t } = useTranslation('admin');
   return <Badge tone={LOT_TONES[status] ?? 'slate'}>{t(`lotStatus.${status}`)}</Badge>;
@@ -36,4 +50,9 @@ export function ApplicationStatusBadge({ status }: { status: ApplicationStatus }
 export function WishStatusBadge({ status }: { status: WishStatus }) {
   const { t } = useTranslation('admin');
   return <Badge tone={WISH_TONES[status] ?? 'slate'}>{t(`wishStatus.${status}`)}</Badge>;
+}
+
+export function DonationStatusBadge({ status }: { status: DonationStatus }) {
+  const { t } = useTranslation('admin');
+  return <Badge tone={DONATION_TONES[status] ?? 'slate'}>{t(`donationStatus.${status}`)}</Badge>;
 }

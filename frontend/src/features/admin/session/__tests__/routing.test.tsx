@@ -24,13 +24,14 @@ describe('role-aware routing and sidebar', () => {
     expect(router.state.location.pathname).toBe('/admin/login');
   });
 
-  test('when an administrator is logged in, then the sidebar shows all nine entries in order', async () => {
+  test('when an administrator is logged in, then the sidebar shows all ten entries in order', async () => {
     server.use(meHandler(ADMIN));
     renderAdmin('/admin/profile');
     expect(await sidebarEntries()).toEqual([
       'Benutzer',
       'Kategorien',
       'Wünsche',
+      'Spenden',
       'Lots',
       'Bewerbungen',
       'Aktivitäten',
@@ -40,12 +41,13 @@ describe('role-aware routing and sidebar', () => {
     ]);
   });
 
-  test('when a volunteer is logged in, then users and activity are not in the sidebar', async () => {
+  test('when a volunteer is logged in, then users and activity are not in the sidebar, donations are', async () => {
     server.use(meHandler(VOLUNTEER));
     renderAdmin('/admin/profile', VOLUNTEER);
     expect(await sidebarEntries()).toEqual([
       'Kategorien',
       'Wünsche',
+      'Spenden',
       'Lots',
       'Bewerbungen',
       'Profil',
