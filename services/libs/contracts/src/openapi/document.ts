@@ -675,7 +675,7 @@ export const operations: readonly Operation[] = [
     },
     'GET /impact': {
       summary:
-        'The impact dashboard: lots received and given per month, families served, waiting times, categories',
+        'The impact dashboard: lots received and given per month, families served, waiting times, categories, donations received and accepted, lots from donations',
       access: 'admin',
       query: impactQuerySchema,
       ok: {
@@ -684,7 +684,7 @@ export const operations: readonly Operation[] = [
       },
     },
     'POST /privacy/records': {
-      summary: 'The mail records and activity entries of applications and wishes',
+      summary: 'The mail records and activity entries of applications, wishes and donations',
       access: 'admin',
       body: privacyRecordsSchema,
       ok: { description: 'the records', schema: answers.privacyRecordsAnswer },
