@@ -61,9 +61,9 @@ export type DonationErrors = Record<string, DonationProblem | string>;
 export const DONOR_FIELDS = ['name', 'phone', 'email', 'city', 'address', 'floor'] as const;
 const ITEM_FIELDS = ['categoryId', 'description', 'dimensions'] as const;
 
-/** The lowest and highest floor a donor can give (a cellar is -1). */
-export const FLOOR_MIN = -2;
-export const FLOOR_MAX = 99;
+/** The lowest and highest floor a donor can give (0 the ground floor, a cellar below). */
+export const FLOOR_MIN = -5;
+export const FLOOR_MAX = 100;
 
 let nextKey = 1;
 const newKey = () => `item-${nextKey++}`;
@@ -112,7 +112,7 @@ export function fieldOrder(values: DonationFormValues): string[] {
 /** A whole number of a floor, or null for anything else. */
 export function floorOf(text: string): number | null {
   const v = text.trim();
-  if (!/^-?\d{1,2}$/.test(v)) return null;
+  if (!/^-?\d{1,3}$/.test(v)) return null;
   const n = Number(v);
   return n >= FLOOR_MIN && n <= FLOOR_MAX ? n : null;
 }

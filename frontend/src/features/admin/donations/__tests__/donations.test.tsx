@@ -45,7 +45,17 @@ function donation(overrides: Partial<Donation> = {}): Donation {
     available_until: '2026-07-15',
     donor_name_public: false,
     items: [item(51), item(52, { description: 'Kinderbett', photos: [], category_id: 2 })],
-    history: [{ status: 'submitted', at: '2026-06-01T08:00:00.000Z', actor: null }],
+    history: [
+      {
+        at: '2026-06-01T08:00:00.000Z',
+        from: null,
+        to: 'submitted',
+        cause: 'donor',
+        by: null,
+        note: null,
+        reason: null,
+      },
+    ],
     ...overrides,
   };
 }
@@ -203,7 +213,7 @@ describe('donation screens', () => {
     expect(screen.getByRole('button', { name: 'Ablehnen' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Als abgeholt markieren' })).toBeNull();
     expect(screen.getByRole('region', { name: 'Verlauf' })).toHaveTextContent(
-      'Spender oder System',
+      '01.06.2026, 08:00EingegangenSpender',
     );
   });
 

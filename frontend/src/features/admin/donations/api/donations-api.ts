@@ -20,41 +20,52 @@ export interface DonationItem {
   id: number;
   category_id: number;
   description: string;
-  dimensions?: string | null;
-  condition?: string | null;
-  can_disassemble?: boolean | null;
+  dimensions: string | null;
+  condition: string | null;
+  can_disassemble: boolean | null;
+  /** the donor's photos, in upload order */
   photos: DonationPhoto[];
-  /** the lot made of it, once staff made one */
-  lot_id?: number | null;
+  /** the lot made of it (at most one) */
+  lot_id: number | null;
 }
 
-/** One step of a donation's history. */
+/** One status change of a donation (the first is its submission). */
 export interface DonationHistoryEntry {
-  status: DonationStatus;
   at: string;
-  note?: string | null;
-  reason?: string | null;
-  /** who changed it (none: the donor, or the expiry job) */
-  actor?: { name?: string | null; email?: string | null } | null;
+  from: DonationStatus | null;
+  to: DonationStatus;
+  /** who changed it: the donor (submitted), staff, or the expiry job */
+  cause: 'donor' | 'staff' | 'expired';
+  by: { id: number; name: string; email: string; role: string } | null;
+  note: string | null;
+  /** a decline's reason (the donor is told) */
+  reason: string | null;
 }
 
 export interface Donation {
   id: number;
   status: DonationStatus;
   created_at: string;
-  updated_at?: string;
+  updated_at: string;
   donor_name: string;
+  /** E.164 */
   donor_phone: string;
-  donor_email?: string | null;
+  /** the number as the donor typed it */
+  donor_phone_raw?: string;
+  donor_email: string | null;
+  donor_name_public: boolean;
   language: Language;
   city: string;
   address: string;
-  floor?: number | null;
-  has_elevator?: boolean | null;
+  floor: number | null;
+  has_elevator: boolean | null;
+  /** YYYY-MM-DD */
   available_until: string;
-  donor_name_public?: boolean;
   items: DonationItem[];
-  history?: DonationHistoryEntry[];
+  /** oldest first */
+  history: DonationHistoryEntry[];
+  /** the donor's data was erased (on request or after the retention period) */
+  erased?: boolean;
 }
 
 export interface DonationsPage {

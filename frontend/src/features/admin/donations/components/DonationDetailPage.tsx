@@ -146,7 +146,8 @@ export default function DonationDetailPage() {
 
   const data = donation.data;
   const title = t('donations.detailTitle', { id: data.id });
-  const history = [...(data.history ?? [])].sort((a, b) => Date.parse(b.at) - Date.parse(a.at));
+  // newest first
+  const history = [...data.history].reverse();
 
   return (
     <div>
@@ -269,9 +270,9 @@ export default function DonationDetailPage() {
                 <li key={`${entry.at}-${i}`} className="border-l-4 border-slate-300 pl-3">
                   <p className="flex flex-wrap items-center gap-2 text-sm text-slate-700">
                     <time dateTime={entry.at}>{formatDate(entry.at, lang)}</time>
-                    <DonationStatusBadge status={entry.status} />
+                    <DonationStatusBadge status={entry.to} />
                     <span>
-                      {entry.actor?.name || entry.actor?.email || t('donations.byNobody')}
+                      {entry.by?.name || entry.by?.email || t(`donations.cause.${entry.cause}`)}
                     </span>
                   </p>
                   {entry.reason && (
