@@ -290,23 +290,31 @@ describe('donation screens', () => {
     expect(screen.getByRole('button', { name: 'Abholung absagen' })).toBeInTheDocument();
   });
 
-  test('when the status change fails, then the server’s message stays in the dialog', async () => {
+  test('when a pickup is cancelled, then a reason for the donor may go with it (no templates), and a refusal’s message stays in the dialog', async () => {
+    let patched: unknown;
     server.use(
       http.get(apiUrl('/donations/5'), () => HttpResponse.json(donation({ status: 'accepted' }))),
-      http.patch(apiUrl('/donations/5/status'), () =>
-        HttpResponse.json(
+      http.patch(apiUrl('/donations/5/status'), async ({ request }) => {
+        patched = await request.json();
+        return HttpResponse.json(
           { code: 'INVALID_TRANSITION', message: 'Die Spende wurde bereits geändert.' },
           { status: 409 },
-        ),
-      ),
+        );
+      }),
     );
     const { user } = renderAdmin('/admin/donations/5');
     await user.click(await screen.findByRole('button', { name: 'Abholung absagen' }));
     const dialog = await screen.findByRole('dialog', { name: 'Abholung von Spende #5 absagen' });
+    expect(within(dialog).queryByRole('button', { name: 'Kein Lagerplatz' })).toBeNull();
+    await user.type(
+      within(dialog).getByRole('textbox', { name: 'Grund für den Spender (optional)' }),
+      'Unser Transporter ist ausgefallen.',
+    );
     await user.click(within(dialog).getByRole('button', { name: 'Abholung absagen' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent(
       'Die Spende wurde bereits geändert.',
     );
+    expect(patched).toEqual({ status: 'cancelled', reason: 'Unser Transporter ist ausgefallen.' });
   });
 
   test('when "Lot anlegen" is used, then the lot form is filled from the item with its photos, the donor is locked to "anonym", and saving creates the lot from the item and shows it', async () => {

@@ -90,6 +90,8 @@ export function DonationStatusDialog({
   const [problem, setProblem] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const declining = status === 'declined';
+  // a decline must say why; a cancelled pickup may (the donor is told either)
+  const withReason = declining || status === 'cancelled';
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
@@ -105,7 +107,7 @@ export function DonationStatusDialog({
         id: donation.id,
         status,
         ...(note.trim() ? { note: note.trim() } : {}),
-        ...(declining ? { reason: reason.trim() } : {}),
+        ...(withReason && reason.trim() ? { reason: reason.trim() } : {}),
       }).unwrap();
       toast('success', t('donations.statusChanged', { status: t(`donationStatus.${status}`) }));
       onClose();
@@ -123,29 +125,31 @@ export function DonationStatusDialog({
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
         <p className="text-slate-800">{t(`donations.actionText.${status}`)}</p>
         {failure && <ErrorBox>{failure}</ErrorBox>}
-        {declining && (
+        {withReason && (
           <>
-            <fieldset>
-              <legend className="field-label">{t('donations.reasonTemplates')}</legend>
-              <div className="flex flex-wrap gap-2">
-                {DECLINE_REASONS.map((key) => (
-                  <button
-                    key={key}
-                    type="button"
-                    className="btn-secondary min-h-10"
-                    onClick={() => {
-                      setReason(donorT(`donations.reasons.${key}.text`));
-                      setProblem(null);
-                    }}
-                  >
-                    {t(`donations.reasons.${key}.label`)}
-                  </button>
-                ))}
-              </div>
-            </fieldset>
+            {declining && (
+              <fieldset>
+                <legend className="field-label">{t('donations.reasonTemplates')}</legend>
+                <div className="flex flex-wrap gap-2">
+                  {DECLINE_REASONS.map((key) => (
+                    <button
+                      key={key}
+                      type="button"
+                      className="btn-secondary min-h-10"
+                      onClick={() => {
+                        setReason(donorT(`donations.reasons.${key}.text`));
+                        setProblem(null);
+                      }}
+                    >
+                      {t(`donations.reasons.${key}.label`)}
+                    </button>
+                  ))}
+                </div>
+              </fieldset>
+            )}
             <TextBox
               id="donation-reason"
-              label={t('donations.reasonLabel')}
+              label={declining ? t('donations.reasonLabel') : t('donations.reasonOptionalLabel')}
               hint={t('donations.reasonHint', {
                 language: t(`donations.language.${donation.language}`),
               })}
