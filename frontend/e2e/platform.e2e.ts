@@ -7,6 +7,7 @@ import { adminLotScenario } from './scenarios/admin-lot';
 import { apiDocsScenario } from './scenarios/api-docs';
 import { dateInputScenario } from './scenarios/date-input';
 import { dialogsScenario } from './scenarios/dialogs';
+import { donationScenario } from './scenarios/donation';
 import { familyScenario } from './scenarios/family';
 import { languageScenario } from './scenarios/language';
 import { loopsScenario } from './scenarios/loops';
@@ -25,6 +26,7 @@ afterAll(() => world.stop(), 60_000);
 
 familyScenario(world);
 adminLotScenario(world);
+donationScenario(world);
 queueScenario(world);
 secondChanceScenario(world);
 languageScenario(world);

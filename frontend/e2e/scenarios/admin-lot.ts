@@ -7,7 +7,7 @@ import { writeJpegs } from '../support/photos';
 import type { World } from '../support/world';
 
 /** Every value a progress bar showed, per bar name (recorded in the page, bars vanish after 1 s). */
-async function recordProgressBars(page: Page): Promise<void> {
+export async function recordProgressBars(page: Page): Promise<void> {
   await page.evaluate(() => {
     const seen: Record<string, number[]> = {};
     (window as unknown as { __progress: typeof seen }).__progress = seen;
@@ -28,7 +28,7 @@ async function recordProgressBars(page: Page): Promise<void> {
   });
 }
 
-const progressSeen = (page: Page) =>
+export const progressSeen = (page: Page) =>
   page.evaluate(() => (window as unknown as { __progress: Record<string, number[]> }).__progress);
 
 /** The photo tiles of the lot form, in gallery order (the first is the main photo). */

@@ -60,6 +60,7 @@ export function languageScenario(world: World): void {
         { url: `/categories/${category.id}`, ready: (lang) => category.name[lang] },
         { url: `/lots/${lot.id}`, ready: (lang) => lot.name[lang] ?? lot.name.de },
         { url: '/check-status', ready: (lang) => t(lang, 'public:checkStatus.title') },
+        { url: '/donate', ready: (lang) => t(lang, 'donate:title') },
         { url: '/terms-and-delivery', ready: (lang) => t(lang, 'public:terms.title') },
         { url: '/privacy-policy', ready: (lang) => t(lang, 'public:privacy.title') },
       ];

@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { expectAccessible } from '../support/axe';
 import { DESKTOP, PHONE, SCREENSHOT_DIR, screenshot, visible } from '../support/browser';
+import { dialogRoundTrip } from '../support/dialogs';
 import { containing, startsWith, t, type Lang } from '../support/i18n';
 import type { World } from '../support/world';
 import { FAMILY_PHONE } from './family';
@@ -25,6 +26,7 @@ export const PUBLIC_PAGES = [
   'category',
   'lot',
   'check-status',
+  'donate',
   'terms',
   'privacy',
   'not-found',
@@ -40,6 +42,9 @@ export const ADMIN_PAGES = [
   'admin-category-form',
   'admin-wishes',
   'admin-wish',
+  'admin-donations',
+  'admin-donation',
+  'admin-donation-lot',
   'admin-users',
   'admin-activity',
   'admin-impact',
@@ -111,6 +116,13 @@ async function visitEveryPage(world: World, page: Page, lang: Lang, suffix: stri
   await visible(page.getByRole('region', { name: t(lang, 'public:checkStatus.resultsTitle') }));
   await check('check-status');
 
+  await page.goto('/donate');
+  await h1(t(lang, 'donate:title'));
+  await visible(
+    main().getByRole('combobox', { name: startsWith(t(lang, 'donate:item.category')) }),
+  );
+  await check('donate');
+
   await page.goto('/terms-and-delivery');
   await h1(t(lang, 'public:terms.title'));
   await check('terms');
@@ -176,6 +188,39 @@ async function visitEveryPage(world: World, page: Page, lang: Lang, suffix: stri
   await page.goto(`/admin/wishes/${wish.id}`);
   await h1();
   await check('admin-wish');
+
+  // the donors' offers (support/seed.ts): one waiting, one accepted
+  const donations = await world.admin.call<{
+    donations: { id: number; status: string; donor_name: string; items: { id: number }[] }[];
+  }>('GET', '/donations/');
+  const waiting = donations.donations.find((d) => d.status === 'submitted');
+  const accepted = donations.donations.find((d) => d.status === 'accepted');
+  if (!waiting || !accepted) throw new Error('the seeded donations are missing');
+  await page.goto('/admin/donations');
+  await h1(t(lang, 'admin:donations.title'));
+  await visible(main().getByRole('link', { name: waiting.donor_name }));
+  await check('admin-donations');
+
+  await page.goto(`/admin/donations/${waiting.id}`);
+  await h1(t(lang, 'admin:donations.detailTitle', { id: waiting.id }));
+  await visible(
+    main().getByRole('img', { name: t(lang, 'admin:donations.photoN', { n: 1, item: 1 }) }),
+  );
+  await check('admin-donation');
+  // the accept and decline dialogs, opened from the keyboard
+  for (const status of ['accepted', 'declined'] as const) {
+    await dialogRoundTrip(page, `admin-donation-${status}-${suffix}`, {
+      opener: main().getByRole('button', { name: t(lang, `admin:donations.actions.${status}`) }),
+      dialog: page.getByRole('dialog', {
+        name: t(lang, `admin:donations.actionTitle.${status}`, { id: waiting.id }),
+      }),
+    });
+  }
+
+  await page.goto(`/admin/donations/${accepted.id}/items/${accepted.items[0]!.id}/lot`);
+  await h1(t(lang, 'admin:donations.lotTitle', { n: 1, id: accepted.id }));
+  await visible(main().getByRole('img', { name: t(lang, 'admin:photos.photoN', { n: 2 }) }));
+  await check('admin-donation-lot');
 
   await page.goto('/admin/users');
   await h1(t(lang, 'admin:users.title'));

@@ -20,9 +20,16 @@ const SHAPES: Record<Kind, (hue: number) => string> = {
     <line x1="600" y1="130" x2="600" y2="670" stroke="#3f3f46" stroke-width="8"/>`,
 };
 
-/** A 1200x800 JPEG of a piece of furniture in the given hue. */
-export function furnitureJpeg(kind: Kind, hue: number): Promise<Buffer> {
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="800">
+/**
+ * A JPEG of a piece of furniture in the given hue, 1200x800 unless another size is asked for (a
+ * phone's 4000x3000 photo, to be shrunk in the browser before its upload).
+ */
+export function furnitureJpeg(
+  kind: Kind,
+  hue: number,
+  size: { width: number; height: number } = { width: 1200, height: 800 },
+): Promise<Buffer> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${size.width}" height="${size.height}" viewBox="0 0 1200 800" preserveAspectRatio="none">
     <rect width="1200" height="800" fill="hsl(${hue},30%,92%)"/>
     <rect y="660" width="1200" height="140" fill="hsl(${hue},15%,80%)"/>${SHAPES[kind](hue)}</svg>`;
   return sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer();
@@ -30,13 +37,13 @@ export function furnitureJpeg(kind: Kind, hue: number): Promise<Buffer> {
 
 /** Writes JPEGs into a fresh temporary folder (for the file picker); answers their paths. */
 export async function writeJpegs(
-  files: { name: string; kind: Kind; hue: number }[],
+  files: { name: string; kind: Kind; hue: number; size?: { width: number; height: number } }[],
 ): Promise<{ dir: string; paths: string[] }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'moebel-e2e-'));
   const paths: string[] = [];
   for (const file of files) {
     const target = path.join(dir, file.name);
-    fs.writeFileSync(target, await furnitureJpeg(file.kind, file.hue));
+    fs.writeFileSync(target, await furnitureJpeg(file.kind, file.hue, file.size));
     paths.push(target);
   }
   return { dir, paths };
