@@ -3,6 +3,7 @@ export * from './limits';
 export * from './errors';
 export * from './validation';
 export * from './phone';
+export * from './e164';
 export * from './notes';
 export * from './events';
 export * from './topology';
