@@ -12,7 +12,7 @@ export const routes: readonly { pattern: RegExp; service: ServiceName }[] = [
     service: 'applications',
   },
   { pattern: /^\/api\/v1\/lots\/[^/]+\/photos(\/|$)/, service: 'media' },
-  { pattern: /^\/api\/v1\/(categories|lots)(\/|$)/, service: 'catalog' },
+  { pattern: /^\/api\/v1\/(categories|lots|donations)(\/|$)/, service: 'catalog' },
   { pattern: /^\/api\/v1\/(applications|wishes)(\/|$)/, service: 'applications' },
   { pattern: /^\/api\/v1\/activity-logs(\/|$)/, service: 'notification' },
   // data protection: the notification service's mails and log entries; the rest is applications

@@ -106,7 +106,14 @@ function serviceApps(): Record<string, Express> {
   const unused = {} as never;
   return {
     auth: authApp({ ...base, auth: unused, users: unused }),
-    catalog: catalogApp({ ...base, categories: unused, lots: unused }),
+    catalog: catalogApp({
+      ...base,
+      categories: unused,
+      lots: unused,
+      donations: unused,
+      donationLots: unused,
+      donationPhotos: unused,
+    }),
     applications: applicationsApp({
       ...base,
       publicApplications: unused,

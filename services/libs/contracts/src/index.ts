@@ -16,3 +16,4 @@ export * from './api/activity';
 export * from './api/impact';
 export * from './api/internal';
 export * from './api/privacy';
+export * from './api/donations';

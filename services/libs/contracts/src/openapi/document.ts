@@ -48,6 +48,20 @@ import {
   TOTAL_COUNT_HEADER,
 } from '../api/catalog';
 import { idParamSchema, limitSkipQuerySchema } from '../api/common';
+import {
+  donationCreateSchema,
+  donationItemParamsSchema,
+  donationLookupSchema,
+  donationLotCreateSchema,
+  donationsQuerySchema,
+  donationStatusUpdateSchema,
+} from '../api/donations';
+import {
+  donationPhotoClaimParamsSchema,
+  donationPhotoClaimSchema,
+  donationPhotoFinishSchema,
+  donationPhotoParamsSchema,
+} from '../api/internal';
 import { lotPhotoParamsSchema, lotPhotosParamsSchema, photoUploadFieldsSchema } from '../api/media';
 import { Limits, PHOTO_MIME_TYPES } from '../limits';
 import { Errors, type ErrorCode } from '../errors';
@@ -378,12 +392,99 @@ export const operations: readonly Operation[] = [
       errors: ['LOT_NOT_FOUND'],
     },
   }),
+  ...calls('catalog', V1, {
+    // donations (issue 28)
+    'POST /donations': {
+      summary: 'Offer furniture (donors)',
+      description: `One to ${Limits.donationItemsMax} items; available_until today or later (a day in Germany). Answers the upload token for the photos (X-Donation-Token, valid for one hour). Unknown fields are ignored.`,
+      access: 'public',
+      body: donationCreateSchema,
+      ok: { status: 201, description: 'received', schema: answers.donationCreatedAnswer },
+      errors: ['PHONE_RATE_LIMITED'],
+      rateLimited: true,
+    },
+    'POST /donations/lookup': {
+      summary: "A donor's donations by phone number",
+      description: 'The number travels in the body, never in a URL.',
+      access: 'public',
+      body: donationLookupSchema,
+      ok: { description: 'the donations', schema: answers.donationLookupAnswer },
+      rateLimited: true,
+    },
+    'GET /donations': {
+      summary: 'Donations (status filter, search, counts per status)',
+      description:
+        'search: the donor name or city, a part of the phone number, or the donation number. counts: per status, of the search without the status filter.',
+      access: 'staff',
+      query: donationsQuerySchema,
+      ok: { description: 'a page of donations', schema: answers.donationsPageAnswer },
+    },
+    'GET /donations/{id}': {
+      summary: 'One donation: donor contact, items with photos, history',
+      access: 'staff',
+      params: idParamSchema,
+      ok: { description: 'the donation', schema: answers.donationAnswer },
+      errors: ['DONATION_NOT_FOUND'],
+    },
+    'PATCH /donations/{id}/status': {
+      summary: 'Accept, decline, collect or cancel a donation',
+      description:
+        'submitted → accepted | declined, accepted → collected | cancelled. A decline needs a reason (the donor is told); the note is internal.',
+      access: 'staff',
+      params: idParamSchema,
+      body: donationStatusUpdateSchema,
+      ok: { description: 'the changed donation', schema: answers.donationAnswer },
+      errors: ['DONATION_NOT_FOUND', 'DONATION_TRANSITION_NOT_ALLOWED'],
+    },
+    'POST /donations/{id}/items/{itemId}/lot': {
+      summary: 'Make a lot of a donated item, with its photos',
+      description:
+        "The fields of POST /lots, each optional: category, texts, dimensions and condition default to the item's, donor to the donor's name if they agreed (else \"anonym\"), location to the donation's city, status to available. The lot's photos are the item's. An item becomes at most one lot; the donation must be accepted (or collected).",
+      access: 'staff',
+      params: donationItemParamsSchema,
+      body: donationLotCreateSchema,
+      ok: { status: 201, description: 'the new lot', schema: answers.lotAnswerSchema },
+      errors: [
+        'DONATION_NOT_FOUND',
+        'DONATION_ITEM_NOT_FOUND',
+        'DONATION_NOT_ACCEPTED',
+        'DONATION_ITEM_HAS_LOT',
+        'LOT_CATEGORY_NOT_FOUND',
+      ],
+    },
+  }),
   ...calls('catalog', '', {
     'GET /internal/lots/snapshot': {
       summary: 'Every lot by id, for read models of other services',
       access: 'internal',
       query: lotSnapshotQuerySchema,
       ok: { description: 'a page of lot snapshots', schema: answers.lotSnapshotPageAnswer },
+    },
+    'POST /internal/donations/{id}/items/{itemId}/photo-claims': {
+      summary: "A place among a donated item's photos, before the media service stores one",
+      access: 'internal',
+      params: donationPhotoClaimParamsSchema,
+      body: donationPhotoClaimSchema,
+      ok: { description: 'claimed, or why not', schema: answers.donationPhotoClaimAnswer },
+    },
+    'POST /internal/donations/{id}/items/{itemId}/photo-claims/{photoId}': {
+      summary: 'The claimed photo is stored: it joins its item',
+      access: 'internal',
+      params: donationPhotoParamsSchema,
+      body: donationPhotoFinishSchema,
+      ok: {
+        description: 'stored, or the claim is gone',
+        schema: answers.donationPhotoFinishAnswer,
+      },
+    },
+    'DELETE /internal/donations/{id}/items/{itemId}/photo-claims/{photoId}': {
+      summary: 'A refused or failed upload gives its place back',
+      access: 'internal',
+      params: donationPhotoParamsSchema,
+      ok: {
+        description: 'released (false: it was not held)',
+        schema: answers.donationPhotoReleaseAnswer,
+      },
     },
   }),
   ...calls('applications', V1, {
