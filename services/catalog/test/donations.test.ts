@@ -347,11 +347,14 @@ describe('the places among an item’s photos (the media service’s claims)', (
     const dead = randomUUID();
     expect((await claim(d.id, 1, d.upload_token, dead)).body.outcome).toBe('claimed');
     expect((await claim(d.id, 1, d.upload_token)).body.outcome).toBe('full');
-    expect((await svc.http.delete(`${claims(d.id, 1)}/${held}`)).body).toEqual({ released: true });
-    expect((await svc.http.delete(`${claims(d.id, 1)}/${held}`)).body).toEqual({ released: false });
+    const release = (photoId: string) => svc.http.delete(`${claims(d.id, 1)}/${photoId}`);
+    expect((await release(held)).body).toEqual({ released: true, stored: false });
+    expect((await release(held)).body).toEqual({ released: false, stored: false });
     const again = randomUUID();
     expect((await claim(d.id, 1, d.upload_token, again)).body.outcome).toBe('claimed');
     expect((await finish(d.id, 1, again)).body.outcome).toBe('stored');
+    // a photo that was stored keeps its objects, whoever gives its claim back later
+    expect((await release(again)).body).toEqual({ released: false, stored: true });
     expect((await claim(d.id, 1, d.upload_token)).body.outcome).toBe('full');
     clock.advance(11 * 60 * 1000);
     try {

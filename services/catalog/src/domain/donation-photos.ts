@@ -2,6 +2,7 @@ import {
   Limits,
   type DonationPhotoClaim,
   type DonationPhotoClaimRequest,
+  type DonationPhotoRelease,
   type DonationStoredPhoto,
 } from '@furniture/contracts';
 import type { DonationsRepository } from '../data-access/donations-repository';
@@ -85,14 +86,25 @@ export class DonationPhotos {
     return stored ? 'stored' : 'gone';
   }
 
-  /** A refused or failed upload gives its place back (again: nothing). */
-  async release(donationId: number, itemId: number, photoId: string): Promise<boolean> {
+  /**
+   * A refused or failed upload gives its place back (again: nothing); says whether the item has
+   * the photo (then its objects stay).
+   */
+  async release(
+    donationId: number,
+    itemId: number,
+    photoId: string,
+  ): Promise<DonationPhotoRelease> {
     const result = await this.deps.donations.mutate(donationId, (d) => {
       const left = d.photo_claims.filter((c) => !(c.id === photoId && c.item_id === itemId));
       return left.length === d.photo_claims.length
         ? null
         : { set: { photo_claims: left }, events: () => [] };
     });
-    return result?.changed ?? false;
+    const item = result?.after.items.find((i) => i.id === itemId);
+    return {
+      released: result?.changed ?? false,
+      stored: item?.photos.some((p) => p.id === photoId) ?? false,
+    };
   }
 }

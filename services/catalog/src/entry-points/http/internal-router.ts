@@ -38,7 +38,7 @@ export function internalRouter(lots: LotsService, photos: DonationPhotos): Route
 
   r.delete(`${claims}/:photoId`, async (req, res) => {
     const { id, itemId, photoId } = input.params(req, donationPhotoParamsSchema);
-    res.json({ released: await photos.release(id, itemId, photoId) });
+    res.json(await photos.release(id, itemId, photoId));
   });
   return r;
 }

@@ -74,7 +74,12 @@ export const donationPhotoFinishSchema = donationStoredPhotoSchema.omit({ id: tr
 
 /** stored: the item has the photo; gone: its claim is gone (the donation was erased meanwhile). */
 export const donationPhotoFinishAnswer = z.object({ outcome: z.enum(['stored', 'gone']) });
-export const donationPhotoReleaseAnswer = z.object({ released: z.boolean() });
+/**
+ * released: the claim was held and is given back; stored: the item has the photo (its objects
+ * must stay: an upload whose process died after reporting it)
+ */
+export const donationPhotoReleaseAnswer = z.object({ released: z.boolean(), stored: z.boolean() });
+export type DonationPhotoRelease = z.infer<typeof donationPhotoReleaseAnswer>;
 
 /*
  * A lot made of a donated item takes the item's photos (issue 28): the catalog asks the media

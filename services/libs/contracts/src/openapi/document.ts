@@ -49,6 +49,7 @@ import {
 } from '../api/catalog';
 import { idParamSchema, limitSkipQuerySchema } from '../api/common';
 import {
+  DONATION_TOKEN_HEADER,
   donationCreateSchema,
   donationItemParamsSchema,
   donationLookupSchema,
@@ -57,6 +58,7 @@ import {
   donationStatusUpdateSchema,
 } from '../api/donations';
 import {
+  adoptedPhotosSchema,
   donationPhotoClaimParamsSchema,
   donationPhotoClaimSchema,
   donationPhotoFinishSchema,
@@ -116,6 +118,8 @@ interface Operation {
   also?: { status: number; description: string }[];
   /** domain errors this operation answers (common ones are added from access and input) */
   errors?: ErrorCode[];
+  /** errors this operation answers with another status than their code's own */
+  statuses?: Partial<Record<ErrorCode, number>>;
   /** limited per client IP (429 RATE_LIMITED) */
   rateLimited?: boolean;
 }
@@ -169,6 +173,17 @@ const multipartPhoto = photoUploadFieldsSchema.extend({
 });
 
 // ---- the operations -----------------------------------------------------------------------------
+
+/** A donor's file that is no usable image: 422 (issue 28), whatever the code's own status. */
+const DONOR_PHOTO_REFUSALS: ErrorCode[] = [
+  'PHOTO_FILE_MISSING',
+  'PHOTO_INVALID_EXTENSION',
+  'PHOTO_INVALID_TYPE',
+  'PHOTO_TYPE_MISMATCH',
+  'PHOTO_CORRUPT',
+  'PHOTO_TOO_SMALL',
+  'PHOTO_TOO_MANY_PIXELS',
+];
 
 /** The errors of a category named by id or slug. */
 const CATEGORY_REF: ErrorCode[] = ['CATEGORY_NOT_FOUND', 'CATEGORY_INVALID_ID'];
@@ -737,7 +752,57 @@ export const operations: readonly Operation[] = [
       errors: ['PHOTO_NOT_FOUND', 'LOT_NOT_FOUND'],
     },
   }),
+  ...calls('media', V1, {
+    'POST /donations/{id}/items/{itemId}/photos': {
+      summary: "A donor's photo of an offered item",
+      description: `One JPEG, PNG or WebP file, checked and stored like staff photos (three WebP sizes, metadata removed); at most ${Limits.donationPhotosPerItem} per item. The donation's upload token goes in X-Donation-Token (valid for one hour after the offer, while the donation waits for staff). A file that is no usable image, too small, or a sixth photo: 422. Busy: 503 PHOTO_UPLOADS_BUSY with Retry-After.`,
+      access: 'public',
+      params: donationItemParamsSchema,
+      headers: z.object({
+        [DONATION_TOKEN_HEADER]: z
+          .string()
+          .meta({ description: 'upload_token of the POST /donations answer' }),
+      }),
+      multipart: multipartPhoto,
+      ok: { status: 201, description: 'stored', schema: answers.donationPhotoAnswer },
+      errors: [
+        'DONATION_TOKEN_INVALID',
+        'DONATION_ITEM_NOT_FOUND',
+        ...DONOR_PHOTO_REFUSALS,
+        'PHOTO_LIMIT_REACHED',
+        'PHOTO_TOO_LARGE',
+        'PHOTO_SINGLE_FILE_ONLY',
+        'PHOTO_UPLOAD_INCOMPLETE',
+        'PHOTO_UPLOADS_BUSY',
+        'PHOTO_PROCESSING_TIMEOUT',
+        'BAD_REQUEST',
+      ],
+      statuses: Object.fromEntries(
+        [...DONOR_PHOTO_REFUSALS, 'PHOTO_LIMIT_REACHED'].map((code) => [code, 422]),
+      ),
+    },
+  }),
   ...calls('media', '', {
+    'POST /internal/lots/{id}/adopted-photos': {
+      summary: "A lot made of a donated item takes the item's photos (copied, with photo.uploaded)",
+      access: 'internal',
+      params: idParamSchema,
+      body: adoptedPhotosSchema,
+      ok: { description: "the lot's photos", schema: answers.adoptedPhotosAnswer },
+    },
+    'GET /media/donations/{id}/{itemId}/{file}': {
+      summary: "A donor's photo (WebP)",
+      description:
+        'Cached for a year (immutable); ETag answers 304 to a conditional GET. Gone once the donation is erased.',
+      access: 'public',
+      params: donationItemParamsSchema.extend({ file: mediaFileParams.shape.file }),
+      ok: {
+        description: 'the image',
+        schema: z.string().meta({ contentMediaType: 'image/webp' }),
+        contentType: 'image/webp',
+      },
+      errors: ['PHOTO_NOT_FOUND'],
+    },
     'GET /media/lots/{lotId}/{file}': {
       summary: 'A photo (WebP)',
       description: 'Cached for a year (immutable); ETag answers 304 to a conditional GET.',
@@ -897,7 +962,7 @@ function operationObject(op: Operation): ZodOpenApiOperationObject {
   }
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errorCodesOf(op)) {
-    const status = Errors[code].status;
+    const status = op.statuses?.[code] ?? Errors[code].status;
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
