@@ -94,6 +94,8 @@ export async function composeCatalog(kit: ServiceKit<CatalogConfig>, options: Ca
   };
 }
 
+export { mediaLotPhotoCopies };
+
 export const catalogService = defineService({
   name: 'catalog',
   loadConfig: loadCatalogConfig,

@@ -29,6 +29,8 @@ export const volunteer = {
 };
 export const tokenOf = (user: typeof admin) => signTestToken(user);
 
+export { jpeg, png } from './images';
+
 /** A port nothing listens on (a catalog that is down). */
 export const NO_CATALOG = 'http://127.0.0.1:9';
 

@@ -105,7 +105,9 @@ export class DonationLots {
 
     const lotId = item.lot_id ?? (await this.claimLotId(donationId, itemId));
     const form = lotFormOf(found, item, sent);
-    const copies = await this.deps.photos.adopt(lotId, actor, item.photos);
+    const copies = item.photos.length
+      ? await this.deps.photos.adopt(lotId, actor, item.photos)
+      : [];
     const lot = await this.deps.lots.createAs(
       actor,
       lotId,
