@@ -23,14 +23,14 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
       RATE_LIMIT_LOGIN: z.coerce.number().int().min(1).default(20),
       RATE_LIMIT_LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
       /**
-       * public POSTs of applications and wishes per client IP per window: generous, since the
-       * families of one shelter share its address (the applications service limits per phone)
+       * public POSTs of applications, wishes and donations per client IP per window: generous,
+       * since the families of one shelter share its address (the services limit per phone)
        */
       RATE_LIMIT_PUBLIC_WRITES: z.coerce.number().int().min(1).default(60),
       RATE_LIMIT_PUBLIC_WRITES_WINDOW_SECONDS: z.coerce.number().int().min(1).default(600),
       /**
-       * public lookups by phone number per client IP: check-status, and can-apply or
-       * applications-info with ?phone= (a lot page read without a phone is not counted)
+       * public lookups by phone number per client IP: check-status, a donor's lookup, and
+       * can-apply or applications-info with ?phone= (a lot page read without one is not counted)
        */
       RATE_LIMIT_PUBLIC_LOOKUPS: z.coerce.number().int().min(1).default(120),
       RATE_LIMIT_PUBLIC_LOOKUPS_WINDOW_SECONDS: z.coerce.number().int().min(1).default(600),

@@ -42,6 +42,19 @@ export {
 } from '../api/activity';
 export { impactAnswer } from '../api/impact';
 export { privacyErasureAnswer, privacyLookupAnswer, privacyRecordsAnswer } from '../api/privacy';
+export {
+  donationAnswer,
+  donationCreatedAnswer,
+  donationLookupAnswer,
+  donationPhotoAnswer,
+  donationsPageAnswer,
+} from '../api/donations';
+export {
+  adoptedPhotosAnswer,
+  donationPhotoClaimAnswer,
+  donationPhotoFinishAnswer,
+  donationPhotoReleaseAnswer,
+} from '../api/internal';
 
 // ---- errors -------------------------------------------------------------------------------------
 
