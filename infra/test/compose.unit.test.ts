@@ -19,6 +19,7 @@ interface ComposeService {
   environment?: Record<string, string>;
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: { test: string[] };
+  logging?: { driver: string; options?: Record<string, string> };
 }
 
 const compose = parse(fs.readFileSync(path.join(REPO_ROOT, 'docker-compose.yml'), 'utf8'), {
@@ -51,6 +52,18 @@ test('when compose is read, then every third-party image names a version (no lat
     .map((service) => service.image!);
   expect(images.length).toBeGreaterThanOrEqual(4);
   for (const image of images) expect(image).toMatch(/^[\w./-]+:(?!latest$)[\w.-]+$/);
+});
+
+test('when compose is read, then every container keeps a bounded log (json-file with max-size and max-file)', () => {
+  const services = Object.entries(compose.services);
+  expect(services.length).toBeGreaterThanOrEqual(APP.length + 5);
+  for (const [name, service] of services) {
+    expect([name, service.logging?.driver]).toEqual([name, 'json-file']);
+    expect([name, service.logging?.options]).toEqual([
+      name,
+      { 'max-size': expect.stringMatching(/^\d+m$/), 'max-file': expect.stringMatching(/^\d+$/) },
+    ]);
+  }
 });
 
 test.each(APP)(
