@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import semver from 'semver';
 import { parse } from 'yaml';
 import { loadApplicationsConfig } from '@furniture/applications/config';
 import { loadAuthConfig } from '@furniture/auth/config';
@@ -115,6 +116,19 @@ test.each(APP)(
     expect(() => loaders[name](env)).not.toThrow();
   },
 );
+
+test('when the Dockerfile is read, then its Node is the one .nvmrc names, and one package.json supports', () => {
+  const dockerfile = fs.readFileSync(path.join(REPO_ROOT, 'infra/docker/Dockerfile'), 'utf8');
+  const image = /^ARG NODE_IMAGE=node:(\d+)-[\w-]+$/m.exec(dockerfile);
+  const nvmrc = fs.readFileSync(path.join(REPO_ROOT, '.nvmrc'), 'utf8').trim();
+  expect(image?.[1]).toBe(nvmrc);
+  const { engines } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+    engines: { node: string };
+  };
+  expect(semver.satisfies(`${nvmrc}.0.0`, engines.node)).toBe(true);
+  // and the machine's own Node, which make test runs on
+  expect(semver.satisfies(process.versions.node, engines.node)).toBe(true);
+});
 
 test('when the Dockerfile is read, then the runtime stage runs as a non-root user with production dependencies only', () => {
   const dockerfile = fs.readFileSync(path.join(REPO_ROOT, 'infra/docker/Dockerfile'), 'utf8');
