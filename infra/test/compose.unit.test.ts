@@ -1,6 +1,7 @@
 // docker-compose.yml cannot be started here (no Docker engine), so its wiring is checked
 // statically, and the environment it gives each service is run through that service's own
 // configuration parser: a key the service would refuse fails this test.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -92,6 +93,36 @@ test.each(APP.filter((n) => n !== 'gateway'))(
     });
   },
 );
+
+test("when the admin command line is asked for, then it is the admin-cli image with the services' settings, started by hand only", () => {
+  const admin = compose.services.admin as ComposeService & {
+    profiles?: string[];
+    entrypoint?: string[];
+  };
+  expect(admin.build?.args).toEqual({ SERVICE: 'admin-cli' });
+  expect(admin.profiles).toEqual(['tools']);
+  expect(admin.entrypoint).toEqual(['node', '/app/start.js']);
+  const { MONGO_URL, NODE_ENV } = compose.services.catalog!.environment!;
+  expect(admin.environment).toMatchObject({ MONGO_URL, NODE_ENV });
+});
+
+test('when an image is assembled, then it holds its workspace and every workspace that one uses', () => {
+  // as the Dockerfile runs it
+  const workspacesOf = (start: string) =>
+    execFileSync(process.execPath, ['infra/docker/workspaces.mjs', start], { cwd: REPO_ROOT })
+      .toString()
+      .trim()
+      .split(' ')
+      .sort();
+  expect(workspacesOf('services/catalog')).toEqual([
+    'services/catalog',
+    'services/libs/contracts',
+    'services/libs/platform',
+  ]);
+  expect(workspacesOf('services/admin-cli')).toEqual(
+    expect.arrayContaining(['services/auth', 'services/notification', 'services/libs/platform']),
+  );
+});
 
 test('when the gateway starts, then every service is healthy first', () => {
   const deps = compose.services.gateway?.depends_on ?? {};

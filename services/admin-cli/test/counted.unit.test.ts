@@ -1,8 +1,8 @@
-// `counts rebuild` composes the services whose repositories keep counts (store lists): a service
+// `counts rebuild` (src/commands.ts) composes the services whose repositories keep counts (store lists): a service
 // that starts keeping some must be named there too, or its counts could not be rebuilt.
 import fs from 'node:fs';
 import path from 'node:path';
-import { COUNTED_SERVICES } from '../src/cli';
+import { COUNTED_SERVICES } from '../src/commands';
 
 const services = path.resolve(__dirname, '../..');
 
