@@ -84,7 +84,7 @@ test-unit: install
 # modules use Node-API, which both read). Node 24 is the npm registry's `node` package, fetched
 # once into npm's cache (npm exec); its folder goes first in PATH, so that every node started
 # below (jest's workers, tsx, the launcher's servers) is Node 24.
-NODE24_PROJECTS ?= services/libs/platform services/auth
+NODE24_PROJECTS ?= services/libs/platform services/auth services/admin-cli
 test-node24: machine tools build-run
 	@NODE24="$$(npm exec --yes --package=node@24 -- node -p 'require("path").dirname(process.execPath)')" \
 	  && export PATH="$$NODE24:$$PATH" && echo "test-node24: Node $$(node --version) ($$NODE24)" \
