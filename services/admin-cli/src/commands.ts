@@ -54,11 +54,11 @@ const CONFIGS: Record<
 };
 
 /** The services whose repositories keep counts (store lists); a test checks no other has one. */
-export const COUNTED_SERVICES = {
+export const COUNTED_SERVICES: Record<'catalog' | 'applications' | 'notification', object> = {
   catalog: catalogService,
   applications: applicationsService,
   notification: notificationService,
-} as const;
+};
 
 /** A password for someone else to hand over: 20 characters of 120 random bits. */
 function newPassword(): string {
