@@ -6,7 +6,7 @@
  * lot and announces itself with ids only.
  */
 import { Events } from '@furniture/contracts';
-import { phoneKey } from '../src/data-access/lookup-limit';
+import { phoneKey } from '@furniture/platform';
 import {
   adminToken,
   applicationBody,

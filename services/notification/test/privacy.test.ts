@@ -221,12 +221,14 @@ describe("a donor's records (wave 3)", () => {
     const other = await donorHistory('Maria Andere');
     const res = await donorRecords([d.donationId]);
     expect(res.status).toBe(200);
-    expect(res.body.mails.map((m: { kind: string }) => m.kind)).toEqual([
-      'donation_received',
+    // in the order the consumer stored them (its events may be handled side by side)
+    expect(res.body.mails.map((m: { kind: string }) => m.kind).sort()).toEqual([
       'donation_accepted',
       'donation_cancelled',
+      'donation_received',
     ]);
-    expect(res.body.mails[0]).toMatchObject({ to: d.email, donation_id: d.donationId });
+    for (const mail of res.body.mails)
+      expect(mail).toMatchObject({ to: d.email, donation_id: d.donationId });
     expect(res.body.activity).toHaveLength(4);
     expect(JSON.stringify(res.body)).toContain('Petra Spenderin');
     expect(JSON.stringify(res.body)).not.toContain('Maria');

@@ -22,3 +22,6 @@ export * from './dates';
 export * from './changes';
 export * from './store';
 export * from './work-limiter';
+export * from './phone-input';
+export * from './public-limits';
+export * from './release';

@@ -186,14 +186,38 @@ export class MailRepository {
     return n;
   }
 
+  /**
+   * A failed mail keeps its text: the family never got it, and an operator may send it again
+   * (`npm run admin -- mails resend`) once the cause is fixed, until MAIL_RETENTION_DAYS or the
+   * family's erasure deletes it.
+   */
   markFailed(mail: MailRecord, error: string): Promise<boolean> {
     return this.finish(mail, {
       state: 'failed',
       next_attempt_at: null,
       lease_until: null,
       last_error: maskPersonalData(error).slice(0, 1000),
-      ...MailRepository.FINAL_BODY,
     });
+  }
+
+  /** Mails that failed for good, the latest first. */
+  async failed(limit: number): Promise<MailRecord[]> {
+    return this.models.Mail.find({ state: 'failed' })
+      .sort({ updated_at: -1, id: -1 })
+      .limit(limit)
+      .lean<MailRecord[]>();
+  }
+
+  async findById(id: number): Promise<MailRecord | null> {
+    return this.models.Mail.findOne({ id }).lean<MailRecord>();
+  }
+
+  /** A failed mail back in the queue, due now, with all its attempts; false when not failed. */
+  requeue(mail: MailRecord, now: Date): Promise<boolean> {
+    return this.stored.update(
+      { _id: mail._id, state: 'failed' },
+      { $set: { state: 'queued', attempts: 0, next_attempt_at: now, updated_at: now } },
+    );
   }
 
   /**

@@ -8,7 +8,7 @@ import type { Logger } from '@furniture/platform/domain';
 import type { MailRepository, NewMail } from '../data-access/mail-repository';
 import type { DonationMailFacts } from './donation-mails';
 import { renderMail, type MailContext, type MailFacts } from './mail-templates';
-import { DonationMailKinds, MailedEvents } from './mail-types';
+import { DonationMailKinds, MailedEvents, type MailRecord } from './mail-types';
 
 type MailedEvent = keyof typeof MailedEvents;
 const DonationEvents = [Events.DonationSubmitted, Events.DonationStatusChanged] as const;
@@ -29,6 +29,13 @@ export function isMailedEvent(name: EventName): boolean {
 export type QueueResult = 'queued' | 'duplicate' | 'no_address' | 'not_mailed';
 
 /**
+ * What became of a failed mail asked to be sent again: queued; not there (deleted, or a wrong
+ * id); not failed (sent, or already waiting); or without its text (failed before failed mails
+ * kept it, in 0.2).
+ */
+export type ResendResult = 'queued' | 'not_found' | 'not_failed' | 'no_text';
+
+/**
  * Turns application, wish and donation events into mail records (rendered at once, in the
  * family's or the donor's language) and wakes the sender. One record per event: a redelivered
  * event finds its record and queues nothing. Every mailed event is final (an approval is announced
@@ -45,6 +52,27 @@ export class MailService {
       logger: Logger;
     },
   ) {}
+
+  /** Mails that failed for good (after their last attempt, or refused for good), latest first. */
+  failed(limit = 1000): Promise<MailRecord[]> {
+    return this.deps.mails.failed(limit);
+  }
+
+  /**
+   * Puts a failed mail back in the queue with all its attempts (the operator fixed the address's
+   * server or the SMTP settings): the sender takes it when it next looks at the queue, at most
+   * MAIL_WAKE_MAX_MS later, also in another process.
+   */
+  async resend(id: number): Promise<ResendResult> {
+    const mail = await this.deps.mails.findById(id);
+    if (!mail) return 'not_found';
+    if (mail.state !== 'failed') return 'not_failed';
+    if (!mail.text) return 'no_text';
+    if (!(await this.deps.mails.requeue(mail, new Date()))) return 'not_failed';
+    this.deps.logger.info({ mailId: mail.id, kind: mail.kind }, 'failed mail queued again');
+    this.deps.onQueued();
+    return 'queued';
+  }
 
   async onEvent(event: DomainEvent): Promise<QueueResult> {
     const e = event as AnyEvent;
