@@ -304,17 +304,25 @@ describe('the donate page', () => {
               id: 3,
               status: 'declined',
               created_at: '2026-03-01T09:00:00Z',
+              available_until: '2026-03-20',
               items: [{ id: 5, description: 'Alter Schrank', photos: [] }],
             },
             {
               id: 7,
               status: 'accepted',
               created_at: '2026-05-02T14:30:00Z',
+              available_until: '2026-06-30',
               items: [
                 {
                   id: 9,
                   description: 'Graues Sofa',
-                  photos: ['/media/donations/7/a-medium.webp'],
+                  photos: [
+                    {
+                      thumbnail: '/media/donations/7/a-thumbnail.webp',
+                      medium: '/media/donations/7/a-medium.webp',
+                      large: '/media/donations/7/a-large.webp',
+                    },
+                  ],
                 },
               ],
             },
@@ -342,7 +350,8 @@ describe('the donate page', () => {
     expect(entries[0]).toHaveTextContent(/02\.05\.2026/);
     expect(
       within(entries[0]!).getByRole('img', { name: 'Foto 1 von Möbelstück 1' }),
-    ).toHaveAttribute('src', '/media/donations/7/a-medium.webp');
+    ).toHaveAttribute('src', '/media/donations/7/a-thumbnail.webp');
+    expect(entries[0]).toHaveTextContent('Verfügbar bis 30.06.2026');
     expect(entries[1]).toHaveTextContent('Abgelehnt');
   });
 

@@ -1,19 +1,16 @@
-import type { DonationStatus, Language } from '@furniture/contracts/enums';
+import type { DonationCreated, DonationLookup } from '@furniture/contracts/api/donations';
+import type { DonationStatus, ItemCondition, Language } from '@furniture/contracts/enums';
 import { api } from '../../../app/api';
-import { objectOf } from '../../../lib/json';
 
-/*
- * The donor's calls of issue 28. The shapes are the issue's; they move to the contracts'
- * schemas (contracts/src/api) once the donation API has them.
- */
+/* The donor's calls of issue 28 (contracts/src/api/donations.ts). */
 
-/** One offered piece of furniture in POST /donations/. */
+/** One offered piece of furniture in POST /donations/ (what the form sends of the schema). */
 export interface DonationItemPayload {
   category_id: number;
   description: string;
   dimensions?: string;
-  /** one of LOT_CONDITIONS, so that a lot made of it keeps it */
-  condition?: string;
+  /** one of the lot form's conditions, so that a lot made of it keeps it */
+  condition?: ItemCondition;
   can_disassemble?: boolean;
 }
 
@@ -36,60 +33,27 @@ export interface DonationPayload {
   donor_name_public: boolean;
 }
 
-/** 201 of POST /donations/: the token lets the browser add the photos for an hour. */
-export interface DonationCreated {
-  id: number;
-  status: DonationStatus;
-  created_at: string;
-  items: { id: number }[];
-  upload_token: string;
-}
+export type { DonationCreated };
 
-/** One donation of POST /donations/lookup. */
+/** One donation of POST /donations/lookup, its photos as the addresses to show. */
 export interface DonationLookupItem {
   id: number;
   status: DonationStatus;
   created_at: string;
+  available_until: string;
   items: { id: number; description: string; photos: string[] }[];
 }
 
-/**
- * A photo of an answer as the address to show: a string, or the media service's sizes
- * (thumbnail first, small on a list).
- */
-export function photoAddressOf(photo: unknown): string {
-  if (typeof photo === 'string') return photo;
-  const p = objectOf(photo);
-  const urls = objectOf(p.urls ?? p);
-  for (const size of ['thumbnail', 'medium', 'large', 'url']) {
-    if (typeof urls[size] === 'string' && urls[size] !== '') return urls[size];
-  }
-  return '';
-}
-
-/** Newest first, whatever order the server used. */
-function lookupListOf(body: unknown): DonationLookupItem[] {
-  const list = objectOf(body).donations;
-  if (!Array.isArray(list)) return [];
-  return list
-    .map((raw) => {
-      const d = objectOf(raw);
-      const items = Array.isArray(d.items) ? d.items : [];
-      return {
-        id: Number(d.id),
-        status: d.status as DonationStatus,
-        created_at: String(d.created_at ?? ''),
-        items: items.map((rawItem) => {
-          const item = objectOf(rawItem);
-          const photos = Array.isArray(item.photos) ? item.photos : [];
-          return {
-            id: Number(item.id),
-            description: typeof item.description === 'string' ? item.description : '',
-            photos: photos.map(photoAddressOf).filter((url) => url !== ''),
-          };
-        }),
-      };
-    })
+/** Newest first, whatever order the server used; each photo's small size. */
+function lookupListOf(body: DonationLookup): DonationLookupItem[] {
+  return (body.donations ?? [])
+    .map((d) => ({
+      ...d,
+      items: d.items.map((item) => ({
+        ...item,
+        photos: item.photos.map((p) => p.thumbnail || p.medium || p.large).filter(Boolean),
+      })),
+    }))
     .sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at) || b.id - a.id);
 }
 

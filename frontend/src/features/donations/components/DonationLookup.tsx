@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { RotateCcw, Search, SearchX } from 'lucide-react';
 import { normalizePhoneInput } from '@furniture/contracts/phone';
 import { isApiError } from '../../../app/api';
+import { formatDayMonthYear } from '../../../components/DateInput';
 import { Spinner } from '../../../components/Spinner';
 import { TextField } from '../../../components/TextField';
 import { formatDateTime } from '../../../lib/format';
@@ -114,6 +115,14 @@ export function DonationLookup() {
                     <time dateTime={donation.created_at}>
                       {formatDateTime(donation.created_at, lang)}
                     </time>
+                    {donation.available_until && (
+                      <>
+                        {' · '}
+                        {t('lookup.availableUntil', {
+                          date: formatDayMonthYear(donation.available_until),
+                        })}
+                      </>
+                    )}
                   </p>
                   <p className="mt-2 text-sm text-slate-800">{t(`explain.${donation.status}`)}</p>
                   <ol className="mt-3 flex flex-col gap-3">

@@ -1,10 +1,9 @@
+import type { DonationPhotoUploaded } from '@furniture/contracts/api/donations';
 import { env } from '../../../config/env';
 import { postWithProgress, uploadOutcome } from '../../../lib/upload';
 
 /** The sizes the media service made of an uploaded photo. */
-export interface UploadedPhoto {
-  urls: { thumbnail: string; medium: string; large: string };
-}
+export type UploadedPhoto = DonationPhotoUploaded['data'];
 
 /**
  * POST /donations/{id}/items/{itemId}/photos: one photo (multipart `file`) with the donation's

@@ -16,11 +16,9 @@ function item(id: number, overrides: Partial<DonationItem> = {}): DonationItem {
     can_disassemble: true,
     photos: [
       {
-        urls: {
-          thumbnail: `/media/donations/5/i${id}a-thumbnail.webp`,
-          medium: `/media/donations/5/i${id}a-medium.webp`,
-          large: `/media/donations/5/i${id}a-large.webp`,
-        },
+        thumbnail: `/media/donations/5/i${id}a-thumbnail.webp`,
+        medium: `/media/donations/5/i${id}a-medium.webp`,
+        large: `/media/donations/5/i${id}a-large.webp`,
       },
     ],
     lot_id: null,
@@ -36,6 +34,7 @@ function donation(overrides: Partial<Donation> = {}): Donation {
     updated_at: '2026-06-01T08:00:00.000Z',
     donor_name: 'Oksana Petrenko',
     donor_phone: '+4917612345678',
+    donor_phone_raw: '0176 12345678',
     donor_email: 'oksana@example.org',
     language: 'uk',
     city: 'Leipzig',
@@ -56,6 +55,7 @@ function donation(overrides: Partial<Donation> = {}): Donation {
         reason: null,
       },
     ],
+    erased: false,
     ...overrides,
   };
 }
@@ -89,24 +89,19 @@ describe('donation rules', () => {
     const long = `${'Massiver Eichentisch mit sechs Stühlen '.repeat(8)}und Tischdecke`;
     const values = lotValuesOf(
       donation({ language: 'de', donor_name_public: true }),
-      item(51, { description: long, condition: 'gebraucht' }),
+      item(51, { description: long, condition: 'worn' }),
     );
     expect(values.donor).toBe('Oksana Petrenko');
     expect(values.descriptionDe.length).toBeLessThanOrEqual(200);
     expect(values.descriptionDe.endsWith('…')).toBe(true);
     expect(values.detailedDe).toBe(long);
-    // an older free-text condition is read as the known one
     expect(values.condition).toBe('worn');
     expect(shortened('kurz', 200)).toBe('kurz');
   });
 
-  test('when photos come as addresses or as sizes, then tiles use the thumbnail and the full view the large one', () => {
-    expect(photoUrls('/media/donations/5/a-medium.webp')).toEqual({
-      thumbnail: '/media/donations/5/a-thumbnail.webp',
-      large: '/media/donations/5/a-large.webp',
-    });
-    expect(photoUrls({ thumbnail: '/t.webp', medium: '/m.webp' })).toEqual({
-      thumbnail: '/t.webp',
+  test('when a photo lacks a size, then tiles and the full view fall back to the others', () => {
+    expect(photoUrls({ thumbnail: '', medium: '/m.webp', large: '' })).toEqual({
+      thumbnail: '/m.webp',
       large: '/m.webp',
     });
   });

@@ -1,79 +1,19 @@
-import type { DonationStatus, Language } from '@furniture/contracts/enums';
+import type {
+  Donation,
+  DonationHistoryEntry,
+  DonationItem,
+  DonationsPage,
+} from '@furniture/contracts/api/donations';
+import type { DonationStatus } from '@furniture/contracts/enums';
 import { Limits } from '@furniture/contracts/limits';
 import { adminApi } from '../../api/admin-api';
 import type { AdminLot, LotBody } from '../../lots';
 
-/*
- * The staff's donation calls of issue 28. The shapes are the issue's (and the donation API's
- * `counts` per status); they move to the contracts' schemas once those are on main.
- */
+export type { Donation, DonationHistoryEntry, DonationItem, DonationsPage };
+
+/** The staff's donation calls of issue 28 (contracts/src/api/donations.ts). */
 
 export const DONATIONS_PAGE_SIZE = Limits.defaultPageSize;
-
-/** A photo as an answer gives it: an address, or the media service's sizes. */
-export type DonationPhoto =
-  | string
-  | { urls?: Partial<Record<'thumbnail' | 'medium' | 'large', string>> }
-  | Partial<Record<'thumbnail' | 'medium' | 'large', string>>;
-
-export interface DonationItem {
-  id: number;
-  category_id: number;
-  description: string;
-  dimensions: string | null;
-  condition: string | null;
-  can_disassemble: boolean | null;
-  /** the donor's photos, in upload order */
-  photos: DonationPhoto[];
-  /** the lot made of it (at most one) */
-  lot_id: number | null;
-}
-
-/** One status change of a donation (the first is its submission). */
-export interface DonationHistoryEntry {
-  at: string;
-  from: DonationStatus | null;
-  to: DonationStatus;
-  /** who changed it: the donor (submitted), staff, or the expiry job */
-  cause: 'donor' | 'staff' | 'expired';
-  by: { id: number; name: string; email: string; role: string } | null;
-  note: string | null;
-  /** a decline's reason (the donor is told) */
-  reason: string | null;
-}
-
-export interface Donation {
-  id: number;
-  status: DonationStatus;
-  created_at: string;
-  updated_at: string;
-  donor_name: string;
-  /** E.164 */
-  donor_phone: string;
-  /** the number as the donor typed it */
-  donor_phone_raw?: string;
-  donor_email: string | null;
-  donor_name_public: boolean;
-  language: Language;
-  city: string;
-  address: string;
-  floor: number | null;
-  has_elevator: boolean | null;
-  /** YYYY-MM-DD */
-  available_until: string;
-  items: DonationItem[];
-  /** oldest first */
-  history: DonationHistoryEntry[];
-  /** the donor's data was erased (on request or after the retention period) */
-  erased?: boolean;
-}
-
-export interface DonationsPage {
-  donations: Donation[];
-  total: number;
-  /** how many donations each status holds (the filter's counts) */
-  counts?: Partial<Record<DonationStatus, number>>;
-}
 
 export interface DonationFilters {
   status: DonationStatus | '';

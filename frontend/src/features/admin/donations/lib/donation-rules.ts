@@ -1,8 +1,8 @@
 import { DonationTransitions, type DonationStatus } from '@furniture/contracts/enums';
 import { Limits } from '@furniture/contracts/limits';
-import { conditionOf } from '../../../../lib/lot-condition';
 import { EMPTY_LOT, type LotFormValues } from '../../lots';
-import type { Donation, DonationItem, DonationPhoto } from '../api/donations-api';
+import type { PhotoUrls } from '@furniture/contracts/api/media';
+import type { Donation, DonationItem } from '../api/donations-api';
 
 /** What staff may change a donation to (the expiry job alone sets `expired`). */
 export const nextStatuses = (status: DonationStatus): readonly DonationStatus[] =>
@@ -20,18 +20,9 @@ export const canMakeLot = (donation: Donation, item: DonationItem): boolean =>
   (donation.status === 'accepted' || donation.status === 'collected') && !item.lot_id;
 
 /** A photo's addresses for a tile (thumbnail) and for the full view (large). */
-export function photoUrls(photo: DonationPhoto): { thumbnail: string; large: string } {
-  if (typeof photo === 'string') {
-    return {
-      thumbnail: photo.replace(/-(medium|large)\.webp$/, '-thumbnail.webp'),
-      large: photo.replace(/-(medium|thumbnail)\.webp$/, '-large.webp'),
-    };
-  }
-  const urls = ('urls' in photo && photo.urls ? photo.urls : photo) as Partial<
-    Record<'thumbnail' | 'medium' | 'large', string>
-  >;
-  const any = urls.medium || urls.large || urls.thumbnail || '';
-  return { thumbnail: urls.thumbnail || any, large: urls.large || any };
+export function photoUrls(photo: PhotoUrls): { thumbnail: string; large: string } {
+  const any = photo.medium || photo.large || photo.thumbnail;
+  return { thumbnail: photo.thumbnail || any, large: photo.large || any };
 }
 
 /** A text cut at a word to `max` characters, with an ellipsis when cut. */
@@ -53,7 +44,6 @@ export function lotValuesOf(donation: Donation, item: DonationItem): LotFormValu
   const description = item.description.trim();
   const short = shortened(description, Limits.lotShortTextMax);
   const detailed = short === description ? '' : description;
-  const condition = item.condition?.trim() ?? '';
   return {
     ...EMPTY_LOT,
     ...(donation.language === 'uk'
@@ -61,7 +51,7 @@ export function lotValuesOf(donation: Donation, item: DonationItem): LotFormValu
       : { descriptionDe: short, detailedDe: detailed }),
     categoryId: String(item.category_id),
     dimensions: item.dimensions?.trim() ?? '',
-    condition: conditionOf(condition) ?? condition,
+    condition: item.condition ?? '',
     donor: donation.donor_name_public ? donation.donor_name : ANONYMOUS_DONOR,
     location: donation.city,
   };
