@@ -55,6 +55,15 @@ export async function composeCatalog(kit: ServiceKit<CatalogConfig>, options: Ca
     categories: categoriesRepo,
     now,
   });
+  // one replica at a time looks; each move is guarded by the donation's state anyway
+  kit.every(
+    'donation expiry',
+    config.DONATION_EXPIRY_INTERVAL_MS,
+    () => donations.expireOverdue(),
+    {
+      oneReplica: true,
+    },
+  );
   const donationPhotos = new DonationPhotos({ donations: donationsRepo, service: donations, now });
   const donationLots = new DonationLots({
     donations: donationsRepo,
