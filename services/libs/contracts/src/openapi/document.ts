@@ -10,7 +10,12 @@ import {
   activityLogQuerySchema,
 } from '../api/activity';
 import { impactQuerySchema } from '../api/impact';
-import { privacyPhoneSchema, privacyRecordsSchema } from '../api/privacy';
+import {
+  donorErasureSchema,
+  donorPhoneSchema,
+  privacyPhoneSchema,
+  privacyRecordsSchema,
+} from '../api/privacy';
 import {
   applicationCreateSchema,
   applicationNoteSchema,
@@ -492,6 +497,20 @@ export const operations: readonly Operation[] = [
         schema: answers.donationPhotoFinishAnswer,
       },
     },
+    'POST /internal/privacy/donations': {
+      summary: "A phone number's donations as stored (the privacy lookup)",
+      access: 'internal',
+      body: donorPhoneSchema,
+      ok: { description: 'the donations', schema: answers.donorRecordsAnswer },
+    },
+    'POST /internal/privacy/donations/erase': {
+      summary: "Erase the donor's data of a phone number's closed donations",
+      description:
+        'Each erased donation publishes privacy.personal_data_erased (donation_ids); open ones stay and are counted.',
+      access: 'internal',
+      body: donorErasureSchema,
+      ok: { description: 'erased and open donations', schema: answers.donorErasureAnswer },
+    },
     'DELETE /internal/donations/{id}/items/{itemId}/photo-claims/{photoId}': {
       summary: 'A refused or failed upload gives its place back',
       access: 'internal',
@@ -693,17 +712,18 @@ export const operations: readonly Operation[] = [
     },
     // data protection
     'POST /privacy/lookup': {
-      summary: 'Everything stored about a phone number: its applications (with notes) and wishes',
+      summary:
+        'Everything stored about a phone number: its applications (with notes), wishes and donations',
       description:
-        'The number travels in the body, never in a URL. Records are answered as stored; the mails and log entries of their ids come from POST /privacy/records.',
+        'The number travels in the body, never in a URL. Records are answered as stored (the donations asked of the catalog); the mails and log entries of their ids come from POST /privacy/records.',
       access: 'admin',
       body: privacyPhoneSchema,
       ok: { description: 'the records', schema: answers.privacyLookupAnswer },
     },
     'POST /privacy/erase': {
-      summary: "Erase a phone number's applications and wishes (the family's fields)",
+      summary: "Erase a phone number's applications, wishes and donations (the person's fields)",
       description:
-        'Each record keeps status, dates and lot; the family fields and free texts are replaced. Each erased record publishes privacy.personal_data_erased: the notification service deletes its mails and strips its log entries. Refused while an application is open or a wish active.',
+        "Each record keeps status, dates and lot; the family's or donor's fields and free texts are replaced (a donation's photos too). Each erased record publishes privacy.personal_data_erased: the notification service deletes its mails and strips its log entries, the media service removes a donation's photos. Refused while an application is open, a wish active or a donation submitted or accepted.",
       access: 'admin',
       body: privacyPhoneSchema,
       ok: { description: 'how many records were erased', schema: answers.privacyErasureAnswer },
