@@ -91,9 +91,11 @@ export type ApiServiceName = (typeof ApiServiceNames)[number];
 /**
  * Who may call an operation: anyone (`public`), anyone but staff see more (`public-staff-more`),
  * any signed-in staff member (`signed-in`), admins and volunteers (`staff`), admins (`admin`).
- * `internal`: inside the deployment only (never routed by the gateway).
+ * `internal`: inside the deployment only (never routed by the gateway). `upload-token`: anyone
+ * with a donation's upload token (X-Donation-Token), no account.
  */
-export type Access = 'public' | 'public-staff-more' | 'signed-in' | 'staff' | 'admin' | 'internal';
+export type Access =
+  'public' | 'public-staff-more' | 'signed-in' | 'staff' | 'admin' | 'internal' | 'upload-token';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -775,8 +777,8 @@ export const operations: readonly Operation[] = [
   ...calls('media', V1, {
     'POST /donations/{id}/items/{itemId}/photos': {
       summary: "A donor's photo of an offered item",
+      access: 'upload-token',
       description: `One JPEG, PNG or WebP file, checked and stored like staff photos (three WebP sizes, metadata removed); at most ${Limits.donationPhotosPerItem} per item. The donation's upload token goes in X-Donation-Token (valid for one hour after the offer, while the donation waits for staff). A file that is no usable image, too small, or a sixth photo: 422. Busy: 503 PHOTO_UPLOADS_BUSY with Retry-After.`,
-      access: 'public',
       params: donationItemParamsSchema,
       headers: z.object({
         [DONATION_TOKEN_HEADER]: z
@@ -952,6 +954,8 @@ const ROLE_NOTE: Record<Access, string> = {
   staff: 'Staff: admin or volunteer (bearer token).',
   admin: 'Administrators only (bearer token).',
   internal: 'Inside the deployment only; the gateway does not route it.',
+  'upload-token':
+    "Anyone with the donation's upload token in X-Donation-Token (no account); a bearer token that is sent is checked too.",
 };
 
 const ROLES: Partial<Record<Access, string[]>> = {
@@ -962,6 +966,7 @@ const ROLES: Partial<Record<Access, string[]>> = {
 
 function security(access: Access): Record<string, string[]>[] | undefined {
   if (access === 'public' || access === 'internal') return [];
+  if (access === 'upload-token') return [{ donationToken: [] }];
   if (access === 'public-staff-more') return [{}, { bearerAuth: [] }];
   return [{ bearerAuth: [] }];
 }
@@ -1068,6 +1073,13 @@ export function createOpenApiDocument(opts: { internal?: boolean } = {}): OpenAp
           scheme: 'bearer',
           bearerFormat: 'JWT',
           description: 'The access token of POST /api/v1/auth/login (RS256, 15 minutes).',
+        },
+        donationToken: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Donation-Token',
+          description:
+            'The upload_token of POST /api/v1/donations/ (a donor adds photos for one hour).',
         },
       },
     },
