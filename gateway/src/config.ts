@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { baseConfigShape, loadConfig, readSecret } from '@furniture/platform';
+import { baseConfigShape, loadConfig, platformRelease, readSecret } from '@furniture/platform';
 import { z } from 'zod';
 
 /** Every key of the gateway; see README "Configuration". */
@@ -15,6 +15,14 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
       APPLICATIONS_URL: z.url().default('http://127.0.0.1:4003'),
       MEDIA_URL: z.url().default('http://127.0.0.1:4004'),
       NOTIFICATION_URL: z.url().default('http://127.0.0.1:4005'),
+      /**
+       * where the public site's source link (GET /api/v1/source) leads, as the AGPL's § 13 asks:
+       * the code this installation runs (a changed version's own repository); by default the
+       * root package.json's `repository`
+       */
+      SOURCE_URL: z
+        .union([z.literal(''), z.url({ protocol: /^https?$/ })])
+        .default(platformRelease().repository ?? ''),
       /** folder of the built SPA (index.html + assets) */
       SPA_DIR: z.string().default(path.resolve(__dirname, '../../frontend/dist')),
       /** express "trust proxy": which hops may set X-Forwarded-For (the ingress in k8s) */

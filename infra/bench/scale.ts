@@ -26,6 +26,10 @@
 // each call slower than that with its time of day, BENCH_NODE_OPTIONS is given to the services
 // (e.g. --require of infra/bench/stall-watch.cjs) and BENCH_LOG_LEVEL=info their request log lines
 // (in the data folder's logs); BENCH_HOLD=1 keeps the platform up after the calls until Ctrl-C.
+// Before and after a change: hold another build's platform (its own checkout, BENCH_HOLD=1, same
+// sizes) and give its gateway as BENCH_VS=<url>: the after run then measures both platforms call
+// by call in turn (each first every other time; at 16 connections one after the other) and
+// prints this build's p95 over the other's.
 // Prints one table; asserts nothing.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -51,6 +55,8 @@ const CALLS = Number(process.env.BENCH_CALLS ?? 100);
 const CALL_BUDGET_MS = Number(process.env.BENCH_CALL_BUDGET_MS ?? 8_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const SLOW_MS = Number(process.env.BENCH_SLOW_MS ?? 0);
+/** another build's gateway (its bench:scale held with BENCH_HOLD=1, same sizes): measured in turn */
+const VS = process.env.BENCH_VS;
 const ADMIN = { email: 'bench@example.org', password: 'bench-password-1' };
 /** the counts each service keeps with its writes (KeptCounts), by database */
 const KEPT_COUNTS: [db: string, collection: string][] = [
@@ -382,54 +388,71 @@ async function seed(
   }
 }
 
-async function measure(base: string, call: Call, token: string): Promise<Figures> {
-  const headers: Record<string, string> = call.staff ? { authorization: `Bearer ${token}` } : {};
-  const times: number[] = [];
+/** A platform to measure: its gateway and a staff token of it. */
+interface Target {
+  gw: string;
+  token: string;
+}
+
+/** One call's time in ms, or why it failed (a status other than 200). */
+async function timeCall(target: Target, call: Call): Promise<number | string> {
+  const headers: Record<string, string> = call.staff
+    ? { authorization: `Bearer ${target.token}` }
+    : {};
+  const t0 = performance.now();
+  const res = await fetch(target.gw + call.url, { headers });
+  await res.arrayBuffer();
+  const ms = performance.now() - t0;
+  if (res.status !== 200) return `${res.status} after ${(ms / 1000).toFixed(0)} s`;
+  if (SLOW_MS > 0 && ms >= SLOW_MS)
+    progress(`slow call: ${call.name} ${ms.toFixed(0)} ms at ${new Date().toISOString()}`);
+  return ms;
+}
+
+/**
+ * Each call CALLS times one after another on every target (with BENCH_VS two platforms, taking
+ * turns call by call, each first every other time, so both see the same machine).
+ */
+async function measure(targets: Target[], call: Call): Promise<Figures[]> {
+  const times = targets.map(() => [] as number[]);
+  const failed: (string | undefined)[] = targets.map(() => undefined);
   const started = performance.now();
   for (let i = 0; i < CALLS; i++) {
-    if (i >= 5 && performance.now() - started > CALL_BUDGET_MS) break;
-    const t0 = performance.now();
-    const res = await fetch(base + call.url, { headers });
-    await res.arrayBuffer();
-    const ms = performance.now() - t0;
-    if (res.status !== 200)
-      return {
-        failed: `${res.status} after ${(ms / 1000).toFixed(0)} s`,
-        p50: 0,
-        p95: 0,
-        p99: 0,
-        rps: 0,
-      };
-    times.push(ms);
-    if (SLOW_MS > 0 && ms >= SLOW_MS)
-      progress(
-        `slow call: ${call.name} #${i + 1} ${ms.toFixed(0)} ms at ${new Date().toISOString()}`,
-      );
+    if (i >= 5 && performance.now() - started > CALL_BUDGET_MS * targets.length) break;
+    const order = targets.map((_, k) => k);
+    if (i % 2) order.reverse();
+    for (const k of order) {
+      if (failed[k]) continue;
+      const ms = await timeCall(targets[k]!, call);
+      if (typeof ms === 'string') failed[k] = ms;
+      else times[k]!.push(ms);
+    }
   }
   const total = performance.now() - started;
-  times.sort((a, b) => a - b);
-  return {
-    p50: percentile(times, 50),
-    p95: percentile(times, 95),
-    p99: percentile(times, 99),
-    rps: (times.length / total) * 1000,
-  };
+  return times.map((t, k) => {
+    t.sort((a, b) => a - b);
+    const f = { p50: percentile(t, 50), p95: percentile(t, 95), p99: percentile(t, 99) };
+    return failed[k]
+      ? { failed: failed[k], p50: 0, p95: 0, p99: 0, rps: 0 }
+      : { ...f, rps: (t.length / total) * 1000 * targets.length };
+  });
 }
 
 /** req/s and p95 at several connections for 3 s, into the call's figures. */
 async function measureConcurrent(
-  base: string,
+  target: Target,
   call: Call,
-  token: string,
   connections: number,
   figures: Figures,
 ): Promise<void> {
-  const headers: Record<string, string> = call.staff ? { authorization: `Bearer ${token}` } : {};
+  const headers: Record<string, string> = call.staff
+    ? { authorization: `Bearer ${target.token}` }
+    : {};
   {
     const latencies: number[] = [];
     const result = await new Promise<autocannon.Result>((resolve, reject) => {
       const instance = autocannon(
-        { url: base + call.url, connections, duration: 3, headers },
+        { url: target.gw + call.url, connections, duration: 3, headers },
         (err, r) => (err ? reject(err) : resolve(r)),
       );
       instance.on('response', (_c, _s, _b, ms) => latencies.push(ms));
@@ -655,28 +678,47 @@ async function main(): Promise<void> {
         ...calls.filter((c) => only.test(c.name) || only.test(c.screen)),
       );
     }
-    const runs: { label: string; figures: Map<string, Figures> }[] = [];
-    const runAll = async (label: string, connections: number) => {
-      const figures = new Map<string, Figures>();
+    const runs: { label: string; figures: Map<string, Figures>; with16: boolean }[] = [];
+    const here: Target = { gw, token };
+    // BENCH_VS: another build's platform, measured with this one call by call in turn
+    const vs: Target | null = VS
+      ? {
+          gw: VS,
+          token: (await expectOk(api(VS, 'POST', '/api/v1/auth/login', ADMIN), 'BENCH_VS login'))
+            .access_token as string,
+        }
+      : null;
+    const runAll = async (label: string, connections: number, others: Target[] = []) => {
+      const targets = [...others, here];
+      const labels = [...others.map(() => `${label} (BENCH_VS ${VS})`), label];
+      const figures = targets.map(() => new Map<string, Figures>());
       // every call alone first, then (when asked) every call at several connections
       for (const call of calls) {
         progress(`${label}: ${call.name}`);
-        figures.set(call.url, await measure(gw, call, token));
+        (await measure(targets, call)).forEach((f, k) => figures[k]!.set(call.url, f));
       }
       if (connections > 1)
-        for (const call of calls) {
+        for (const [i, call] of calls.entries()) {
           progress(`${label}: ${call.name} at ${connections} connections`);
-          const f = figures.get(call.url)!;
-          if (!f.failed) await measureConcurrent(gw, call, token, connections, f);
+          const order = targets.map((_, k) => k);
+          if (i % 2) order.reverse();
+          for (const k of order) {
+            const f = figures[k]!.get(call.url)!;
+            if (!f.failed) await measureConcurrent(targets[k]!, call, connections, f);
+          }
         }
-      runs.push({ label, figures });
+      targets.forEach((_, k) =>
+        runs.push({ label: labels[k]!, figures: figures[k]!, with16: connections > 1 }),
+      );
       // at once, so that a run cut short still leaves its figures
-      console.log(`\n${label} (ms: p50 / p95 / p99, req/s at 1 connection)`);
-      for (const call of calls) {
-        const f = figures.get(call.url)!;
-        console.log(
-          `  ${call.name.padEnd(26)} ${f.failed ?? `${fmt(f.p50)} / ${fmt(f.p95)} / ${fmt(f.p99)}, ${fmt(f.rps, 0)}`}`,
-        );
+      for (const k of targets.keys()) {
+        console.log(`\n${labels[k]} (ms: p50 / p95 / p99, req/s at 1 connection)`);
+        for (const call of calls) {
+          const f = figures[k]!.get(call.url)!;
+          console.log(
+            `  ${call.name.padEnd(26)} ${f.failed ?? `${fmt(f.p50)} / ${fmt(f.p95)} / ${fmt(f.p99)}, ${fmt(f.rps, 0)}`}`,
+          );
+        }
       }
     };
     const pgUrl = backend === 'PostgreSQL' ? infra.ferretPostgresUrl : undefined;
@@ -745,7 +787,7 @@ async function main(): Promise<void> {
       await client.close();
     }
     if (pgUrl) await ensureFerretIndexes(pgUrl, { log: progress }); // collections new since
-    await runAll('after: kept counts, day/block pages, PG indexes', CONNECTIONS);
+    await runAll('after: kept counts, day/block pages, PG indexes', CONNECTIONS, vs ? [vs] : []);
     if (process.env.BENCH_HOLD === '1') {
       // to look into the seeded platform by hand: it stays up until Ctrl-C
       progress(`holding: gateway ${gw}, MongoDB ${infra.env.MONGO_URL}; Ctrl-C ends`);
@@ -764,7 +806,7 @@ async function main(): Promise<void> {
 
     const head = ['screen', 'call', 'public'];
     const table: string[][] = [];
-    const with16 = (i: number) => CONNECTIONS > 1 && i === runs.length - 1;
+    const with16 = (i: number) => runs[i]!.with16;
     for (let i = 0; i < runs.length; i++)
       head.push(
         `p50`,
@@ -793,6 +835,18 @@ async function main(): Promise<void> {
     console.log(render(head));
     for (const r of table) console.log(render(r));
     console.log('');
+    if (vs) {
+      // the last two runs: the other build and this one, measured in turn
+      const [other, mine] = runs.slice(-2).map((r) => r.figures);
+      console.log(`p95 of this build / p95 of BENCH_VS (1 connection | ${CONNECTIONS}):`);
+      for (const call of calls) {
+        const a = other!.get(call.url)!;
+        const b = mine!.get(call.url)!;
+        const at16 = a.p95at16 && b.p95at16 ? fmt(b.p95at16 / a.p95at16, 2) : '-';
+        console.log(`  ${call.name.padEnd(26)} ${fmt(b.p95 / a.p95, 2)} | ${at16}`);
+      }
+      console.log('');
+    }
     for (const line of lines) console.log(line);
     csvRuns.forEach((csv, i) =>
       console.log(

@@ -92,7 +92,16 @@ export const ActionTypes = [
 ] as const;
 export type ActionType = (typeof ActionTypes)[number];
 
-export const TargetTypes = ['category', 'lot', 'application', 'user', 'wish', 'system'] as const;
+export const TargetTypes = [
+  'category',
+  'lot',
+  'application',
+  'user',
+  'wish',
+  /** a donor's offer (wave 3) */
+  'donation',
+  'system',
+] as const;
 export type TargetType = (typeof TargetTypes)[number];
 
 export const Languages = ['de', 'uk'] as const;

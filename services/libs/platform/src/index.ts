@@ -24,3 +24,4 @@ export * from './store';
 export * from './work-limiter';
 export * from './phone-input';
 export * from './public-limits';
+export * from './release';

@@ -863,7 +863,7 @@ export const operations: readonly Operation[] = [
     },
     'GET /impact': {
       summary:
-        'The impact dashboard: lots received and given per month, families served, waiting times, categories',
+        'The impact dashboard: lots received and given per month, families served, waiting times, categories, donations received and accepted, lots from donations',
       access: 'admin',
       query: impactQuerySchema,
       ok: {
@@ -872,7 +872,7 @@ export const operations: readonly Operation[] = [
       },
     },
     'POST /privacy/records': {
-      summary: 'The mail records and activity entries of applications and wishes',
+      summary: 'The mail records and activity entries of applications, wishes and donations',
       access: 'admin',
       body: privacyRecordsSchema,
       ok: { description: 'the records', schema: answers.privacyRecordsAnswer },
@@ -893,6 +893,20 @@ export const operations: readonly Operation[] = [
   ...calls('gateway', V1, {
     'GET /health': { summary: 'Health of the gateway and every service', ...PLATFORM_HEALTH },
     'GET /ready': { summary: 'The same as /health (for probes)', ...PLATFORM_HEALTH },
+    'GET /source': {
+      summary: "The platform's source code (AGPL-3.0 § 13), the public site's footer link",
+      description:
+        'Leads to SOURCE_URL (by default the repository the root package.json names). Where the operator set none, answers a note in German and Ukrainian that the platform is free software and whom to ask.',
+      access: 'public',
+      ok: {
+        status: 302,
+        description: 'to the source code',
+        schema: z.string(),
+        contentType: 'text/plain',
+        headers: z.object({ location: z.url() }),
+      },
+      also: { 200: 'no SOURCE_URL set: the note' },
+    },
     'GET /openapi.json': {
       summary: 'This document',
       access: 'public',
@@ -982,7 +996,7 @@ function operationObject(op: Operation): ZodOpenApiOperationObject {
   for (const extra of op.also ?? []) {
     responses[String(extra.status)] = {
       description: extra.description,
-      content: { 'application/json': { schema: op.ok.schema } },
+      content: { [op.ok.contentType ?? 'application/json']: { schema: op.ok.schema } },
     };
   }
   const byStatus = new Map<number, ErrorCode[]>();

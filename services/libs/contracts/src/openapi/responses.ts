@@ -131,6 +131,8 @@ export const serviceReadyAnswer = z.object({
 export const platformHealthAnswer = z.object({
   status: z.enum(['ok', 'degraded']),
   gateway: z.literal('up'),
+  /** the platform's version (the root package.json's, CHANGELOG.md) */
+  version: z.string(),
   services: z.record(
     z.string(),
     // public: no checks, latencies or error texts (each service's own /ready has them)
