@@ -374,7 +374,7 @@ describe('the places among an item’s photos (the media service’s claims)', (
     expect((await claim(d.id, 1, 'not-the-token')).body.outcome).toBe('token_invalid');
     expect((await claim(d.id, 1, '')).body.outcome).toBe('token_invalid');
     expect((await claim(d.id, 7, d.upload_token)).body.outcome).toBe('not_found');
-    expect((await claim(999999, 1, d.upload_token)).body.outcome).toBe('not_found');
+    expect((await claim(999999, 1, d.upload_token)).body.outcome).toBe('token_invalid');
     clock.advance(61 * 60 * 1000);
     try {
       expect((await claim(d.id, 1, d.upload_token)).body.outcome).toBe('token_invalid');
