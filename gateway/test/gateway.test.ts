@@ -45,6 +45,12 @@ describe('routing table', () => {
     ['/api/v1/wishes/', 'applications'],
     ['/api/v1/activity-logs/stats', 'notification'],
     ['/media/lots/1/abc.webp', 'media'],
+    ['/api/v1/donations/', 'catalog'],
+    ['/api/v1/donations/lookup', 'catalog'],
+    ['/api/v1/donations/3/status', 'catalog'],
+    ['/api/v1/donations/3/items/1/lot', 'catalog'],
+    ['/api/v1/donations/3/items/1/photos', 'media'],
+    ['/media/donations/3/1/abc.webp', 'media'],
   ])('when the path is %s, then it goes to %s', (p, service) => {
     expect(serviceFor(p)).toBe(service);
   });
@@ -258,6 +264,8 @@ describe('gateway in front of the real auth service', () => {
     expect(limited.status).toBe(429);
     expect(limited.body).toMatchObject({ code: 'RATE_LIMITED', retry_after: expect.any(Number) });
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    // a donation is a public write like them
+    expect((await http.post('/api/v1/donations/', {})).status).toBe(429);
     expect((await http.get('/api/v1/applications/public/check-status/123')).status).toBe(200);
   });
 
@@ -284,6 +292,8 @@ describe('gateway in front of the real auth service', () => {
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await http.get('/api/v1/lots/4/applications-info')).status).toBe(200);
     expect((await http.get('/api/v1/lots/4')).status).toBe(200);
+    // a donor's lookup is a lookup by phone number
+    expect((await http.post('/api/v1/donations/lookup', { phone: '5' })).status).toBe(429);
   });
 
   test('when a body is larger than allowed, then 413; photo uploads have their own larger limit', async () => {
@@ -295,6 +305,10 @@ describe('gateway in front of the real auth service', () => {
     });
     expect(upload.status).toBe(200);
     expect(upload.body.service).toBe('media');
+    const donorPhoto = await http.post('/api/v1/donations/3/items/1/photos', 'x'.repeat(4000), {
+      headers: { 'content-type': 'application/octet-stream' },
+    });
+    expect([donorPhoto.status, donorPhoto.body.service]).toEqual([200, 'media']);
   });
 
   test('when an API path is unknown, then 404 JSON; other paths get the SPA with history fallback', async () => {

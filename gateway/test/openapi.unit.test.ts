@@ -113,6 +113,7 @@ function serviceApps(): Record<string, Express> {
       donations: unused,
       donationLots: unused,
       donationPhotos: unused,
+      donationPrivacy: unused,
     }),
     applications: applicationsApp({
       ...base,

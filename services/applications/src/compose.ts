@@ -19,10 +19,11 @@ import type { Calendar } from './domain/calendar';
 import { LotReactions } from './domain/lot-reactions';
 import { Pickups } from './domain/pickups';
 import { Moderation } from './domain/moderation';
-import { Privacy } from './domain/privacy';
+import { Privacy, type DonorRecordsSource } from './domain/privacy';
 import { PublicApplications } from './domain/public-applications';
 import { WishesService } from './domain/wishes-service';
 import { eventHandlers } from './entry-points/messaging/handlers';
+import { catalogDonors } from './integrations/catalog-donors';
 
 export interface ApplicationsOptions {
   /** where the lot snapshot comes from (the catalog's internal endpoint by default) */
@@ -31,6 +32,8 @@ export interface ApplicationsOptions {
   calendar?: Calendar;
   /** the clock of the retention job (tests set it) */
   now?: () => Date;
+  /** the donations of a number (the catalog's internal privacy calls by default) */
+  donors?: DonorRecordsSource;
 }
 
 /** Wires the applications service's domain on the kit (start.ts and the tests alike). */
@@ -75,6 +78,7 @@ export async function composeApplications(
       { applications: applications.stored, wishes: wishesRepo.stored },
       onEvents,
     ),
+    donors: options.donors ?? catalogDonors(config.CATALOG_URL),
     now: options.now ?? (() => new Date()),
     retentionDays: config.PERSONAL_DATA_RETENTION_DAYS,
     logger,

@@ -9,7 +9,10 @@ export function loadApplicationsConfig(env: NodeJS.ProcessEnv = process.env) {
       ...baseConfigShape,
       PORT: envInt(4003),
       MONGO_DB: z.string().default('furniture_applications'),
-      /** the catalog service, for its internal lot snapshot (read model rebuild) */
+      /**
+       * the catalog service: its internal lot snapshot (read model rebuild) and the donations of
+       * a number (the privacy lookup and erasure)
+       */
       CATALOG_URL: z.url().default('http://127.0.0.1:4002'),
       /** open (pending or approved) applications one phone number may hold across all lots */
       MAX_OPEN_APPLICATIONS_PER_PHONE: envInt(5, { min: 1 }),

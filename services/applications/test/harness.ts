@@ -5,6 +5,29 @@ import type { LotSnapshotSource } from '@furniture/platform';
 import { api, eventually, TEST_ADMIN, startService, testLot } from '@furniture/platform/testing';
 import { applicationsService } from '../src/compose';
 import type { Calendar } from '../src/domain/calendar';
+import type { DonorRecordsSource } from '../src/domain/privacy';
+
+/**
+ * The catalog's donations of a number as a stand-in (the catalog's own tests and the system
+ * test cover the real ones): `donations` by E.164, erased as the catalog does, open ones kept.
+ */
+export function donorsStub() {
+  const donations = new Map<string, Record<string, unknown>[]>();
+  const erasures: { phone: string; actor: unknown }[] = [];
+  const isOpen = (d: Record<string, unknown>) =>
+    d.status === 'submitted' || d.status === 'accepted';
+  const source: DonorRecordsSource = {
+    lookup: async (e164) => donations.get(e164) ?? [],
+    async erase(e164, actor) {
+      erasures.push({ phone: e164, actor });
+      const found = donations.get(e164) ?? [];
+      const open = found.filter(isOpen);
+      donations.set(e164, open);
+      return { erased: found.length - open.length, open: open.length };
+    },
+  };
+  return { source, donations, erasures };
+}
 
 export {
   TEST_ADMIN as ADMIN,
@@ -25,6 +48,8 @@ export async function startApplications(
     calendar?: Calendar;
     /** the retention job's clock */
     now?: () => Date;
+    /** the catalog's donations of a number (none by default) */
+    donors?: DonorRecordsSource;
   } = {},
 ) {
   const svc = await startService(applicationsService, {
@@ -38,7 +63,12 @@ export async function startApplications(
       PUBLIC_WRITES_PER_PHONE: '100000',
       ...opts.env,
     },
-    options: { lotSource: opts.lotSource, calendar: opts.calendar, now: opts.now },
+    options: {
+      lotSource: opts.lotSource,
+      calendar: opts.calendar,
+      now: opts.now,
+      donors: opts.donors ?? donorsStub().source,
+    },
   });
   return svc;
 }

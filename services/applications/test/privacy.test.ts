@@ -8,8 +8,10 @@
 import { Events } from '@furniture/contracts';
 import { phoneKey } from '@furniture/platform';
 import {
+  ADMIN,
   adminToken,
   applicationBody,
+  donorsStub,
   e164,
   newPhone,
   publishLot,
@@ -22,9 +24,11 @@ import {
 const DAY = 86_400_000;
 let now = new Date();
 let h: ApplicationsHarness;
+const donors = donorsStub();
 beforeAll(async () => {
   h = await startApplications({
     now: () => now,
+    donors: donors.source,
     env: { PERSONAL_DATA_RETENTION_DAYS: '180' },
   });
 });
@@ -121,7 +125,38 @@ describe('lookup', () => {
       phone: e164(phone),
       applications: [],
       wishes: [],
+      donations: [],
     });
+  });
+});
+
+describe('a number that also donated (issue 28)', () => {
+  test('when an admin looks it up, then its donations come with its applications; an open donation refuses the erasure; once closed, the catalog erases it with the admin as actor', async () => {
+    const f = await family();
+    await reject(f.byPhone);
+    await reject(f.byWhatsapp);
+    await cancelWish(f.wishId);
+    const number = e164(f.phone);
+    donors.donations.set(number, [
+      { id: 41, status: 'declined', donor_phone: number, donor_name: 'Olena Kovalenko' },
+      { id: 42, status: 'accepted', donor_phone: number, donor_name: 'Olena Kovalenko' },
+    ]);
+    const found = await lookup(f.phone);
+    expect(found.body.donations.map((d: { id: number }) => d.id)).toEqual([41, 42]);
+
+    const refused = await erase(f.phone);
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('PRIVACY_OPEN_RECORDS');
+    expect(refused.body.message).toContain('1 offene Spende(n)');
+    expect((await lookup(f.phone)).body.applications).toHaveLength(2);
+    expect(donors.erasures).toEqual([]);
+
+    donors.donations.get(number)![1]!.status = 'cancelled';
+    const res = await erase(f.phone);
+    expect(res.body).toEqual({ applications: 2, wishes: 1, donations: 2 });
+    expect(donors.erasures).toEqual([
+      { phone: number, actor: expect.objectContaining({ id: ADMIN.id }) },
+    ]);
   });
 });
 
@@ -145,11 +180,12 @@ describe('erasure on request', () => {
 
     const res = await erase(f.phone);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ applications: 2, wishes: 1 });
+    expect(res.body).toEqual({ applications: 2, wishes: 1, donations: 0 });
     expect((await lookup(f.phone)).body).toEqual({
       phone: e164(f.phone),
       applications: [],
       wishes: [],
+      donations: [],
     });
 
     const app = (await h.http.get(`/api/v1/applications/${f.byPhone}`, admin())).body;
@@ -190,7 +226,7 @@ describe('erasure on request', () => {
     // the public-write counter of the number (a digest of it) is gone too
     expect(await writeCounter(f.phone)).toBe(0);
     // the number may apply again as a new family; a second erasure finds nothing
-    expect((await erase(f.phone)).body).toEqual({ applications: 0, wishes: 0 });
+    expect((await erase(f.phone)).body).toEqual({ applications: 0, wishes: 0, donations: 0 });
     await apply(f.lot.id, { applicant_phone: f.phone });
   });
 

@@ -10,6 +10,7 @@ import {
 import type { CategoriesService } from './domain/categories-service';
 import type { DonationLots } from './domain/donation-lots';
 import type { DonationPhotos } from './domain/donation-photos';
+import type { DonationPrivacy } from './domain/donation-privacy';
 import type { DonationsService } from './domain/donations-service';
 import type { LotsService } from './domain/lots-service';
 import { categoriesRouter } from './entry-points/http/categories-router';
@@ -23,6 +24,7 @@ export interface CatalogAppDeps extends ServiceAppDeps {
   donations: DonationsService;
   donationLots: DonationLots;
   donationPhotos: DonationPhotos;
+  donationPrivacy: DonationPrivacy;
   /** public donations per client address and per phone number */
   writeLimits?: WriteLimits;
   /** the donors' lookups by phone number per client address */
@@ -37,7 +39,7 @@ export interface CatalogAppDeps extends ServiceAppDeps {
 /** The catalog's HTTP app (no listen: start.ts and tests do that). */
 export function createApp(deps: CatalogAppDeps): Express {
   const app = createServiceApp({ name: 'catalog', ...deps });
-  app.use('/internal', internalRouter(deps.lots, deps.donationPhotos));
+  app.use('/internal', internalRouter(deps.lots, deps.donationPhotos, deps.donationPrivacy));
   app.use('/api/v1', authenticate(deps.verifier));
   app.use('/api/v1/categories', categoriesRouter(deps.categories, deps.shareSeconds ?? 0));
   app.use('/api/v1/lots', lotsRouter(deps.lots, deps.shareSeconds ?? 0));

@@ -15,6 +15,7 @@ import { OutboxMessages } from './data-access/outbox-messages';
 import { CategoriesService } from './domain/categories-service';
 import { DonationLots, type LotPhotoCopies } from './domain/donation-lots';
 import { DonationPhotos } from './domain/donation-photos';
+import { DonationPrivacy } from './domain/donation-privacy';
 import { DonationsService } from './domain/donations-service';
 import { LotEvents } from './domain/lot-events';
 import { LotsService } from './domain/lots-service';
@@ -41,7 +42,7 @@ export async function composeCatalog(kit: ServiceKit<CatalogConfig>, options: Ca
   const publish = kit.outbox([models.Lot, models.Category, models.Donation, models.OutboxMessage]);
   const lotsRepo = new LotsRepository(kit.store, models, publish);
   const categoriesRepo = new CategoriesRepository(kit.store, conn, models, publish);
-  const donationsRepo = new DonationsRepository(kit.store, models, publish);
+  const donationsRepo = new DonationsRepository(kit.store, conn, models, publish);
   const outbox = new OutboxMessages(models, publish);
 
   const categories = new CategoriesService({ categories: categoriesRepo, lots: lotsRepo });
@@ -55,6 +56,27 @@ export async function composeCatalog(kit: ServiceKit<CatalogConfig>, options: Ca
     categories: categoriesRepo,
     now,
   });
+  // one replica at a time looks; each move is guarded by the donation's state anyway
+  kit.every(
+    'donation expiry',
+    config.DONATION_EXPIRY_INTERVAL_MS,
+    () => donations.expireOverdue(),
+    {
+      oneReplica: true,
+    },
+  );
+  const donationPrivacy = new DonationPrivacy({
+    donations: donationsRepo,
+    now,
+    retentionDays: config.PERSONAL_DATA_RETENTION_DAYS,
+    logger,
+  });
+  kit.every(
+    'donation data retention',
+    config.RETENTION_CHECK_INTERVAL_MS,
+    () => donationPrivacy.applyRetention(),
+    { oneReplica: true },
+  );
   const donationPhotos = new DonationPhotos({ donations: donationsRepo, service: donations, now });
   const donationLots = new DonationLots({
     donations: donationsRepo,
@@ -70,6 +92,7 @@ export async function composeCatalog(kit: ServiceKit<CatalogConfig>, options: Ca
     donations,
     donationLots,
     donationPhotos,
+    donationPrivacy,
     writeLimits: publicWriteLimits(kit.store, {
       perIp: config.PUBLIC_WRITES_PER_IP,
       windowSeconds: config.PUBLIC_WRITES_PER_IP_WINDOW_SECONDS,
@@ -91,6 +114,7 @@ export async function composeCatalog(kit: ServiceKit<CatalogConfig>, options: Ca
     lotEvents,
     donations,
     donationPhotos,
+    donationPrivacy,
   };
 }
 

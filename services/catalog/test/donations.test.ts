@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Events, Limits, type Actor, type DonationStoredPhoto } from '@furniture/contracts';
-import { DependencyUnavailableError } from '@furniture/platform';
-import { api } from '@furniture/platform/testing';
+import { DependencyUnavailableError, localDay } from '@furniture/platform';
+import { api, eventually } from '@furniture/platform/testing';
 import type { LotPhotoCopies } from '../src/domain/donation-lots';
 import {
   VOLUNTEER,
@@ -12,6 +12,9 @@ import {
   volunteerToken,
   type CatalogHarness,
 } from './harness';
+
+/** The office's time zone: an available-until day is a day there. */
+const TZ = 'Europe/Berlin';
 
 /** The media service's photo copies as a stand-in: records the calls, may be made to fail. */
 function photoCopiesStub() {
@@ -371,7 +374,7 @@ describe('the places among an item’s photos (the media service’s claims)', (
     expect((await claim(d.id, 1, 'not-the-token')).body.outcome).toBe('token_invalid');
     expect((await claim(d.id, 1, '')).body.outcome).toBe('token_invalid');
     expect((await claim(d.id, 7, d.upload_token)).body.outcome).toBe('not_found');
-    expect((await claim(999999, 1, d.upload_token)).body.outcome).toBe('not_found');
+    expect((await claim(999999, 1, d.upload_token)).body.outcome).toBe('token_invalid');
     clock.advance(61 * 60 * 1000);
     try {
       expect((await claim(d.id, 1, d.upload_token)).body.outcome).toBe('token_invalid');
@@ -727,5 +730,73 @@ describe('a lot made of a donated item', () => {
     expect(again.status).toBe(201);
     expect(again.body.id).toBe(claimedId);
     expect(again.body.photos).toHaveLength(2);
+  });
+});
+
+describe('donations whose available-until day has passed', () => {
+  const DAY = 24 * 3600 * 1000;
+  const dayAfter = (days: number) => localDay(new Date(clock.now().getTime() + days * DAY), TZ);
+
+  test('when the expiry job runs after the day, then submitted and accepted ones become expired with donation.status_changed (cause expired, no actor), the others stay, and a second pass changes nothing', async () => {
+    const open = await submitted({ available_until: dayAfter(1) });
+    const taken = await accepted({ available_until: dayAfter(1) });
+    const later = await submitted({ available_until: dayAfter(3) });
+    const declined = await submitted({ available_until: dayAfter(1) });
+    expect(
+      (await setStatus(declined.id, { status: 'declined', reason: 'Kein Bedarf' })).status,
+    ).toBe(200);
+    // on the last day itself the furniture is still there
+    clock.advance(DAY);
+    try {
+      expect(await svc.catalog.donations.expireOverdue()).toBe(0);
+      clock.advance(DAY);
+      expect(await svc.catalog.donations.expireOverdue()).toBe(2);
+      expect(await svc.catalog.donations.expireOverdue()).toBe(0);
+    } finally {
+      clock.advance(-2 * DAY);
+    }
+    const statusOf = async (id: number) =>
+      (await svc.http.get(`/api/v1/donations/${id}`, { token: admin })).body;
+    expect((await statusOf(open.id)).status).toBe('expired');
+    expect((await statusOf(taken.id)).history.at(-1)).toMatchObject({
+      from: 'accepted',
+      to: 'expired',
+      cause: 'expired',
+      by: null,
+    });
+    expect((await statusOf(later.id)).status).toBe('submitted');
+    expect((await statusOf(declined.id)).status).toBe('declined');
+    for (const [d, from] of [
+      [open, 'submitted'],
+      [taken, 'accepted'],
+    ] as const) {
+      const event = await svc.recorder.waitFor(
+        Events.DonationStatusChanged,
+        (e) => e.payload.donation_id === d.id && e.payload.new_status === 'expired',
+      );
+      expect(event.payload).toMatchObject({ old_status: from, cause: 'expired', reason: null });
+      expect(event.actor).toBeNull();
+    }
+  });
+
+  test('when the service runs, then its scheduled job marks them expired by itself', async () => {
+    const own = testClock();
+    const running = await startCatalog({ DONATION_EXPIRY_INTERVAL_MS: '1000' }, { now: own.now });
+    try {
+      const res = await running.http.post(
+        '/api/v1/donations/',
+        donationBody({ available_until: localDay(own.now(), TZ) }),
+      );
+      expect(res.status).toBe(201);
+      own.advance(2 * DAY);
+      await eventually(
+        async () =>
+          (await running.http.get(`/api/v1/donations/${res.body.id}`, { token: admin })).body
+            .status === 'expired',
+        { what: 'the donation expired by the job' },
+      );
+    } finally {
+      await running.stop();
+    }
   });
 });

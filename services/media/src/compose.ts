@@ -120,7 +120,7 @@ export async function composeMedia(kit: ServiceKit<MediaConfig>, options: MediaO
   });
   return {
     app,
-    handlers: eventHandlers(lots, photos),
+    handlers: eventHandlers(lots, photos, donationPhotos),
     photos,
     donationPhotos,
     processing,

@@ -9,8 +9,11 @@ import { SYSTEM_ADMIN, type System } from './stack';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
-/** Who may call a route, read from the document's `security` and `x-roles`. */
-export type Who = 'anyone' | 'staff' | 'admin';
+/**
+ * Who may call a route, read from the document's `security` and `x-roles`; `upload-token`: a
+ * donor with the donation's upload token (none of the callers here has one).
+ */
+export type Who = 'anyone' | 'staff' | 'admin' | 'upload-token';
 
 export interface Route {
   method: Method;
@@ -62,11 +65,14 @@ export async function routeTable(s: System): Promise<Route[]> {
         !operation.security ||
         operation.security.length === 0 ||
         operation.security.some((r) => Object.keys(r).length === 0);
-      const who: Who = anonymousAllowed
-        ? 'anyone'
-        : roles && !roles.includes('volunteer')
-          ? 'admin'
-          : 'staff';
+      const uploadToken = operation.security?.some((r) => 'donationToken' in r) ?? false;
+      const who: Who = uploadToken
+        ? 'upload-token'
+        : anonymousAllowed
+          ? 'anyone'
+          : roles && !roles.includes('volunteer')
+            ? 'admin'
+            : 'staff';
       routes.push({
         method,
         path,
@@ -83,6 +89,7 @@ export async function routeTable(s: System): Promise<Route[]> {
 const PARAM_VALUES: Record<string, string> = {
   id: '999999',
   photoId: '999999',
+  itemId: '999999',
   lotId: '999999',
   ref: 'sofas-chairs',
   phone: '%2B4917600000000',

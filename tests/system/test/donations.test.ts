@@ -130,6 +130,53 @@ test('when a donor offers furniture with photos and staff accept it and make a l
   await s.recorder.waitFor(Events.DonationItemLotCreated, (e) => e.payload.lot_id === lot.id);
 });
 
+test('when an admin erases a donor, then an open donation refuses it; once closed, the donor’s fields and photos are gone everywhere, and the lot made of an item keeps its own', async () => {
+  const phone = freshPhone();
+  const d = await offer({ donor_phone: phone, donor_email: 'mykola.shevchuk@example.org' });
+  expect((await photo(d.id, 1, picture, { token: d.upload_token })).status).toBe(201);
+  expect((await photo(d.id, 2, picture, { token: d.upload_token })).status).toBe(201);
+  const refused = await s.http.post('/api/v1/privacy/erase', { phone }, staff());
+  expect(refused.status).toBe(409);
+  expect(refused.body.message).toContain('1 offene Spende(n)');
+
+  const patch = (status: string) =>
+    s.http.patch(`/api/v1/donations/${d.id}/status`, { status, note: 'Mykola ruft an' }, staff());
+  expect((await patch('accepted')).status).toBe(200);
+  const lot = (await s.http.post(`/api/v1/donations/${d.id}/items/1/lot`, {}, staff())).body;
+  expect((await patch('collected')).status).toBe(200);
+
+  const found = await s.http.post('/api/v1/privacy/lookup', { phone }, staff());
+  expect(found.body.donations).toEqual([
+    expect.objectContaining({
+      id: d.id,
+      donor_name: 'Mykola Shevchuk',
+      address: 'Eisenbahnstraße 5',
+    }),
+  ]);
+  const erased = await s.http.post('/api/v1/privacy/erase', { phone }, staff());
+  expect(erased.status).toBe(200);
+  expect(erased.body).toEqual({ applications: 0, wishes: 0, donations: 1 });
+
+  expect((await s.http.post('/api/v1/privacy/lookup', { phone }, staff())).body.donations).toEqual(
+    [],
+  );
+  const detail = (await s.http.get(`/api/v1/donations/${d.id}`, staff())).body;
+  expect(detail).toMatchObject({ status: 'collected', erased: true, donor_name: '', address: '' });
+  expect(detail.items.map((i: { lot_id: number | null }) => i.lot_id)).toEqual([lot.id, null]);
+  // the media service removes the donor's photos when the event arrives; the lot keeps its copies
+  await eventually(async () => (await objectsOf(d.id)).length === 0, {
+    what: 'the donor’s photos removed from the bucket',
+  });
+  expect((await fetch(`${s.url}${lot.gallery_photos[0]}`)).status).toBe(200);
+  const stored = JSON.stringify(await s.catalog.conn.collection('donations').findOne({ id: d.id }));
+  for (const trace of ['Shevchuk', 'Eisenbahnstraße', 'mykola', phone.replace(/\D/g, '').slice(1)])
+    expect(stored).not.toContain(trace);
+  await s.recorder.waitFor(
+    Events.PersonalDataErased,
+    (e) => e.payload.donation_ids?.includes(d.id) ?? false,
+  );
+});
+
 describe('bad input through the gateway', () => {
   test('when an offer has no phone, a past day, eleven items or a 9-character description, then 422 in the donor’s language and nothing is stored', async () => {
     const before = await s.catalog.conn.collection('donations').countDocuments();

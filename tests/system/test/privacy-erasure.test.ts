@@ -112,7 +112,7 @@ test('when an admin erases a phone number, then no service keeps a trace of the 
 
   const erased = await s.http.post('/api/v1/privacy/erase', { phone: PHONE }, staff);
   expect(erased.status).toBe(200);
-  expect(erased.body).toEqual({ applications: 1, wishes: 1 });
+  expect(erased.body).toEqual({ applications: 1, wishes: 1, donations: 0 });
 
   // every service follows through the event; then nothing is left anywhere
   const left = await eventually(
@@ -128,6 +128,7 @@ test('when an admin erases a phone number, then no service keeps a trace of the 
     phone: E164,
     applications: [],
     wishes: [],
+    donations: [],
   });
   // the log says that it happened (each erased record's entry, written once its handler ran)
   const erasures = await eventually(

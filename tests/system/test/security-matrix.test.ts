@@ -35,6 +35,8 @@ function expected(route: Route, caller: Caller): { status: 'allowed' | 401 | 403
   if (route.method === 'post' && route.path === '/api/v1/auth/refresh')
     return { status: 401, code: 'SESSION_EXPIRED' };
   if (route.who === 'anyone') return { status: 'allowed' };
+  // no caller here has the donation's upload token; a bearer token is no substitute
+  if (route.who === 'upload-token') return { status: 401, code: 'DONATION_TOKEN_INVALID' };
   if (caller === 'anonymous') return { status: 401, code: 'AUTH_REQUIRED' };
   if (route.who === 'admin' && caller === 'volunteer') return { status: 403, code: 'FORBIDDEN' };
   return { status: 'allowed' };

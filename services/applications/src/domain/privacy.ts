@@ -1,10 +1,25 @@
-import { Events, type Actor, type PrivacyErasure, type PrivacyLookup } from '@furniture/contracts';
+import {
+  Events,
+  type Actor,
+  type DonorErasure,
+  type PrivacyErasure,
+  type PrivacyLookup,
+  type StoredRecord,
+} from '@furniture/contracts';
 import { AppError, createEvent, type Logger } from '@furniture/platform/domain';
 import type { PrivacyRepository } from '../data-access/privacy-repository';
 import { OPEN_STATUSES } from './records';
 
+/** The donations the catalog keeps of a number (donors' data is families' data, issue 28). */
+export interface DonorRecordsSource {
+  lookup(e164: string): Promise<StoredRecord[]>;
+  /** erases the number's closed donations; open ones stay and are counted */
+  erase(e164: string, actor: Actor | null): Promise<DonorErasure>;
+}
+
 export interface PrivacyDeps {
   privacy: PrivacyRepository;
+  donors: DonorRecordsSource;
   /** the retention job's clock (tests set it) */
   now: () => Date;
   /** closed applications and wishes keep the family's data this many days */
@@ -18,6 +33,8 @@ const BATCH = 200;
 const isOpenApplication = (a: Record<string, unknown>) =>
   (OPEN_STATUSES as readonly unknown[]).includes(a.status);
 const isOpenWish = (w: Record<string, unknown>) => w.status === 'active';
+const isOpenDonation = (d: Record<string, unknown>) =>
+  d.status === 'submitted' || d.status === 'accepted';
 
 /**
  * Data protection (issue 15, docs/privacy.md): what is stored about a phone number, its erasure
@@ -30,26 +47,36 @@ const isOpenWish = (w: Record<string, unknown>) => w.status === 'active';
 export class Privacy {
   constructor(private readonly deps: PrivacyDeps) {}
 
-  /** POST /privacy/lookup: every application and wish of the number, as stored. */
+  /** POST /privacy/lookup: every application, wish and donation of the number, as stored. */
   async lookup(e164: string): Promise<PrivacyLookup> {
-    const found = await this.deps.privacy.ofPhone(e164);
-    return { phone: e164, ...found };
+    const [found, donations] = await Promise.all([
+      this.deps.privacy.ofPhone(e164),
+      this.deps.donors.lookup(e164),
+    ]);
+    return { phone: e164, ...found, donations };
   }
 
   /**
-   * POST /privacy/erase: erases every application and wish of the number. Refused while one of
-   * them is open (a pending or approved application holds a place in a lot's queue, an active
-   * wish is still being served): staff close them first, the family is told as usual.
+   * POST /privacy/erase: erases every application, wish and donation of the number. Refused
+   * while one of them is open (a pending or approved application holds a place in a lot's queue,
+   * an active wish is still being served, a submitted or accepted donation waits for staff or its
+   * pickup): staff close them first, the family or donor is told as usual. The catalog erases the
+   * donations after this service's records; when it cannot be reached the answer is 503 and a
+   * second erasure finishes it.
    */
   async erase(actor: Actor, e164: string): Promise<PrivacyErasure> {
     // the submission's lock: no new application of this number slips in meanwhile
     return this.deps.privacy.inTurnOfPhone(e164, async () => {
-      const found = await this.deps.privacy.ofPhone(e164);
+      const [found, donations] = await Promise.all([
+        this.deps.privacy.ofPhone(e164),
+        this.deps.donors.lookup(e164),
+      ]);
       const openApps = found.applications.filter(isOpenApplication).length;
       const openWishes = found.wishes.filter(isOpenWish).length;
-      if (openApps + openWishes > 0) {
+      const openDonations = donations.filter(isOpenDonation).length;
+      if (openApps + openWishes + openDonations > 0) {
         throw new AppError('PRIVACY_OPEN_RECORDS', {
-          params: { applications: openApps, wishes: openWishes },
+          params: { applications: openApps, wishes: openWishes, donations: openDonations },
         });
       }
       const now = this.deps.now();
@@ -62,8 +89,9 @@ export class Privacy {
       for (const wish of found.wishes) {
         if (await this.eraseOne('wish', wish.id as number, 'request', now, actor)) wishes++;
       }
+      const { erased } = await this.deps.donors.erase(e164, actor);
       await this.deps.privacy.forgetWriteCounter(e164);
-      return { applications, wishes };
+      return { applications, wishes, donations: erased };
     });
   }
 
@@ -71,7 +99,7 @@ export class Privacy {
    * The scheduled job: closed applications (rejected, completed) and wishes (fulfilled,
    * cancelled) unchanged for the retention period lose the family's data. Answers how many.
    */
-  async applyRetention(): Promise<PrivacyErasure> {
+  async applyRetention(): Promise<Omit<PrivacyErasure, 'donations'>> {
     const now = this.deps.now();
     const before = new Date(now.getTime() - this.deps.retentionDays * DAY_MS);
     const eraseExpired = async (kind: 'application' | 'wish') => {

@@ -2,6 +2,8 @@ import type { DomainEvent, DonationStatus } from '@furniture/contracts';
 import {
   docKey,
   escapeRegex,
+  forgetPhoneWrites,
+  type Connection,
   type Mutated,
   type Store,
   type StoredList,
@@ -96,6 +98,7 @@ export class DonationsRepository {
 
   constructor(
     store: Store,
+    private readonly conn: Connection,
     private readonly models: Models,
     /** after every write: publish the events */
     private readonly onWrite: () => void,
@@ -189,13 +192,21 @@ export class DonationsRepository {
   ): Promise<number[]> {
     const docs = await this.models.Donation.collection
       .find(
-        { status: { $in: [...statuses] }, status_changed_at: { $lt: before }, erased_at: null },
+        { status: { $in: [...statuses] }, updated_at: { $lt: before }, erased_at: null },
         { projection: { id: 1 } },
       )
-      .sort({ status_changed_at: 1 })
+      .sort({ updated_at: 1 })
       .limit(limit)
       .toArray();
     return docs.map((d) => d.id as number);
+  }
+
+  /**
+   * Forgets the number's public-write counter (a digest, kept one window): after an erasure
+   * nothing in the database can be linked to the number, not even for ten minutes.
+   */
+  forgetPhone(e164: string): Promise<void> {
+    return forgetPhoneWrites(this.conn, e164);
   }
 
   /**

@@ -161,7 +161,7 @@ donationSchema.plugin(outboxPlugin);
 // the donor's lookup and the privacy lookup by number; the expiry and retention jobs
 donationSchema.index({ donor_phone: 1 });
 donationSchema.index({ status: 1, available_until: 1 });
-donationSchema.index({ status: 1, status_changed_at: 1 });
+donationSchema.index({ status: 1, updated_at: 1 });
 
 /** Events that belong to no document (a reservation for a lot that does not exist). */
 export interface OutboxMessageDoc {

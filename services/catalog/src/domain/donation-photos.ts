@@ -60,7 +60,8 @@ export class DonationPhotos {
       }
       return null;
     });
-    return { outcome: result ? outcome : 'not_found', max };
+    // no donation has no valid token either: its existence is not told to a stranger
+    return { outcome: result ? outcome : 'token_invalid', max };
   }
 
   /** The photo is stored: it joins its item. `gone`: its claim is (the donation was erased). */

@@ -23,7 +23,10 @@ import { AppError, createEvent, localDay } from '@furniture/platform/domain';
 import type { CategoriesRepository } from '../data-access/categories-repository';
 import type { DonationsRepository } from '../data-access/donations-repository';
 import { TIME_ZONE } from './dates';
-import { toDonation, type DonationData } from './donation-records';
+import { OPEN_DONATION_STATUSES, toDonation, type DonationData } from './donation-records';
+
+/** Donations the expiry job reads at a time. */
+const EXPIRY_BATCH = 200;
 
 /** A donor's offer as the public route hands it over (the phone already in E.164). */
 export interface DonationSubmission extends Omit<DonationCreate, 'donor_phone' | 'language'> {
@@ -220,6 +223,31 @@ export class DonationsService {
     });
     if (!result) throw new AppError('DONATION_NOT_FOUND');
     return toDonation(result.after);
+  }
+
+  /**
+   * The scheduled job: submitted and accepted donations whose available-until day has passed
+   * (the donor can no longer keep the furniture for us) become expired, each with its
+   * donation.status_changed (cause `expired`, no actor). Each move is guarded by the state it was
+   * decided on, so a second pass (another replica) changes nothing. Answers how many.
+   */
+  async expireOverdue(): Promise<number> {
+    const today = this.today();
+    let expired = 0;
+    for (;;) {
+      const batch = await this.deps.donations.pastAvailability(today, EXPIRY_BATCH);
+      let moved = 0;
+      for (const found of batch) {
+        const result = await this.deps.donations.mutate(found.id, (d) =>
+          OPEN_DONATION_STATUSES.includes(d.status) && d.available_until < today
+            ? this.move(d, 'expired', { cause: 'expired', by: null, note: null, reason: null })
+            : null,
+        );
+        if (result?.changed) moved++;
+      }
+      expired += moved;
+      if (batch.length < EXPIRY_BATCH || moved === 0) return expired;
+    }
   }
 
   /** A status move with its history entry and donation.status_changed (staff or the expiry job). */

@@ -39,7 +39,8 @@ export const Subscriptions: Record<ServiceName, readonly EventName[]> = {
     Events.PhotoDeleted,
   ],
   applications: [...lotEvents, Events.LotReservationFailed],
-  media: lotEvents,
+  // lots (read model, photos of deleted lots); erased donations (their donors' photos)
+  media: [...lotEvents, Events.PersonalDataErased],
   // the activity log and the families' mails
   notification: (Object.values(Events) as EventName[]).filter((e) => !UnloggedEvents.includes(e)),
 };

@@ -46,7 +46,7 @@ export interface ServiceBaseConfig {
 /** Anything with a driver collection: a mongoose model, or a collection itself. */
 type HasCollection = { collection: unknown } | Collection<Document>;
 
-type Job = StoreJob & { timer?: NodeJS.Timeout };
+type Job = StoreJob & { timer?: NodeJS.Timeout; oneReplica?: boolean };
 
 /**
  * What every service wires the same way, in one place used identically by `runService` and by the
@@ -122,9 +122,18 @@ export class ServiceKit<C extends ServiceBaseConfig = ServiceBaseConfig> {
     return n;
   }
 
-  /** Work that runs every `everyMs` while the service runs (what TTL indexes would do, …). */
-  every(name: string, everyMs: number, run: () => Promise<unknown>): void {
-    this.jobs.push({ name, everyMs, run });
+  /**
+   * Work that runs every `everyMs` while the service runs (what TTL indexes would do, …).
+   * `oneReplica`: a pass runs only in the replica that holds the job's lease (Leases), so that
+   * several replicas do not do it twice; its writes must still be guarded.
+   */
+  every(
+    name: string,
+    everyMs: number,
+    run: () => Promise<unknown>,
+    opts: { oneReplica?: boolean } = {},
+  ): void {
+    this.jobs.push({ name, everyMs, run, oneReplica: opts.oneReplica });
   }
 
   onStart(fn: () => unknown): void {
@@ -163,16 +172,20 @@ export class ServiceKit<C extends ServiceBaseConfig = ServiceBaseConfig> {
     // a logout, password change, demotion or deletion reaches this process within moments
     await this.bus.broadcast(RevokingEvents, (event) => this.revoked.apply(event));
     for (const relay of this.relays) relay.start();
+    const leases = this.store.leases();
     for (const job of this.jobs) {
+      const pass = job.oneReplica
+        ? async () => {
+            if (await leases.take(`job:${job.name}`, job.everyMs)) await job.run();
+          }
+        : job.run;
       job.timer = setInterval(() => {
-        job
-          .run()
-          .catch((err: unknown) =>
-            this.logger[isTransientError(err) ? 'info' : 'warn'](
-              { err: (err as Error).message, job: job.name },
-              'scheduled job failed; it runs again later',
-            ),
-          );
+        pass().catch((err: unknown) =>
+          this.logger[isTransientError(err) ? 'info' : 'warn'](
+            { err: (err as Error).message, job: job.name },
+            'scheduled job failed; it runs again later',
+          ),
+        );
       }, job.everyMs);
       job.timer.unref();
     }

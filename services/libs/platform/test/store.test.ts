@@ -284,4 +284,20 @@ describe('a collection', () => {
     await limiter.forget('k');
     expect(await limiter.take('k')).toBe(0);
   });
+
+  test('when two replicas ask for a job’s lease at once, then one holds it; its holder renews it, and the other gets it only once it ran out', async () => {
+    const job = uniqueName('job');
+    const [a, b] = [new Store(conn).leases(), new Store(conn).leases()];
+    const t0 = Date.now();
+    const at = (seconds: number) => new Date(t0 + seconds * 1000);
+    const first = await Promise.all([a.take(job, 60_000, at(0)), b.take(job, 60_000, at(0))]);
+    expect(first.filter(Boolean)).toHaveLength(1);
+    const [holder, other] = first[0] ? [a, b] : [b, a];
+    expect(await other.take(job, 60_000, at(30))).toBe(false);
+    expect(await holder.take(job, 60_000, at(30))).toBe(true);
+    // renewed at 30 s: held until 90 s
+    expect(await other.take(job, 60_000, at(80))).toBe(false);
+    expect(await other.take(job, 60_000, at(91))).toBe(true);
+    expect(await holder.take(job, 60_000, at(92))).toBe(false);
+  });
 });

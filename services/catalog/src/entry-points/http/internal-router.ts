@@ -4,11 +4,15 @@ import {
   donationPhotoClaimSchema,
   donationPhotoFinishSchema,
   donationPhotoParamsSchema,
+  donorErasureSchema,
+  donorPhoneSchema,
   lotSnapshotQuerySchema,
+  type DonorRecords,
   type LotSnapshotPage,
 } from '@furniture/contracts';
 import { input } from '@furniture/platform';
 import type { DonationPhotos } from '../../domain/donation-photos';
+import type { DonationPrivacy } from '../../domain/donation-privacy';
 import type { LotsService } from '../../domain/lots-service';
 
 /**
@@ -16,7 +20,11 @@ import type { LotsService } from '../../domain/lots-service';
  * inside the deployment). GET /internal/lots/snapshot pages through every lot by id; the photo
  * claims are the media service's, around each donor photo it stores (contracts api/internal.ts).
  */
-export function internalRouter(lots: LotsService, photos: DonationPhotos): Router {
+export function internalRouter(
+  lots: LotsService,
+  photos: DonationPhotos,
+  privacy: DonationPrivacy,
+): Router {
   const r = Router();
   r.get('/lots/snapshot', async (req, res) => {
     const q = input.query(req, lotSnapshotQuerySchema);
@@ -39,6 +47,18 @@ export function internalRouter(lots: LotsService, photos: DonationPhotos): Route
   r.delete(`${claims}/:photoId`, async (req, res) => {
     const { id, itemId, photoId } = input.params(req, donationPhotoParamsSchema);
     res.json(await photos.release(id, itemId, photoId));
+  });
+
+  // the applications service's privacy lookup and erasure by phone (issue 15, 28)
+  r.post('/privacy/donations', async (req, res) => {
+    const { phone } = input.body(req, donorPhoneSchema);
+    const answer: DonorRecords = { donations: await privacy.lookup(phone) };
+    res.json(answer);
+  });
+
+  r.post('/privacy/donations/erase', async (req, res) => {
+    const { phone, actor } = input.body(req, donorErasureSchema);
+    res.json(await privacy.erase(phone, actor));
   });
   return r;
 }

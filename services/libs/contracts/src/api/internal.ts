@@ -49,9 +49,9 @@ export const donationPhotoClaimSchema = z.object({
 export type DonationPhotoClaimRequest = z.infer<typeof donationPhotoClaimSchema>;
 
 /**
- * claimed: store it; token_invalid: no upload token, a wrong or an expired one, or the donation
- * is no longer open for photos; not_found: no such donation or item; full: the item has its
- * photos (or claims for them) already.
+ * claimed: store it; token_invalid: no upload token, a wrong or an expired one, no such
+ * donation, or the donation is no longer open for photos; not_found: the token is the
+ * donation's but it has no such item; full: the item has its photos (or claims for them) already.
  */
 export const donationPhotoClaimAnswer = z.object({
   outcome: z.enum(['claimed', 'token_invalid', 'not_found', 'full']),

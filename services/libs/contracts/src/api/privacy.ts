@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { actorSchema } from '../events';
 import { phoneSchema } from './common';
 
 /*
@@ -27,12 +28,16 @@ export type PrivacyRecordsRequest = z.input<typeof privacyRecordsSchema>;
 const storedRecord = z.record(z.string(), z.unknown());
 export type StoredRecord = z.infer<typeof storedRecord>;
 
-/** The applications service's part: the phone's applications (with notes) and wishes. */
+/**
+ * The applications service's part: the phone's applications (with notes) and wishes, and the
+ * donations the catalog keeps of the number (asked by the applications service).
+ */
 export const privacyLookupAnswer = z.object({
   /** the number as stored (E.164) */
   phone: z.string(),
   applications: z.array(storedRecord),
   wishes: z.array(storedRecord),
+  donations: z.array(storedRecord),
 });
 export type PrivacyLookup = z.infer<typeof privacyLookupAnswer>;
 
@@ -47,5 +52,24 @@ export type PrivacyRecords = z.infer<typeof privacyRecordsAnswer>;
 export const privacyErasureAnswer = z.object({
   applications: z.number().int(),
   wishes: z.number().int(),
+  donations: z.number().int(),
 });
 export type PrivacyErasure = z.infer<typeof privacyErasureAnswer>;
+
+/*
+ * The catalog's part, asked by the applications service (internal, never routed by the gateway):
+ *
+ * POST {CATALOG_URL}/internal/privacy/donations        {phone}         → {donations} as stored
+ * POST {CATALOG_URL}/internal/privacy/donations/erase  {phone, actor}  → {erased, open}
+ */
+export const donorPhoneSchema = z.object({ phone: z.string().regex(/^\+\d{6,16}$/) });
+export const donorRecordsAnswer = z.object({ donations: z.array(storedRecord) });
+export type DonorRecords = z.infer<typeof donorRecordsAnswer>;
+
+export const donorErasureSchema = donorPhoneSchema.extend({
+  /** the administrator who erases */
+  actor: actorSchema.nullable(),
+});
+/** erased: the closed donations erased now; open: those left (submitted or accepted) */
+export const donorErasureAnswer = z.object({ erased: z.number().int(), open: z.number().int() });
+export type DonorErasure = z.infer<typeof donorErasureAnswer>;

@@ -16,8 +16,8 @@ export const applicationErrors = {
   /** an erasure waits until the phone's applications and wishes are closed */
   PRIVACY_OPEN_RECORDS: {
     status: 409,
-    de: 'Zu dieser Telefonnummer gibt es noch {applications} offene Bewerbung(en) und {wishes} aktive(n) Wunsch/Wünsche. Bitte zuerst ablehnen bzw. stornieren, dann löschen.',
-    uk: 'Для цього номера ще є відкриті заявки ({applications}) та активні побажання ({wishes}). Спочатку відхиліть або скасуйте їх, потім видаляйте.',
+    de: 'Zu dieser Telefonnummer gibt es noch {applications} offene Bewerbung(en), {wishes} aktive(n) Wunsch/Wünsche und {donations} offene Spende(n). Bitte zuerst ablehnen bzw. stornieren, dann löschen.',
+    uk: 'Для цього номера ще є відкриті заявки ({applications}), активні побажання ({wishes}) та відкриті пожертви ({donations}). Спочатку відхиліть або скасуйте їх, потім видаляйте.',
   },
   APPLICATION_NOT_FOUND: {
     status: 404,

@@ -10,7 +10,12 @@ import {
   activityLogQuerySchema,
 } from '../api/activity';
 import { impactQuerySchema } from '../api/impact';
-import { privacyPhoneSchema, privacyRecordsSchema } from '../api/privacy';
+import {
+  donorErasureSchema,
+  donorPhoneSchema,
+  privacyPhoneSchema,
+  privacyRecordsSchema,
+} from '../api/privacy';
 import {
   applicationCreateSchema,
   applicationNoteSchema,
@@ -86,9 +91,11 @@ export type ApiServiceName = (typeof ApiServiceNames)[number];
 /**
  * Who may call an operation: anyone (`public`), anyone but staff see more (`public-staff-more`),
  * any signed-in staff member (`signed-in`), admins and volunteers (`staff`), admins (`admin`).
- * `internal`: inside the deployment only (never routed by the gateway).
+ * `internal`: inside the deployment only (never routed by the gateway). `upload-token`: anyone
+ * with a donation's upload token (X-Donation-Token), no account.
  */
-export type Access = 'public' | 'public-staff-more' | 'signed-in' | 'staff' | 'admin' | 'internal';
+export type Access =
+  'public' | 'public-staff-more' | 'signed-in' | 'staff' | 'admin' | 'internal' | 'upload-token';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -492,6 +499,20 @@ export const operations: readonly Operation[] = [
         schema: answers.donationPhotoFinishAnswer,
       },
     },
+    'POST /internal/privacy/donations': {
+      summary: "A phone number's donations as stored (the privacy lookup)",
+      access: 'internal',
+      body: donorPhoneSchema,
+      ok: { description: 'the donations', schema: answers.donorRecordsAnswer },
+    },
+    'POST /internal/privacy/donations/erase': {
+      summary: "Erase the donor's data of a phone number's closed donations",
+      description:
+        'Each erased donation publishes privacy.personal_data_erased (donation_ids); open ones stay and are counted.',
+      access: 'internal',
+      body: donorErasureSchema,
+      ok: { description: 'erased and open donations', schema: answers.donorErasureAnswer },
+    },
     'DELETE /internal/donations/{id}/items/{itemId}/photo-claims/{photoId}': {
       summary: 'A refused or failed upload gives its place back',
       access: 'internal',
@@ -693,17 +714,18 @@ export const operations: readonly Operation[] = [
     },
     // data protection
     'POST /privacy/lookup': {
-      summary: 'Everything stored about a phone number: its applications (with notes) and wishes',
+      summary:
+        'Everything stored about a phone number: its applications (with notes), wishes and donations',
       description:
-        'The number travels in the body, never in a URL. Records are answered as stored; the mails and log entries of their ids come from POST /privacy/records.',
+        'The number travels in the body, never in a URL. Records are answered as stored (the donations asked of the catalog); the mails and log entries of their ids come from POST /privacy/records.',
       access: 'admin',
       body: privacyPhoneSchema,
       ok: { description: 'the records', schema: answers.privacyLookupAnswer },
     },
     'POST /privacy/erase': {
-      summary: "Erase a phone number's applications and wishes (the family's fields)",
+      summary: "Erase a phone number's applications, wishes and donations (the person's fields)",
       description:
-        'Each record keeps status, dates and lot; the family fields and free texts are replaced. Each erased record publishes privacy.personal_data_erased: the notification service deletes its mails and strips its log entries. Refused while an application is open or a wish active.',
+        "Each record keeps status, dates and lot; the family's or donor's fields and free texts are replaced (a donation's photos too). Each erased record publishes privacy.personal_data_erased: the notification service deletes its mails and strips its log entries, the media service removes a donation's photos. Refused while an application is open, a wish active or a donation submitted or accepted.",
       access: 'admin',
       body: privacyPhoneSchema,
       ok: { description: 'how many records were erased', schema: answers.privacyErasureAnswer },
@@ -755,8 +777,8 @@ export const operations: readonly Operation[] = [
   ...calls('media', V1, {
     'POST /donations/{id}/items/{itemId}/photos': {
       summary: "A donor's photo of an offered item",
+      access: 'upload-token',
       description: `One JPEG, PNG or WebP file, checked and stored like staff photos (three WebP sizes, metadata removed); at most ${Limits.donationPhotosPerItem} per item. The donation's upload token goes in X-Donation-Token (valid for one hour after the offer, while the donation waits for staff). A file that is no usable image, too small, or a sixth photo: 422. Busy: 503 PHOTO_UPLOADS_BUSY with Retry-After.`,
-      access: 'public',
       params: donationItemParamsSchema,
       headers: z.object({
         [DONATION_TOKEN_HEADER]: z
@@ -946,6 +968,8 @@ const ROLE_NOTE: Record<Access, string> = {
   staff: 'Staff: admin or volunteer (bearer token).',
   admin: 'Administrators only (bearer token).',
   internal: 'Inside the deployment only; the gateway does not route it.',
+  'upload-token':
+    "Anyone with the donation's upload token in X-Donation-Token (no account); a bearer token that is sent is checked too.",
 };
 
 const ROLES: Partial<Record<Access, string[]>> = {
@@ -956,6 +980,7 @@ const ROLES: Partial<Record<Access, string[]>> = {
 
 function security(access: Access): Record<string, string[]>[] | undefined {
   if (access === 'public' || access === 'internal') return [];
+  if (access === 'upload-token') return [{ donationToken: [] }];
   if (access === 'public-staff-more') return [{}, { bearerAuth: [] }];
   return [{ bearerAuth: [] }];
 }
@@ -1062,6 +1087,13 @@ export function createOpenApiDocument(opts: { internal?: boolean } = {}): OpenAp
           scheme: 'bearer',
           bearerFormat: 'JWT',
           description: 'The access token of POST /api/v1/auth/login (RS256, 15 minutes).',
+        },
+        donationToken: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Donation-Token',
+          description:
+            'The upload_token of POST /api/v1/donations/ (a donor adds photos for one hour).',
         },
       },
     },

@@ -41,7 +41,13 @@ export {
   activityUsersAnswer,
 } from '../api/activity';
 export { impactAnswer } from '../api/impact';
-export { privacyErasureAnswer, privacyLookupAnswer, privacyRecordsAnswer } from '../api/privacy';
+export {
+  donorErasureAnswer,
+  donorRecordsAnswer,
+  privacyErasureAnswer,
+  privacyLookupAnswer,
+  privacyRecordsAnswer,
+} from '../api/privacy';
 export {
   donationAnswer,
   donationCreatedAnswer,

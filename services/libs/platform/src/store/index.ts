@@ -9,6 +9,7 @@ import type { Logger } from '../logger';
 import type { Connection } from '../mongo';
 import { StoredCollection, type CollectionDeclaration } from './collection';
 import { mongoLimiter, type Limiter, type LimiterDeclaration } from './limiter';
+import { Leases } from './leases';
 import { StoredList, type ListDeclaration } from './list';
 
 export {
@@ -21,6 +22,7 @@ export {
 export { StoredList, type ListDeclaration, type ListPage } from './list';
 export { KeptSummaries, type SummaryDeclaration } from './summaries';
 export type { Limiter, LimiterDeclaration } from './limiter';
+export { Leases } from './leases';
 
 /** A scheduled piece of upkeep (ServiceKit.every). */
 export interface StoreJob {
@@ -63,6 +65,11 @@ export class Store {
         expiry: { field: 'expire' },
       });
     return mongoLimiter(this.conn, decl);
+  }
+
+  /** The leases of work one replica at a time does (leases.ts); one table per database. */
+  leases(): Leases {
+    return new Leases(this.collection({ name: 'job_leases', key: '_id' }));
   }
 
   /**
