@@ -22,3 +22,4 @@ export * from './dates';
 export * from './changes';
 export * from './store';
 export * from './work-limiter';
+export { openErasureLedger } from './backup/erasure-ledger';
