@@ -1,5 +1,11 @@
 import { Events, type Actor, type PrivacyErasure, type PrivacyLookup } from '@furniture/contracts';
-import { AppError, createEvent, type Logger } from '@furniture/platform/domain';
+import {
+  AppError,
+  createEvent,
+  DependencyUnavailableError,
+  type ErasureLedger,
+  type Logger,
+} from '@furniture/platform/domain';
 import type { PrivacyRepository } from '../data-access/privacy-repository';
 import { OPEN_STATUSES } from './records';
 
@@ -10,6 +16,11 @@ export interface PrivacyDeps {
   /** closed applications and wishes keep the family's data this many days */
   retentionDays: number;
   logger: Logger;
+  /**
+   * where erasures on request are recorded before they happen, apart from the data a backup
+   * restores (docs/privacy.md, "Backups"); none in tests
+   */
+  ledger?: ErasureLedger;
 }
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -53,6 +64,7 @@ export class Privacy {
         });
       }
       const now = this.deps.now();
+      await this.record(now, actor, found);
       let applications = 0;
       let wishes = 0;
       for (const app of found.applications) {
@@ -65,6 +77,59 @@ export class Privacy {
       await this.deps.privacy.forgetWriteCounter(e164);
       return { applications, wishes };
     });
+  }
+
+  /**
+   * At start, before the service answers: what the ledger says was erased, and what the
+   * retention period has ended for, is erased (again). After a restore, the archive's records
+   * of families whose data was erased after the backup lose it here, with the same events as the
+   * first time, so the notification service erases its part too. A record erased already is left
+   * alone; an id the restore hands out again to a new family has another creation time.
+   */
+  async catchUp(): Promise<PrivacyErasure> {
+    let applications = 0;
+    let wishes = 0;
+    const now = this.deps.now();
+    for (const entry of (await this.deps.ledger?.entries()) ?? []) {
+      for (const id of await this.deps.privacy.notErased('application', entry.applications))
+        if (await this.eraseOne('application', id, entry.reason, now, entry.actor)) applications++;
+      for (const id of await this.deps.privacy.notErased('wish', entry.wishes))
+        if (await this.eraseOne('wish', id, entry.reason, now, entry.actor)) wishes++;
+    }
+    if (applications + wishes > 0)
+      this.deps.logger.warn(
+        { applications, wishes },
+        'records erased before were back (a restored backup): erased again',
+      );
+    await this.applyRetention();
+    return { applications, wishes };
+  }
+
+  /** The ledger's entry of an erasure on request, written before the first record changes. */
+  private async record(
+    now: Date,
+    actor: Actor,
+    found: { applications: Record<string, unknown>[]; wishes: Record<string, unknown>[] },
+  ): Promise<void> {
+    if (!this.deps.ledger) return;
+    const records = (docs: Record<string, unknown>[]) =>
+      docs
+        .filter((d) => !d.erased_at)
+        .map((d) => ({ id: d.id as number, created_at: String(d.created_at) }));
+    const entry = {
+      at: now.toISOString(),
+      reason: 'request' as const,
+      actor,
+      applications: records(found.applications),
+      wishes: records(found.wishes),
+    };
+    if (entry.applications.length + entry.wishes.length === 0) return;
+    try {
+      await this.deps.ledger.append(entry);
+    } catch (err) {
+      // nothing is erased that a restore could bring back unnoticed: staff try again
+      throw new DependencyUnavailableError(`the erasure ledger (${this.deps.ledger.where})`, err);
+    }
   }
 
   /**
