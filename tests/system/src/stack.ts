@@ -23,6 +23,8 @@ import {
   uniqueName,
 } from '@furniture/platform/testing';
 
+type ServiceName = 'catalog' | 'applications' | 'notification' | 'auth' | 'media';
+
 /** The administrator the auth service seeds in the full stack. */
 export const SYSTEM_ADMIN = { email: 'admin@example.org', password: 'Moebel-Bruecke-Admin-7' };
 
@@ -32,16 +34,32 @@ export async function startSystem(
     gatewayEnv?: Record<string, string>;
     /** every service's and the gateway's logger (silent by default) */
     logger?: (name: string) => Logger;
+    /**
+     * each service's database, kept when the stack stops (the restore drill starts a second
+     * stack on what it restored); new ones, dropped at stop, when not given
+     */
+    databases?: Partial<Record<ServiceName, string>>;
+    /** the media service's bucket (a new one when not given) */
+    bucket?: string;
+    /** the applications service's erasure ledger (ERASURE_LEDGER) */
+    erasureLedger?: string;
   } = {},
 ) {
   const logger = opts.logger;
   const urls = testUrls();
   const exchange = uniqueName('system');
-  const catalog = await startService(catalogService, { exchange, logger: logger?.('catalog') });
+  const db = opts.databases ?? {};
+  const catalog = await startService(catalogService, {
+    exchange,
+    logger: logger?.('catalog'),
+    dbName: db.catalog,
+  });
   const applications = await startService(applicationsService, {
     logger: logger?.('applications'),
     exchange,
+    dbName: db.applications,
     env: {
+      ...(opts.erasureLedger ? { ERASURE_LEDGER: opts.erasureLedger } : {}),
       CATALOG_URL: catalog.url,
       LOT_SNAPSHOT_SYNC: 'never',
       PHONE_LOOKUPS_PER_IP: '100000',
@@ -52,6 +70,7 @@ export async function startSystem(
   const notification = await startService(notificationService, {
     logger: logger?.('notification'),
     exchange,
+    dbName: db.notification,
     env: {
       SMTP_URL: urls.smtpUrl,
       PUBLIC_BASE_URL: 'https://moebel.example',
@@ -64,6 +83,7 @@ export async function startSystem(
     ? await startService(authService, {
         logger: logger?.('auth'),
         exchange,
+        dbName: db.auth,
         env: {
           JWT_PRIVATE_KEY: testKeys().privateKey,
           ADMIN_EMAIL: SYSTEM_ADMIN.email,
@@ -72,11 +92,12 @@ export async function startSystem(
         },
       })
     : undefined;
-  const bucket = uniqueName('system').replace(/_/g, '-');
+  const bucket = opts.bucket ?? uniqueName('system').replace(/_/g, '-');
   const media = opts.full
     ? await startService(mediaService, {
         logger: logger?.('media'),
         exchange,
+        dbName: db.media,
         env: { S3_URL: urls.s3Url, S3_BUCKET: bucket, CATALOG_URL: catalog.url },
       })
     : undefined;
@@ -137,6 +158,7 @@ export async function startSystem(
     notification,
     auth,
     media,
+    bucket,
     createLot,
     async stop() {
       await gateway.close();
