@@ -119,7 +119,8 @@ export class Privacy {
     const entry = {
       at: now.toISOString(),
       reason: 'request' as const,
-      actor,
+      // who, as the events name them (not the session)
+      actor: { id: actor.id, name: actor.name, email: actor.email, role: actor.role },
       applications: records(found.applications),
       wishes: records(found.wishes),
     };

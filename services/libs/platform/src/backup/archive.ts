@@ -338,15 +338,15 @@ export async function existingData(manifest: Manifest, targets: RestoreTargets):
   try {
     await mongo.connect();
     for (const db of Object.keys(manifest.databases)) {
+      let filled = 0;
       for (const coll of await collectionsOf(mongo, db)) {
-        if (
-          await mongo
-            .db(db)
-            .collection(coll)
-            .findOne({}, { projection: { _id: 1 } })
-        )
-          found.push(`database ${db} (${coll})`);
+        const one = await mongo
+          .db(db)
+          .collection(coll)
+          .findOne({}, { projection: { _id: 1 } });
+        if (one) filled++;
       }
+      if (filled > 0) found.push(`database ${db} (${filled} collections with documents)`);
     }
   } finally {
     await mongo.close().catch(() => undefined);
