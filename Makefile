@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NPM_STAMP := node_modules/.install-stamp
 
-.PHONY: help install tools machine build build-run run dev reset backup restore test test-unit lint typecheck e2e up down bench-gateway clean
+.PHONY: help install tools machine build build-run run dev reset backup restore test test-unit test-node24 lint typecheck e2e up down bench-gateway clean
 
 help:
 	@echo "make run    - everything on this machine at http://localhost:8080 (data kept in .data/run)"
@@ -13,6 +13,7 @@ help:
 	@echo "make restore FROM=<archive> [FORCE=1] - put an archive back (make run stopped)"
 	@echo "make test   - every test against real servers (FerretDB, RabbitMQ, MinIO, SMTP catcher)"
 	@echo "npm test    - only the tests that need no server (make test-unit): the inner loop"
+	@echo "make test-node24 - those and the platform's and auth's tests on Node 24 (the images' Node)"
 	@echo "make up     - the same stack with docker compose (MongoDB, RabbitMQ, MinIO, Mailpit)"
 
 # Install exactly what the lock file says when it changed since the last install. `npm ci` refuses
@@ -89,6 +90,17 @@ test: machine tools build-run
 # the tests that need no server (the SPA's, *.unit.test.ts elsewhere): seconds, for the inner loop
 test-unit: install
 	npx jest -c jest.unit.config.js
+
+# The same code on Node 24 LTS, the images' Node (the machine's is 20): the tests that need no
+# server and the projects NODE24_PROJECTS names, on the node_modules installed here (the native
+# modules use Node-API, which both read). Node 24 is the npm registry's `node` package, fetched
+# once into npm's cache (npm exec); its folder goes first in PATH, so that every node started
+# below (jest's workers, tsx, the launcher's servers) is Node 24.
+NODE24_PROJECTS ?= services/libs/platform services/auth services/admin-cli
+test-node24: machine tools build-run
+	@NODE24="$$(npm exec --yes --package=node@24 -- node -p 'require("path").dirname(process.execPath)')" \
+	  && export PATH="$$NODE24:$$PATH" && echo "test-node24: Node $$(node --version) ($$NODE24)" \
+	  && npx jest -c jest.unit.config.js && npx jest --ci --selectProjects $(NODE24_PROJECTS)
 
 e2e: machine tools build-run
 	npx jest --ci --selectProjects e2e

@@ -8,6 +8,8 @@ const config = require('../jest.preset.js')(__dirname, {
   // jsdom with Node's fetch, Request and Response, so RTK Query and msw run as in a browser
   testEnvironment: 'jest-fixed-jsdom',
   setupFilesAfterEnv: ['<rootDir>/src/test/setup.ts'],
+  // what vite.config.ts defines besides the VITE_* settings: the root package.json's version
+  globals: { __APP_ENV__: { APP_VERSION: require('../package.json').version } },
   // the browser tests in e2e/ are their own project (e2e/jest.config.cjs)
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '<rootDir>/e2e/'],
   moduleNameMapper: {

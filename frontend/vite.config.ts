@@ -182,7 +182,13 @@ export default defineConfig(({ command, mode }) => {
       k.startsWith('VITE_'),
     ),
   );
-  const define = { __APP_ENV__: JSON.stringify(appEnv) };
+  // the platform's one version (the root package.json's) for the back-office; not a setting
+  const rootPackage = JSON.parse(
+    fs.readFileSync(path.resolve(import.meta.dirname, '../package.json'), 'utf8'),
+  ) as { version: string };
+  const define = {
+    __APP_ENV__: JSON.stringify({ ...appEnv, APP_VERSION: rootPackage.version }),
+  };
   const gateway = process.env.GATEWAY_URL ?? 'http://localhost:8080';
   return {
     plugins: [

@@ -1,9 +1,10 @@
 // The SPA's production build (frontend/dist) for `make run`, kept in a per-user cache named by a
 // hash of everything it is built from: frontend/ (without node_modules, dist and the browser
-// tests), the contracts' sources it bundles, the lock file, the VITE_* environment and Node's
-// version. A clone whose hash is cached gets frontend/dist as hard links in a second; any other
-// runs `npm run build -w frontend` (type check, vite build, size budget, compression) and stores
-// the result. Cache: $XDG_CACHE_HOME/moebelbruecke/spa (else ~/.cache/…); NO_SPA_CACHE=1 always builds.
+// tests), the contracts' sources it bundles, the lock file, the root package.json (its version),
+// the VITE_* environment and Node's version. A clone whose hash is cached gets frontend/dist as
+// hard links in a second; any other runs `npm run build -w frontend` (type check, vite build,
+// size budget, compression) and stores the result. Cache: $XDG_CACHE_HOME/moebelbruecke/spa
+// (else ~/.cache/…); NO_SPA_CACHE=1 always builds.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -40,6 +41,8 @@ function buildKey() {
   hash.update(`${JSON.stringify(vite)}\n`);
   const inputs = [
     'package-lock.json',
+    // its version is shown in the back-office
+    'package.json',
     'tsconfig.base.json',
     ...files('frontend', new Set(['dist', 'e2e'].map((d) => path.join(root, 'frontend', d)))),
     ...files('services/libs/contracts/src'),

@@ -11,6 +11,7 @@ import {
   healthRoutes,
   httpLogger,
   metricsRegistry,
+  platformRelease,
   REQUEST_ID_HEADER,
   TokenVerifier,
   type Logger,
@@ -46,6 +47,7 @@ type Config = Pick<
   | 'UPLOAD_TIMEOUT_MS'
   | 'PUBLIC_CACHE_MAX_MS'
   | 'PUBLIC_CACHE_MAX_BYTES'
+  | 'SOURCE_URL'
   | 'jwtPublicKey'
   | 'JWT_ISSUER'
   | 'JWT_AUDIENCE'
@@ -103,6 +105,28 @@ function trustProxy(value: string): boolean | number | string {
   return /^\d+$/.test(value) ? Number(value) : value;
 }
 
+/**
+ * The public site's source link (AGPL-3.0 § 13): to SOURCE_URL, or, where the operator set none,
+ * a note in the site's two languages that the platform is free software and whom to ask.
+ */
+function sourceLink(url: string): express.RequestHandler {
+  const note = [
+    'Möbelbrücke ist freie Software unter der GNU Affero General Public License, Version 3 oder später (AGPL-3.0-or-later).',
+    'Diese Installation nennt noch keine Adresse ihres Quellcodes: Bitte fragen Sie ihre Betreiber danach.',
+    '',
+    'Möbelbrücke — вільне програмне забезпечення за ліцензією GNU Affero General Public License, версії 3 або новішої (AGPL-3.0-or-later).',
+    'Ця інсталяція ще не вказує адресу свого вихідного коду: будь ласка, запитайте про неї її операторів.',
+  ].join('\n');
+  return (_req, res) => {
+    res.setHeader('cache-control', 'public, max-age=300');
+    if (!url) {
+      res.type('text/plain; charset=utf-8').send(note);
+      return;
+    }
+    res.status(302).location(url).type('text/plain; charset=utf-8').send(`→ ${url}`);
+  };
+}
+
 export function createGatewayApp(opts: {
   config: Config;
   logger: Logger;
@@ -143,10 +167,14 @@ export function createGatewayApp(opts: {
     const summary = Object.fromEntries(
       Object.entries(services).map(([name, s]) => [name, { status: s.status, ready: s.ready }]),
     );
-    res
-      .status(ok ? 200 : 503)
-      .json({ status: ok ? 'ok' : 'degraded', gateway: 'up', services: summary });
+    res.status(ok ? 200 : 503).json({
+      status: ok ? 'ok' : 'degraded',
+      gateway: 'up',
+      version: platformRelease().version,
+      services: summary,
+    });
   });
+  app.get('/api/v1/source', sourceLink(config.SOURCE_URL));
 
   // a shareable public answer kept here for a second is sent before any further work (its body
   // is already encoded as the service sent it); writes drop them all

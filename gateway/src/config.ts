@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { baseConfigShape, loadConfig, readSecret } from '@furniture/platform';
+import { baseConfigShape, loadConfig, platformRelease, readSecret } from '@furniture/platform';
 import { z } from 'zod';
 
 /** Every key of the gateway; see README "Configuration". */
@@ -15,6 +15,14 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
       APPLICATIONS_URL: z.url().default('http://127.0.0.1:4003'),
       MEDIA_URL: z.url().default('http://127.0.0.1:4004'),
       NOTIFICATION_URL: z.url().default('http://127.0.0.1:4005'),
+      /**
+       * where the public site's source link (GET /api/v1/source) leads, as the AGPL's § 13 asks:
+       * the code this installation runs (a changed version's own repository); by default the
+       * root package.json's `repository`
+       */
+      SOURCE_URL: z
+        .union([z.literal(''), z.url({ protocol: /^https?$/ })])
+        .default(platformRelease().repository ?? ''),
       /** folder of the built SPA (index.html + assets) */
       SPA_DIR: z.string().default(path.resolve(__dirname, '../../frontend/dist')),
       /** express "trust proxy": which hops may set X-Forwarded-For (the ingress in k8s) */
@@ -23,14 +31,14 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
       RATE_LIMIT_LOGIN: z.coerce.number().int().min(1).default(20),
       RATE_LIMIT_LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
       /**
-       * public POSTs of applications and wishes per client IP per window: generous, since the
-       * families of one shelter share its address (the applications service limits per phone)
+       * public POSTs of applications, wishes and donations per client IP per window: generous,
+       * since the families of one shelter share its address (the services limit per phone)
        */
       RATE_LIMIT_PUBLIC_WRITES: z.coerce.number().int().min(1).default(60),
       RATE_LIMIT_PUBLIC_WRITES_WINDOW_SECONDS: z.coerce.number().int().min(1).default(600),
       /**
-       * public lookups by phone number per client IP: check-status, and can-apply or
-       * applications-info with ?phone= (a lot page read without a phone is not counted)
+       * public lookups by phone number per client IP: check-status, a donor's lookup, and
+       * can-apply or applications-info with ?phone= (a lot page read without one is not counted)
        */
       RATE_LIMIT_PUBLIC_LOOKUPS: z.coerce.number().int().min(1).default(120),
       RATE_LIMIT_PUBLIC_LOOKUPS_WINDOW_SECONDS: z.coerce.number().int().min(1).default(600),

@@ -12,7 +12,9 @@ export const routes: readonly { pattern: RegExp; service: ServiceName }[] = [
     service: 'applications',
   },
   { pattern: /^\/api\/v1\/lots\/[^/]+\/photos(\/|$)/, service: 'media' },
-  { pattern: /^\/api\/v1\/(categories|lots)(\/|$)/, service: 'catalog' },
+  // a donor's photo upload (the donation itself is the catalog's)
+  { pattern: /^\/api\/v1\/donations\/[^/]+\/items\/[^/]+\/photos\/?$/, service: 'media' },
+  { pattern: /^\/api\/v1\/(categories|lots|donations)(\/|$)/, service: 'catalog' },
   { pattern: /^\/api\/v1\/(applications|wishes)(\/|$)/, service: 'applications' },
   { pattern: /^\/api\/v1\/activity-logs(\/|$)/, service: 'notification' },
   // data protection: the notification service's mails and log entries; the rest is applications
@@ -26,5 +28,6 @@ export function serviceFor(pathname: string): ServiceName | undefined {
   return routes.find((r) => r.pattern.test(pathname))?.service;
 }
 
+/** Photo uploads: staff's for a lot, a donor's for a donated item (the upload body limit). */
 export const isUploadPath = (pathname: string): boolean =>
-  /^\/api\/v1\/lots\/[^/]+\/photos\/?$/.test(pathname);
+  /^\/api\/v1\/(lots\/[^/]+|donations\/[^/]+\/items\/[^/]+)\/photos\/?$/.test(pathname);

@@ -11,6 +11,10 @@ runMain('gateway', async () => {
   const logger = createLogger('gateway', config.LOG_LEVEL);
   const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS);
   lifecycle.handleSignals();
+  if (config.NODE_ENV === 'production' && !config.SOURCE_URL)
+    logger.warn(
+      'SOURCE_URL is not set: the site’s source link shows a note instead of the code (AGPL-3.0 § 13 asks for the code)',
+    );
   const app = createGatewayApp({ config, logger, isAccepting: lifecycle.isAccepting });
   await lifecycle.listen(app, config.PORT, config.HOST);
   if (config.METRICS_ENABLED)

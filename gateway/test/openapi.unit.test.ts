@@ -106,7 +106,14 @@ function serviceApps(): Record<string, Express> {
   const unused = {} as never;
   return {
     auth: authApp({ ...base, auth: unused, users: unused }),
-    catalog: catalogApp({ ...base, categories: unused, lots: unused }),
+    catalog: catalogApp({
+      ...base,
+      categories: unused,
+      lots: unused,
+      donations: unused,
+      donationLots: unused,
+      donationPhotos: unused,
+    }),
     applications: applicationsApp({
       ...base,
       publicApplications: unused,
@@ -117,6 +124,7 @@ function serviceApps(): Record<string, Express> {
     media: mediaApp({
       ...base,
       photos: unused,
+      donationPhotos: unused,
       admission: unused,
       maxBytes: 1024,
       uploadTimeoutMs: 1000,
@@ -160,9 +168,12 @@ describe('the OpenAPI document', () => {
       const app = serviceApps()[service]!;
       // parameter names may differ ({ref} is {id} where OpenAPI needs one name per path)
       const shape = (r: string) => r.replace(/\{\w+\}/g, '{}');
-      const actual = routesOf(app).map((r) =>
-        // GET /media/{key*}: the keys it serves are lots/<id>/<file>
-        shape(r === 'GET /media/{key*}' ? 'GET /media/lots/{lotId}/{file}' : r),
+      const actual = routesOf(app).flatMap((r) =>
+        // GET /media/{key*}: the keys it serves are lots/<id>/<file> and a donated item's
+        (r === 'GET /media/{key*}'
+          ? ['GET /media/lots/{lotId}/{file}', 'GET /media/donations/{id}/{itemId}/{file}']
+          : [r]
+        ).map(shape),
       );
       expect(actual.sort()).toEqual([...documented(service), ...PROBES].map(shape).sort());
     },

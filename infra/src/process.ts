@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { rotateIfFull } from './log-files';
 import { displayPath } from './paths';
 import { raceTimeout, tailFile, TIMED_OUT, type Log } from './util';
 
@@ -39,6 +40,8 @@ export class ManagedProcess {
 
   constructor(opts: SpawnOptions) {
     fs.mkdirSync(path.dirname(opts.logFile), { recursive: true });
+    // the child writes the file itself (it may outlive us): moved aside only here, at a start
+    rotateIfFull(opts.logFile);
     const fd = fs.openSync(opts.logFile, 'a');
     try {
       fs.writeSync(

@@ -1,9 +1,11 @@
 // docker-compose.yml cannot be started here (no Docker engine), so its wiring is checked
 // statically, and the environment it gives each service is run through that service's own
 // configuration parser: a key the service would refuse fails this test.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import semver from 'semver';
 import { parse } from 'yaml';
 import { loadApplicationsConfig } from '@furniture/applications/config';
 import { loadAuthConfig } from '@furniture/auth/config';
@@ -22,6 +24,7 @@ interface ComposeService {
   environment?: Record<string, string>;
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: { test: string[] };
+  logging?: { driver: string; options?: Record<string, string> };
 }
 
 const compose = parse(fs.readFileSync(path.join(REPO_ROOT, 'docker-compose.yml'), 'utf8'), {
@@ -56,6 +59,18 @@ test('when compose is read, then every third-party image names a version (no lat
   for (const image of images) expect(image).toMatch(/^[\w./-]+:(?!latest$)[\w.-]+$/);
 });
 
+test('when compose is read, then every container keeps a bounded log (json-file with max-size and max-file)', () => {
+  const services = Object.entries(compose.services);
+  expect(services.length).toBeGreaterThanOrEqual(APP.length + 5);
+  for (const [name, service] of services) {
+    expect([name, service.logging?.driver]).toEqual([name, 'json-file']);
+    expect([name, service.logging?.options]).toEqual([
+      name,
+      { 'max-size': expect.stringMatching(/^\d+m$/), 'max-file': expect.stringMatching(/^\d+$/) },
+    ]);
+  }
+});
+
 test.each(APP)(
   'when %s is built, then it uses the one Dockerfile pattern with its own SERVICE',
   (name) => {
@@ -82,6 +97,36 @@ test.each(APP.filter((n) => n !== 'gateway'))(
   },
 );
 
+test("when the admin command line is asked for, then it is the admin-cli image with the services' settings, started by hand only", () => {
+  const admin = compose.services.admin as ComposeService & {
+    profiles?: string[];
+    entrypoint?: string[];
+  };
+  expect(admin.build?.args).toEqual({ SERVICE: 'admin-cli' });
+  expect(admin.profiles).toEqual(['tools']);
+  expect(admin.entrypoint).toEqual(['node', '/app/start.js']);
+  const { MONGO_URL, NODE_ENV } = compose.services.catalog!.environment!;
+  expect(admin.environment).toMatchObject({ MONGO_URL, NODE_ENV });
+});
+
+test('when an image is assembled, then it holds its workspace and every workspace that one uses', () => {
+  // as the Dockerfile runs it
+  const workspacesOf = (start: string) =>
+    execFileSync(process.execPath, ['infra/docker/workspaces.mjs', start], { cwd: REPO_ROOT })
+      .toString()
+      .trim()
+      .split(' ')
+      .sort();
+  expect(workspacesOf('services/catalog')).toEqual([
+    'services/catalog',
+    'services/libs/contracts',
+    'services/libs/platform',
+  ]);
+  expect(workspacesOf('services/admin-cli')).toEqual(
+    expect.arrayContaining(['services/auth', 'services/notification', 'services/libs/platform']),
+  );
+});
+
 test('when the gateway starts, then every service is healthy first', () => {
   const deps = compose.services.gateway?.depends_on ?? {};
   for (const name of APP.filter((n) => n !== 'gateway'))
@@ -105,6 +150,19 @@ test.each(APP)(
     expect(() => loaders[name](env)).not.toThrow();
   },
 );
+
+test('when the Dockerfile is read, then its Node is the one .nvmrc names, and one package.json supports', () => {
+  const dockerfile = fs.readFileSync(path.join(REPO_ROOT, 'infra/docker/Dockerfile'), 'utf8');
+  const image = /^ARG NODE_IMAGE=node:(\d+)-[\w-]+$/m.exec(dockerfile);
+  const nvmrc = fs.readFileSync(path.join(REPO_ROOT, '.nvmrc'), 'utf8').trim();
+  expect(image?.[1]).toBe(nvmrc);
+  const { engines } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+    engines: { node: string };
+  };
+  expect(semver.satisfies(`${nvmrc}.0.0`, engines.node)).toBe(true);
+  // and the machine's own Node, which make test runs on
+  expect(semver.satisfies(process.versions.node, engines.node)).toBe(true);
+});
 
 test('when the Dockerfile is read, then the runtime stage runs as a non-root user with production dependencies only', () => {
   const dockerfile = fs.readFileSync(path.join(REPO_ROOT, 'infra/docker/Dockerfile'), 'utf8');

@@ -34,6 +34,8 @@ export const env = {
   retentionDays: wholeNumber('VITE_PERSONAL_DATA_RETENTION_DAYS', 180),
   /** the footer's city line; empty means the translated default ("Germany") */
   contactCity: text('VITE_CONTACT_CITY', ''),
+  /** the platform's version, the root package.json's (vite.config.ts), shown in the back-office */
+  version: text('APP_VERSION', 'dev'),
 } as const;
 
 /** The contact phone as a tel: link (digits and a leading plus). */

@@ -3,11 +3,12 @@ import { rateLimit } from 'express-rate-limit';
 import { AppError } from '@furniture/platform';
 
 /**
- * Per-client-IP limits on login, on the public writes (applications, wishes) and on the public
- * lookups by phone number (check-status, can-apply and applications-info with a phone). The
- * counters live in this gateway replica's memory; the auth service additionally throttles logins
- * per account and per IP in its database, and the applications service counts public writes per
- * address and per phone number and lookups per address in its own, shared by every replica.
+ * Per-client-IP limits on login, on the public writes (applications, wishes, donations) and on
+ * the public lookups by phone number (check-status, can-apply and applications-info with a phone,
+ * a donor's lookup). The counters live in this gateway replica's memory; the auth service
+ * additionally throttles logins per account and per IP in its database, and the applications
+ * and catalog services count public writes per address and per phone number and lookups per
+ * address in their own, shared by every replica.
  */
 function limiter(max: number, windowSeconds: number): RequestHandler {
   return rateLimit({
@@ -36,8 +37,9 @@ export function rateLimits(opts: {
   return (req, res, next) => {
     if (req.method === 'POST') {
       if (/^\/api\/v1\/auth\/login\/?$/.test(req.path)) return login(req, res, next);
-      if (/^\/api\/v1\/(applications|wishes)\/?$/.test(req.path))
+      if (/^\/api\/v1\/(applications|wishes|donations)\/?$/.test(req.path))
         return publicWrites(req, res, next);
+      if (DONOR_LOOKUP.test(req.path)) return publicLookups(req, res, next);
     }
     // answers keyed by a phone number: not to be walked through number by number
     if (req.method === 'GET' && isPhoneLookup(req)) return publicLookups(req, res, next);
@@ -46,6 +48,7 @@ export function rateLimits(opts: {
 }
 
 const CHECK_STATUS = /^\/api\/v1\/applications\/public\/check-status\/[^/]+\/?$/;
+const DONOR_LOOKUP = /^\/api\/v1\/donations\/lookup\/?$/;
 const LOT_QUEUE = /^\/api\/v1\/lots\/[^/]+\/(can-apply|applications-info)\/?$/;
 
 /**

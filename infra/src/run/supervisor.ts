@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
+import { logRotation, RotatingLog, type LogRotation } from '../log-files';
 import { formatLogLine } from './log-format';
 
 export interface ServiceSpec {
@@ -15,23 +16,30 @@ export interface ServiceSpec {
 
 /**
  * Runs the services as separate node processes, prints their logs in one readable stream (and
- * keeps them in <logDir>/<name>.log), restarts one that crashes with growing delays, and stops
- * them all on request.
+ * keeps them in <logDir>/<name>.log, rotated by size: log-files.ts), restarts one that crashes
+ * with growing delays, and stops them all on request.
  */
 export class Supervisor {
   private readonly children = new Map<string, ChildProcess>();
   private stopping = false;
 
   constructor(
-    private readonly opts: { logDir: string; print: (line: string) => void; cwd: string },
+    private readonly opts: {
+      logDir: string;
+      print: (line: string) => void;
+      cwd: string;
+      /** RUN_LOG_MAX_MB and RUN_LOG_KEEP by default */
+      rotation?: LogRotation;
+    },
   ) {
     fs.mkdirSync(opts.logDir, { recursive: true });
   }
 
   start(spec: ServiceSpec, restarts = 0): void {
-    const logFile = fs.createWriteStream(path.join(this.opts.logDir, `${spec.name}.log`), {
-      flags: 'a',
-    });
+    const logFile = new RotatingLog(
+      path.join(this.opts.logDir, `${spec.name}.log`),
+      this.opts.rotation ?? logRotation(),
+    );
     const child = spawn(process.execPath, [...(spec.nodeArgs ?? []), spec.entry], {
       cwd: this.opts.cwd,
       env: spec.env,
@@ -41,12 +49,13 @@ export class Supervisor {
     const startedAt = Date.now();
     for (const stream of [child.stdout, child.stderr]) {
       readline.createInterface({ input: stream }).on('line', (line) => {
-        logFile.write(`${line}\n`);
+        logFile.write(line);
         this.opts.print(formatLogLine(spec.name, line));
       });
     }
+    // after the last line of both streams
+    child.once('close', () => logFile.close());
     child.once('exit', (code, signal) => {
-      logFile.end();
       this.children.delete(spec.name);
       if (this.stopping) return;
       // a service that ran for a while starts over with a short delay

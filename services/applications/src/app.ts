@@ -6,6 +6,7 @@ import {
   createServiceApp,
   finishApp,
   type ServiceAppDeps,
+  type WriteLimits,
 } from '@furniture/platform';
 import type { Moderation } from './domain/moderation';
 import type { Privacy } from './domain/privacy';
@@ -15,7 +16,6 @@ import { applicationsRouter } from './entry-points/http/applications-router';
 import { lotsRouter } from './entry-points/http/lots-router';
 import { privacyRouter } from './entry-points/http/privacy-router';
 import { wishesRouter } from './entry-points/http/wishes-router';
-import type { WriteLimits } from './entry-points/http/write-limits';
 
 export interface ApplicationsAppDeps extends ServiceAppDeps {
   publicApplications: PublicApplications;

@@ -6,13 +6,14 @@ import {
   ensureIndexes,
   openErasureLedger,
   readSecret,
+  phoneLookupLimit,
+  publicWriteLimits,
   type LotSnapshotSource,
   type ServiceKit,
 } from '@furniture/platform';
 import { createApp } from './app';
 import { loadApplicationsConfig, type ApplicationsConfig } from './config';
 import { ApplicationsRepository } from './data-access/applications-repository';
-import { mongoLookupLimit, mongoWriteLimits } from './data-access/lookup-limit';
 import { registerModels } from './data-access/models';
 import { PrivacyRepository } from './data-access/privacy-repository';
 import { WishesRepository } from './data-access/wishes-repository';
@@ -103,11 +104,11 @@ export async function composeApplications(
   kit.onStart(() => lotSync.start(config.LOT_SNAPSHOT_SYNC));
   kit.onStop(() => lotSync.stop());
 
-  const lookupLimit = mongoLookupLimit(kit.store, {
+  const lookupLimit = phoneLookupLimit(kit.store, {
     perIp: config.PHONE_LOOKUPS_PER_IP,
     windowSeconds: config.PHONE_LOOKUPS_WINDOW_SECONDS,
   });
-  const writeLimits = mongoWriteLimits(kit.store, {
+  const writeLimits = publicWriteLimits(kit.store, {
     perIp: config.PUBLIC_WRITES_PER_IP,
     windowSeconds: config.PUBLIC_WRITES_PER_IP_WINDOW_SECONDS,
     perPhone: config.PUBLIC_WRITES_PER_PHONE,

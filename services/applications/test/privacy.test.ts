@@ -9,8 +9,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Events } from '@furniture/contracts';
+import { phoneKey } from '@furniture/platform';
 import { eventually } from '@furniture/platform/testing';
-import { phoneKey } from '../src/data-access/lookup-limit';
 import {
   adminToken,
   applicationBody,

@@ -4,7 +4,7 @@
  * shelter share its address, so the address budget must not be what stops them).
  */
 import { loadApplicationsConfig } from '../src/config';
-import { phoneKey } from '../src/data-access/lookup-limit';
+import { phoneKey } from '@furniture/platform';
 import {
   adminToken,
   applicationBody,

@@ -64,7 +64,7 @@ export async function composeAuth(kit: ServiceKit<AuthConfig>) {
     refreshReuseGraceSeconds: config.REFRESH_REUSE_GRACE_SECONDS,
     onEvents,
   });
-  const usersService = new UsersService({ users, sessions, hasher, policy, onEvents });
+  const usersService = new UsersService({ users, sessions, hasher, policy, throttle, onEvents });
 
   // idle and absolute ends are announced (user.logged_out) even when nobody refreshes again
   kit.every('lapsed sessions', config.SESSION_SWEEP_SECONDS * 1000, () => auth.endLapsedSessions());

@@ -1,27 +1,47 @@
-import { defineService, ensureIndexes, type ServiceKit } from '@furniture/platform';
+import {
+  defineService,
+  ensureIndexes,
+  phoneLookupLimit,
+  publicWriteLimits,
+  type ServiceKit,
+} from '@furniture/platform';
 import { createApp } from './app';
 import { loadCatalogConfig, type CatalogConfig } from './config';
 import { CategoriesRepository } from './data-access/categories-repository';
+import { DonationsRepository } from './data-access/donations-repository';
 import { LotsRepository } from './data-access/lots-repository';
 import { registerModels } from './data-access/models';
 import { OutboxMessages } from './data-access/outbox-messages';
 import { CategoriesService } from './domain/categories-service';
+import { DonationLots, type LotPhotoCopies } from './domain/donation-lots';
+import { DonationPhotos } from './domain/donation-photos';
+import { DonationsService } from './domain/donations-service';
 import { LotEvents } from './domain/lot-events';
 import { LotsService } from './domain/lots-service';
 import { eventHandlers } from './entry-points/messaging/handlers';
+import { mediaLotPhotoCopies } from './integrations/media-photos';
+
+export interface CatalogOptions {
+  /** the clock of the donations (tests set it) */
+  now?: () => Date;
+  /** where a donated item's photos are copied into its lot (the media service by default) */
+  photoCopies?: LotPhotoCopies;
+}
 
 /**
  * Wires the catalog's domain on the kit (start.ts and the tests alike). Creates the indexes and
  * seeds the eight known categories on first start.
  */
-export async function composeCatalog(kit: ServiceKit<CatalogConfig>) {
-  const { logger, conn } = kit;
+export async function composeCatalog(kit: ServiceKit<CatalogConfig>, options: CatalogOptions = {}) {
+  const { config, logger, conn } = kit;
   const models = registerModels(conn);
   await ensureIndexes(conn);
+  const now = options.now ?? (() => new Date());
 
-  const publish = kit.outbox([models.Lot, models.Category, models.OutboxMessage]);
+  const publish = kit.outbox([models.Lot, models.Category, models.Donation, models.OutboxMessage]);
   const lotsRepo = new LotsRepository(kit.store, models, publish);
   const categoriesRepo = new CategoriesRepository(kit.store, conn, models, publish);
+  const donationsRepo = new DonationsRepository(kit.store, models, publish);
   const outbox = new OutboxMessages(models, publish);
 
   const categories = new CategoriesService({ categories: categoriesRepo, lots: lotsRepo });
@@ -30,10 +50,51 @@ export async function composeCatalog(kit: ServiceKit<CatalogConfig>) {
   const seeded = await categories.seed();
   if (seeded > 0) logger.info({ seeded }, 'known categories created');
 
-  // the public lists may be kept by the gateway (the one server-side cache) for a second
-  const app = createApp({ ...kit.appDeps(), categories, lots, shareSeconds: 1 });
-  return { app, handlers: eventHandlers(lotEvents), categories, lots, lotEvents };
+  const donations = new DonationsService({
+    donations: donationsRepo,
+    categories: categoriesRepo,
+    now,
+  });
+  const donationPhotos = new DonationPhotos({ donations: donationsRepo, service: donations, now });
+  const donationLots = new DonationLots({
+    donations: donationsRepo,
+    lotsRepo,
+    lots,
+    photos: options.photoCopies ?? mediaLotPhotoCopies(config.MEDIA_URL),
+  });
+
+  const app = createApp({
+    ...kit.appDeps(),
+    categories,
+    lots,
+    donations,
+    donationLots,
+    donationPhotos,
+    writeLimits: publicWriteLimits(kit.store, {
+      perIp: config.PUBLIC_WRITES_PER_IP,
+      windowSeconds: config.PUBLIC_WRITES_PER_IP_WINDOW_SECONDS,
+      perPhone: config.PUBLIC_WRITES_PER_PHONE,
+      phoneWindowSeconds: config.PUBLIC_WRITES_PER_PHONE_WINDOW_SECONDS,
+    }),
+    lookupLimit: phoneLookupLimit(kit.store, {
+      perIp: config.PHONE_LOOKUPS_PER_IP,
+      windowSeconds: config.PHONE_LOOKUPS_WINDOW_SECONDS,
+    }),
+    // the public lists may be kept by the gateway (the one server-side cache) for a second
+    shareSeconds: 1,
+  });
+  return {
+    app,
+    handlers: eventHandlers(lotEvents),
+    categories,
+    lots,
+    lotEvents,
+    donations,
+    donationPhotos,
+  };
 }
+
+export { mediaLotPhotoCopies };
 
 export const catalogService = defineService({
   name: 'catalog',

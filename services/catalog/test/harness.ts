@@ -1,7 +1,7 @@
 import type { ApplicationStatus, ApplicationStatusChange } from '@furniture/contracts';
 import { createEvent } from '@furniture/platform';
 import { startService } from '@furniture/platform/testing';
-import { catalogService } from '../src/compose';
+import { catalogService, type CatalogOptions } from '../src/compose';
 
 export {
   TEST_ADMIN as ADMIN,
@@ -14,8 +14,8 @@ export {
  * Starts the real catalog service against the test servers, on its own database and exchange,
  * consuming its events like in production.
  */
-export async function startCatalog(env: Record<string, string> = {}) {
-  const svc = await startService(catalogService, { env });
+export async function startCatalog(env: Record<string, string> = {}, options: CatalogOptions = {}) {
+  const svc = await startService(catalogService, { env, options });
   return {
     ...svc,
     catalog: svc.service,
@@ -67,6 +67,46 @@ export function applicationChange(
     applicant_email: null,
     language: 'uk',
     lot_name: { de: 'Ecksofa', uk: 'Диван' },
+  };
+}
+
+/** A valid donation offer (public POST /donations/); override what a test is about. */
+export function donationBody(overrides: Record<string, unknown> = {}) {
+  return {
+    donor_name: 'Sabine Gärtner',
+    donor_phone: '0176 2345 6789',
+    donor_email: 'sabine.gaertner@example.org',
+    language: 'de',
+    city: 'Berlin',
+    address: 'Sonnenallee 12',
+    floor: 3,
+    has_elevator: false,
+    available_until: '2099-12-31',
+    items: [
+      {
+        category_id: 1,
+        description: 'Dreisitzer-Sofa, grau, kaum benutzt',
+        dimensions: '210 x 90 x 80 cm',
+        condition: 'very_good',
+        can_disassemble: true,
+      },
+    ],
+    consent: true,
+    ...overrides,
+  };
+}
+
+/** A clock the test sets (the donations' "now": expiry, upload tokens, retention). */
+export function testClock(start = new Date()) {
+  let at = start.getTime();
+  return {
+    now: () => new Date(at),
+    set: (d: Date) => {
+      at = d.getTime();
+    },
+    advance: (ms: number) => {
+      at += ms;
+    },
   };
 }
 

@@ -11,12 +11,16 @@ import {
 } from '@furniture/platform';
 import { createApp } from './app';
 import { loadMediaConfig, type MediaConfig } from './config';
+import { DonationUploadsRepository } from './data-access/donation-uploads-repository';
 import { registerModels } from './data-access/models';
 import { PhotosRepository } from './data-access/photos-repository';
+import { DonationPhotosService, type DonationClaims } from './domain/donation-photos-service';
 import { Admission } from './domain/limits';
 import { LotsService } from './domain/lots-service';
+import { PhotoIntake } from './domain/photo-intake';
 import { PhotosService } from './domain/photos-service';
 import { eventHandlers } from './entry-points/messaging/handlers';
+import { catalogDonationClaims } from './integrations/catalog-donations';
 import { sharpImageProcessor } from './integrations/image-processor';
 import { s3ObjectStore } from './integrations/object-store';
 
@@ -27,6 +31,8 @@ const HOUSEKEEPING_INTERVAL_MS = 5 * 60 * 1000;
 export interface MediaOptions {
   /** where lots are looked up (the catalog's internal snapshot endpoint by default) */
   catalog?: LotSnapshotSource;
+  /** the catalog's claims around a donor's photo (its internal calls by default) */
+  donationClaims?: DonationClaims;
   /** first retry of the read-model rebuild while the catalog is unreachable */
   rebuildRetryMs?: number;
 }
@@ -72,32 +78,54 @@ export async function composeMedia(kit: ServiceKit<MediaConfig>, options: MediaO
     concurrency: config.SHARP_CONCURRENCY,
     effort: config.WEBP_EFFORT,
   });
+  const intake = new PhotoIntake({
+    images,
+    processing,
+    maxInputPixels: config.MEDIA_MAX_INPUT_PIXELS,
+    maxBytes: config.PHOTO_MAX_BYTES,
+  });
   const photos = new PhotosService({
     photos: photosRepo,
     lots,
     lotsRepo,
     store,
-    images,
-    processing,
-    maxInputPixels: config.MEDIA_MAX_INPUT_PIXELS,
-    maxBytes: config.PHOTO_MAX_BYTES,
+    intake,
     logger,
     onEvents,
+  });
+
+  const donationPhotos = new DonationPhotosService({
+    claims: options.donationClaims ?? catalogDonationClaims(config.CATALOG_URL),
+    uploads: new DonationUploadsRepository(kit.store),
+    store,
+    intake,
+    logger,
   });
 
   // what a crashed upload left behind (TTL indexes would not remove the objects anyway)
   kit.every('stale upload claims', HOUSEKEEPING_INTERVAL_MS, () =>
     photos.cleanupStaleClaims(STALE_CLAIM_MS),
   );
+  kit.every('stale donor photo uploads', HOUSEKEEPING_INTERVAL_MS, () =>
+    donationPhotos.cleanupStale(STALE_CLAIM_MS),
+  );
 
   const app = createApp({
     ...kit.appDeps(),
     photos,
+    donationPhotos,
     admission,
     maxBytes: config.PHOTO_MAX_BYTES,
     uploadTimeoutMs: config.MEDIA_UPLOAD_TIMEOUT_SECONDS * 1000,
   });
-  return { app, handlers: eventHandlers(lots, photos), photos, processing, admission };
+  return {
+    app,
+    handlers: eventHandlers(lots, photos),
+    photos,
+    donationPhotos,
+    processing,
+    admission,
+  };
 }
 
 export const mediaService = defineService({

@@ -4,6 +4,7 @@ import { parseS3Url } from '@furniture/infra';
 import { Events, LOT_SNAPSHOT_PATH, type LotSnapshot, type Role } from '@furniture/contracts';
 import { createEvent } from '@furniture/platform';
 import {
+  assertAnswerInContract,
   eventually,
   signTestToken,
   startService,
@@ -12,7 +13,7 @@ import {
   uniqueName,
 } from '@furniture/platform/testing';
 import { Client } from 'minio';
-import { mediaService } from '../src/compose';
+import { mediaService, type MediaOptions } from '../src/compose';
 
 export const admin = {
   id: 1,
@@ -27,6 +28,8 @@ export const volunteer = {
   email: 'wolf@example.org',
 };
 export const tokenOf = (user: typeof admin) => signTestToken(user);
+
+export { jpeg, png } from './images';
 
 /** A port nothing listens on (a catalog that is down). */
 export const NO_CATALOG = 'http://127.0.0.1:9';
@@ -102,7 +105,7 @@ export function lotSnapshot(id: number, over: Partial<LotSnapshot> = {}): LotSna
  */
 export async function startMedia(
   env: Record<string, string> = {},
-  opts: { beforeStart?: (catalog: CatalogStub) => void } = {},
+  opts: { beforeStart?: (catalog: CatalogStub) => void; options?: MediaOptions } = {},
 ) {
   const urls = testUrls();
   const catalog = await startCatalogStub();
@@ -110,7 +113,7 @@ export async function startMedia(
   const bucket = uniqueName('media').replace(/_/g, '-');
   const svc = await startService(mediaService, {
     env: { S3_URL: urls.s3Url, S3_BUCKET: bucket, CATALOG_URL: catalog.url, ...env },
-    options: { rebuildRetryMs: 200 },
+    options: { rebuildRetryMs: 200, ...opts.options },
   });
   const { conn, bus } = svc;
   const media = svc.service;
@@ -197,6 +200,45 @@ export async function upload(
   const body: any = (res.headers.get('content-type') ?? '').includes('json')
     ? JSON.parse(text)
     : text;
+  return { status: res.status, body, headers: res.headers };
+}
+
+/** POST /api/v1/donations/{id}/items/{itemId}/photos as the donation page sends it. */
+export async function uploadDonorPhoto(
+  baseUrl: string,
+  donationId: number,
+  itemId: number,
+  data: Buffer | null,
+  opts: Omit<UploadOptions, 'token' | 'field'> & { token?: string | null } = {},
+) {
+  const form = new FormData();
+  if (data) {
+    form.append(
+      'file',
+      new Blob([new Uint8Array(data)], { type: opts.type ?? 'image/jpeg' }),
+      opts.name ?? 'photo.jpg',
+    );
+  }
+  const headers: Record<string, string> = {};
+  if (opts.token) headers['x-donation-token'] = opts.token;
+  if (opts.lang) headers['accept-language'] = opts.lang;
+  const res = await fetch(`${baseUrl}/api/v1/donations/${donationId}/items/${itemId}/photos`, {
+    method: 'POST',
+    body: form,
+    headers,
+  });
+  const text = await res.text();
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- checked by the assertions
+  const body: any = (res.headers.get('content-type') ?? '').includes('json')
+    ? JSON.parse(text)
+    : text;
+  assertAnswerInContract({
+    method: 'POST',
+    url: `${baseUrl}/api/v1/donations/${donationId}/items/${itemId}/photos`,
+    status: res.status,
+    contentType: res.headers.get('content-type') ?? '',
+    body,
+  });
   return { status: res.status, body, headers: res.headers };
 }
 

@@ -56,6 +56,8 @@ export async function composeNotification(
     handlers: combineHandlers(privacyHandlers(erased), mail.handlers, activity.handlers),
     purgeOldMails: mail.purgeOldMails,
     sender: mail.sender,
+    /** the failed mails and their resending (the admin command line) */
+    mails: mail.mail,
     activity: activity.activity,
   };
 }

@@ -5,7 +5,19 @@ import { createEvent, Store } from '@furniture/platform';
 import { eventually, signTestToken } from '@furniture/platform/testing';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify';
-import { adminActor, at, family, freshId, statusChange, submitted, volunteerActor } from './events';
+import {
+  adminActor,
+  at,
+  donationItemLot,
+  donationStatusChanged,
+  donationSubmitted,
+  donor,
+  family,
+  freshId,
+  statusChange,
+  submitted,
+  volunteerActor,
+} from './events';
 import { ADMIN, VOLUNTEER, startNotification, type NotificationUnderTest } from './harness';
 import { ActivityRepository } from '../src/activity/data-access/activity-repository';
 import type { Models } from '../src/activity/data-access/models';
@@ -415,6 +427,101 @@ describe('one entry per domain event', () => {
     });
     expect(entries[0]).not.toHaveProperty('event_id');
     expect(entries[0]).not.toHaveProperty('_id');
+  });
+
+  test('when a donor offers furniture, staff accept it and make a lot of an item, then each step has its entry on the donation, found by the donation id and by the lot id, with the donor named but never their contact', async () => {
+    const d = donor({ name: 'Jana Spenderin', itemCount: 3 });
+    const lotId = freshId();
+    const t = (n: number) => new Date(Date.UTC(2023, 6, 2, 10, 0, n)).toISOString();
+    const offered = at(
+      donationSubmitted(d, { categoryIds: [1, 1, 4], availableUntil: '2026-12-24' }),
+      t(1),
+    );
+    const accepted = at(
+      donationStatusChanged(d, 'submitted', 'accepted', { note: 'Keller, 2. Stock' }),
+      t(2),
+    );
+    const lotMade = at(donationItemLot(d, lotId, 4), t(3));
+    const collected = at(donationStatusChanged(d, 'accepted', 'collected'), t(4));
+    await publishAll([offered, accepted, lotMade, collected]);
+
+    const res = await get(`/api/v1/activity-logs?target_type=donation&target_id=${d.donationId}`);
+    expect(res.status).toBe(200);
+    const [took, made, accept, create] = res.body.data;
+    expect(create).toMatchObject({
+      action_type: 'CREATE',
+      target_type: 'donation',
+      target_id: d.donationId,
+      user_id: null,
+      details: {
+        actor: 'donor',
+        donor_name: 'Jana Spenderin',
+        new_status: 'submitted',
+        item_count: 3,
+        category_ids: [1, 1, 4],
+        available_until: '2026-12-24',
+      },
+    });
+    expect(accept).toMatchObject({
+      action_type: 'STATUS_CHANGE',
+      user_name: adminActor.name,
+      details: {
+        donor_name: 'Jana Spenderin',
+        old_status: 'submitted',
+        new_status: 'accepted',
+        cause: 'staff',
+        reason: null,
+        note: 'Keller, 2. Stock',
+      },
+    });
+    expect(made).toMatchObject({
+      action_type: 'CREATE',
+      target_type: 'donation',
+      target_id: d.donationId,
+      details: { item_id: lotMade.payload.item_id, lot_id: lotId, category_id: 4 },
+    });
+    expect(took).toMatchObject({ details: { old_status: 'accepted', new_status: 'collected' } });
+    expect(res.body.total).toBe(4);
+    expect(JSON.stringify(res.body.data)).not.toContain(d.email!);
+
+    // the lot's id finds the entry of the item it was made of
+    const byLot = await get(`/api/v1/activity-logs?search=${lotId}`);
+    expect(byLot.body.data.map((e: { id: number }) => e.id)).toContain(made.id);
+    // so does the donor's name
+    const byName = await get('/api/v1/activity-logs?search=jana%20spenderin');
+    expect(byName.body.total).toBe(3);
+  });
+
+  test('when staff decline a donation or the expiry job expires one, then the reason is logged with the staff member, the expiry as the system', async () => {
+    const declinedOne = donor();
+    const expiredOne = donor();
+    const declined = donationStatusChanged(declinedOne, 'submitted', 'declined', {
+      reason: 'Zu stark beschädigt',
+    });
+    const expired = donationStatusChanged(expiredOne, 'accepted', 'expired');
+    await publishAll([declined, expired]);
+    expect(await svc.entryOf(declined)).toMatchObject({ action_type: 'STATUS_CHANGE' });
+    const [d] = (
+      await get(`/api/v1/activity-logs?target_type=donation&target_id=${declinedOne.donationId}`)
+    ).body.data;
+    expect(d).toMatchObject({
+      user_email: adminActor.email,
+      details: { new_status: 'declined', reason: 'Zu stark beschädigt', cause: 'staff' },
+    });
+    const [e] = (
+      await get(`/api/v1/activity-logs?target_type=DONATION&target_id=${expiredOne.donationId}`)
+    ).body.data;
+    expect(e).toMatchObject({
+      user_id: null,
+      details: { actor: 'system', old_status: 'accepted', new_status: 'expired', cause: 'expired' },
+    });
+    // the German CSV names it
+    const csv = await get(
+      `/api/v1/activity-logs/export.csv?target_type=donation&target_id=${declinedOne.donationId}`,
+    );
+    expect(csv.body as string).toContain(
+      `Status geändert: Spende #${declinedOne.donationId}, Spender: Jana Weber, Eingegangen → Abgelehnt, Grund: Zu stark beschädigt`,
+    );
   });
 
   test('when a lot is reserved or its reservation fails, then those echoes get no entry of their own', async () => {

@@ -4,6 +4,7 @@ import {
   type Actor,
   type ApplicationStatus,
   type DomainEvent,
+  type DonationStatus,
   type Language,
 } from '@furniture/contracts';
 import { createEvent } from '@furniture/platform';
@@ -130,4 +131,81 @@ export function familyFields(f: Family) {
     language: f.language,
     lot_name: f.lotName,
   };
+}
+
+export interface Donor {
+  donationId: number;
+  email: string | null;
+  language: Language;
+  name: string;
+  itemCount: number;
+}
+
+/** A donor's offer no other test uses. */
+export function donor(overrides: Partial<Donor> = {}): Donor {
+  return {
+    donationId: freshId(),
+    email: freshAddress('donor'),
+    language: 'de',
+    name: 'Jana Weber',
+    itemCount: 2,
+    ...overrides,
+  };
+}
+
+const donorFields = (d: Donor) => ({
+  donation_id: d.donationId,
+  donor_name: d.name,
+  donor_email: d.email,
+  language: d.language,
+});
+
+export function donationSubmitted(
+  d: Donor,
+  opts: { categoryIds?: number[]; availableUntil?: string } = {},
+) {
+  return createEvent(Events.DonationSubmitted, {
+    ...donorFields(d),
+    item_count: d.itemCount,
+    category_ids: opts.categoryIds ?? Array.from({ length: d.itemCount }, () => 1),
+    available_until: opts.availableUntil ?? '2026-12-31',
+  });
+}
+
+/** Staff changed the donation's status (the expiry job when `to` is expired). */
+export function donationStatusChanged(
+  d: Donor,
+  from: DonationStatus,
+  to: DonationStatus,
+  opts: { reason?: string | null; note?: string | null } = {},
+) {
+  const expired = to === 'expired';
+  return createEvent(
+    Events.DonationStatusChanged,
+    {
+      ...donorFields(d),
+      old_status: from,
+      new_status: to,
+      cause: expired ? 'expired' : 'staff',
+      reason: opts.reason ?? null,
+      note: opts.note ?? null,
+      item_count: d.itemCount,
+    },
+    expired ? null : adminActor,
+  );
+}
+
+/** Staff made a lot of one of the donation's items. */
+export function donationItemLot(d: Donor, lotId = freshId(), categoryId = 1) {
+  return createEvent(
+    Events.DonationItemLotCreated,
+    {
+      donation_id: d.donationId,
+      item_id: freshId(),
+      lot_id: lotId,
+      lot_name: { de: 'Sofa grün', uk: 'Диван зелений' },
+      category_id: categoryId,
+    },
+    adminActor,
+  );
 }

@@ -6,7 +6,18 @@ import { Events, type DomainEvent } from '@furniture/contracts';
 import { createEvent } from '@furniture/platform';
 import { testLot } from '@furniture/platform/testing';
 import { medianOfHistogram } from '../src/activity/domain/impact-service';
-import { adminActor, at, family, familyFields, freshId, statusChange } from './events';
+import {
+  adminActor,
+  at,
+  donationItemLot,
+  donationStatusChanged,
+  donationSubmitted,
+  donor,
+  family,
+  familyFields,
+  freshId,
+  statusChange,
+} from './events';
 import { startNotification, type NotificationUnderTest } from './harness';
 
 let svc: NotificationUnderTest;
@@ -112,6 +123,9 @@ describe('the impact figures', () => {
       families_served: 2,
       applications: 3,
       wishes: 3,
+      donations_received: 0,
+      donations_accepted: 0,
+      lots_from_donations: 0,
     });
     // waits of 2, 4 and 10 days
     expect(r.median_days_to_pickup).toBe(4);
@@ -134,6 +148,35 @@ describe('the impact figures', () => {
     await deliver(marker);
     const after = await report();
     expect(after.totals.lots_received).toBe(before.totals.lots_received + 2);
+  });
+
+  test('when donors offer furniture, staff accept some and make lots of their items, then donations received, accepted and lots from donations are counted, each change once', async () => {
+    const before = (await report()).totals;
+    const [a, b, c] = [donor(), donor(), donor()];
+    const accepted = donationStatusChanged(a, 'submitted', 'accepted');
+    await deliver(
+      donationSubmitted(a),
+      donationSubmitted(b),
+      donationSubmitted(c),
+      accepted,
+      donationStatusChanged(b, 'submitted', 'accepted'),
+      donationStatusChanged(c, 'submitted', 'declined', { reason: 'Zu groß' }),
+      donationItemLot(a),
+      donationItemLot(a),
+      donationItemLot(b),
+      // collected and expired after acceptance: still accepted once
+      donationStatusChanged(a, 'accepted', 'collected'),
+      donationStatusChanged(b, 'accepted', 'expired'),
+    );
+    // a redelivered acceptance counts nothing
+    await svc.forgetProcessed(accepted);
+    await deliver(accepted);
+    const after = (await report()).totals;
+    expect({
+      donations_received: after.donations_received - before.donations_received,
+      donations_accepted: after.donations_accepted - before.donations_accepted,
+      lots_from_donations: after.lots_from_donations - before.lots_from_donations,
+    }).toEqual({ donations_received: 3, donations_accepted: 2, lots_from_donations: 3 });
   });
 
   test('when a lot arrived months ago, then it is counted in its month (office time zone)', async () => {

@@ -7,7 +7,17 @@
 import { Events, type DomainEvent } from '@furniture/contracts';
 import { createEvent } from '@furniture/platform';
 import { eventually } from '@furniture/platform/testing';
-import { adminActor, family, freshId, statusChange, submitted } from './events';
+import {
+  adminActor,
+  donationItemLot,
+  donationStatusChanged,
+  donationSubmitted,
+  donor,
+  family,
+  freshId,
+  statusChange,
+  submitted,
+} from './events';
 import { startNotification, type NotificationUnderTest } from './harness';
 
 let svc: NotificationUnderTest;
@@ -172,4 +182,130 @@ test('when an event about an erased application arrives after the erasure (it wa
   const other = family({ lotId: f.lotId });
   await deliver(submitted(other));
   expect((await records([other.applicationId])).body.mails).toHaveLength(1);
+});
+
+describe("a donor's records (wave 3)", () => {
+  const donorRecords = (donation_ids: number[]) =>
+    svc.http.post('/api/v1/privacy/records', { donation_ids }, { token: svc.adminToken });
+  const erasedDonor = (reason: 'request' | 'retention', donation_ids: number[]) =>
+    createEvent(
+      Events.PersonalDataErased,
+      { reason, application_ids: [], wish_ids: [], donation_ids },
+      reason === 'request' ? adminActor : null,
+    );
+  /** Waits until the donation's mails have all been sent. */
+  const sentMails = (donationId: number, count: number) =>
+    eventually(
+      async () => {
+        const m = await svc.conn.collection('mails').find({ donation_id: donationId }).toArray();
+        return m.length === count && m.every((x) => x.state === 'sent') ? m : undefined;
+      },
+      { what: `${count} mails of donation ${donationId} sent` },
+    );
+
+  /** An offer, accepted with a note, a lot made of one item, then cancelled with a reason. */
+  async function donorHistory(name: string) {
+    const d = donor({ name });
+    await deliver(
+      donationSubmitted(d),
+      donationStatusChanged(d, 'submitted', 'accepted', { note: `${name} ruft zurück` }),
+      donationItemLot(d),
+      donationStatusChanged(d, 'accepted', 'cancelled', { reason: `${name} ist umgezogen` }),
+    );
+    await sentMails(d.donationId, 3);
+    return d;
+  }
+
+  test('when an admin asks for the records of a donation, then the donor’s mails and log entries are answered', async () => {
+    const d = await donorHistory('Petra Spenderin');
+    const other = await donorHistory('Maria Andere');
+    const res = await donorRecords([d.donationId]);
+    expect(res.status).toBe(200);
+    // in the order the consumer stored them (its events may be handled side by side)
+    expect(res.body.mails.map((m: { kind: string }) => m.kind).sort()).toEqual([
+      'donation_accepted',
+      'donation_cancelled',
+      'donation_received',
+    ]);
+    for (const mail of res.body.mails)
+      expect(mail).toMatchObject({ to: d.email, donation_id: d.donationId });
+    expect(res.body.activity).toHaveLength(4);
+    expect(JSON.stringify(res.body)).toContain('Petra Spenderin');
+    expect(JSON.stringify(res.body)).not.toContain('Maria');
+    expect((await donorRecords([other.donationId])).body.mails).toHaveLength(3);
+    // a family's ids and a donor's together
+    const f = family();
+    await deliver(submitted(f));
+    const both = await svc.http.post(
+      '/api/v1/privacy/records',
+      { application_ids: [f.applicationId], donation_ids: [d.donationId] },
+      { token: svc.adminToken },
+    );
+    expect(both.body.mails).toHaveLength(4);
+    expect((await donorRecords([0])).status).toBe(422);
+  });
+
+  test('when an erasure with donation ids arrives, then the donor’s mails go, the entries stay without name, note or reason, an ERASE entry names the donation, and a late event mails nothing', async () => {
+    const name = 'Greta Vergessen';
+    const d = await donorHistory(name);
+    const impact = async () =>
+      (await svc.http.get('/api/v1/impact', { token: svc.adminToken })).body;
+    const before = await impact();
+
+    const e = erasedDonor('request', [d.donationId]);
+    await deliver(e);
+    const after = (await donorRecords([d.donationId])).body;
+    expect(after.mails).toEqual([]);
+    expect(after.activity).toHaveLength(5);
+    const text = JSON.stringify(after.activity);
+    for (const trace of [name, 'Greta', d.email!, 'ruft zurück', 'umgezogen'])
+      expect(text).not.toContain(trace);
+    const cancelled = after.activity.find(
+      (a: { details: { new_status?: string } }) => a.details?.new_status === 'cancelled',
+    );
+    expect(cancelled.details).toMatchObject({
+      old_status: 'accepted',
+      new_status: 'cancelled',
+      cause: 'staff',
+      item_count: d.itemCount,
+    });
+    const erase = after.activity.find((a: { action_type: string }) => a.action_type === 'ERASE');
+    expect(erase).toMatchObject({
+      target_type: 'donation',
+      target_id: d.donationId,
+      user_email: adminActor.email,
+      details: { reason: 'request', donation_ids: [d.donationId] },
+    });
+    const search = await svc.http.get(`/api/v1/activity-logs?search=${encodeURIComponent(name)}`, {
+      token: svc.adminToken,
+    });
+    expect(search.body.total).toBe(0);
+    expect(await impact()).toEqual(before);
+
+    // an event about the donation that arrives after the erasure: no mail, an entry without the donor
+    const late = donationStatusChanged(d, 'accepted', 'expired');
+    await deliver(late);
+    const afterLate = (await donorRecords([d.donationId])).body;
+    expect(afterLate.mails).toEqual([]);
+    expect(afterLate.activity).toHaveLength(6);
+    expect(JSON.stringify(afterLate.activity)).not.toContain('Greta');
+
+    // a redelivered erasure changes nothing, and keeps its own entry's reason
+    await svc.forgetProcessed(e);
+    await deliver(e);
+    const again = (await donorRecords([d.donationId])).body;
+    expect(again.activity).toHaveLength(6);
+    expect(
+      again.activity.find((a: { action_type: string }) => a.action_type === 'ERASE').details,
+    ).toMatchObject({ reason: 'request' });
+  });
+
+  test('when the retention job erased a donation, then its mails and the donor’s details go and no entry is written for it', async () => {
+    const d = await donorHistory('Rita Frist');
+    await deliver(erasedDonor('retention', [d.donationId]));
+    const after = (await donorRecords([d.donationId])).body;
+    expect(after.mails).toEqual([]);
+    expect(after.activity).toHaveLength(4);
+    expect(JSON.stringify(after.activity)).not.toContain('Rita');
+  });
 });

@@ -1,7 +1,14 @@
 import { startMailCatcher, type MailCatcher } from '@furniture/infra';
 import { eventually } from '@furniture/platform/testing';
 import { Events } from '@furniture/contracts';
-import { family, statusChange, submitted } from './events';
+import {
+  donationStatusChanged,
+  donationSubmitted,
+  donor,
+  family,
+  statusChange,
+  submitted,
+} from './events';
 import { startNotification, type NotificationUnderTest } from './harness';
 import { mailbox } from './mailbox';
 
@@ -140,4 +147,42 @@ test('when an older mail of the family still waits for its retry, then it goes o
     `Bewerbung Nr. ${f.applicationId} eingegangen`,
     'Gute Nachricht',
   ]);
+});
+
+test('when the SMTP server is down while a donor offers and is accepted, then both mails wait and go out once each after it is back, the offer first', async () => {
+  const svc = await start({ MAIL_PROBE_INTERVAL_MS: '300' });
+  const d = donor();
+  const donorMails = () =>
+    svc.conn.collection('mails').find({ donation_id: d.donationId }).toArray();
+  await catcher.stopSmtp();
+  try {
+    await svc.publish(donationSubmitted(d));
+    await svc.publish(donationStatusChanged(d, 'submitted', 'accepted'));
+    await eventually(
+      async () => {
+        const mails = await donorMails();
+        return mails.length === 2 &&
+          mails.every((m) => m.state === 'queued' && m.attempts === 0) &&
+          mails.some((m) => m.last_error)
+          ? mails
+          : undefined;
+      },
+      { timeoutMs: 15000, what: "the donor's mails waiting for the server" },
+    );
+    expect(await box.to(d.email!)).toEqual([]);
+  } finally {
+    await catcher.startSmtp();
+  }
+  const mails = await box.waitFor(d.email!, 2);
+  const inArrivalOrder = [...mails].sort((a, b) => a.Created.localeCompare(b.Created));
+  expect(inArrivalOrder.map((m) => m.Subject.replace(/ – .*$/, ''))).toEqual([
+    `Ihre Spende Nr. ${d.donationId} ist eingegangen`,
+    `Ihre Spende Nr. ${d.donationId}: Wir nehmen Ihre Möbel gern an`,
+  ]);
+  const records = await eventually(async () => {
+    const all = await donorMails();
+    return all.every((m) => m.state === 'sent') ? all : undefined;
+  });
+  expect(records.map((m) => m.attempts)).toEqual([1, 1]);
+  expect(await box.to(d.email!)).toHaveLength(2);
 });

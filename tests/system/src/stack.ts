@@ -8,7 +8,11 @@ import { authService } from '@furniture/auth/service';
 import { startTestGateway } from '@furniture/gateway/testing';
 import { mediaService } from '@furniture/media/service';
 import { applicationsService } from '@furniture/applications/service';
-import { catalogService } from '@furniture/catalog/service';
+import {
+  catalogService,
+  mediaLotPhotoCopies,
+  type CatalogOptions,
+} from '@furniture/catalog/service';
 import { notificationService } from '@furniture/notification/service';
 import { topologyQueues, type Logger } from '@furniture/platform';
 import {
@@ -32,6 +36,10 @@ export async function startSystem(
   opts: {
     full?: boolean;
     gatewayEnv?: Record<string, string>;
+    /** the catalog's compose options (its clock) */
+    catalogOptions?: CatalogOptions;
+    /** the media service's configuration besides the test servers' (S3_URL, …) */
+    mediaEnv?: Record<string, string>;
     /** every service's and the gateway's logger (silent by default) */
     logger?: (name: string) => Logger;
     /**
@@ -49,10 +57,18 @@ export async function startSystem(
   const urls = testUrls();
   const exchange = uniqueName('system');
   const db = opts.databases ?? {};
+  // the catalog copies a donated item's photos through the media service, which starts after it
+  let mediaUrl = '';
   const catalog = await startService(catalogService, {
     exchange,
     logger: logger?.('catalog'),
     dbName: db.catalog,
+    options: {
+      photoCopies: {
+        adopt: (...args) => mediaLotPhotoCopies(mediaUrl).adopt(...args),
+      },
+      ...opts.catalogOptions,
+    },
   });
   const applications = await startService(applicationsService, {
     logger: logger?.('applications'),
@@ -98,9 +114,10 @@ export async function startSystem(
         logger: logger?.('media'),
         exchange,
         dbName: db.media,
-        env: { S3_URL: urls.s3Url, S3_BUCKET: bucket, CATALOG_URL: catalog.url },
+        env: { S3_URL: urls.s3Url, S3_BUCKET: bucket, CATALOG_URL: catalog.url, ...opts.mediaEnv },
       })
     : undefined;
+  mediaUrl = media?.url ?? '';
   const recorder = await new EventRecorder(urls.amqpUrl, exchange).start();
   const gateway = await startTestGateway(
     {

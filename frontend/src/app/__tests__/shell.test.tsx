@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { renderApp } from '../../test/render';
 import { catalogHandlers } from '../../test/fixtures';
 import { server } from '../../test/server';
@@ -18,6 +18,17 @@ describe('app shell', () => {
     expect(screen.getByRole('link', { name: /Bewerbungsstatus prüfen/ })).toHaveAttribute(
       'href',
       '/check-status',
+    );
+  });
+
+  test('when a public page opens, then its footer names the licence and links to the source code (AGPL-3.0 § 13)', async () => {
+    renderApp('/');
+    const footer = await screen.findByRole('contentinfo');
+    expect(footer).toHaveTextContent('Freie Software unter der AGPL-3.0');
+    // the gateway leads it to SOURCE_URL
+    expect(within(footer).getByRole('link', { name: 'Quellcode' })).toHaveAttribute(
+      'href',
+      '/api/v1/source',
     );
   });
 

@@ -6,7 +6,10 @@ import { useOpenWishDialog } from '../../lib/wish-dialog';
 
 const linkClass = 'rounded-sm text-blue-100 underline-offset-4 hover:text-white hover:underline';
 
-/** Links, the wish button and the contact block (placeholder phone and a city line). */
+/**
+ * Links, the wish button, the contact block (placeholder phone and a city line), and the link to
+ * the source code the AGPL asks for (the gateway leads it to SOURCE_URL).
+ */
 export default function Footer() {
   const { t } = useTranslation('common');
   const openWish = useOpenWishDialog();
@@ -75,7 +78,15 @@ export default function Footer() {
         </address>
       </div>
       <div className="border-t border-blue-900">
-        <p className="container-page py-4 text-sm text-blue-100">{t('footer.free')}</p>
+        <div className="container-page flex flex-col gap-2 py-4 text-sm text-blue-100 sm:flex-row sm:justify-between">
+          <p>{t('footer.free')}</p>
+          <p>
+            {t('footer.license')} ·{' '}
+            <a href={`${env.apiBaseUrl}/source`} className={linkClass}>
+              {t('footer.source')}
+            </a>
+          </p>
+        </div>
       </div>
     </footer>
   );

@@ -1,6 +1,5 @@
 import type { DomainEvent } from '@furniture/contracts';
-import type { Connection, StoredList } from '@furniture/platform';
-import { phoneKey } from './lookup-limit';
+import { forgetPhoneWrites, type Connection, type StoredList } from '@furniture/platform';
 import type { ApplicationDoc, Models, WishDoc } from './models';
 
 /** A stored document as it is, for the lookup and the export (dates as ISO strings). */
@@ -156,6 +155,6 @@ export class PrivacyRepository {
    * erasure nothing in the database can be linked to the number, not even for ten minutes.
    */
   async forgetWriteCounter(e164: string): Promise<void> {
-    await this.conn.collection('public_writes').deleteMany({ key: `phone:${phoneKey(e164)}` });
+    await forgetPhoneWrites(this.conn, e164);
   }
 }

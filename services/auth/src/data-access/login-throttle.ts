@@ -34,6 +34,13 @@ export function mongoLoginThrottle(
         byIp.reward(ip, 1),
       ]);
     },
+    async unlock(email) {
+      // the address's own budget (byIp) is not the account's: it runs out after its window
+      await Promise.all([
+        byAccountAndIp.forgetStartingWith(pairKey(email, '')),
+        byAccount.forget(email.toLowerCase()),
+      ]);
+    },
   };
 }
 

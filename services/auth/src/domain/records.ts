@@ -31,6 +31,8 @@ export interface LoginThrottle {
   take(email: string, ip: string): Promise<number>;
   /** the attempt succeeded: its points are given back and the account's failures forgotten */
   recordSuccess(email: string, ip: string): Promise<void>;
+  /** the account's failures forgotten from every address (an operator's unlock) */
+  unlock(email: string): Promise<void>;
 }
 
 /** The fields a change sets (for changesOf). */
@@ -45,7 +47,7 @@ export const userUpdated = (
   before: UserRecord,
   set: Partial<UserRecord>,
   next: User,
-  actor: Actor,
+  actor: Actor | null,
 ) =>
   createEvent(
     Events.UserUpdated,

@@ -13,6 +13,7 @@ import type { UsersRepository } from '../data-access/users-repository';
 import {
   passwordTooWeak,
   toPublicUser,
+  type LoginThrottle,
   type PasswordPolicy,
   type UserRecord,
   snapshot,
@@ -32,6 +33,7 @@ export class UsersService {
       sessions: SessionsRepository;
       hasher: PasswordHasher;
       policy: PasswordPolicy;
+      throttle: LoginThrottle;
       onEvents: () => void;
     },
   ) {}
@@ -45,7 +47,15 @@ export class UsersService {
     return toPublicUser(await this.require(id));
   }
 
-  async create(actor: Actor, input: UserCreate): Promise<User> {
+  /**
+   * A new user. `mustChangePassword`: the password was chosen by someone else (the admin command
+   * line prints one), so the first login leads to the password change.
+   */
+  async create(
+    actor: Actor | null,
+    input: UserCreate,
+    opts: { mustChangePassword?: boolean } = {},
+  ): Promise<User> {
     if (this.deps.policy.isWeak(input.password, [input.name, input.email]))
       throw passwordTooWeak('password');
     const created = await this.deps.users.create(
@@ -54,6 +64,7 @@ export class UsersService {
         email: input.email,
         role: input.role,
         password_hash: await this.deps.hasher.hash(input.password),
+        ...(opts.mustChangePassword ? { must_change_password: true } : {}),
       },
       (user) => [createEvent(Events.UserCreated, { user: snapshot(user) }, actor)],
     );
@@ -101,6 +112,37 @@ export class UsersService {
     }
     this.deps.onEvents();
     return toPublicUser(updated);
+  }
+
+  /**
+   * An operator's reset (`npm run admin -- users reset-password`) for a user who cannot log in:
+   * a new password that the first login leads to change, the user's sessions ended and the
+   * account's login locks lifted, in one guarded write with its event (the log names no staff
+   * member: nobody logged in did it).
+   */
+  async resetPassword(actor: Actor | null, email: string, password: string): Promise<User> {
+    const before = await this.requireEmail(email);
+    if (this.deps.policy.isWeak(password, [before.name, before.email]))
+      throw passwordTooWeak('password');
+    const set = {
+      password_hash: await this.deps.hasher.hash(password),
+      must_change_password: true,
+    };
+    const updated = await this.deps.users.update(before, set, (next) => [
+      userUpdated(before, { password_hash: set.password_hash }, next, actor),
+    ]);
+    if (!updated) throw new AppError('USER_NOT_FOUND');
+    await this.deps.sessions.revokeAllOfUser(before.id, 'password_reset');
+    await this.deps.throttle.unlock(before.email);
+    this.deps.onEvents();
+    return toPublicUser(updated);
+  }
+
+  /** Lifts an account's login locks (failed logins from any address); its password stays. */
+  async unlock(email: string): Promise<User> {
+    const user = await this.requireEmail(email);
+    await this.deps.throttle.unlock(user.email);
+    return toPublicUser(user);
   }
 
   /**
@@ -154,6 +196,12 @@ export class UsersService {
     }
     this.deps.onEvents();
     return 'created';
+  }
+
+  private async requireEmail(email: string): Promise<UserRecord> {
+    const user = await this.deps.users.findByEmail(email.trim().toLowerCase());
+    if (!user) throw new AppError('USER_NOT_FOUND');
+    return user;
   }
 
   private async require(id: number): Promise<UserRecord> {

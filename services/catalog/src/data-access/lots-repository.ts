@@ -2,6 +2,7 @@ import type { DomainEvent, LotStatus } from '@furniture/contracts';
 import {
   docKey,
   escapeRegex,
+  isDuplicateKeyError,
   NOT_DELETED,
   type Mutated,
   type Store,
@@ -155,9 +156,27 @@ export class LotsRepository {
     data: Omit<LotData, 'id' | 'rev'>,
     events: (lot: LotData) => DomainEvent[],
   ): Promise<LotData> {
-    const id = await this.stored.nextId();
+    return (await this.insertAs(await this.stored.nextId(), data, events))!;
+  }
+
+  /** The next lot id, drawn ahead of its insert (a lot made of a donated item: insertAs). */
+  nextId(): Promise<number> {
+    return this.stored.nextId();
+  }
+
+  /** A lot with an id drawn before; null when a lot (or its tombstone) already has that id. */
+  async insertAs(
+    id: number,
+    data: Omit<LotData, 'id' | 'rev'>,
+    events: (lot: LotData) => DomainEvent[],
+  ): Promise<LotData | null> {
     const lot: LotData = { ...data, id, rev: 1 };
-    await this.stored.insert({ _id: docKey(id), ...lot }, events(lot));
+    try {
+      await this.stored.insert({ _id: docKey(id), ...lot }, events(lot));
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return null;
+      throw err;
+    }
     this.onWrite();
     return lot;
   }

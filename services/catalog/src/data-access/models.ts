@@ -1,6 +1,7 @@
 import { Schema, type Connection } from 'mongoose';
-import { LotStatuses } from '@furniture/contracts';
+import { DonationStatuses, ItemConditions, Languages, LotStatuses } from '@furniture/contracts';
 import { outboxPlugin } from '@furniture/platform';
+import type { DonationData } from '../domain/donation-records';
 import type { CategoryData, LotData } from '../domain/records';
 
 const localized = { de: { type: String, default: '' }, uk: { type: String, default: '' } };
@@ -74,6 +75,94 @@ lotSchema.index({ category_id: 1, status: 1, id: -1 });
 lotSchema.index({ status: 1, id: -1 });
 lotSchema.index({ created_at: -1 });
 
+export interface DonationDoc extends DonationData {
+  _id: string;
+}
+
+const photoUrls = { thumbnail: String, medium: String, large: String };
+
+const donationSchema = new Schema<DonationDoc>(
+  {
+    _id: { type: String, required: true },
+    id: { type: Number, required: true, unique: true },
+    status: { type: String, enum: DonationStatuses, required: true },
+    donor_name: { type: String, default: '' },
+    donor_phone: { type: String, required: true },
+    donor_phone_raw: { type: String, default: '' },
+    donor_email: { type: String, default: null },
+    donor_name_public: { type: Boolean, default: false },
+    language: { type: String, enum: Languages, required: true },
+    city: { type: String, default: '' },
+    address: { type: String, default: '' },
+    floor: { type: Number, default: null },
+    has_elevator: { type: Boolean, default: null },
+    available_until: { type: String, required: true },
+    items: {
+      type: [
+        {
+          _id: false,
+          id: Number,
+          category_id: Number,
+          description: String,
+          dimensions: { type: String, default: null },
+          condition: { type: String, enum: [...ItemConditions, null], default: null },
+          can_disassemble: { type: Boolean, default: null },
+          photos: {
+            type: [
+              {
+                _id: false,
+                id: String,
+                urls: photoUrls,
+                width: Number,
+                height: Number,
+                bytes: Number,
+              },
+            ],
+            default: [],
+          },
+          lot_id: { type: Number, default: null },
+        },
+      ],
+      default: [],
+    },
+    history: {
+      type: [
+        {
+          _id: false,
+          at: Date,
+          from: { type: String, default: null },
+          to: String,
+          cause: String,
+          by: {
+            type: { _id: false, id: Number, name: String, email: String, role: String },
+            default: null,
+          },
+          note: { type: String, default: null },
+          reason: { type: String, default: null },
+        },
+      ],
+      default: [],
+    },
+    photo_claims: {
+      type: [{ _id: false, id: String, item_id: Number, claimed_at: Date }],
+      default: [],
+    },
+    upload_token_hash: { type: String, default: null },
+    upload_token_expires_at: { type: Date, default: null },
+    created_at: { type: Date, required: true },
+    updated_at: { type: Date, required: true },
+    status_changed_at: { type: Date, required: true },
+    erased_at: { type: Date, default: null },
+    rev: { type: Number, required: true },
+  },
+  { collection: 'donations', versionKey: false },
+);
+donationSchema.plugin(outboxPlugin);
+// the donor's lookup and the privacy lookup by number; the expiry and retention jobs
+donationSchema.index({ donor_phone: 1 });
+donationSchema.index({ status: 1, available_until: 1 });
+donationSchema.index({ status: 1, status_changed_at: 1 });
+
 /** Events that belong to no document (a reservation for a lot that does not exist). */
 export interface OutboxMessageDoc {
   _id: string;
@@ -89,6 +178,7 @@ export function registerModels(conn: Connection) {
   return {
     Category: conn.model<CategoryDoc>('Category', categorySchema),
     Lot: conn.model<LotDoc>('Lot', lotSchema),
+    Donation: conn.model<DonationDoc>('Donation', donationSchema),
     OutboxMessage: conn.model<OutboxMessageDoc>('OutboxMessage', outboxMessageSchema),
   };
 }

@@ -1,7 +1,7 @@
 import { rangeEnd, rangeStart } from '@furniture/platform/domain';
 
 /** The volunteers' time zone: a calendar day in the lot list's date filters is a day there. */
-const TIME_ZONE = 'Europe/Berlin';
+export const TIME_ZONE = 'Europe/Berlin';
 
 /**
  * Date filters of the lot list: date_from starts at its day's midnight, date_to includes the

@@ -21,7 +21,7 @@ import type { CategoriesRepository } from '../data-access/categories-repository'
 import type { LotFilter, LotsRepository } from '../data-access/lots-repository';
 import { dateRange } from './dates';
 import { changesOf, lotSnapshot } from './events';
-import { mergedText, toLot, type LotData, type LotSet } from './records';
+import { mergedText, toLot, type LotData, type LotSet, type PhotoRef } from './records';
 
 /** A category's lots (all or a page) and how many the caller can see in it. */
 export interface LotsOfCategory {
@@ -154,19 +154,57 @@ export class LotsService {
   }
 
   async create(actor: Actor, input: LotCreate): Promise<Lot> {
+    const created = await this.insert(
+      actor,
+      input,
+      [],
+      () => [],
+      (data, events) => this.deps.lots.insert(data, events),
+    );
+    return toLot(created!);
+  }
+
+  /**
+   * A lot made of a donated item: under the id drawn for it (LotsRepository.nextId), with the
+   * item's photos (already copied to the lot by the media service) and the events of its making.
+   * null when a lot already has that id (the item became a lot meanwhile).
+   */
+  async createAs(
+    actor: Actor,
+    id: number,
+    input: LotCreate,
+    photos: PhotoRef[],
+    events: (lot: LotData) => DomainEvent[],
+  ): Promise<Lot | null> {
+    const created = await this.insert(actor, input, photos, events, (data, all) =>
+      this.deps.lots.insertAs(id, data, all),
+    );
+    return created && toLot(created);
+  }
+
+  private insert(
+    actor: Actor,
+    input: LotCreate,
+    photos: PhotoRef[],
+    more: (lot: LotData) => DomainEvent[],
+    store: (
+      data: Omit<LotData, 'id' | 'rev'>,
+      events: (lot: LotData) => DomainEvent[],
+    ) => Promise<LotData | null>,
+  ): Promise<LotData | null> {
     const description = { de: input.description.de, uk: input.description.uk ?? '' };
     return this.deps.categories.withMembersLock(input.category_id, async () => {
       if (!(await this.deps.categories.findById(input.category_id))) throw categoryMissing();
       const now = new Date();
-      const created = await this.deps.lots.insert(
+      return store(
         {
           name: { de: input.name.de, uk: input.name.uk ?? '' },
           description,
           detailed_description: detailedOf(null, description, input.detailed_description),
           status: input.status,
           category_id: input.category_id,
-          photos: input.photos ?? [],
-          gallery_photos: input.gallery_photos ?? [],
+          photos: [...(input.photos ?? []), ...photos.map((p) => p.medium)],
+          gallery_photos: [...(input.gallery_photos ?? []), ...photos.map((p) => p.large)],
           dimensions: input.dimensions ?? '',
           condition: input.condition ?? '',
           donor: input.donor ?? '',
@@ -177,12 +215,11 @@ export class LotsService {
           created_by_user_id: actor.id,
           version: 1,
           reserved_application_id: null,
-          photo_refs: [],
+          photo_refs: photos,
           deleted_photo_ids: [],
         },
-        (lot) => [createEvent(Events.LotCreated, { lot: lotSnapshot(lot) }, actor)],
+        (lot) => [createEvent(Events.LotCreated, { lot: lotSnapshot(lot) }, actor), ...more(lot)],
       );
-      return toLot(created);
     });
   }
 

@@ -36,6 +36,10 @@ export const DonationStatuses = [
 ] as const;
 export type DonationStatus = (typeof DonationStatuses)[number];
 
+/** How worn a piece is: the lot form's conditions (a donated item's too), stored by these keys. */
+export const ItemConditions = ['new', 'like_new', 'very_good', 'good', 'worn'] as const;
+export type ItemCondition = (typeof ItemConditions)[number];
+
 /** What staff may change a donation to (the expiry job alone sets `expired`). */
 export const DonationTransitions: Record<DonationStatus, readonly DonationStatus[]> = {
   submitted: ['accepted', 'declined'],
@@ -88,7 +92,16 @@ export const ActionTypes = [
 ] as const;
 export type ActionType = (typeof ActionTypes)[number];
 
-export const TargetTypes = ['category', 'lot', 'application', 'user', 'wish', 'system'] as const;
+export const TargetTypes = [
+  'category',
+  'lot',
+  'application',
+  'user',
+  'wish',
+  /** a donor's offer (wave 3) */
+  'donation',
+  'system',
+] as const;
 export type TargetType = (typeof TargetTypes)[number];
 
 export const Languages = ['de', 'uk'] as const;

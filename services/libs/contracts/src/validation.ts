@@ -34,6 +34,19 @@ export const ValidationMessages = {
     de: 'Notiz darf höchstens 1000 Zeichen haben',
     uk: 'Нотатка може містити не більше 1000 символів',
   },
+  reason_required_for_decline: {
+    de: 'Für eine Absage ist ein Grund erforderlich',
+    uk: 'Для відмови потрібно вказати причину',
+  },
+  consent_required: {
+    de: 'Bitte stimmen Sie den Datenschutzhinweisen zu',
+    uk: 'Будь ласка, погодьтеся з умовами захисту даних',
+  },
+  date_in_past: {
+    de: 'Das Datum darf nicht in der Vergangenheit liegen',
+    uk: 'Дата не може бути в минулому',
+  },
+  unknown_category: { de: 'Unbekannte Kategorie', uk: 'Невідома категорія' },
   note_required_for_rejection: {
     de: 'Für eine Ablehnung ist eine Notiz erforderlich',
     uk: 'Для відхилення потрібна нотатка',

@@ -4,9 +4,16 @@ import {
   type ErrorCode,
   type FieldError,
   type Language,
+  type LocalizedText,
 } from '@furniture/contracts';
 
-type Params = Record<string, string | number>;
+/** A message's placeholders; a text in both languages is filled in the message's language. */
+type Params = Record<string, string | number | LocalizedText>;
+
+const inLanguage = (params: Params, lang: Language): Record<string, string | number> =>
+  Object.fromEntries(
+    Object.entries(params).map(([k, v]) => [k, typeof v === 'object' ? v[lang] : v]),
+  );
 
 /**
  * The one error type for everything a user can cause (and for catastrophic failures).
@@ -32,7 +39,9 @@ export class AppError extends Error {
       cause?: unknown;
     } = {},
   ) {
-    super(formatMessage(Errors[code].de, opts.params), { cause: opts.cause });
+    super(formatMessage(Errors[code].de, inLanguage(opts.params ?? {}, 'de')), {
+      cause: opts.cause,
+    });
     this.name = 'AppError';
     this.code = code;
     this.status = opts.status ?? Errors[code].status;
@@ -43,6 +52,6 @@ export class AppError extends Error {
   }
 
   localizedMessage(lang: Language): string {
-    return formatMessage(Errors[this.code][lang], this.params);
+    return formatMessage(Errors[this.code][lang], inLanguage(this.params, lang));
   }
 }

@@ -22,4 +22,7 @@ export * from './dates';
 export * from './changes';
 export * from './store';
 export * from './work-limiter';
+export * from './phone-input';
+export * from './public-limits';
+export * from './release';
 export { openErasureLedger } from './backup/erasure-ledger';

@@ -49,7 +49,8 @@ export class RevokedTokens {
         this.revokeUserBefore(userId, at);
         return;
       case Events.UserUpdated:
-        if (payload.changes && ('role' in payload.changes || 'password_hash' in payload.changes))
+        // a new password shows as `password` (changesOf masks the hash and drops `_hash`)
+        if (payload.changes && ('role' in payload.changes || 'password' in payload.changes))
           this.revokeUserBefore(userId, at);
         return;
       default:

@@ -136,6 +136,55 @@ export class PhotosRepository {
   }
 
   /**
+   * A photo adopted into a lot at `position` (a donated item's, copied already): its slot and
+   * its ready record with its events. An earlier attempt's photo there (the same objects) is
+   * answered as it is, without new events; null when another photo holds the slot.
+   */
+  async adopt(
+    lotId: number,
+    position: number,
+    data: {
+      keys: PhotoKeys;
+      urls: PhotoUrls;
+      width: number;
+      height: number;
+      bytes: number;
+      created_by_user_id: number;
+    },
+    events: (photo: Photo) => DomainEvent[],
+  ): Promise<Photo | null> {
+    return this.inTurnOfLot(lotId, async () => {
+      const held = (await this.slotsOf(lotId)).find((s) => s.position === position);
+      if (held) {
+        const doc = await this.findPhoto(held.photo_id);
+        return isReadyOf(lotId, doc) && doc.keys.large === data.keys.large ? toPhoto(doc) : null;
+      }
+      const id = await nextId(this.conn, 'photos');
+      const now = new Date();
+      const slot = { _id: slotKey(lotId, position), lot_id: lotId, position, photo_id: id };
+      if (!(await insertedUnlessTaken(() => this.slotsStored.insert({ ...slot, created_at: now }))))
+        return null;
+      const doc: PhotoDoc = {
+        _id: docKey(id),
+        id,
+        lot_id: lotId,
+        position,
+        status: 'ready',
+        ...data,
+        created_at: now,
+        updated_at: now,
+      };
+      try {
+        await this.stored.insert(doc, events(toPhoto(doc)));
+      } catch (err) {
+        await this.freeSlot(lotId, position, id);
+        throw err;
+      }
+      return toPhoto(doc);
+    });
+  }
+
+  /**
    * Slots whose photo record is gone (a process died between taking the slot and writing the
    * record, or between deleting a photo and freeing its slot) are freed once they are a minute
    * old; answers the slots that remain.

@@ -6,46 +6,33 @@ import {
   MEDIA_URL_PREFIX,
   PhotoSizeNames,
   type Actor,
+  type DonationStoredPhoto,
   type LotSnapshot,
   type Photo,
   type PhotoUrls,
 } from '@furniture/contracts';
 import { AppError, createEvent, type LotLookup, type Logger } from '@furniture/platform/domain';
 import type { PhotosRepository } from '../data-access/photos-repository';
-import type { ImageProcessor } from '../integrations/image-processor';
-import {
-  ImageDecodeError,
-  ImagePixelLimitError,
-  ImageTimeoutError,
-  NoFreeSlotError,
-  type PhotoKeys,
-} from './records';
+import { NoFreeSlotError, type PhotoKeys } from './records';
 import type { ObjectInfo, ObjectStore } from '../integrations/object-store';
-import { checkContent } from './file-checks';
 import type { LotsService } from './lots-service';
-
-export interface UploadedFile {
-  name?: string;
-  type?: string;
-  data: Buffer;
-}
+import type { PhotoIntake, UploadedFile } from './photo-intake';
 
 export interface PhotosDeps {
   photos: PhotosRepository;
   lots: LotsService;
   lotsRepo: LotLookup;
   store: ObjectStore;
-  images: ImageProcessor;
-  /** bounds how many images are decoded and encoded at once (the platform's WorkLimiter) */
-  processing: { run<T>(job: () => Promise<T>): Promise<T> };
-  maxInputPixels: number;
-  maxBytes: number;
+  intake: PhotoIntake;
   logger: Logger;
   /** called after every write that carries events */
   onEvents: () => void;
 }
 
-const KEY_PATTERN = /^lots\/\d+\/[0-9a-f-]{36}-(thumbnail|medium|large)\.webp$/;
+/** The keys served: a lot's photos, and a donated item's (donations/{id}/{item}/…). */
+const KEY_PATTERN =
+  /^(lots\/\d+|donations\/\d+\/\d+)\/[0-9a-f-]{36}-(thumbnail|medium|large)\.webp$/;
+const DONATION_KEY_PATTERN = /^donations\/\d+\/\d+\/[0-9a-f-]{36}-(thumbnail|medium|large)\.webp$/;
 
 /** Object keys of a new photo: a fresh uuid per photo, so a key never repeats. */
 const keysFor = (lotId: number, uuid: string) =>
@@ -78,29 +65,9 @@ export class PhotosService {
   }
 
   async upload(actor: Actor, lotId: number, file: UploadedFile | undefined): Promise<Photo> {
-    const { photos, images, store, logger } = this.deps;
-    if (!file || file.data.length === 0) throw new AppError('PHOTO_FILE_MISSING');
-    if (file.data.length > this.deps.maxBytes) throw tooLarge(this.deps.maxBytes);
+    const { photos, store, logger } = this.deps;
     await this.deps.lots.requireLot(lotId);
-    const format = checkContent(file);
-
-    const header = await images.readHeader(file.data).catch((err: Error) => {
-      throw new AppError('PHOTO_CORRUPT', { cause: err });
-    });
-    if (header.format !== format) {
-      throw new AppError('PHOTO_TYPE_MISMATCH', { params: { detected: header.format } });
-    }
-    const { width, height } = header;
-    if (width * height > this.deps.maxInputPixels) throw this.tooManyPixels(width, height);
-    if (width < Limits.photoMinWidth || height < Limits.photoMinHeight) {
-      const params = {
-        width,
-        height,
-        min_width: Limits.photoMinWidth,
-        min_height: Limits.photoMinHeight,
-      };
-      throw new AppError('PHOTO_TOO_SMALL', { params, extra: params });
-    }
+    const image = await this.deps.intake.inspect(file);
 
     const claim = await photos
       .claimSlot(lotId, { keys: keysFor(lotId, randomUUID()), created_by_user_id: actor.id })
@@ -113,20 +80,13 @@ export class PhotosService {
       const lot = await this.deps.lotsRepo.get(lotId);
       if (!lot || lot.deleted) throw new AppError('LOT_NOT_FOUND');
 
-      const renditions = await this.deps.processing
-        .run(() => images.render(file.data))
-        .catch((err: Error) => {
-          if (err instanceof ImageTimeoutError)
-            throw new AppError('PHOTO_PROCESSING_TIMEOUT', { cause: err });
-          if (err instanceof ImagePixelLimitError) throw this.tooManyPixels(width, height);
-          if (err instanceof ImageDecodeError) throw new AppError('PHOTO_CORRUPT', { cause: err });
-          throw err;
-        });
+      const renditions = await this.deps.intake.render(image);
       await Promise.all(renditions.map((r) => store.put(claim.keys[r.size], r.data, 'image/webp')));
       const urls = urlsOf(claim.keys);
+      const { width, height } = image;
       const photo = await photos.finish(
         claim,
-        { urls, width, height, bytes: file.data.length },
+        { urls, width, height, bytes: image.file.data.length },
         (p) => [createEvent(Events.PhotoUploaded, { photo_id: p.id, lot_id: lotId, urls }, actor)],
       );
       // the claim is gone: the lot was deleted while this photo was being processed
@@ -142,6 +102,51 @@ export class PhotosService {
       });
       throw err;
     }
+  }
+
+  /**
+   * A lot made of a donated item takes the item's photos (issue 28): each is copied under the
+   * lot (lots/{id}/, so that it is served, listed, deleted and removed with the lot like any
+   * other) and recorded with photo.uploaded, in the item's order. The donor's own objects stay
+   * with the donation (its erasure removes them; the lot keeps its copies). Idempotent: a second
+   * call answers the photos the first recorded. A photo whose objects are gone (the donation was
+   * erased meanwhile) is left out.
+   */
+  async adopt(
+    actor: Actor,
+    lotId: number,
+    sources: DonationStoredPhoto[],
+  ): Promise<{ photo_id: number; urls: PhotoUrls }[]> {
+    const out: { photo_id: number; urls: PhotoUrls }[] = [];
+    for (const [position, source] of sources.entries()) {
+      const from = keysOf(source.urls);
+      if (!from.every((k) => DONATION_KEY_PATTERN.test(k))) continue;
+      const keys = keysFor(lotId, source.id);
+      const copied = await Promise.all(
+        PhotoSizeNames.map((size, i) => this.deps.store.copy(from[i]!, keys[size])),
+      );
+      if (!copied.every(Boolean)) {
+        await this.deps.store.remove(Object.values(keys));
+        continue;
+      }
+      const urls = urlsOf(keys);
+      const photo = await this.deps.photos.adopt(
+        lotId,
+        position,
+        {
+          keys,
+          urls,
+          width: source.width,
+          height: source.height,
+          bytes: source.bytes,
+          created_by_user_id: actor.id,
+        },
+        (p) => [createEvent(Events.PhotoUploaded, { photo_id: p.id, lot_id: lotId, urls }, actor)],
+      );
+      if (photo) out.push({ photo_id: photo.id, urls: photo.urls });
+    }
+    this.deps.onEvents();
+    return out;
   }
 
   async list(lotId: number): Promise<Photo[]> {
@@ -186,11 +191,6 @@ export class PhotosService {
     return { info, body: () => this.deps.store.open(key) };
   }
 
-  private tooManyPixels(width: number, height: number): AppError {
-    const params = { width, height, max_megapixels: Math.floor(this.deps.maxInputPixels / 1e6) };
-    return new AppError('PHOTO_TOO_MANY_PIXELS', { params, extra: params });
-  }
-
   /** Claims left by a process that died mid-upload: free their slots and objects. */
   async cleanupStaleClaims(olderThanMs: number): Promise<number> {
     const stale = await this.deps.photos.staleClaims(new Date(Date.now() - olderThanMs));
@@ -207,13 +207,5 @@ function limitReached(taken: number): AppError {
   return new AppError('PHOTO_LIMIT_REACHED', {
     params: { max: Limits.photosPerLot, remaining },
     extra: { max_photos: Limits.photosPerLot, remaining },
-  });
-}
-
-export function tooLarge(maxBytes: number): AppError {
-  const maxMb = Math.round((maxBytes / (1024 * 1024)) * 10) / 10;
-  return new AppError('PHOTO_TOO_LARGE', {
-    params: { max_mb: maxMb },
-    extra: { max_bytes: maxBytes },
   });
 }

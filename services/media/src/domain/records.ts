@@ -29,3 +29,12 @@ export class ImageDecodeError extends Error {}
 export class ImageTimeoutError extends Error {}
 /** More pixels than allowed (found while decoding; the header check usually catches it first). */
 export class ImagePixelLimitError extends Error {}
+
+/** A donor's photo upload in progress (its claim in the catalog, its objects in the bucket). */
+export interface DonationUpload {
+  photo_id: string;
+  donation_id: number;
+  item_id: number;
+  keys: PhotoKeys;
+  started_at: Date;
+}

@@ -14,6 +14,8 @@ export interface ObjectStore {
   ensureBucket(): Promise<void>;
   ping(): Promise<boolean>;
   put(key: string, data: Buffer, contentType: string): Promise<void>;
+  /** Copies an object within the bucket; false when the source does not exist. */
+  copy(from: string, to: string): Promise<boolean>;
   /** null when there is no such object */
   stat(key: string): Promise<ObjectInfo | null>;
   /** null when there is no such object */
@@ -74,6 +76,10 @@ export function s3ObjectStore(opts: {
 
     async put(key, data, contentType) {
       await client.putObject(bucket, key, data, data.length, { 'Content-Type': contentType });
+    },
+
+    async copy(from, to) {
+      return (await orMissing(client.copyObject(bucket, to, `/${bucket}/${from}`))) !== null;
     },
 
     async stat(key) {

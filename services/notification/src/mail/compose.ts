@@ -115,6 +115,7 @@ export function composeMail(
 
   return {
     handlers: mailHandlers({ mail, privacy, erased: deps.erased }),
+    mail,
     sender,
     privacy,
     purgeOldMails,

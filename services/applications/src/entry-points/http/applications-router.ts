@@ -11,11 +11,18 @@ import {
   pickupUpdateSchema,
   phoneParamSchema,
 } from '@furniture/contracts';
-import { AppError, input, requestLanguage, requireStaff } from '@furniture/platform';
+import {
+  AppError,
+  input,
+  phoneFields,
+  requestLanguage,
+  requireStaff,
+  takeWrite,
+  type WriteLimits,
+} from '@furniture/platform';
 import type { Moderation } from '../../domain/moderation';
 import type { PublicApplications } from '../../domain/public-applications';
-import { honeypotFilled, phoneFields } from './input-helpers';
-import { takeWrite, type WriteLimits } from './write-limits';
+import { honeypotFilled } from './input-helpers';
 
 /**
  * The Idempotency-Key a browser sends with a submission (one per filled form): a resend after a

@@ -1,9 +1,9 @@
 import { Router } from 'express';
 import { idParamSchema, lotPhoneQuerySchema, type EligibilityCheck } from '@furniture/contracts';
-import { input, requireStaff } from '@furniture/platform';
+import { input, phoneFields, requireStaff } from '@furniture/platform';
 import { refusals, type PublicApplications } from '../../domain/public-applications';
 import type { WishesService } from '../../domain/wishes-service';
-import { localized, phoneFields } from './input-helpers';
+import { localized } from './input-helpers';
 
 /**
  * The lot page's queue panel and eligibility check (public), and the wishes a lot matches

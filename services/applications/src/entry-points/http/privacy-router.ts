@@ -1,8 +1,7 @@
 import { Router } from 'express';
 import { privacyPhoneSchema } from '@furniture/contracts';
-import { input, requireAdmin } from '@furniture/platform';
+import { input, phoneFields, requireAdmin } from '@furniture/platform';
 import type { Privacy } from '../../domain/privacy';
-import { phoneFields } from './input-helpers';
 
 /**
  * /api/v1/privacy: administrators look up, export and erase what is stored about a phone

@@ -7,10 +7,17 @@ import {
   wishesQuerySchema,
   wishNotifySchema,
 } from '@furniture/contracts';
-import { AppError, input, requestLanguage, requireStaff } from '@furniture/platform';
+import {
+  AppError,
+  input,
+  phoneFields,
+  requestLanguage,
+  requireStaff,
+  takeWrite,
+  type WriteLimits,
+} from '@furniture/platform';
 import type { WishesService } from '../../domain/wishes-service';
-import { honeypotFilled, localizedField, phoneFields } from './input-helpers';
-import { takeWrite, type WriteLimits } from './write-limits';
+import { honeypotFilled, localizedField } from './input-helpers';
 
 /** /api/v1/wishes: anyone sends a wish; staff list, read and change them. */
 export function wishesRouter(wishes: WishesService, writeLimits?: WriteLimits): Router {

@@ -307,8 +307,11 @@ function checkComment(raw: string, ctx: z.RefinementCtx, path: string): string |
   return comment;
 }
 
-/** An optional note: missing or blank is null, otherwise a checked comment. */
-const optionalNote = (note: string | null | undefined, ctx: z.RefinementCtx): string | null =>
+/** An optional note: missing or blank is null, otherwise a checked comment (one line). */
+export const optionalNote = (
+  note: string | null | undefined,
+  ctx: z.RefinementCtx,
+): string | null =>
   note === null || note === undefined || note.trim() === ''
     ? null
     : (checkComment(note, ctx, 'note') as string | null);

@@ -46,6 +46,12 @@ export const impactAnswer = z
       families_served: int(),
       applications: int(),
       wishes: int(),
+      /** donors' offers through the site (wave 3) */
+      donations_received: int(),
+      /** offers staff accepted */
+      donations_accepted: int(),
+      /** donated items staff made a lot of (also counted in lots_received) */
+      lots_from_donations: int(),
     }),
     /** days from the application to the handover: median over `handovers_measured` handovers */
     median_days_to_pickup: z.number().nullable(),

@@ -1,5 +1,8 @@
 import { z } from 'zod';
+import { Roles } from '../enums';
 import { lotSnapshotSchema } from '../events';
+import { Limits } from '../limits';
+import { photoUrlsSchema } from './media';
 
 /**
  * Internal calls between services (never routed by the gateway).
@@ -16,3 +19,88 @@ export const lotSnapshotPageAnswer = z.object({
   next_after_id: z.number().int().nullable(),
 });
 export type LotSnapshotPage = z.infer<typeof lotSnapshotPageAnswer>;
+
+/*
+ * A donor's photo upload (media) asks the catalog, which keeps the donation, for a place among
+ * the item's photos before it stores anything, and reports the stored photo or gives the place
+ * back (issue 28, docs/decisions.md "Donated photos"):
+ *
+ * POST   {CATALOG_URL}/internal/donations/{id}/items/{itemId}/photo-claims            {token, photo_id}
+ * POST   {CATALOG_URL}/internal/donations/{id}/items/{itemId}/photo-claims/{photoId}  the stored photo
+ * DELETE {CATALOG_URL}/internal/donations/{id}/items/{itemId}/photo-claims/{photoId}  give it back
+ */
+
+/** A donor photo's id: a uuid chosen by the media service, also the name of its objects. */
+const photoUuid = z.uuid();
+
+export const donationPhotoClaimParamsSchema = z.object({
+  id: z.coerce.number().int().positive(),
+  itemId: z.coerce.number().int().positive(),
+});
+export const donationPhotoParamsSchema = donationPhotoClaimParamsSchema.extend({
+  photoId: photoUuid,
+});
+
+export const donationPhotoClaimSchema = z.object({
+  /** the donation's upload token as the donor sent it */
+  token: z.string().max(200),
+  photo_id: photoUuid,
+});
+export type DonationPhotoClaimRequest = z.infer<typeof donationPhotoClaimSchema>;
+
+/**
+ * claimed: store it; token_invalid: no upload token, a wrong or an expired one, or the donation
+ * is no longer open for photos; not_found: no such donation or item; full: the item has its
+ * photos (or claims for them) already.
+ */
+export const donationPhotoClaimAnswer = z.object({
+  outcome: z.enum(['claimed', 'token_invalid', 'not_found', 'full']),
+  /** photos an item may have */
+  max: z.number().int(),
+});
+export type DonationPhotoClaim = z.infer<typeof donationPhotoClaimAnswer>;
+
+/** A stored photo of a donated item (what the lot made of it adopts). */
+export const donationStoredPhotoSchema = z.object({
+  id: photoUuid,
+  urls: photoUrlsSchema,
+  width: z.number().int(),
+  height: z.number().int(),
+  bytes: z.number().int(),
+});
+export type DonationStoredPhoto = z.infer<typeof donationStoredPhotoSchema>;
+
+export const donationPhotoFinishSchema = donationStoredPhotoSchema.omit({ id: true });
+
+/** stored: the item has the photo; gone: its claim is gone (the donation was erased meanwhile). */
+export const donationPhotoFinishAnswer = z.object({ outcome: z.enum(['stored', 'gone']) });
+/**
+ * released: the claim was held and is given back; stored: the item has the photo (its objects
+ * must stay: an upload whose process died after reporting it)
+ */
+export const donationPhotoReleaseAnswer = z.object({ released: z.boolean(), stored: z.boolean() });
+export type DonationPhotoRelease = z.infer<typeof donationPhotoReleaseAnswer>;
+
+/*
+ * A lot made of a donated item takes the item's photos (issue 28): the catalog asks the media
+ * service to copy them into the lot (objects under lots/{id}/, photo records, photo.uploaded), so
+ * that they live, are listed and are deleted like photos staff upload.
+ *
+ * POST {MEDIA_URL}/internal/lots/{id}/adopted-photos  → the lot's photos, in the item's order
+ */
+export const adoptedPhotosSchema = z.object({
+  /** the staff member who makes the lot (the photos' uploader) */
+  actor: z.object({
+    id: z.number().int(),
+    name: z.string(),
+    email: z.string(),
+    role: z.enum(Roles),
+  }),
+  photos: z.array(donationStoredPhotoSchema).max(Limits.photosPerLot),
+});
+export type AdoptedPhotosRequest = z.infer<typeof adoptedPhotosSchema>;
+
+export const adoptedPhotosAnswer = z.object({
+  photos: z.array(z.object({ photo_id: z.number().int(), urls: photoUrlsSchema })),
+});
+export type AdoptedPhotos = z.infer<typeof adoptedPhotosAnswer>;

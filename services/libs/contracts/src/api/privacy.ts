@@ -9,12 +9,19 @@ import { phoneSchema } from './common';
 /** POST /privacy/lookup and /privacy/erase. */
 export const privacyPhoneSchema = z.object({ phone: phoneSchema('invalid_phone') });
 
-/** POST /privacy/records: what the notification service keeps of these applications and wishes. */
+/**
+ * POST /privacy/records: what the notification service keeps of these applications and wishes,
+ * and of a donor's donations (wave 3).
+ */
 export const privacyRecordsSchema = z.object({
   application_ids: z.array(z.number().int().positive()).max(1000).default([]),
   wish_ids: z.array(z.number().int().positive()).max(1000).default([]),
+  donation_ids: z.array(z.number().int().positive()).max(1000).default([]),
 });
+/** The body as the service reads it (every list present). */
 export type PrivacyRecordsQuery = z.infer<typeof privacyRecordsSchema>;
+/** The body as a client sends it (a list left out is empty). */
+export type PrivacyRecordsRequest = z.input<typeof privacyRecordsSchema>;
 
 /** A stored record as it is (every field the service keeps, ISO dates). */
 const storedRecord = z.record(z.string(), z.unknown());

@@ -2,11 +2,13 @@ import { applicationErrors } from './applications';
 import { authErrors } from './auth';
 import { catalogErrors } from './catalog';
 import { commonErrors } from './common';
+import { donationErrors } from './donations';
 import { mediaErrors } from './media';
 import { notificationErrors } from './notification';
 import type { ErrorDefinition } from './types';
 
 export type { ErrorDefinition, LocalizedText } from './types';
+export { DonationStatusLabels } from './donations';
 
 /**
  * Stable error codes. Every answer of a service that is not a success carries one as `code`,
@@ -18,6 +20,7 @@ export const Errors = {
   ...catalogErrors,
   ...applicationErrors,
   ...mediaErrors,
+  ...donationErrors,
   ...notificationErrors,
 } as const satisfies Record<string, ErrorDefinition>;
 

@@ -48,6 +48,22 @@ import {
   TOTAL_COUNT_HEADER,
 } from '../api/catalog';
 import { idParamSchema, limitSkipQuerySchema } from '../api/common';
+import {
+  DONATION_TOKEN_HEADER,
+  donationCreateSchema,
+  donationItemParamsSchema,
+  donationLookupSchema,
+  donationLotCreateSchema,
+  donationsQuerySchema,
+  donationStatusUpdateSchema,
+} from '../api/donations';
+import {
+  adoptedPhotosSchema,
+  donationPhotoClaimParamsSchema,
+  donationPhotoClaimSchema,
+  donationPhotoFinishSchema,
+  donationPhotoParamsSchema,
+} from '../api/internal';
 import { lotPhotoParamsSchema, lotPhotosParamsSchema, photoUploadFieldsSchema } from '../api/media';
 import { Limits, PHOTO_MIME_TYPES } from '../limits';
 import { Errors, type ErrorCode } from '../errors';
@@ -102,6 +118,8 @@ interface Operation {
   also?: { status: number; description: string }[];
   /** domain errors this operation answers (common ones are added from access and input) */
   errors?: ErrorCode[];
+  /** errors this operation answers with another status than their code's own */
+  statuses?: Partial<Record<ErrorCode, number>>;
   /** limited per client IP (429 RATE_LIMITED) */
   rateLimited?: boolean;
 }
@@ -155,6 +173,17 @@ const multipartPhoto = photoUploadFieldsSchema.extend({
 });
 
 // ---- the operations -----------------------------------------------------------------------------
+
+/** A donor's file that is no usable image: 422 (issue 28), whatever the code's own status. */
+const DONOR_PHOTO_REFUSALS: ErrorCode[] = [
+  'PHOTO_FILE_MISSING',
+  'PHOTO_INVALID_EXTENSION',
+  'PHOTO_INVALID_TYPE',
+  'PHOTO_TYPE_MISMATCH',
+  'PHOTO_CORRUPT',
+  'PHOTO_TOO_SMALL',
+  'PHOTO_TOO_MANY_PIXELS',
+];
 
 /** The errors of a category named by id or slug. */
 const CATEGORY_REF: ErrorCode[] = ['CATEGORY_NOT_FOUND', 'CATEGORY_INVALID_ID'];
@@ -378,12 +407,99 @@ export const operations: readonly Operation[] = [
       errors: ['LOT_NOT_FOUND'],
     },
   }),
+  ...calls('catalog', V1, {
+    // donations (issue 28)
+    'POST /donations': {
+      summary: 'Offer furniture (donors)',
+      description: `One to ${Limits.donationItemsMax} items; available_until today or later (a day in Germany). Answers the upload token for the photos (X-Donation-Token, valid for one hour). Unknown fields are ignored.`,
+      access: 'public',
+      body: donationCreateSchema,
+      ok: { status: 201, description: 'received', schema: answers.donationCreatedAnswer },
+      errors: ['PHONE_RATE_LIMITED'],
+      rateLimited: true,
+    },
+    'POST /donations/lookup': {
+      summary: "A donor's donations by phone number",
+      description: 'The number travels in the body, never in a URL.',
+      access: 'public',
+      body: donationLookupSchema,
+      ok: { description: 'the donations', schema: answers.donationLookupAnswer },
+      rateLimited: true,
+    },
+    'GET /donations': {
+      summary: 'Donations (status filter, search, counts per status)',
+      description:
+        'search: the donor name or city, a part of the phone number, or the donation number. counts: per status, of the search without the status filter.',
+      access: 'staff',
+      query: donationsQuerySchema,
+      ok: { description: 'a page of donations', schema: answers.donationsPageAnswer },
+    },
+    'GET /donations/{id}': {
+      summary: 'One donation: donor contact, items with photos, history',
+      access: 'staff',
+      params: idParamSchema,
+      ok: { description: 'the donation', schema: answers.donationAnswer },
+      errors: ['DONATION_NOT_FOUND'],
+    },
+    'PATCH /donations/{id}/status': {
+      summary: 'Accept, decline, collect or cancel a donation',
+      description:
+        'submitted → accepted | declined, accepted → collected | cancelled. A decline needs a reason (the donor is told); the note is internal.',
+      access: 'staff',
+      params: idParamSchema,
+      body: donationStatusUpdateSchema,
+      ok: { description: 'the changed donation', schema: answers.donationAnswer },
+      errors: ['DONATION_NOT_FOUND', 'DONATION_TRANSITION_NOT_ALLOWED'],
+    },
+    'POST /donations/{id}/items/{itemId}/lot': {
+      summary: 'Make a lot of a donated item, with its photos',
+      description:
+        "The fields of POST /lots, each optional: category, texts, dimensions and condition default to the item's, donor to the donor's name if they agreed (else \"anonym\"), location to the donation's city, status to available. The lot's photos are the item's. An item becomes at most one lot; the donation must be accepted (or collected).",
+      access: 'staff',
+      params: donationItemParamsSchema,
+      body: donationLotCreateSchema,
+      ok: { status: 201, description: 'the new lot', schema: answers.lotAnswerSchema },
+      errors: [
+        'DONATION_NOT_FOUND',
+        'DONATION_ITEM_NOT_FOUND',
+        'DONATION_NOT_ACCEPTED',
+        'DONATION_ITEM_HAS_LOT',
+        'LOT_CATEGORY_NOT_FOUND',
+      ],
+    },
+  }),
   ...calls('catalog', '', {
     'GET /internal/lots/snapshot': {
       summary: 'Every lot by id, for read models of other services',
       access: 'internal',
       query: lotSnapshotQuerySchema,
       ok: { description: 'a page of lot snapshots', schema: answers.lotSnapshotPageAnswer },
+    },
+    'POST /internal/donations/{id}/items/{itemId}/photo-claims': {
+      summary: "A place among a donated item's photos, before the media service stores one",
+      access: 'internal',
+      params: donationPhotoClaimParamsSchema,
+      body: donationPhotoClaimSchema,
+      ok: { description: 'claimed, or why not', schema: answers.donationPhotoClaimAnswer },
+    },
+    'POST /internal/donations/{id}/items/{itemId}/photo-claims/{photoId}': {
+      summary: 'The claimed photo is stored: it joins its item',
+      access: 'internal',
+      params: donationPhotoParamsSchema,
+      body: donationPhotoFinishSchema,
+      ok: {
+        description: 'stored, or the claim is gone',
+        schema: answers.donationPhotoFinishAnswer,
+      },
+    },
+    'DELETE /internal/donations/{id}/items/{itemId}/photo-claims/{photoId}': {
+      summary: 'A refused or failed upload gives its place back',
+      access: 'internal',
+      params: donationPhotoParamsSchema,
+      ok: {
+        description: 'released (false: it was not held)',
+        schema: answers.donationPhotoReleaseAnswer,
+      },
     },
   }),
   ...calls('applications', V1, {
@@ -636,7 +752,57 @@ export const operations: readonly Operation[] = [
       errors: ['PHOTO_NOT_FOUND', 'LOT_NOT_FOUND'],
     },
   }),
+  ...calls('media', V1, {
+    'POST /donations/{id}/items/{itemId}/photos': {
+      summary: "A donor's photo of an offered item",
+      description: `One JPEG, PNG or WebP file, checked and stored like staff photos (three WebP sizes, metadata removed); at most ${Limits.donationPhotosPerItem} per item. The donation's upload token goes in X-Donation-Token (valid for one hour after the offer, while the donation waits for staff). A file that is no usable image, too small, or a sixth photo: 422. Busy: 503 PHOTO_UPLOADS_BUSY with Retry-After.`,
+      access: 'public',
+      params: donationItemParamsSchema,
+      headers: z.object({
+        [DONATION_TOKEN_HEADER]: z
+          .string()
+          .meta({ description: 'upload_token of the POST /donations answer' }),
+      }),
+      multipart: multipartPhoto,
+      ok: { status: 201, description: 'stored', schema: answers.donationPhotoAnswer },
+      errors: [
+        'DONATION_TOKEN_INVALID',
+        'DONATION_ITEM_NOT_FOUND',
+        ...DONOR_PHOTO_REFUSALS,
+        'PHOTO_LIMIT_REACHED',
+        'PHOTO_TOO_LARGE',
+        'PHOTO_SINGLE_FILE_ONLY',
+        'PHOTO_UPLOAD_INCOMPLETE',
+        'PHOTO_UPLOADS_BUSY',
+        'PHOTO_PROCESSING_TIMEOUT',
+        'BAD_REQUEST',
+      ],
+      statuses: Object.fromEntries(
+        [...DONOR_PHOTO_REFUSALS, 'PHOTO_LIMIT_REACHED'].map((code) => [code, 422]),
+      ),
+    },
+  }),
   ...calls('media', '', {
+    'POST /internal/lots/{id}/adopted-photos': {
+      summary: "A lot made of a donated item takes the item's photos (copied, with photo.uploaded)",
+      access: 'internal',
+      params: idParamSchema,
+      body: adoptedPhotosSchema,
+      ok: { description: "the lot's photos", schema: answers.adoptedPhotosAnswer },
+    },
+    'GET /media/donations/{id}/{itemId}/{file}': {
+      summary: "A donor's photo (WebP)",
+      description:
+        'Cached for a year (immutable); ETag answers 304 to a conditional GET. Gone once the donation is erased.',
+      access: 'public',
+      params: donationItemParamsSchema.extend({ file: mediaFileParams.shape.file }),
+      ok: {
+        description: 'the image',
+        schema: z.string().meta({ contentMediaType: 'image/webp' }),
+        contentType: 'image/webp',
+      },
+      errors: ['PHOTO_NOT_FOUND'],
+    },
     'GET /media/lots/{lotId}/{file}': {
       summary: 'A photo (WebP)',
       description: 'Cached for a year (immutable); ETag answers 304 to a conditional GET.',
@@ -675,7 +841,7 @@ export const operations: readonly Operation[] = [
     },
     'GET /impact': {
       summary:
-        'The impact dashboard: lots received and given per month, families served, waiting times, categories',
+        'The impact dashboard: lots received and given per month, families served, waiting times, categories, donations received and accepted, lots from donations',
       access: 'admin',
       query: impactQuerySchema,
       ok: {
@@ -684,7 +850,7 @@ export const operations: readonly Operation[] = [
       },
     },
     'POST /privacy/records': {
-      summary: 'The mail records and activity entries of applications and wishes',
+      summary: 'The mail records and activity entries of applications, wishes and donations',
       access: 'admin',
       body: privacyRecordsSchema,
       ok: { description: 'the records', schema: answers.privacyRecordsAnswer },
@@ -705,6 +871,20 @@ export const operations: readonly Operation[] = [
   ...calls('gateway', V1, {
     'GET /health': { summary: 'Health of the gateway and every service', ...PLATFORM_HEALTH },
     'GET /ready': { summary: 'The same as /health (for probes)', ...PLATFORM_HEALTH },
+    'GET /source': {
+      summary: "The platform's source code (AGPL-3.0 § 13), the public site's footer link",
+      description:
+        'Leads to SOURCE_URL (by default the repository the root package.json names). Where the operator set none, answers a note in German and Ukrainian that the platform is free software and whom to ask.',
+      access: 'public',
+      ok: {
+        status: 302,
+        description: 'to the source code',
+        schema: z.string(),
+        contentType: 'text/plain',
+        headers: z.object({ location: z.url() }),
+      },
+      also: { 200: 'no SOURCE_URL set: the note' },
+    },
     'GET /openapi.json': {
       summary: 'This document',
       access: 'public',
@@ -791,12 +971,12 @@ function operationObject(op: Operation): ZodOpenApiOperationObject {
   for (const extra of op.also ?? []) {
     responses[String(extra.status)] = {
       description: extra.description,
-      content: { 'application/json': { schema: op.ok.schema } },
+      content: { [op.ok.contentType ?? 'application/json']: { schema: op.ok.schema } },
     };
   }
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errorCodesOf(op)) {
-    const status = Errors[code].status;
+    const status = op.statuses?.[code] ?? Errors[code].status;
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {

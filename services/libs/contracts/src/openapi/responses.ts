@@ -42,6 +42,19 @@ export {
 } from '../api/activity';
 export { impactAnswer } from '../api/impact';
 export { privacyErasureAnswer, privacyLookupAnswer, privacyRecordsAnswer } from '../api/privacy';
+export {
+  donationAnswer,
+  donationCreatedAnswer,
+  donationLookupAnswer,
+  donationPhotoAnswer,
+  donationsPageAnswer,
+} from '../api/donations';
+export {
+  adoptedPhotosAnswer,
+  donationPhotoClaimAnswer,
+  donationPhotoFinishAnswer,
+  donationPhotoReleaseAnswer,
+} from '../api/internal';
 
 // ---- errors -------------------------------------------------------------------------------------
 
@@ -112,6 +125,8 @@ export const serviceReadyAnswer = z.object({
 export const platformHealthAnswer = z.object({
   status: z.enum(['ok', 'degraded']),
   gateway: z.literal('up'),
+  /** the platform's version (the root package.json's, CHANGELOG.md) */
+  version: z.string(),
   services: z.record(
     z.string(),
     // public: no checks, latencies or error texts (each service's own /ready has them)

@@ -1,5 +1,5 @@
 import { RateLimiterMongo, RateLimiterRes } from 'rate-limiter-flexible';
-import { retryingDuplicates, type Connection } from '../mongo';
+import { escapeRegex, retryingDuplicates, type Connection } from '../mongo';
 import { withLock } from './locks';
 
 /** A budget of points per key and window, counted in the service's database (every replica). */
@@ -10,6 +10,8 @@ export interface Limiter {
   forget(key: string): Promise<void>;
   /** gives points back */
   reward(key: string, points: number): Promise<void>;
+  /** forgets the points of every key that starts with `start` (an operator's unlock) */
+  forgetStartingWith(start: string): Promise<void>;
 }
 
 export interface LimiterDeclaration {
@@ -59,6 +61,12 @@ export function mongoLimiter(conn: Connection, decl: LimiterDeclaration): Limite
     },
     reward: async (key, points) => {
       await limiter.reward(key, points);
+    },
+    forgetStartingWith: async (start) => {
+      // rate-limiter-flexible keeps a key as `<prefix>:<key>` in the row's `key`
+      await conn
+        .collection(decl.table)
+        .deleteMany({ key: { $regex: `^${escapeRegex(limiter.getKey(start))}` } });
     },
   };
 }

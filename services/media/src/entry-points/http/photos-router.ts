@@ -7,7 +7,8 @@ import {
 } from '@furniture/contracts';
 import { AppError, input, requestLanguage, requireStaff } from '@furniture/platform';
 import type { Admission } from '../../domain/limits';
-import { tooLarge, type PhotosService } from '../../domain/photos-service';
+import { tooLarge } from '../../domain/photo-intake';
+import type { PhotosService } from '../../domain/photos-service';
 import { fileReceiver, MULTIPART_ALLOWANCE_BYTES } from './receive-file';
 
 const RETRY_AFTER_SECONDS = 5;

@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import multer from 'multer';
 import { AppError } from '@furniture/platform';
 import { checkDeclared } from '../../domain/file-checks';
-import { tooLarge } from '../../domain/photos-service';
+import { tooLarge } from '../../domain/photo-intake';
 
 /** Room for the multipart framing and the small text fields around the file. */
 export const MULTIPART_ALLOWANCE_BYTES = 64 * 1024;

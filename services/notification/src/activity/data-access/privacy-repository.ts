@@ -1,13 +1,14 @@
 import type { Store, StoredCollection } from '@furniture/platform';
 import type { StoredRecord, TargetType } from '@furniture/contracts';
-import { isoDates } from '../../privacy/domain/privacy-service';
+import { isoDates, type PersonIds } from '../../privacy/domain/privacy-service';
 import { detailTexts, searchText } from '../domain/activity-mapping';
 import type { ExportMonthStore } from './export-month-store';
 import { parseDetails, type ActivityDoc } from './models';
 
 /**
- * The details an activity entry about an erased application or wish keeps: what happened to
- * which lot, when, and why; never who the family was or what anyone wrote about it.
+ * The details an activity entry about an erased application, wish or donation keeps: what
+ * happened to which lot or donation, when, and why; never who the family or the donor was or what
+ * anyone wrote about it.
  */
 const KEPT_DETAILS = new Set([
   'lot_id',
@@ -29,14 +30,31 @@ const KEPT_DETAILS = new Set([
   'auto_approved',
   'application_ids',
   'wish_ids',
+  'donation_ids',
+  // donations
+  'cause',
+  'item_count',
+  'category_ids',
+  'available_until',
+  'item_id',
 ]);
 
+/**
+ * A kept detail that is free text in some entries: a donation's reason is the staff's own words
+ * (an application's, and an erasure's, is one of the contracts' reasons).
+ */
+const isFreeText = (key: string, entry?: Pick<ActivityDoc, 'target_type' | 'action_type'>) =>
+  key === 'reason' && entry?.target_type === 'donation' && entry.action_type !== 'ERASE';
+
 /** Only what is in KEPT_DETAILS (old/new values: only the pickup date). */
-export function scrubDetails(details: unknown): Record<string, unknown> | null {
+export function scrubDetails(
+  details: unknown,
+  entry?: Pick<ActivityDoc, 'target_type' | 'action_type'>,
+): Record<string, unknown> | null {
   if (!details || typeof details !== 'object' || Array.isArray(details)) return null;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(details as Record<string, unknown>)) {
-    if (KEPT_DETAILS.has(key)) out[key] = value;
+    if (KEPT_DETAILS.has(key) && !isFreeText(key, entry)) out[key] = value;
     else if ((key === 'old_value' || key === 'new_value') && value && typeof value === 'object') {
       const kept = Object.fromEntries(
         Object.entries(value as Record<string, unknown>).filter(([k]) => k === 'pickup_by'),
@@ -60,8 +78,8 @@ function monthsOf(e: Pick<ActivityDoc, 'created_at' | 'day'>): string[] {
 }
 
 /**
- * The activity entries about a family's applications and wishes (the log never stores the phone
- * number), found by their ids.
+ * The activity entries about a family's applications and wishes and a donor's donations (the log
+ * never stores the phone number), found by their ids.
  */
 export class ActivityPrivacyRepository {
   private readonly stored: StoredCollection<ActivityDoc>;
@@ -78,17 +96,20 @@ export class ActivityPrivacyRepository {
     return this.stored.collection;
   }
 
-  private activityFilter(applicationIds: number[], wishIds: number[]) {
+  private activityFilter(ids: PersonIds) {
     const or: { target_type: TargetType; target_id: { $in: number[] } }[] = [];
-    if (applicationIds.length > 0)
-      or.push({ target_type: 'application', target_id: { $in: applicationIds } });
-    if (wishIds.length > 0) or.push({ target_type: 'wish', target_id: { $in: wishIds } });
+    const by = (target_type: TargetType, list: number[]) => {
+      if (list.length > 0) or.push({ target_type, target_id: { $in: list } });
+    };
+    by('application', ids.applicationIds);
+    by('wish', ids.wishIds);
+    by('donation', ids.donationIds);
     return or.length > 0 ? { $or: or } : null;
   }
 
-  /** The activity entries of these applications and wishes, oldest first. */
-  async find(applicationIds: number[], wishIds: number[]): Promise<StoredRecord[]> {
-    const filter = this.activityFilter(applicationIds, wishIds);
+  /** The activity entries of these applications, wishes and donations, oldest first. */
+  async find(ids: PersonIds): Promise<StoredRecord[]> {
+    const filter = this.activityFilter(ids);
     if (!filter) return [];
     const activity = await this.activity.find(filter).sort({ id: 1 }).toArray();
     return activity.map(({ _id, details_json, ...rest }) =>
@@ -97,17 +118,19 @@ export class ActivityPrivacyRepository {
   }
 
   /**
-   * Strips the family's details from the activity entries of these applications and wishes. The
-   * entries stay (who did what when, the counts); answers how many were changed.
+   * Strips the family's or donor's details from the activity entries of these applications, wishes
+   * and donations. The entries stay (who did what when, the counts); answers how many were changed.
    */
-  async erase(applicationIds: number[], wishIds: number[]): Promise<number> {
-    const filter = this.activityFilter(applicationIds, wishIds);
+  async erase(ids: PersonIds): Promise<number> {
+    const filter = this.activityFilter(ids);
     if (!filter) return 0;
     let activity = 0;
     const entries = await this.activity
       .find(filter, {
         projection: {
           _id: 1,
+          target_type: 1,
+          action_type: 1,
           details_json: 1,
           user_name: 1,
           user_email: 1,
@@ -119,7 +142,7 @@ export class ActivityPrivacyRepository {
       .toArray();
     for (const entry of entries) {
       // plain text from a staff client is dropped
-      const details = scrubDetails(parseDetails(entry.details_json));
+      const details = scrubDetails(parseDetails(entry.details_json), entry);
       const detailsJson = details === null ? null : JSON.stringify(details);
       if (detailsJson === entry.details_json) continue;
       const words = [entry.user_name ?? '', entry.user_email ?? '', ...detailTexts(details)];

@@ -34,6 +34,7 @@ export const TargetLabelsDe: Record<TargetType, string> = {
   application: 'Bewerbung',
   user: 'Benutzer',
   wish: 'Wunsch',
+  donation: 'Spende',
   system: 'System',
 };
 
@@ -58,6 +59,12 @@ const StatusLabelsDe: Record<string, string> = {
   active: 'Aktiv',
   fulfilled: 'Erfüllt',
   cancelled: 'Storniert',
+  // donations (cancelled as above)
+  submitted: 'Eingegangen',
+  accepted: 'Angenommen',
+  declined: 'Abgelehnt',
+  collected: 'Abgeholt',
+  expired: 'Abgelaufen',
 };
 
 const ReasonLabelsDe: Record<string, string> = {
@@ -102,12 +109,18 @@ export function describeDe(e: ActivityLogEntry): string {
   const name = nameOf(d);
   if (name) parts.push(`„${name}“`);
   if (typeof d.applicant_name === 'string') parts.push(`Antragsteller: ${d.applicant_name}`);
+  if (typeof d.donor_name === 'string') parts.push(`Spender: ${d.donor_name}`);
   if (typeof d.user_name === 'string' && e.target_type === 'user') parts.push(d.user_name);
   if (d.old_status !== undefined && d.new_status !== undefined)
     parts.push(`${status(d.old_status)} → ${status(d.new_status)}`);
   else if (d.new_status !== undefined) parts.push(`Status: ${status(d.new_status)}`);
   if (typeof d.reason === 'string' && ReasonLabelsDe[d.reason])
     parts.push(`Grund: ${ReasonLabelsDe[d.reason]}`);
+  // a donation's reason is the staff's own words (a decline's, told to the donor)
+  else if (typeof d.reason === 'string' && d.reason && e.target_type === 'donation')
+    parts.push(`Grund: ${d.reason}`);
+  if (e.target_type === 'donation' && typeof d.lot_id === 'number')
+    parts.push(`Lot #${d.lot_id} aus Möbelstück #${String(d.item_id)}`);
   if (d.old_value && d.new_value && typeof d.new_value === 'object') {
     const old = d.old_value as Record<string, unknown>;
     const changes = Object.entries(d.new_value as Record<string, unknown>).map(

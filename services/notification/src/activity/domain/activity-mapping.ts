@@ -204,29 +204,66 @@ const Mappings: { [N in EventName]: ((p: EventPayload<N>) => Mapped | null) | nu
           new_status: p.new_status,
           note: p.admin_notes,
         }),
-  // donations (wave 3): their entries come with the back-office's donation pages
-  [Events.DonationSubmitted]: null,
-  [Events.DonationStatusChanged]: null,
-  [Events.DonationItemLotCreated]: null,
+  // a donor's name as an applicant's: no phone, e-mail or address
+  [Events.DonationSubmitted]: (p) =>
+    entry('CREATE', 'donation', p.donation_id, {
+      donor_name: p.donor_name,
+      new_status: 'submitted',
+      item_count: p.item_count,
+      category_ids: p.category_ids,
+      available_until: p.available_until,
+    }),
+  [Events.DonationStatusChanged]: (p) =>
+    entry('STATUS_CHANGE', 'donation', p.donation_id, {
+      donor_name: p.donor_name,
+      old_status: p.old_status,
+      new_status: p.new_status,
+      cause: p.cause,
+      reason: p.reason,
+      note: p.note,
+      item_count: p.item_count,
+    }),
+  // on the donation, beside its other entries; the lot has its own CREATE (lot.created), and the
+  // lot id in the details finds this one too
+  [Events.DonationItemLotCreated]: (p) =>
+    entry('CREATE', 'donation', p.donation_id, {
+      item_id: p.item_id,
+      lot_id: p.lot_id,
+      lot_name: p.lot_name,
+      category_id: p.category_id,
+    }),
   [Events.PersonalDataErased]: (p) => {
     // the retention job's erasures are routine: the log records the ones staff asked for
     if (p.reason === 'retention') return null;
-    const wish = p.application_ids.length === 0;
-    return entry(
-      'ERASE',
-      wish ? 'wish' : 'application',
-      (wish ? p.wish_ids[0] : p.application_ids[0]) ?? null,
-      { reason: p.reason, application_ids: p.application_ids, wish_ids: p.wish_ids },
-    );
+    const donationIds = p.donation_ids ?? [];
+    const [target, id]: [TargetType, number | undefined] =
+      p.application_ids.length > 0
+        ? ['application', p.application_ids[0]]
+        : p.wish_ids.length > 0
+          ? ['wish', p.wish_ids[0]]
+          : ['donation', donationIds[0]];
+    return entry('ERASE', target, id ?? null, {
+      reason: p.reason,
+      application_ids: p.application_ids,
+      wish_ids: p.wish_ids,
+      ...(p.donation_ids ? { donation_ids: p.donation_ids } : {}),
+    });
   },
   [Events.PhotoUploaded]: (p) =>
     entry('PHOTO_UPLOAD', 'lot', p.lot_id, { photo_id: p.photo_id, url: p.urls.thumbnail }),
   [Events.PhotoDeleted]: (p) => entry('PHOTO_DELETE', 'lot', p.lot_id, { photo_id: p.photo_id }),
 };
 
+/** Who did it when no staff member did: the events the public sends (else the system). */
+const SelfServed: Partial<Record<EventName, 'applicant' | 'donor'>> = {
+  [Events.ApplicationSubmitted]: 'applicant',
+  [Events.WishCreated]: 'applicant',
+  [Events.DonationSubmitted]: 'donor',
+};
+
 /**
  * The log entry of a domain event, or null for the events the log leaves out. Without an actor
- * (an applicant's submission or wish, or a change the system made) the user fields stay null and
+ * (an applicant's submission or wish, a donor's offer, or a change the system made) the user fields stay null and
  * `details.actor` says who it was.
  */
 export function activityFromEvent(event: DomainEvent): NewActivity | null {
@@ -235,12 +272,7 @@ export function activityFromEvent(event: DomainEvent): NewActivity | null {
   if (!mapped) return null;
   const user = event.actor ?? mapped.self ?? null;
   const details: Record<string, unknown> = { ...mapped.details };
-  if (!user) {
-    details.actor =
-      event.name === Events.ApplicationSubmitted || event.name === Events.WishCreated
-        ? 'applicant'
-        : 'system';
-  }
+  if (!user) details.actor = SelfServed[event.name] ?? 'system';
   return {
     event_id: event.eventId,
     event_name: event.name,

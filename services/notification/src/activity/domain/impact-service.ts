@@ -26,6 +26,9 @@ export const ImpactEvents: readonly EventName[] = [
   Events.ApplicationCompleted,
   Events.WishCreated,
   Events.WishStatusChanged,
+  Events.DonationSubmitted,
+  Events.DonationStatusChanged,
+  Events.DonationItemLotCreated,
 ];
 
 const key = {
@@ -39,7 +42,8 @@ const key = {
 /**
  * The impact dashboard for donors' reports (issue 19): counters kept up to date by the events
  * (lots received, lots given per month, families served, waiting times as a histogram of days,
- * wishes and applications per category), each event counted once. The report reads the few
+ * wishes and applications per category, donations received and accepted, lots made of donated
+ * items), each event counted once. The report reads the few
  * hundred counters, never the applications, lots or wishes themselves.
  */
 export class ImpactService {
@@ -93,6 +97,19 @@ export class ImpactService {
         if (p.new_status === 'active') add(key.category(category, 'open_wishes'));
         break;
       }
+      case Events.DonationSubmitted:
+        add(key.total('donations_received'));
+        break;
+      case Events.DonationStatusChanged: {
+        const p = event.payload as EventPayload<typeof Events.DonationStatusChanged>;
+        // accepted once: a later collection or cancellation does not take it back
+        if (p.new_status === 'accepted' && p.old_status !== 'accepted')
+          add(key.total('donations_accepted'));
+        break;
+      }
+      case Events.DonationItemLotCreated:
+        add(key.total('lots_from_donations'));
+        break;
     }
     return d;
   }
@@ -146,6 +163,9 @@ export class ImpactService {
         families_served: n(key.total('families_served')),
         applications: n(key.total('applications')),
         wishes: n(key.total('wishes')),
+        donations_received: n(key.total('donations_received')),
+        donations_accepted: n(key.total('donations_accepted')),
+        lots_from_donations: n(key.total('lots_from_donations')),
       },
       median_days_to_pickup: medianOfHistogram(waits),
       handovers_measured: measured,

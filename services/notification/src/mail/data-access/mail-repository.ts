@@ -6,7 +6,7 @@ import {
   type Store,
   type StoredCollection,
 } from '@furniture/platform';
-import type { MailRecord } from '../domain/mail-types';
+import type { MailRecord, MailThread } from '../domain/mail-types';
 import type { MailDoc, Models } from './models';
 
 export type { MailRecord } from '../domain/mail-types';
@@ -41,11 +41,15 @@ export class MailRepository {
   }
 
   /**
-   * Runs `fn` while no other decision about this application's mails runs in this process (the
-   * sender keeps a family's mails in order; its claims stay guarded across processes).
+   * Runs `fn` while no other decision about this thread's mails runs in this process (the sender
+   * keeps a family's or a donor's mails in order; its claims stay guarded across processes).
    */
-  inTurnOfApplication<T>(applicationId: number, fn: () => Promise<T>): Promise<T> {
-    return this.stored.inTurnOf(`application:${applicationId}`, fn);
+  inTurnOfThread<T>(thread: MailThread, fn: () => Promise<T>): Promise<T> {
+    const key =
+      'donation_id' in thread
+        ? `donation:${thread.donation_id}`
+        : `application:${thread.application_id}`;
+    return this.stored.inTurnOf(key, fn);
   }
 
   /** Queues a mail; false when this event already has one (a redelivery). */
@@ -103,11 +107,9 @@ export class MailRepository {
     return times.length > 0 ? new Date(Math.min(...times)) : null;
   }
 
-  /** Every mail of one application, oldest event first. */
-  async forApplication(applicationId: number): Promise<MailRecord[]> {
-    return this.models.Mail.find({ application_id: applicationId })
-      .sort({ occurred_at: 1, id: 1 })
-      .lean<MailRecord[]>();
+  /** Every mail of one application or donation, oldest event first. */
+  async forThread(thread: MailThread): Promise<MailRecord[]> {
+    return this.models.Mail.find(thread).sort({ occurred_at: 1, id: 1 }).lean<MailRecord[]>();
   }
 
   /** Takes a due mail for one attempt; null when someone else took it or it changed meanwhile. */
@@ -184,14 +186,38 @@ export class MailRepository {
     return n;
   }
 
+  /**
+   * A failed mail keeps its text: the family never got it, and an operator may send it again
+   * (`npm run admin -- mails resend`) once the cause is fixed, until MAIL_RETENTION_DAYS or the
+   * family's erasure deletes it.
+   */
   markFailed(mail: MailRecord, error: string): Promise<boolean> {
     return this.finish(mail, {
       state: 'failed',
       next_attempt_at: null,
       lease_until: null,
       last_error: maskPersonalData(error).slice(0, 1000),
-      ...MailRepository.FINAL_BODY,
     });
+  }
+
+  /** Mails that failed for good, the latest first. */
+  async failed(limit: number): Promise<MailRecord[]> {
+    return this.models.Mail.find({ state: 'failed' })
+      .sort({ updated_at: -1, id: -1 })
+      .limit(limit)
+      .lean<MailRecord[]>();
+  }
+
+  async findById(id: number): Promise<MailRecord | null> {
+    return this.models.Mail.findOne({ id }).lean<MailRecord>();
+  }
+
+  /** A failed mail back in the queue, due now, with all its attempts; false when not failed. */
+  requeue(mail: MailRecord, now: Date): Promise<boolean> {
+    return this.stored.update(
+      { _id: mail._id, state: 'failed' },
+      { $set: { state: 'queued', attempts: 0, next_attempt_at: now, updated_at: now } },
+    );
   }
 
   /**

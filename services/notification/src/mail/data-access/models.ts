@@ -12,8 +12,9 @@ const mailSchema = new Schema<MailDoc>(
     event_name: { type: String, required: true },
     kind: { type: String, enum: MailKinds, required: true },
     reason: { type: String, default: null },
-    application_id: { type: Number, required: true },
-    lot_id: { type: Number, required: true },
+    application_id: { type: Number, default: null },
+    lot_id: { type: Number, default: null },
+    donation_id: { type: Number, default: null },
     to: { type: String, required: true },
     language: { type: String, enum: Languages, required: true },
     subject: { type: String, required: true },
@@ -38,6 +39,7 @@ const mailSchema = new Schema<MailDoc>(
 mailSchema.index({ state: 1, next_attempt_at: 1 });
 mailSchema.index({ state: 1, lease_until: 1 });
 mailSchema.index({ application_id: 1, kind: 1 });
+mailSchema.index({ donation_id: 1 });
 
 export function registerModels(conn: Connection) {
   return {

@@ -1,6 +1,6 @@
 import { inTraceOf, type Logger } from '@furniture/platform/domain';
 import type { MailRepository } from '../data-access/mail-repository';
-import { MailDeliveryError, type MailRecord, type Mailer } from './mail-types';
+import { MailDeliveryError, threadOf, type MailRecord, type Mailer } from './mail-types';
 
 export type SendOutcome = 'sent' | 'retry' | 'failed';
 
@@ -24,7 +24,7 @@ type Verdict = { send: true } | { send: false; postponeMs: number };
 
 const BATCH = 50;
 const ERROR_PAUSE_MS = 1000;
-/** a mail waits this long while an older mail of its application is on the wire */
+/** a mail waits this long while an older mail of its application (or donation) is on the wire */
 const IN_FLIGHT_WAIT_MS = 2000;
 /** a mail waits this long (at least) for an older mail of its application to go first */
 const ORDER_WAIT_MS = 300;
@@ -167,8 +167,8 @@ export class MailSender {
 
   private async process(mail: MailRecord): Promise<void> {
     const { mails, leaseMs } = this.opts;
-    // decisions about one application's mails are taken one at a time (see verdict)
-    const claimed = await mails.inTurnOfApplication(mail.application_id, async () => {
+    // decisions about one application's (or donation's) mails are taken one at a time (see verdict)
+    const claimed = await mails.inTurnOfThread(threadOf(mail), async () => {
       const verdict = await this.verdict(mail);
       if (verdict.send) return mails.claim(mail, new Date(), leaseMs);
       await mails.postpone(mail, new Date(Date.now() + verdict.postponeMs));
@@ -178,12 +178,12 @@ export class MailSender {
   }
 
   /**
-   * What to do with a due mail, decided under its application's lock: a family reads its mails in
-   * the order things happened, so while an older mail of the same application is still queued (an
-   * SMTP outage) it is sent first, and this one waits.
+   * What to do with a due mail, decided under its application's lock: a family (or a donor) reads
+   * its mails in the order things happened, so while an older mail of the same application (or
+   * donation) is still queued (an SMTP outage) it is sent first, and this one waits.
    */
   private async verdict(mail: MailRecord): Promise<Verdict> {
-    const all = await this.opts.mails.forApplication(mail.application_id);
+    const all = await this.opts.mails.forThread(threadOf(mail));
     const at = mail.occurred_at.getTime();
     const older = all.filter(
       (m) =>

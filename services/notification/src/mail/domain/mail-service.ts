@@ -1,22 +1,45 @@
-import type { AnyDomainEvent as AnyEvent, DomainEvent, EventName } from '@furniture/contracts';
+import {
+  Events,
+  type AnyDomainEvent as AnyEvent,
+  type DomainEvent,
+  type EventName,
+} from '@furniture/contracts';
 import type { Logger } from '@furniture/platform/domain';
-import type { MailRepository } from '../data-access/mail-repository';
+import type { MailRepository, NewMail } from '../data-access/mail-repository';
+import type { DonationMailFacts } from './donation-mails';
 import { renderMail, type MailContext, type MailFacts } from './mail-templates';
-import { MailedEvents } from './mail-types';
+import { DonationMailKinds, MailedEvents, type MailRecord } from './mail-types';
 
 type MailedEvent = keyof typeof MailedEvents;
+const DonationEvents = [Events.DonationSubmitted, Events.DonationStatusChanged] as const;
+type DonationEvent = (typeof DonationEvents)[number];
 
-export function isMailedEvent(name: EventName): name is MailedEvent {
+function isFamilyMailEvent(name: EventName): name is MailedEvent {
   return name in MailedEvents;
+}
+function isDonationMailEvent(name: EventName): name is DonationEvent {
+  return (DonationEvents as readonly EventName[]).includes(name);
+}
+
+/** The events that may mail someone: a family's application and wish events, a donor's. */
+export function isMailedEvent(name: EventName): boolean {
+  return isFamilyMailEvent(name) || isDonationMailEvent(name);
 }
 
 export type QueueResult = 'queued' | 'duplicate' | 'no_address' | 'not_mailed';
 
 /**
- * Turns application events into mail records (rendered at once, in the family's language) and
- * wakes the sender. One record per event: a redelivered event finds its record and queues nothing.
- * Every mailed event is final (an approval is announced only once the lot is reserved), so every
- * mail is due at once.
+ * What became of a failed mail asked to be sent again: queued; not there (deleted, or a wrong
+ * id); not failed (sent, or already waiting); or without its text (failed before failed mails
+ * kept it, in 0.2).
+ */
+export type ResendResult = 'queued' | 'not_found' | 'not_failed' | 'no_text';
+
+/**
+ * Turns application, wish and donation events into mail records (rendered at once, in the
+ * family's or the donor's language) and wakes the sender. One record per event: a redelivered
+ * event finds its record and queues nothing. Every mailed event is final (an approval is announced
+ * only once the lot is reserved), so every mail is due at once.
  */
 export class MailService {
   constructor(
@@ -30,9 +53,31 @@ export class MailService {
     },
   ) {}
 
+  /** Mails that failed for good (after their last attempt, or refused for good), latest first. */
+  failed(limit = 1000): Promise<MailRecord[]> {
+    return this.deps.mails.failed(limit);
+  }
+
+  /**
+   * Puts a failed mail back in the queue with all its attempts (the operator fixed the address's
+   * server or the SMTP settings): the sender takes it when it next looks at the queue, at most
+   * MAIL_WAKE_MAX_MS later, also in another process.
+   */
+  async resend(id: number): Promise<ResendResult> {
+    const mail = await this.deps.mails.findById(id);
+    if (!mail) return 'not_found';
+    if (mail.state !== 'failed') return 'not_failed';
+    if (!mail.text) return 'no_text';
+    if (!(await this.deps.mails.requeue(mail, new Date()))) return 'not_failed';
+    this.deps.logger.info({ mailId: mail.id, kind: mail.kind }, 'failed mail queued again');
+    this.deps.onQueued();
+    return 'queued';
+  }
+
   async onEvent(event: DomainEvent): Promise<QueueResult> {
     const e = event as AnyEvent;
-    if (!isMailedEvent(e.name)) return 'not_mailed';
+    if (isDonationMailEvent(e.name)) return this.onDonationEvent(e as DomainEvent<DonationEvent>);
+    if (!isFamilyMailEvent(e.name)) return 'not_mailed';
     const p = (e as DomainEvent<MailedEvent>).payload;
     const to = p.applicant_email?.trim();
     if (!to) return 'no_address';
@@ -51,16 +96,54 @@ export class MailService {
       queuePosition: 'queue_position' in p ? p.queue_position : undefined,
       pickupBy: 'pickup_by' in p ? (p.pickup_by ?? null) : null,
     };
-    const rendered = renderMail(facts, this.deps.context);
-    const queued = await this.deps.mails.insert({
-      event_id: event.eventId,
-      event_name: event.name,
+    return this.queue(event, facts, {
       kind,
       reason: facts.reason,
       application_id: applicationId,
       lot_id: p.lot_id,
       to,
+    });
+  }
+
+  /** The donor's mail: the offer received, or the status it came to (wave 3). */
+  private async onDonationEvent(event: DomainEvent<DonationEvent>): Promise<QueueResult> {
+    const p = event.payload;
+    const to = p.donor_email?.trim();
+    if (!to) return 'no_address';
+    const submitted = 'available_until' in p;
+    const kind = DonationMailKinds[submitted ? 'submitted' : p.new_status];
+    const facts: DonationMailFacts = {
+      kind,
       language: p.language,
+      donorName: p.donor_name,
+      donationId: p.donation_id,
+      itemCount: p.item_count,
+      availableUntil: submitted ? p.available_until : null,
+      // the staff's note is internal: only the reason is written to the donor
+      reason: submitted ? null : p.reason,
+    };
+    // the record keeps no free text: the reason is in the mail's text until it is sent
+    return this.queue(event, facts, {
+      kind,
+      reason: null,
+      application_id: null,
+      lot_id: null,
+      donation_id: p.donation_id,
+      to,
+    });
+  }
+
+  private async queue(
+    event: DomainEvent,
+    facts: MailFacts | DonationMailFacts,
+    fields: Pick<NewMail, 'kind' | 'reason' | 'application_id' | 'lot_id' | 'donation_id' | 'to'>,
+  ): Promise<QueueResult> {
+    const rendered = renderMail(facts, this.deps.context);
+    const queued = await this.deps.mails.insert({
+      event_id: event.eventId,
+      event_name: event.name,
+      ...fields,
+      language: facts.language,
       ...rendered,
       next_attempt_at: new Date(),
       message_id: `<${event.eventId}@${this.deps.messageIdDomain}>`,
@@ -69,7 +152,13 @@ export class MailService {
     });
     if (!queued) return 'duplicate';
     this.deps.logger.info(
-      { event: event.name, eventId: event.eventId, applicationId, kind },
+      {
+        event: event.name,
+        eventId: event.eventId,
+        applicationId: fields.application_id ?? undefined,
+        donationId: fields.donation_id ?? undefined,
+        kind: fields.kind,
+      },
       'mail queued',
     );
     this.deps.onQueued();

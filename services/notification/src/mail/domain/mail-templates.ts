@@ -1,16 +1,13 @@
 import type { Language, LocalizedText } from '@furniture/contracts';
-import type { MailKind } from './mail-types';
+import { donationBody, type DonationMailFacts } from './donation-mails';
+import { dayIn, writer, type Block, type Body, type MailContext } from './mail-blocks';
+import type { FamilyMailKind } from './mail-types';
 
-/** What the mails say about the organisation (from config). */
-export interface MailContext {
-  siteName: string;
-  publicBaseUrl: string;
-  office: { email: string; phone: string; address: string; hours: LocalizedText };
-}
+export type { MailContext } from './mail-blocks';
 
-/** What one mail is about (from the application event). */
+/** What one mail to a family is about (from the application or wish event). */
 export interface MailFacts {
-  kind: MailKind;
+  kind: FamilyMailKind;
   /** contracts ApplicationChangeReasons; null for a submission */
   reason: string | null;
   language: Language;
@@ -28,13 +25,6 @@ export interface RenderedMail {
   text: string;
   html: string;
 }
-
-/** A mail is a list of blocks, rendered once as plain text and once as HTML. */
-type Block =
-  | { type: 'p'; text: string }
-  | { type: 'steps'; items: string[] }
-  | { type: 'link'; text: string; url: string }
-  | { type: 'contact'; title: string; lines: [label: string, value: string, href?: string][] };
 
 interface Phrases {
   quote(s: string): string;
@@ -81,36 +71,17 @@ const phrases: Record<Language, Phrases> = {
   },
 };
 
-/** "2026-12-01" as the family reads a date: 01.12.2026 (both languages write it so). */
-export function dayIn(day: string): string {
-  const [y, m, d] = day.split('-');
-  return `${d}.${m}.${y}`;
-}
-
 /** The lot's name in the mail's language; the other language when that one was left empty. */
 export function lotNameIn(name: LocalizedText, lang: Language, lotId: number): string {
   const other: Language = lang === 'de' ? 'uk' : 'de';
   return name[lang].trim() || name[other].trim() || `#${lotId}`;
 }
 
-interface Body {
-  subject: string;
-  blocks: Block[];
-}
-
 function body(f: MailFacts, ctx: MailContext, lot: string): Body {
   const p = phrases[f.language];
-  /** Each text is written once per language; the mail's language picks one. */
-  const say = (de: string, uk: string): string => (f.language === 'de' ? de : uk);
-  const para = (de: string, uk: string): Block => ({ type: 'p', text: say(de, uk) });
+  const { say, para, link, mail } = writer(f.language, ctx);
   const q = p.quote(lot);
   const id = f.applicationId;
-  const link = (text: string, path: string): Block => ({
-    type: 'link',
-    text,
-    url: `${ctx.publicBaseUrl}${path}`,
-  });
-  const mail = (subject: string, ...blocks: Block[]): Body => ({ subject, blocks });
   const statusLink = link(p.checkStatus, '/check-status');
   const browseLink = link(p.browse, '/categories');
   switch (f.kind) {
@@ -316,14 +287,18 @@ function oneLine(s: string): string {
   return s.replace(/\s+/g, ' ').trim();
 }
 
-/** Renders one mail in the family's language, as plain text and as HTML. */
-export function renderMail(facts: MailFacts, ctx: MailContext): RenderedMail {
+const isDonationMail = (facts: MailFacts | DonationMailFacts): facts is DonationMailFacts =>
+  'donationId' in facts;
+
+/** Renders one mail in the family's (or the donor's) language, as plain text and as HTML. */
+export function renderMail(facts: MailFacts | DonationMailFacts, ctx: MailContext): RenderedMail {
   const lang = facts.language;
   const p = phrases[lang];
-  const lot = oneLine(lotNameIn(facts.lotName, lang, facts.lotId));
-  const { subject, blocks } = body(facts, ctx, lot);
+  const [name, { subject, blocks }] = isDonationMail(facts)
+    ? [facts.donorName, donationBody(facts, ctx)]
+    : [facts.applicantName, body(facts, ctx, oneLine(lotNameIn(facts.lotName, lang, facts.lotId)))];
   const all: Block[] = [
-    { type: 'p', text: p.greeting(oneLine(facts.applicantName)) },
+    { type: 'p', text: p.greeting(oneLine(name)) },
     ...blocks,
     contactBlock(ctx, lang),
   ];

@@ -1,4 +1,4 @@
-import { Events, type EventName, type Language } from '@furniture/contracts';
+import { Events, type DonationStatus, type EventName, type Language } from '@furniture/contracts';
 
 /**
  * The application and wish events a family is told about by e-mail (public-site §1), and which
@@ -19,8 +19,45 @@ export const MailedEvents = {
   /** a lot matching the family's wish */
   [Events.WishNotified]: 'wish_match',
 } as const satisfies Partial<Record<EventName, string>>;
-export type MailKind = (typeof MailedEvents)[keyof typeof MailedEvents];
-export const MailKinds = Object.values(MailedEvents);
+/** A family's mail about an application or a wish. */
+export type FamilyMailKind = (typeof MailedEvents)[keyof typeof MailedEvents];
+
+/**
+ * The donor's mails (wave 3), by the donation's status: the offer received
+ * (`donation.submitted`) and every status staff or the expiry job set (`donation.status_changed`).
+ */
+export const DonationMailKinds = {
+  submitted: 'donation_received',
+  /** staff will call to arrange the pickup */
+  accepted: 'donation_accepted',
+  /** with the staff's reason */
+  declined: 'donation_declined',
+  /** a thank-you */
+  collected: 'donation_collected',
+  /** the pickup will not happen after all: the donor may give the furniture elsewhere */
+  cancelled: 'donation_cancelled',
+  /** the available-until date passed before the furniture was collected */
+  expired: 'donation_expired',
+} as const satisfies Record<DonationStatus, string>;
+export type DonationMailKind = (typeof DonationMailKinds)[DonationStatus];
+
+export type MailKind = FamilyMailKind | DonationMailKind;
+export const MailKinds: readonly MailKind[] = [
+  ...Object.values(MailedEvents),
+  ...Object.values(DonationMailKinds),
+];
+
+/**
+ * The mails one person reads in order: those of one application (a wish's under its negated id)
+ * or those of one donation.
+ */
+export type MailThread = { application_id: number } | { donation_id: number };
+
+/** The thread a mail belongs to (records of earlier versions have no donation_id). */
+export function threadOf(mail: Pick<MailRecord, 'application_id' | 'donation_id'>): MailThread {
+  if (typeof mail.donation_id === 'number') return { donation_id: mail.donation_id };
+  return { application_id: mail.application_id ?? 0 };
+}
 
 /**
  * queued → sending → sent; a failed attempt goes back to queued (later) or, after the last
@@ -74,15 +111,19 @@ export class MailDeliveryError extends Error {
 
 /** One mail per event (`_id` is the event's id), with its sending state. */
 export interface MailRecord {
-  /** the application event's id */
+  /** the id of the event the mail tells of */
   _id: string;
   id: number;
   event_name: string;
   kind: MailKind;
   /** why the application changed (contracts ApplicationChangeReasons); null for a submission */
   reason: string | null;
-  application_id: number;
-  lot_id: number;
+  /** the application (a wish's mail: the wish id negated); null for a donor's mail */
+  application_id: number | null;
+  /** the lot the mail is about; null for a donor's mail */
+  lot_id: number | null;
+  /** the donation of a donor's mail (absent in records of earlier versions) */
+  donation_id?: number | null;
   to: string;
   language: Language;
   subject: string;

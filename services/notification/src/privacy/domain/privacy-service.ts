@@ -1,22 +1,40 @@
 import {
   Events,
   type DomainEvent,
+  type EventPayload,
   type PrivacyRecords,
   type PrivacyRecordsQuery,
   type StoredRecord,
 } from '@furniture/contracts';
 import type { Logger } from '@furniture/platform/domain';
 
-/** The applications and wishes whose family data was erased. */
-export interface ErasedTargets {
+/**
+ * What a privacy request or an erasure is about: a family's applications and wishes, a donor's
+ * donations (the service never stores a phone number; these ids link its records to the person).
+ */
+export interface PersonIds {
   applicationIds: number[];
   wishIds: number[];
+  donationIds: number[];
 }
+
+export type ErasableKind = 'application' | 'wish' | 'donation';
+
+/** The ids of an erasure event (donation_ids: absent in events of earlier versions). */
+export const idsOfErasure = (p: EventPayload<typeof Events.PersonalDataErased>): PersonIds => ({
+  applicationIds: p.application_ids,
+  wishIds: p.wish_ids,
+  donationIds: p.donation_ids ?? [],
+});
+
+/** Whether the ids name nothing at all. */
+export const noIds = (ids: PersonIds) =>
+  ids.applicationIds.length + ids.wishIds.length + ids.donationIds.length === 0;
 
 /** Where the erased ids are remembered (data-access/erased-targets-repository.ts). */
 export interface ErasedTargetsStore {
-  remember(applicationIds: number[], wishIds: number[], at: Date): Promise<void>;
-  isErased(kind: 'application' | 'wish', id: number): Promise<boolean>;
+  remember(ids: PersonIds, at: Date): Promise<void>;
+  isErased(kind: ErasableKind, id: number): Promise<boolean>;
 }
 
 /** A kept document as staff read it: its dates as ISO text, without the `omit` fields. */
@@ -27,11 +45,14 @@ export const isoDates = (doc: object, omit: string[] = []): StoredRecord =>
       .map(([k, v]) => [k, v instanceof Date ? v.toISOString() : v]),
   );
 
-/** Where a module keeps what it knows about families, by their applications' and wishes' ids. */
+/**
+ * Where a module keeps what it knows about families and donors, by their applications', wishes'
+ * and donations' ids.
+ */
 export interface FamilyRecordsRepository {
-  find(applicationIds: number[], wishIds: number[]): Promise<StoredRecord[]>;
+  find(ids: PersonIds): Promise<StoredRecord[]>;
   /** Deletes or strips them; answers how many. */
-  erase(applicationIds: number[], wishIds: number[]): Promise<number>;
+  erase(ids: PersonIds): Promise<number>;
 }
 
 /**
@@ -50,23 +71,23 @@ export class ModulePrivacy {
     },
   ) {}
 
-  /** What the module keeps about the families of these applications and wishes, oldest first. */
-  records(applicationIds: number[], wishIds: number[]): Promise<StoredRecord[]> {
-    return this.deps.repo.find(applicationIds, wishIds);
+  /** What the module keeps about these applications, wishes and donations, oldest first. */
+  records(ids: PersonIds): Promise<StoredRecord[]> {
+    return this.deps.repo.find(ids);
   }
 
   async onErased(event: DomainEvent<typeof Events.PersonalDataErased>): Promise<void> {
-    const { application_ids, wish_ids, reason } = event.payload;
-    const count = await this.deps.repo.erase(application_ids, wish_ids);
+    const count = await this.deps.repo.erase(idsOfErasure(event.payload));
+    const { reason } = event.payload;
     this.deps.logger.info(
       { eventId: event.eventId, reason, [this.deps.counted]: count },
       `personal data erased: ${this.deps.what}`,
     );
   }
 
-  /** Erases again what was kept about an erased family later (a mail queued, a late event's entry). */
-  async erase(target: ErasedTargets): Promise<void> {
-    await this.deps.repo.erase(target.applicationIds, target.wishIds);
+  /** Erases again what was kept about an erased person later (a mail queued, a late event's entry). */
+  async erase(target: PersonIds): Promise<void> {
+    await this.deps.repo.erase(target);
   }
 }
 
@@ -82,39 +103,56 @@ export class ErasedFamilies {
   constructor(private readonly store: ErasedTargetsStore) {}
 
   async onErased(event: DomainEvent<typeof Events.PersonalDataErased>): Promise<void> {
-    const { application_ids, wish_ids } = event.payload;
-    await this.store.remember(application_ids, wish_ids, new Date(event.occurredAt));
+    await this.store.remember(idsOfErasure(event.payload), new Date(event.occurredAt));
   }
 
   /**
-   * What the mail and the activity module ask before they keep anything about a family: the
-   * application or wish an event is about, when its family's data was erased already.
+   * What the mail and the activity module ask before they keep anything about a person: the
+   * application, wish or donation an event is about, when its person's data was erased already.
    */
-  async erasedTargetOf(event: DomainEvent): Promise<ErasedTargets | null> {
+  async erasedTargetOf(event: DomainEvent): Promise<PersonIds | null> {
     if (event.name === Events.PersonalDataErased) return null;
-    const p = event.payload as { application_id?: unknown; wish_id?: unknown };
+    const none: PersonIds = { applicationIds: [], wishIds: [], donationIds: [] };
+    const p = event.payload as {
+      application_id?: unknown;
+      wish_id?: unknown;
+      donation_id?: unknown;
+    };
     if (typeof p.application_id === 'number' && event.name.startsWith('application.')) {
       return (await this.store.isErased('application', p.application_id))
-        ? { applicationIds: [p.application_id], wishIds: [] }
+        ? { ...none, applicationIds: [p.application_id] }
         : null;
     }
     if (typeof p.wish_id === 'number' && event.name.startsWith('wish.')) {
       return (await this.store.isErased('wish', p.wish_id))
-        ? { applicationIds: [], wishIds: [p.wish_id] }
+        ? { ...none, wishIds: [p.wish_id] }
+        : null;
+    }
+    if (typeof p.donation_id === 'number' && event.name.startsWith('donation.')) {
+      return (await this.store.isErased('donation', p.donation_id))
+        ? { ...none, donationIds: [p.donation_id] }
         : null;
     }
     return null;
   }
 }
 
-/** POST /privacy/records: staff read what the service keeps about a family's applications and wishes. */
+/**
+ * POST /privacy/records: staff read what the service keeps about a family's applications and
+ * wishes and a donor's donations.
+ */
 export class NotificationPrivacy {
   constructor(private readonly deps: { mails: ModulePrivacy; activity: ModulePrivacy }) {}
 
   async records(q: PrivacyRecordsQuery): Promise<PrivacyRecords> {
+    const ids: PersonIds = {
+      applicationIds: q.application_ids,
+      wishIds: q.wish_ids,
+      donationIds: q.donation_ids,
+    };
     const [mails, activity] = await Promise.all([
-      this.deps.mails.records(q.application_ids, q.wish_ids),
-      this.deps.activity.records(q.application_ids, q.wish_ids),
+      this.deps.mails.records(ids),
+      this.deps.activity.records(ids),
     ]);
     return { mails, activity };
   }

@@ -85,6 +85,35 @@ describe('activity description', () => {
       ),
     ).toBe('Ausstehend → Abgelehnt · Grund: andere Bewerbung genehmigt');
   });
+
+  test('when an entry is about a donation, then the donor, the staff reason and the lot made of an item are named, in Ukrainian too', () => {
+    const declined = entry(11, {
+      action_type: 'STATUS_CHANGE',
+      target_type: 'donation',
+      target_id: 5,
+      details: {
+        donor_name: 'Jana W.',
+        old_status: 'submitted',
+        new_status: 'declined',
+        reason: 'Zu stark beschädigt',
+      },
+    });
+    expect(describeActivity(declined, t, 'de')).toBe(
+      'Spender: Jana W. · Eingegangen → Abgelehnt · Grund: Zu stark beschädigt',
+    );
+    const lot = entry(12, {
+      action_type: 'CREATE',
+      target_type: 'donation',
+      target_id: 5,
+      details: { item_id: 9, lot_id: 57, lot_name: { de: 'Sofa', uk: 'Диван' }, category_id: 1 },
+    });
+    expect(describeActivity(lot, t, 'de')).toBe('„Sofa“ · Lot #57 aus Möbelstück #9');
+    const uk = i18n.getFixedT('uk', 'admin');
+    expect(describeActivity(declined, uk, 'uk')).toBe(
+      'Донор: Jana W. · Подана → Відхилена · Причина: Zu stark beschädigt',
+    );
+    expect(describeActivity(lot, uk, 'uk')).toBe('„Диван“ · Лот #57 із предмета #9');
+  });
 });
 
 describe('activity log', () => {
@@ -118,7 +147,19 @@ describe('activity log', () => {
     server.use(
       http.get(apiUrl('/activity-logs'), () =>
         HttpResponse.json({
-          data: ENTRIES,
+          data: [
+            ...ENTRIES,
+            entry(4, {
+              user_id: null,
+              user_name: null,
+              user_email: null,
+              user_role: null,
+              action_type: 'CREATE',
+              target_type: 'donation',
+              target_id: 5,
+              details: { donor_name: 'Jana W.', actor: 'donor', new_status: 'submitted' },
+            }),
+          ],
           page: 1,
           per_page: 50,
           total: 120,
@@ -136,6 +177,11 @@ describe('activity log', () => {
     ).toBeInTheDocument();
     const wish = screen.getByText('Erstellt · Wunsch').closest('li')!;
     expect(within(wish).getByText(/^Antragsteller ·/)).toBeInTheDocument();
+    const donation = screen.getByText('Erstellt · Spende').closest('li')!;
+    expect(within(donation).getByText(/^Spender ·/)).toBeInTheDocument();
+    expect(
+      within(donation).getByText(/Spender: Jana W\. · Status: Eingegangen/),
+    ).toBeInTheDocument();
     // a lower-case action type from another reading is understood
     expect(screen.getByText('Geändert · Lot')).toBeInTheDocument();
     expect(screen.getByText('Seite 1 von 3')).toBeInTheDocument();

@@ -131,10 +131,11 @@ export default function ActivityPage() {
           {shown.map((entry) => {
             const action = actionOf(entry);
             const { icon: Icon, tone } = actionStyle(action);
+            const actor = typeof entry.details === 'object' ? entry.details?.actor : undefined;
             const who =
               entry.user_name ??
-              (typeof entry.details === 'object' && entry.details?.actor === 'applicant'
-                ? t('activity.applicant')
+              (actor === 'applicant' || actor === 'donor'
+                ? t(`activity.${actor}`)
                 : t('activity.system'));
             return (
               <li key={entry.id} className="flex gap-3 p-3 sm:p-4">

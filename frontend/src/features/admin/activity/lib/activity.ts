@@ -51,8 +51,8 @@ function short(value: unknown, t: TFunction): string {
 
 /**
  * What happened, in words, from an entry's details (back-office §2 Activity log): the target's
- * name, the applicant, a status change, the reason, changed fields, the queue place, the photo,
- * the note. A text detail is shown as it is.
+ * name, the applicant or donor, a status change, the reason, changed fields, the lot made of a donated item, the
+ * queue place, the photo, the note. A text detail is shown as it is.
  */
 export function describeActivity(entry: ActivityLogEntry, t: TFunction, lang: 'de' | 'uk'): string {
   const details = entry.details;
@@ -66,6 +66,7 @@ export function describeActivity(entry: ActivityLogEntry, t: TFunction, lang: 'd
   if (name) parts.push(`„${name}“`);
   if (text(d.applicant_name))
     parts.push(t('activity.describe.applicant', { name: d.applicant_name }));
+  if (text(d.donor_name)) parts.push(t('activity.describe.donor', { name: d.donor_name }));
   if (entry.target_type === 'user' && text(d.user_name))
     parts.push(
       `${d.user_name as string}${text(d.user_email) ? ` (${d.user_email as string})` : ''}`,
@@ -92,6 +93,8 @@ export function describeActivity(entry: ActivityLogEntry, t: TFunction, lang: 'd
     if (changes.length > 0)
       parts.push(t('activity.describe.changes', { changes: changes.join('; ') }));
   }
+  if (entry.target_type === 'donation' && typeof d.lot_id === 'number')
+    parts.push(t('activity.describe.lotFromItem', { lot: d.lot_id, item: d.item_id }));
   if (typeof d.queue_position === 'number')
     parts.push(t('activity.describe.queue', { n: d.queue_position }));
   if (typeof d.photo_id === 'number') parts.push(t('activity.describe.photo', { id: d.photo_id }));

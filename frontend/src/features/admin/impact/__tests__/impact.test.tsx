@@ -12,7 +12,16 @@ const REPORT: ImpactReport = {
     { month: '2026-09', lots_received: 4, lots_given: 1 },
     { month: '2026-10', lots_received: 7, lots_given: 3 },
   ],
-  totals: { lots_received: 1234, lots_given: 4, families_served: 3, applications: 20, wishes: 6 },
+  totals: {
+    lots_received: 1234,
+    lots_given: 4,
+    families_served: 3,
+    applications: 20,
+    wishes: 6,
+    donations_received: 1507,
+    donations_accepted: 902,
+    lots_from_donations: 655,
+  },
   median_days_to_pickup: 4.5,
   handovers_measured: 4,
   categories: [
@@ -39,6 +48,10 @@ describe('impact dashboard', () => {
     expect(screen.getByText('1.234')).toBeInTheDocument();
     expect(screen.getByText('4,5 Tage')).toBeInTheDocument();
     expect(screen.getByText('aus 4 Übergaben')).toBeInTheDocument();
+    const figure = (label: string) => screen.getByText(label).closest('div')!.textContent;
+    expect(figure('Spenden eingegangen')).toBe('Spenden eingegangen1.507');
+    expect(figure('Spenden angenommen')).toBe('Spenden angenommen902');
+    expect(figure('Lots aus Spenden')).toBe('Lots aus Spenden655');
     expect(screen.getByText(/fortlaufend gezählt seit 05\.01\.2026/)).toBeInTheDocument();
     const busiest = screen.getByRole('table', { name: 'Gefragteste Kategorien als Tabelle' });
     const rows = within(busiest)

@@ -220,6 +220,14 @@ export default function ImpactPage() {
           hint={t('impact.handoversMeasured', { count: r.handovers_measured })}
         />
       </div>
+      <div className="mb-5 grid gap-3 sm:grid-cols-3">
+        <Figure label={t('impact.donationsReceived')} value={number(r.totals.donations_received)} />
+        <Figure label={t('impact.donationsAccepted')} value={number(r.totals.donations_accepted)} />
+        <Figure
+          label={t('impact.lotsFromDonations')}
+          value={number(r.totals.lots_from_donations)}
+        />
+      </div>
       <div className="grid gap-5 xl:grid-cols-2">
         <ChartCard
           id="impact-months"

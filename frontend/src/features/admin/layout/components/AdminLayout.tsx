@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Dialog, DialogBackdrop, DialogPanel } from '@headlessui/react';
 import { ExternalLink, LogOut, Menu, X } from 'lucide-react';
 import { api } from '../../../../app/api';
+import { env } from '../../../../config/env';
 import { useAppDispatch } from '../../../../app/hooks';
 import { LanguageSwitch } from '../../../../app/layout/LanguageSwitch';
 import { PageSpinner } from '../../../../components/Spinner';
@@ -91,6 +92,9 @@ function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
           <LogOut aria-hidden="true" className="size-5" />
           {t('layout.logout')}
         </button>
+        <p className="mt-3 text-xs text-blue-200">
+          {t('layout.version', { version: env.version })}
+        </p>
       </div>
     </div>
   );

@@ -2,7 +2,7 @@ import type {
   PrivacyErasure,
   PrivacyLookup,
   PrivacyRecords,
-  PrivacyRecordsQuery,
+  PrivacyRecordsRequest,
 } from '@furniture/contracts/api/privacy';
 import { adminApi } from '../../api/admin-api';
 
@@ -17,7 +17,7 @@ export const privacyApi = adminApi.injectEndpoints({
     lookupPhone: build.mutation<PrivacyLookup, string>({
       query: (phone) => ({ url: '/privacy/lookup', method: 'POST', body: { phone } }),
     }),
-    privacyRecords: build.mutation<PrivacyRecords, PrivacyRecordsQuery>({
+    privacyRecords: build.mutation<PrivacyRecords, PrivacyRecordsRequest>({
       query: (body) => ({ url: '/privacy/records', method: 'POST', body }),
     }),
     erasePhone: build.mutation<PrivacyErasure, string>({

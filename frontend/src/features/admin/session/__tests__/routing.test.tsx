@@ -40,6 +40,14 @@ describe('role-aware routing and sidebar', () => {
     ]);
   });
 
+  test("when staff are logged in, then the sidebar names the platform's version (the root package.json's)", async () => {
+    const { version } = jest.requireActual<{ version: string }>('../../../../../../package.json');
+    server.use(meHandler(ADMIN));
+    renderAdmin('/admin/profile');
+    await sidebarEntries();
+    expect(screen.getAllByText(`Version ${version}`).length).toBeGreaterThan(0);
+  });
+
   test('when a volunteer is logged in, then users and activity are not in the sidebar', async () => {
     server.use(meHandler(VOLUNTEER));
     renderAdmin('/admin/profile', VOLUNTEER);
