@@ -167,7 +167,9 @@ export async function writeBackup(
             yield `${BSON.EJSON.stringify(doc, { relaxed: false })}\n`;
           }
         };
-        await pipeline(Readable.from(lines()), out);
+        await pipeline(Readable.from(lines()), out).catch((err: unknown) => {
+          throw new Error(`reading ${db}.${coll}: ${(err as Error).message}`);
+        });
         const { size } = fs.statSync(tmp);
         const sum = await addEntry(pack, name, size, fs.createReadStream(tmp));
         manifest.databases[db][coll] = count;
@@ -186,14 +188,18 @@ export async function writeBackup(
       let kept = 0;
       for (const object of objects) {
         // an object deleted since the listing (its lot was deleted) is left out
-        const stat = await client.statObject(bucket, object.name).catch((err: unknown) => {
+        const unlessDeleted = (err: unknown) => {
           if (isMissing(err)) return undefined;
-          throw err;
-        });
-        const body = stat && (await client.getObject(bucket, object.name).catch(() => undefined));
+          throw new Error(`S3 object ${bucket}/${object.name}: ${(err as Error).message}`);
+        };
+        const stat = await client.statObject(bucket, object.name).catch(unlessDeleted);
+        const body = stat && (await client.getObject(bucket, object.name).catch(unlessDeleted));
         if (!stat || !body) continue;
         const name = `objects/${bucket}/${object.name}`;
-        const sum = await addEntry(pack, name, stat.size, body);
+        // once its entry is begun, the archive needs all of it: any failure ends the backup
+        const sum = await addEntry(pack, name, stat.size, body).catch((err: unknown) => {
+          throw new Error(`S3 object ${bucket}/${object.name}: ${(err as Error).message}`);
+        });
         const contentType = stat.metaData?.['content-type'] as string | undefined;
         manifest.files.push({
           path: name,
