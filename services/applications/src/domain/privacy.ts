@@ -80,13 +80,16 @@ export class Privacy {
   }
 
   /**
-   * At start, before the service answers: what the ledger says was erased, and what the
-   * retention period has ended for, is erased (again). After a restore, the archive's records
-   * of families whose data was erased after the backup lose it here, with the same events as the
-   * first time, so the notification service erases its part too. A record erased already is left
-   * alone; an id the restore hands out again to a new family has another creation time.
+   * At start, before the service answers: what the ledger says was erased is erased again, and
+   * the retention job runs at once. After a restore, the archive's records of families whose data
+   * was erased after the backup lose it here, with the same events as the first time, so the
+   * notification service erases its part too. A record erased already is left alone; an id the
+   * restore hands out again to a new family has another creation time. The retention run is
+   * waited for up to `retentionWaitMs`: after a restore it has the days since the backup to catch
+   * up (seconds); a longer backlog (thousands of records) goes on while the service answers, so
+   * that a start never outlasts its probes. Answers the ledger's erasures done again.
    */
-  async catchUp(): Promise<PrivacyErasure> {
+  async catchUp(retentionWaitMs = 20_000): Promise<PrivacyErasure> {
     let applications = 0;
     let wishes = 0;
     const now = this.deps.now();
@@ -101,7 +104,19 @@ export class Privacy {
         { applications, wishes },
         'records erased before were back (a restored backup): erased again',
       );
-    await this.applyRetention();
+    const retention = this.applyRetention().catch((err: unknown) => {
+      this.deps.logger.warn(
+        { err: (err as Error).message },
+        'retention at start failed; the scheduled job runs it again',
+      );
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, retentionWaitMs);
+      timer.unref();
+    });
+    await Promise.race([retention, waited]);
+    clearTimeout(timer);
     return { applications, wishes };
   }
 
