@@ -3,12 +3,14 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NPM_STAMP := node_modules/.install-stamp
 
-.PHONY: help install tools machine build build-run run dev reset test test-unit test-node24 lint typecheck e2e up down bench-gateway clean
+.PHONY: help install tools machine build build-run run dev reset backup restore test test-unit test-node24 lint typecheck e2e up down bench-gateway clean
 
 help:
 	@echo "make run    - everything on this machine at http://localhost:8080 (data kept in .data/run)"
 	@echo "make dev    - the same, services restarted on change, the SPA on Vite's dev server (:5173)"
 	@echo "make reset  - delete make run's data (.data/run and its database): the next run starts afresh"
+	@echo "make backup - one archive of make run's data in .data/backups (while it runs, or not)"
+	@echo "make restore FROM=<archive> [FORCE=1] - put an archive back (make run stopped)"
 	@echo "make test   - every test against real servers (FerretDB, RabbitMQ, MinIO, SMTP catcher)"
 	@echo "npm test    - only the tests that need no server (make test-unit): the inner loop"
 	@echo "make test-node24 - those and the platform's and auth's tests on Node 24 (the images' Node)"
@@ -58,6 +60,16 @@ dev: install
 # make run's data gone (the folder and FerretDB's PostgreSQL database of it): the next run is fresh
 reset: install
 	npx tsx infra/src/cli/reset.ts
+
+# one archive of make run's data (databases, photos, keys, manifest) in .data/backups (BACKUP_DIR),
+# its path the last line; make run may be running (docs/operations.md, "Backup and restore")
+backup: build-run
+	node infra/dist/cli/backup.js
+
+# an archive back into make run's data, make run stopped; FORCE=1 replaces data that exists
+restore: build-run
+	@test -n "$(FROM)" || { echo "usage: make restore FROM=<archive> [FORCE=1]"; exit 2; }
+	FORCE="$(FORCE)" node infra/dist/cli/backup.js restore "$(FROM)"
 
 # eslint per file; dependency-cruiser over the whole import graph (cycles, module boundaries)
 lint: install

@@ -51,6 +51,7 @@ module.exports = function preset(dir, extra = {}) {
         'services/libs/platform/src/testing/index.ts',
       ),
       '^@furniture/platform/domain$': path.join(root, 'services/libs/platform/src/domain.ts'),
+      '^@furniture/platform/backup$': path.join(root, 'services/libs/platform/src/backup/index.ts'),
       '^@furniture/infra$': path.join(root, 'infra/src/index.ts'),
       [`^@furniture/(${SERVICES})/service$`]: path.join(root, 'services/$1/src/compose.ts'),
       [`^@furniture/(${SERVICES})/config$`]: path.join(root, 'services/$1/src/config.ts'),

@@ -22,6 +22,15 @@ export const RUN_DATA_DIR = process.env.RUN_DATA_DIR
   ? path.resolve(process.env.RUN_DATA_DIR)
   : path.join(REPO_ROOT, '.data', 'run');
 /**
+ * Where `make backup` writes its archives and the erasure ledger lives (beside them, never inside
+ * make run's data: `make reset` and `make restore` leave it alone); BACKUP_DIR moves it.
+ */
+export const BACKUP_DIR = process.env.BACKUP_DIR
+  ? path.resolve(process.env.BACKUP_DIR)
+  : path.join(REPO_ROOT, '.data', 'backups');
+/** The erasure ledger of make run's applications service (docs/privacy.md, "Backups"). */
+export const ERASURE_LEDGER_FILE = path.join(BACKUP_DIR, 'erasures.jsonl');
+/**
  * Data folder of the jest integration tests (wiped at the start of every test run).
  * TEST_INFRA_DIR lets two test runs on one machine use separate folders.
  */

@@ -169,6 +169,37 @@ function isAlive(pid: number): boolean {
 }
 
 /**
+ * The process a pid file names ("<child pid> <owner pid>", see killStaleProcess) when it is alive,
+ * is `marker` (its command line mentions it) and its owner is alive too: a server another run
+ * (make run) is using right now. Its command line and environment come along (its port, its
+ * credentials). Linux only (/proc); elsewhere undefined.
+ */
+export function liveChild(
+  pidFile: string,
+  marker: string,
+): { pid: number; owner: number; cmdline: string[]; environ: Record<string, string> } | undefined {
+  let pid: number;
+  let owner: number;
+  try {
+    const [a, b] = fs.readFileSync(pidFile, 'utf8').trim().split(/\s+/);
+    pid = Number.parseInt(a ?? '', 10);
+    owner = Number.parseInt(b ?? '', 10);
+  } catch {
+    return undefined;
+  }
+  if (!(pid > 1 && owner > 1 && isAlive(pid) && isAlive(owner))) return undefined;
+  const cmdline = readProc(pid, 'cmdline').split('\0').filter(Boolean);
+  if (!cmdline.some((arg) => arg.includes(marker))) return undefined;
+  const environ = Object.fromEntries(
+    readProc(pid, 'environ')
+      .split('\0')
+      .filter((kv) => kv.includes('='))
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  );
+  return { pid, owner, cmdline, environ };
+}
+
+/**
  * A previous run whose parent was killed hard may have left its child running (holding the port
  * and the data folder). `pidFile` holds "<child pid> <owner pid>". When the child is alive, its
  * command line or environment mentions `marker` (our binary path, or the RabbitMQ node name that

@@ -17,6 +17,9 @@ import { REPO_ROOT } from '../src/paths';
 
 interface ComposeService {
   image?: string;
+  profiles?: string[];
+  entrypoint?: string[];
+  volumes?: string[];
   build?: { context: string; dockerfile: string; args?: Record<string, string> };
   environment?: Record<string, string>;
   depends_on?: Record<string, { condition: string }>;
@@ -167,4 +170,26 @@ test('when the Dockerfile is read, then the runtime stage runs as a non-root use
   expect(runtime).toMatch(/^USER node$/m);
   expect(dockerfile).toMatch(/npm ci --omit=dev/);
   expect(runtime).not.toMatch(/COPY \. \./);
+});
+
+test('when the backup profile is read, then it runs the backup command of a built image against compose MongoDB and MinIO, with the keys, into the backups volume that holds the erasure ledger', () => {
+  const backup = compose.services.backup!;
+  expect(backup.profiles).toEqual(['backup']);
+  expect(APP.some((name) => compose.services[name]?.image === backup.image)).toBe(true);
+  expect(backup.entrypoint).toEqual(['node', 'services/libs/platform/dist/cli/backup.js']);
+  expect(backup.environment).toMatchObject({
+    MONGO_URL: compose.services.applications?.environment?.MONGO_URL,
+    S3_URL: compose.services.media?.environment?.S3_URL,
+    S3_BUCKET: compose.services.media?.environment?.S3_BUCKET,
+    BACKUP_DIR: '/backups',
+    ERASURE_LEDGER: compose.services.applications?.environment?.ERASURE_LEDGER,
+  });
+  expect(backup.volumes).toEqual(expect.arrayContaining(['keys:/keys', 'backups:/backups']));
+  expect(compose.services.applications?.volumes).toContain('backups:/backups');
+  expect(String(compose.services.applications?.environment?.ERASURE_LEDGER)).toMatch(
+    /^\/backups\//,
+  );
+  // a new volume takes the owner of the image's folder: the services run as node
+  const dockerfile = fs.readFileSync(path.join(REPO_ROOT, 'infra/docker/Dockerfile'), 'utf8');
+  expect(dockerfile).toMatch(/mkdir -p \/backups && chown node:node \/backups/);
 });

@@ -183,6 +183,35 @@ describe.each(overlays)('overlay %s', (overlay) => {
     expect(JSON.stringify(ingress?.spec)).toContain('"name":"gateway"');
   });
 
+  test('when rendered, then the nightly backup is a CronJob running the backup command of an image with a tag, locked down, with the keys and connection URLs from Secrets', () => {
+    const [cron] = byKind('CronJob');
+    expect(cron?.metadata.name).toBe('backup');
+    const spec = cron!.spec as {
+      concurrencyPolicy: string;
+      jobTemplate: { spec: { template: { spec: { containers: Container[] } } } };
+    };
+    expect(spec.concurrencyPolicy).toBe('Forbid');
+    const [c] = spec.jobTemplate.spec.template.spec.containers;
+    expect((c as Container & { command: string[] }).command).toEqual([
+      'node',
+      'services/libs/platform/dist/cli/backup.js',
+      'backup',
+    ]);
+    expect(c!.image).not.toMatch(/:latest$/);
+    expect(c!.securityContext).toMatchObject({
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: true,
+    });
+    expect(c!.resources?.limits?.memory).toBeTruthy();
+    for (const e of c!.env ?? []) expect(e.value ?? '').not.toMatch(/:\/\/[^/\s]*:[^/\s]*@/);
+    const config = byKind('ConfigMap').find((m) => m.metadata.name === 'furniture-config')!;
+    expect(config.data?.BACKUP_S3_BUCKET).toBeTruthy();
+    expect(Number(config.data?.BACKUP_RETENTION_DAYS)).toBeLessThanOrEqual(
+      Number(config.data?.PERSONAL_DATA_RETENTION_DAYS),
+    );
+    expect(config.data?.ERASURE_LEDGER).toBe(`s3://${config.data?.BACKUP_S3_BUCKET}/erasures/`);
+  });
+
   test('when rendered, then every workload has an egress policy, and the gateway metrics port is on no Service', () => {
     const policies = byKind('NetworkPolicy').filter((p) =>
       ((p.spec as { policyTypes?: string[] }).policyTypes ?? []).includes('Egress'),
@@ -202,9 +231,7 @@ describe.each(overlays)('overlay %s', (overlay) => {
       for (const e of sel.matchExpressions ?? []) e.values.forEach((v) => covered.add(v));
     }
     expect([...covered].sort()).toEqual(
-      byKind('Deployment')
-        .map((d) => d.metadata.name)
-        .sort(),
+      [...byKind('Deployment'), ...byKind('CronJob')].map((d) => d.metadata.name).sort(),
     );
     for (const svc of byKind('Service')) expect(JSON.stringify(svc.spec)).not.toContain('9464');
   });

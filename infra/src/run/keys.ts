@@ -11,8 +11,7 @@ export function ensureKeyPair(dir: string): {
   publicKeyFile: string;
   created: boolean;
 } {
-  const privateKeyFile = path.join(dir, 'jwt-private.pem');
-  const publicKeyFile = path.join(dir, 'jwt-public.pem');
+  const { privateKeyFile, publicKeyFile } = keyFiles(dir);
   if (fs.existsSync(privateKeyFile) && fs.existsSync(publicKeyFile)) {
     return { privateKeyFile, publicKeyFile, created: false };
   }
@@ -25,4 +24,12 @@ export function ensureKeyPair(dir: string): {
   fs.writeFileSync(privateKeyFile, privateKey, { mode: 0o600 });
   fs.writeFileSync(publicKeyFile, publicKey, { mode: 0o644 });
   return { privateKeyFile, publicKeyFile, created: true };
+}
+
+/** Where the key pair of a keys folder is (`make backup` keeps both). */
+export function keyFiles(dir: string): { privateKeyFile: string; publicKeyFile: string } {
+  return {
+    privateKeyFile: path.join(dir, 'jwt-private.pem'),
+    publicKeyFile: path.join(dir, 'jwt-public.pem'),
+  };
 }

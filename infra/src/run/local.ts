@@ -3,7 +3,7 @@
 // SIGTERM stopping it all (after the caller's own processes) with the data kept.
 import { keepFerretIndexes } from '../ferret-pg-indexes';
 import { portsFromEnv } from '../foreground';
-import { displayPath, RUN_DATA_DIR } from '../paths';
+import { displayPath, ERASURE_LEDGER_FILE, RUN_DATA_DIR } from '../paths';
 import { startInfra, type Infra } from '../start-infra';
 import { startPlatform, type Platform } from './platform';
 
@@ -57,7 +57,8 @@ export async function startLocalPlatform(opts: {
     password: process.env.ADMIN_PASSWORD ?? LOCAL_ADMIN.password,
   };
   const platform = await startPlatform({
-    infraEnv: infra.env,
+    // erasures are recorded beside the backups, where a restore cannot undo them
+    infraEnv: { ...infra.env, ERASURE_LEDGER: ERASURE_LEDGER_FILE },
     dataDir: RUN_DATA_DIR,
     gatewayPort: opts.gatewayPort,
     // reachable from this machine only unless HOST says otherwise (the documented admin password)

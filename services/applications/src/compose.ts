@@ -4,6 +4,8 @@ import {
   catalogSnapshotSource,
   defineService,
   ensureIndexes,
+  openErasureLedger,
+  readSecret,
   phoneLookupLimit,
   publicWriteLimits,
   type LotSnapshotSource,
@@ -82,7 +84,16 @@ export async function composeApplications(
     now: options.now ?? (() => new Date()),
     retentionDays: config.PERSONAL_DATA_RETENTION_DAYS,
     logger,
+    ledger: openErasureLedger(
+      config.ERASURE_LEDGER,
+      config.S3_URL || config.S3_URL_FILE
+        ? readSecret(config.S3_URL, config.S3_URL_FILE, 'S3_URL').trim()
+        : undefined,
+      config.S3_REGION,
+    ),
   });
+  // before the service answers: nothing a restored backup brought back is served (docs/privacy.md)
+  kit.onStart(() => privacy.catchUp());
   kit.every('personal data retention', config.RETENTION_CHECK_INTERVAL_MS, () =>
     privacy.applyRetention(),
   );

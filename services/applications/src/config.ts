@@ -56,6 +56,16 @@ export function loadApplicationsConfig(env: NodeJS.ProcessEnv = process.env) {
       PERSONAL_DATA_RETENTION_DAYS: envInt(Limits.personalDataRetentionDays, { min: 1, max: 3650 }),
       /** how often the retention job looks for closed records past the period */
       RETENTION_CHECK_INTERVAL_MS: envInt(60 * 60 * 1000, { min: 1000 }),
+      /**
+       * the erasure ledger (docs/privacy.md, "Backups"): an absolute file path beside the
+       * backups, or s3://bucket/prefix/ (with S3_URL); every erasure on request is recorded there
+       * before it happens, and erased again at start if a restored backup brought it back
+       */
+      ERASURE_LEDGER: z.string().optional(),
+      /** the S3 server of an s3:// ledger, with credentials (or S3_URL_FILE) */
+      S3_URL: z.string().optional(),
+      S3_URL_FILE: z.string().optional(),
+      S3_REGION: z.string().default('us-east-1'),
       /** the office's time zone: a pickup date is a calendar day there */
       TIMEZONE: z.string().default('Europe/Berlin'),
     },

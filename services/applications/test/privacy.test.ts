@@ -5,8 +5,12 @@
  * retention period with the clock in the test's hand. Each erased record keeps status, dates and
  * lot and announces itself with ids only.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Events } from '@furniture/contracts';
 import { phoneKey } from '@furniture/platform';
+import { eventually } from '@furniture/platform/testing';
 import {
   ADMIN,
   adminToken,
@@ -25,15 +29,18 @@ const DAY = 86_400_000;
 let now = new Date();
 let h: ApplicationsHarness;
 const donors = donorsStub();
+const ledgerDir = fs.mkdtempSync(path.join(os.tmpdir(), 'erasure-ledger-'));
+const ledger = path.join(ledgerDir, 'erasures.jsonl');
 beforeAll(async () => {
   h = await startApplications({
     now: () => now,
     donors: donors.source,
-    env: { PERSONAL_DATA_RETENTION_DAYS: '180' },
+    env: { PERSONAL_DATA_RETENTION_DAYS: '180', ERASURE_LEDGER: ledger },
   });
 });
 afterAll(async () => {
   await h?.stop();
+  fs.rmSync(ledgerDir, { recursive: true, force: true });
 });
 
 const admin = () => ({ token: adminToken() });
@@ -277,5 +284,94 @@ describe('retention', () => {
     await service.privacy.applyRetention();
     expect((await lookup(f.phone)).body.applications).toHaveLength(1);
     now = new Date();
+  });
+});
+
+describe('erasure ledger (backups)', () => {
+  const lastEntry = () => JSON.parse(fs.readFileSync(ledger, 'utf8').trim().split('\n').at(-1)!);
+  const service = () => h.service as { privacy: { catchUp(): Promise<unknown> } };
+
+  test('when an erasure on request is made, then the ledger records ids, creation times and the admin, no family data; when the ledger cannot be written, then 503 and nothing is erased', async () => {
+    const f = await family();
+    await reject(f.byPhone);
+    await reject(f.byWhatsapp);
+    await cancelWish(f.wishId);
+    const before = (await lookup(f.phone)).body;
+    expect((await erase(f.phone)).status).toBe(200);
+    const entry = lastEntry();
+    expect(entry).toMatchObject({
+      reason: 'request',
+      actor: { role: 'admin' },
+      applications: before.applications.map((a: { id: number; created_at: string }) => ({
+        id: a.id,
+        created_at: a.created_at,
+      })),
+      wishes: [{ id: f.wishId, created_at: before.wishes[0].created_at }],
+    });
+    for (const trace of [e164(f.phone), 'Kovalenko', 'olena', 'Sonnenallee', 'Kinderbett'])
+      expect(JSON.stringify(entry)).not.toContain(trace);
+
+    // the ledger's place is gone (a folder where the file should be): nothing is erased
+    const g = await family();
+    await reject(g.byPhone);
+    await reject(g.byWhatsapp);
+    await cancelWish(g.wishId);
+    const kept = fs.readFileSync(ledger);
+    fs.rmSync(ledger);
+    fs.mkdirSync(ledger);
+    try {
+      const refused = await erase(g.phone);
+      expect(refused.status).toBe(503);
+      expect(refused.body.code).toBe('SERVICE_UNAVAILABLE');
+      expect((await lookup(g.phone)).body.applications).toHaveLength(2);
+    } finally {
+      fs.rmdirSync(ledger);
+      fs.writeFileSync(ledger, kept);
+    }
+  });
+
+  test('when the service starts on records a restored backup brought back, then what the ledger says was erased is erased again with its events, and a record that only shares an id is left alone', async () => {
+    const f = await family();
+    await reject(f.byPhone);
+    await reject(f.byWhatsapp);
+    await cancelWish(f.wishId);
+    const ids = [f.byPhone, f.byWhatsapp];
+    const apps = h.conn.collection('applications');
+    const wishes = h.conn.collection('wishes');
+    const backup = {
+      apps: await apps.find({ id: { $in: ids } }).toArray(),
+      wish: await wishes.findOne({ id: f.wishId }),
+    };
+    expect((await erase(f.phone)).status).toBe(200);
+    // a restore: the documents as they were in the archive
+    for (const doc of backup.apps) await apps.replaceOne({ _id: doc._id }, doc);
+    await wishes.replaceOne({ _id: backup.wish!._id }, backup.wish!);
+    expect((await lookup(f.phone)).body.applications).toHaveLength(2);
+    // an id the restore will hand out again, to another family: its creation time differs
+    const other = await apply(f.lot.id);
+    fs.appendFileSync(
+      ledger,
+      `${JSON.stringify({
+        at: new Date().toISOString(),
+        reason: 'request',
+        actor: null,
+        applications: [{ id: other, created_at: '2001-01-01T00:00:00.000Z' }],
+        wishes: [],
+      })}\n`,
+    );
+
+    expect(await service().privacy.catchUp()).toEqual({ applications: 2, wishes: 1 });
+    expect((await lookup(f.phone)).body).toMatchObject({ applications: [], wishes: [] });
+    const kept = (await h.http.get(`/api/v1/applications/${other}`, admin())).body;
+    expect(kept.applicant_name).toBe('Olena Kovalenko');
+    // the same events as the first time: each record erased twice, told twice
+    const told = (id: number) =>
+      h.recorder.of(Events.PersonalDataErased).filter((e) => e.payload.application_ids.includes(id))
+        .length;
+    await eventually(() => told(f.byPhone) === 2 && told(f.byWhatsapp) === 2, {
+      what: 'each erasure told again',
+    });
+    // a second start finds nothing to do
+    expect(await service().privacy.catchUp()).toEqual({ applications: 0, wishes: 0 });
   });
 });

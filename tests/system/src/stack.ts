@@ -27,6 +27,8 @@ import {
   uniqueName,
 } from '@furniture/platform/testing';
 
+type ServiceName = 'catalog' | 'applications' | 'notification' | 'auth' | 'media';
+
 /** The administrator the auth service seeds in the full stack. */
 export const SYSTEM_ADMIN = { email: 'admin@example.org', password: 'Moebel-Bruecke-Admin-7' };
 
@@ -40,16 +42,27 @@ export async function startSystem(
     mediaEnv?: Record<string, string>;
     /** every service's and the gateway's logger (silent by default) */
     logger?: (name: string) => Logger;
+    /**
+     * each service's database, kept when the stack stops (the restore drill starts a second
+     * stack on what it restored); new ones, dropped at stop, when not given
+     */
+    databases?: Partial<Record<ServiceName, string>>;
+    /** the media service's bucket (a new one when not given) */
+    bucket?: string;
+    /** the applications service's erasure ledger (ERASURE_LEDGER) */
+    erasureLedger?: string;
   } = {},
 ) {
   const logger = opts.logger;
   const urls = testUrls();
   const exchange = uniqueName('system');
+  const db = opts.databases ?? {};
   // the catalog copies a donated item's photos through the media service, which starts after it
   let mediaUrl = '';
   const catalog = await startService(catalogService, {
     exchange,
     logger: logger?.('catalog'),
+    dbName: db.catalog,
     options: {
       photoCopies: {
         adopt: (...args) => mediaLotPhotoCopies(mediaUrl).adopt(...args),
@@ -60,7 +73,9 @@ export async function startSystem(
   const applications = await startService(applicationsService, {
     logger: logger?.('applications'),
     exchange,
+    dbName: db.applications,
     env: {
+      ...(opts.erasureLedger ? { ERASURE_LEDGER: opts.erasureLedger } : {}),
       CATALOG_URL: catalog.url,
       LOT_SNAPSHOT_SYNC: 'never',
       PHONE_LOOKUPS_PER_IP: '100000',
@@ -71,6 +86,7 @@ export async function startSystem(
   const notification = await startService(notificationService, {
     logger: logger?.('notification'),
     exchange,
+    dbName: db.notification,
     env: {
       SMTP_URL: urls.smtpUrl,
       PUBLIC_BASE_URL: 'https://moebel.example',
@@ -83,6 +99,7 @@ export async function startSystem(
     ? await startService(authService, {
         logger: logger?.('auth'),
         exchange,
+        dbName: db.auth,
         env: {
           JWT_PRIVATE_KEY: testKeys().privateKey,
           ADMIN_EMAIL: SYSTEM_ADMIN.email,
@@ -91,11 +108,12 @@ export async function startSystem(
         },
       })
     : undefined;
-  const bucket = uniqueName('system').replace(/_/g, '-');
+  const bucket = opts.bucket ?? uniqueName('system').replace(/_/g, '-');
   const media = opts.full
     ? await startService(mediaService, {
         logger: logger?.('media'),
         exchange,
+        dbName: db.media,
         env: { S3_URL: urls.s3Url, S3_BUCKET: bucket, CATALOG_URL: catalog.url, ...opts.mediaEnv },
       })
     : undefined;

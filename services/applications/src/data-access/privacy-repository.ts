@@ -110,6 +110,26 @@ export class PrivacyRepository {
   }
 
   /**
+   * Of these records (an erasure ledger's), the ids that exist with that creation time and are
+   * not erased: what a restored backup brought back.
+   */
+  async notErased(
+    kind: 'application' | 'wish',
+    records: { id: number; created_at: string }[],
+  ): Promise<number[]> {
+    if (records.length === 0) return [];
+    const created = new Map(records.map((r) => [r.id, new Date(r.created_at).getTime()]));
+    const { collection } = kind === 'application' ? this.models.Application : this.models.Wish;
+    const docs = await collection
+      .find<{ id: number; created_at: Date }>(
+        { id: { $in: [...created.keys()] }, erased_at: null },
+        { projection: { id: 1, created_at: 1 } },
+      )
+      .toArray();
+    return docs.filter((d) => created.get(d.id) === d.created_at.getTime()).map((d) => d.id);
+  }
+
+  /**
    * Closed applications (rejected, completed) or wishes (fulfilled, cancelled) not changed since
    * `before` and not erased yet.
    */

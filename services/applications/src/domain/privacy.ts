@@ -6,7 +6,13 @@ import {
   type PrivacyLookup,
   type StoredRecord,
 } from '@furniture/contracts';
-import { AppError, createEvent, type Logger } from '@furniture/platform/domain';
+import {
+  AppError,
+  createEvent,
+  DependencyUnavailableError,
+  type ErasureLedger,
+  type Logger,
+} from '@furniture/platform/domain';
 import type { PrivacyRepository } from '../data-access/privacy-repository';
 import { OPEN_STATUSES } from './records';
 
@@ -25,6 +31,11 @@ export interface PrivacyDeps {
   /** closed applications and wishes keep the family's data this many days */
   retentionDays: number;
   logger: Logger;
+  /**
+   * where erasures on request are recorded before they happen, apart from the data a backup
+   * restores (docs/privacy.md, "Backups"); none in tests
+   */
+  ledger?: ErasureLedger;
 }
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -80,6 +91,7 @@ export class Privacy {
         });
       }
       const now = this.deps.now();
+      await this.record(now, actor, found);
       let applications = 0;
       let wishes = 0;
       for (const app of found.applications) {
@@ -93,6 +105,75 @@ export class Privacy {
       await this.deps.privacy.forgetWriteCounter(e164);
       return { applications, wishes, donations: erased };
     });
+  }
+
+  /**
+   * At start, before the service answers: what the ledger says was erased is erased again, and
+   * the retention job runs at once. After a restore, the archive's records of families whose data
+   * was erased after the backup lose it here, with the same events as the first time, so the
+   * notification service erases its part too. A record erased already is left alone; an id the
+   * restore hands out again to a new family has another creation time. The retention run is
+   * waited for up to `retentionWaitMs`: after a restore it has the days since the backup to catch
+   * up (seconds); a longer backlog (thousands of records) goes on while the service answers, so
+   * that a start never outlasts its probes. Answers the ledger's erasures done again.
+   */
+  async catchUp(retentionWaitMs = 20_000): Promise<Omit<PrivacyErasure, 'donations'>> {
+    let applications = 0;
+    let wishes = 0;
+    const now = this.deps.now();
+    for (const entry of (await this.deps.ledger?.entries()) ?? []) {
+      for (const id of await this.deps.privacy.notErased('application', entry.applications))
+        if (await this.eraseOne('application', id, entry.reason, now, entry.actor)) applications++;
+      for (const id of await this.deps.privacy.notErased('wish', entry.wishes))
+        if (await this.eraseOne('wish', id, entry.reason, now, entry.actor)) wishes++;
+    }
+    if (applications + wishes > 0)
+      this.deps.logger.warn(
+        { applications, wishes },
+        'records erased before were back (a restored backup): erased again',
+      );
+    const retention = this.applyRetention().catch((err: unknown) => {
+      this.deps.logger.warn(
+        { err: (err as Error).message },
+        'retention at start failed; the scheduled job runs it again',
+      );
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, retentionWaitMs);
+      timer.unref();
+    });
+    await Promise.race([retention, waited]);
+    clearTimeout(timer);
+    return { applications, wishes };
+  }
+
+  /** The ledger's entry of an erasure on request, written before the first record changes. */
+  private async record(
+    now: Date,
+    actor: Actor,
+    found: { applications: Record<string, unknown>[]; wishes: Record<string, unknown>[] },
+  ): Promise<void> {
+    if (!this.deps.ledger) return;
+    const records = (docs: Record<string, unknown>[]) =>
+      docs
+        .filter((d) => !d.erased_at)
+        .map((d) => ({ id: d.id as number, created_at: String(d.created_at) }));
+    const entry = {
+      at: now.toISOString(),
+      reason: 'request' as const,
+      // who, as the events name them (not the session)
+      actor: { id: actor.id, name: actor.name, email: actor.email, role: actor.role },
+      applications: records(found.applications),
+      wishes: records(found.wishes),
+    };
+    if (entry.applications.length + entry.wishes.length === 0) return;
+    try {
+      await this.deps.ledger.append(entry);
+    } catch (err) {
+      // nothing is erased that a restore could bring back unnoticed: staff try again
+      throw new DependencyUnavailableError(`the erasure ledger (${this.deps.ledger.where})`, err);
+    }
   }
 
   /**

@@ -13,3 +13,4 @@ export type { Logger } from 'pino';
 export type { AuthenticatedActor } from './auth';
 export { formatLocal, localDay, rangeEnd, rangeStart } from './dates';
 export { changesOf } from './changes';
+export type { ErasureLedger, ErasureEntry, ErasedRecord } from './backup/erasure-ledger';

@@ -25,3 +25,4 @@ export * from './work-limiter';
 export * from './phone-input';
 export * from './public-limits';
 export * from './release';
+export { openErasureLedger } from './backup/erasure-ledger';

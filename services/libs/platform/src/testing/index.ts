@@ -340,10 +340,15 @@ export async function startService<C extends ServiceBaseConfig, S extends Compos
     options?: O;
     /** the service's logger (silent by default; the log privacy test reads one) */
     logger?: Logger;
+    /**
+     * the database to use, which the caller owns: kept at stop() (the restore drill starts the
+     * services again on what it restored); a new one, dropped at stop(), when not given
+     */
+    dbName?: string;
   } = {},
 ) {
   const urls = testUrls();
-  const dbName = uniqueName(def.name);
+  const dbName = opts.dbName ?? uniqueName(def.name);
   const exchange = opts.exchange ?? uniqueName('events');
   const conn = await connectMongo({
     url: urls.mongoUrl,
@@ -403,7 +408,7 @@ export async function startService<C extends ServiceBaseConfig, S extends Compos
       // a shared exchange (and its queues) belongs to whoever created it
       if (!opts.exchange)
         await deleteBrokerObjects(urls.amqpUrl, exchange, topologyQueues(exchange));
-      await dropDatabase(urls.mongoUrl, dbName).catch(() => undefined);
+      if (!opts.dbName) await dropDatabase(urls.mongoUrl, dbName).catch(() => undefined);
       await conn.close();
     },
   };
