@@ -31,6 +31,15 @@ const LOOKUP = {
       created_at: '2026-10-01T09:00:00.000Z',
     },
   ],
+  donations: [
+    {
+      id: 21,
+      status: 'declined',
+      donor_name: 'Olena Kovalenko',
+      donor_phone: E164,
+      created_at: '2026-09-01T09:00:00.000Z',
+    },
+  ],
 };
 const RECORDS = {
   mails: [
@@ -53,7 +62,7 @@ const RECORDS = {
     },
   ],
 };
-const EMPTY = { phone: E164, applications: [], wishes: [] };
+const EMPTY = { phone: E164, applications: [], wishes: [], donations: [] };
 
 /** The privacy endpoints; `state.erased` switches the lookup to "nothing found". */
 function privacyServer(opts: { eraseStatus?: number } = {}) {
@@ -87,7 +96,7 @@ function privacyServer(opts: { eraseStatus?: number } = {}) {
           { status: 409 },
         );
       state.erased = true;
-      return HttpResponse.json({ applications: 1, wishes: 1 });
+      return HttpResponse.json({ applications: 1, wishes: 1, donations: 1 });
     }),
   );
   return state;
@@ -108,11 +117,11 @@ describe('data protection page', () => {
     ).toBeInTheDocument();
     const summary = await lookUp(user);
     expect(summary).toHaveTextContent(
-      'Gefunden: 1 Bewerbung(en), 1 Wunsch/Wünsche, 1 E-Mail(s), 1 Protokolleintrag/-einträge.',
+      'Gefunden: 1 Bewerbung(en), 1 Wunsch/Wünsche, 1 Spende(n), 1 E-Mail(s), 1 Protokolleintrag/-einträge.',
     );
     expect(state.bodies).toEqual([
       { path: 'lookup', body: { phone: PHONE } },
-      { path: 'records', body: { application_ids: [12], wish_ids: [4] } },
+      { path: 'records', body: { application_ids: [12], wish_ids: [4], donation_ids: [21] } },
     ]);
     for (const url of state.urls) expect(url).not.toContain('5550');
     const apps = screen.getByTestId('privacy-applications');
@@ -122,6 +131,11 @@ describe('data protection page', () => {
     expect(within(apps).getByText(/01\.11\.2026/)).toBeInTheDocument();
     expect(
       within(screen.getByTestId('privacy-wishes')).getByText(/Wunsch #4 · Storniert/),
+    ).toBeInTheDocument();
+    expect(
+      within(screen.getByTestId('privacy-donations')).getByText(
+        /Spende #21 · Abgelehnt · Olena Kovalenko · 01\.09\.2026/,
+      ),
     ).toBeInTheDocument();
     expect(
       within(screen.getByTestId('privacy-mails')).getByText(/olena@example\.org · gesendet/),
@@ -138,7 +152,7 @@ describe('data protection page', () => {
 
     await user.click(screen.getByRole('button', { name: 'Alle Daten löschen' }));
     let dialog = await screen.findByRole('alertdialog', { name: 'Daten dieser Nummer löschen?' });
-    expect(dialog).toHaveTextContent('1 Bewerbung(en) und 1 Wunsch/Wünsche');
+    expect(dialog).toHaveTextContent('1 Bewerbung(en), 1 Wunsch/Wünsche und 1 Spende(n)');
     expect(dialog).toHaveTextContent('nicht rückgängig');
     await user.click(within(dialog).getByRole('button', { name: 'Abbrechen' }));
     await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
@@ -148,7 +162,7 @@ describe('data protection page', () => {
     dialog = await screen.findByRole('alertdialog');
     await user.click(within(dialog).getByRole('button', { name: 'Endgültig löschen' }));
     expect(await screen.findByRole('status')).toHaveTextContent(
-      'Gelöscht: 1 Bewerbung(en) und 1 Wunsch/Wünsche.',
+      'Gelöscht: 1 Bewerbung(en), 1 Wunsch/Wünsche und 1 Spende(n).',
     );
     expect(await screen.findByText('Zu dieser Nummer ist nichts gespeichert.')).toBeInTheDocument();
     expect(state.bodies.filter((b) => b.path === 'erase')).toEqual([

@@ -87,6 +87,7 @@ export function PrivacyPage() {
       const records = await readRecords({
         application_ids: lookup.applications.map((a) => num(a.id)),
         wish_ids: lookup.wishes.map((w) => num(w.id)),
+        donation_ids: lookup.donations.map((d) => num(d.id)),
       }).unwrap();
       const result = { lookup, records };
       setFound(result);
@@ -122,10 +123,13 @@ export function PrivacyPage() {
   const total = found
     ? found.lookup.applications.length +
       found.lookup.wishes.length +
+      found.lookup.donations.length +
       found.records.mails.length +
       found.records.activity.length
     : 0;
-  const erasable = found ? found.lookup.applications.length + found.lookup.wishes.length : 0;
+  const erasable = found
+    ? found.lookup.applications.length + found.lookup.wishes.length + found.lookup.donations.length
+    : 0;
 
   return (
     <div>
@@ -160,7 +164,11 @@ export function PrivacyPage() {
           className="mb-4 flex items-center gap-2 rounded-lg border border-green-300 bg-green-50 p-3 font-medium text-green-900"
         >
           <CheckCircle2 aria-hidden="true" className="size-5" />
-          {t('privacy.erased', { applications: erased.applications, wishes: erased.wishes })}
+          {t('privacy.erased', {
+            applications: erased.applications,
+            wishes: erased.wishes,
+            donations: erased.donations,
+          })}
         </p>
       )}
 
@@ -173,6 +181,7 @@ export function PrivacyPage() {
                 : t('privacy.summary', {
                     applications: found.lookup.applications.length,
                     wishes: found.lookup.wishes.length,
+                    donations: found.lookup.donations.length,
                     mails: found.records.mails.length,
                     entries: found.records.activity.length,
                   })}
@@ -188,6 +197,7 @@ export function PrivacyPage() {
                       phone: found.lookup.phone,
                       applications: found.lookup.applications,
                       wishes: found.lookup.wishes,
+                      donations: found.lookup.donations,
                       mails: found.records.mails,
                       activity: found.records.activity,
                     })
@@ -237,6 +247,17 @@ export function PrivacyPage() {
             )}
           />
           <Section
+            id="privacy-donations"
+            title={t('privacy.donations')}
+            items={found.lookup.donations}
+            line={(d) => (
+              <>
+                {t('privacy.donation', { id: num(d.id) })} · {t(`donationStatus.${str(d.status)}`)}{' '}
+                · {str(d.donor_name)} · {formatDate(str(d.created_at), lang)}
+              </>
+            )}
+          />
+          <Section
             id="privacy-mails"
             title={t('privacy.mails')}
             items={found.records.mails as StoredRecord[]}
@@ -276,6 +297,7 @@ export function PrivacyPage() {
           {t('privacy.confirmText', {
             applications: found?.lookup.applications.length ?? 0,
             wishes: found?.lookup.wishes.length ?? 0,
+            donations: found?.lookup.donations.length ?? 0,
           })}
         </p>
         <p className="mt-2 font-medium">{t('privacy.confirmWarning')}</p>
