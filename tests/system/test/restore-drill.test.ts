@@ -219,7 +219,7 @@ test('when a platform with data of every kind is backed up while it runs, wiped 
   // --- after the backup, an administrator erases a family's data
   const erasure = await s.http.post('/api/v1/privacy/erase', { phone: erasedPhone }, staff);
   expect(erasure.status).toBe(200);
-  expect(erasure.body).toEqual({ applications: 1, wishes: 0 });
+  expect(erasure.body).toEqual({ applications: 1, wishes: 0, donations: 0 });
   const entries = fs.readFileSync(ledger, 'utf8').trim().split('\n');
   expect(entries).toHaveLength(1);
   expect(entries[0]).not.toContain('Drill-Erased');
