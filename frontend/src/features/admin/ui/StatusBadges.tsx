@@ -5,7 +5,7 @@ import type {
   LotStatus,
   WishStatus,
 } from '@furniture/contracts/enums';
-import { Badge, type BadgeTone } from './Badge';
+import { Badge, type BadgeTone } from '../../../components/Badge';
 
 const LOT_TONES: Record<LotStatus, BadgeTone> = {
   available: 'green',

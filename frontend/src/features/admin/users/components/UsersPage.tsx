@@ -10,7 +10,7 @@ import { useDebouncedValue } from '../../../../lib/use-debounced-value';
 import { formatDate } from '../../lib/dates';
 import { errorText } from '../../lib/errors';
 import { type StaffUser, useSession } from '../../session';
-import { Badge } from '../../ui/Badge';
+import { Badge } from '../../../../components/Badge';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { EmptyState, PageHeader } from '../../ui/PageHeader';
 import { FilterInput, FilterSelect, RefreshButton } from '../../ui/Filters';

@@ -12,6 +12,7 @@ const TONES: Record<BadgeTone, string> = {
   violet: 'bg-violet-100 text-violet-900 ring-violet-700/30',
 };
 
+/** A status as a coloured pill: one look for every status badge, public and back-office. */
 export function Badge({ tone, children }: { tone: BadgeTone; children: ReactNode }) {
   return (
     <span
