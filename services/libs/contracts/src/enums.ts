@@ -50,6 +50,27 @@ export const DonationTransitions: Record<DonationStatus, readonly DonationStatus
   expired: [],
 };
 
+/**
+ * Handover (wave 3, issue 29): what a slot is for. `pickup`: the family comes to a location;
+ * `delivery`: the team brings the lot (offered only to families who asked for delivery help);
+ * `donor_pickup`: the team collects a donation from the donor (booked by staff).
+ */
+export const SlotKinds = ['pickup', 'delivery', 'donor_pickup'] as const;
+export type SlotKind = (typeof SlotKinds)[number];
+
+/**
+ * A handover (one booked slot of one application or donation): `booked` until a driver or staff
+ * mark it `done` or `absent`; `cancelled` when the family or staff gave the slot back (or the
+ * application ended); `missed` when its slot ended without an outcome (it feeds the lapse like a
+ * passed pickup date).
+ */
+export const HandoverStatuses = ['booked', 'done', 'absent', 'cancelled', 'missed'] as const;
+export type HandoverStatus = (typeof HandoverStatuses)[number];
+
+/** What a driver or staff record at a stop. */
+export const HandoverOutcomes = ['done', 'absent'] as const;
+export type HandoverOutcome = (typeof HandoverOutcomes)[number];
+
 /** Allowed wish transitions (back-office §4): fulfilled is final. */
 export const WishTransitions: Record<WishStatus, readonly WishStatus[]> = {
   active: ['fulfilled', 'cancelled'],
@@ -89,6 +110,11 @@ export const ActionTypes = [
   'IMPORT',
   /** a family's personal data erased (privacy: on request or after the retention period) */
   'ERASE',
+  /** handover (wave 3): a slot booked, changed or given back; a stop done or the family absent */
+  'HANDOVER_BOOK',
+  'HANDOVER_CANCEL',
+  'HANDOVER_DONE',
+  'HANDOVER_ABSENT',
 ] as const;
 export type ActionType = (typeof ActionTypes)[number];
 

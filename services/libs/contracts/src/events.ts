@@ -2,6 +2,8 @@ import { z } from 'zod';
 import {
   ApplicationStatuses,
   DonationStatuses,
+  HandoverStatuses,
+  SlotKinds,
   Languages,
   LotStatuses,
   Roles,
@@ -63,6 +65,14 @@ export const Events = {
   ApplicationPickupOverdue: 'application.pickup_overdue',
   /** a lot came free again and its queue's first family is next (or was approved at once) */
   ApplicationNextInQueue: 'application.next_in_queue',
+  /** handover (wave 3): a slot booked or moved (by the family, or a donor pickup by staff) */
+  HandoverBooked: 'handover.booked',
+  /** a booking given back (by the family, staff, or because the application ended) */
+  HandoverCancelled: 'handover.cancelled',
+  /** the booked slot is tomorrow: the family is reminded in its language and channel */
+  HandoverReminderDue: 'handover.reminder_due',
+  /** a stop's outcome: done, absent, or missed (its slot ended without an outcome) */
+  HandoverClosed: 'handover.closed',
   WishCreated: 'wish.created',
   WishStatusChanged: 'wish.status_changed',
   /** staff told a wisher about a lot that matches the wish */
@@ -158,6 +168,13 @@ const applicationStatusChange = z.object({
   /** completed: the family's first handover (no other completed application of its phone) */
   first_handover: z.boolean().optional(),
   /**
+   * approved (wave 3): the family's personal link to book its pickup or delivery slot;
+   * absent in earlier versions and where handover is off
+   */
+  handover_url: z.string().nullable().optional(),
+  /** completed (wave 3): when it was approved (the impact's days from approval to handover) */
+  approved_at: z.string().nullable().optional(),
+  /**
    * rejected: the application held the lot (approved, or its approval under way); only then may
    * the lot be reserved for it. Absent in earlier versions (and in the other events)
    */
@@ -172,6 +189,29 @@ const donorMail = {
   donor_email: z.string().nullable(),
   language: z.enum(Languages),
 };
+
+/** A handover's slot as mails and the activity log name it. */
+const handoverSlot = {
+  handover_id: z.number().int(),
+  /** the family's application (null for a donor pickup) */
+  application_id: z.number().int().nullable(),
+  /** the donation of a donor pickup (null otherwise) */
+  donation_id: z.number().int().nullable(),
+  kind: z.enum(SlotKinds),
+  slot_id: z.number().int(),
+  starts_at: z.string(),
+  ends_at: z.string(),
+  location: z.object({ name: z.string(), address: z.string(), city: z.string() }),
+};
+/** Who a mail about a family's handover goes to (absent for a donor pickup). */
+const handoverMail = z
+  .object({
+    ...familyMail,
+    lot_id: z.number().int(),
+    /** the family's personal link (to change or cancel) */
+    handover_url: z.string(),
+  })
+  .nullable();
 
 export const EventPayloads = {
   [Events.UserLoggedIn]: z.object({ user: actorSchema }),
@@ -288,6 +328,24 @@ export const EventPayloads = {
     after_application_id: z.number().int(),
     /** the organisation approves the next family at once (PICKUP_LAPSE_AUTO_APPROVE) */
     auto_approved: z.boolean(),
+  }),
+  [Events.HandoverBooked]: z.object({
+    ...handoverSlot,
+    /** the booking moved here from another slot */
+    moved_from_slot_id: z.number().int().nullable(),
+    by: z.enum(['family', 'staff']),
+    family: handoverMail,
+  }),
+  [Events.HandoverCancelled]: z.object({
+    ...handoverSlot,
+    by: z.enum(['family', 'staff', 'system']),
+    family: handoverMail,
+  }),
+  [Events.HandoverReminderDue]: z.object({ ...handoverSlot, family: handoverMail }),
+  [Events.HandoverClosed]: z.object({
+    ...handoverSlot,
+    outcome: z.enum(HandoverStatuses).extract(['done', 'absent', 'missed']),
+    note: z.string().nullable(),
   }),
   [Events.WishCreated]: z.object({
     wish_id: z.number().int(),

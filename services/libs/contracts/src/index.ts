@@ -17,3 +17,4 @@ export * from './api/impact';
 export * from './api/internal';
 export * from './api/privacy';
 export * from './api/donations';
+export * from './api/handovers';

@@ -55,6 +55,12 @@ export const Limits = {
   donationUploadTokenSeconds: 60 * 60,
   /** the browser shrinks a donor's photo to this long side before uploading it */
   donationPhotoUploadLongSide: 2560,
+  /** handover (wave 3): places in one slot, slots one weekly pattern may create */
+  slotCapacityMax: 50,
+  slotPatternMax: 400,
+  /** a family may book, change or cancel its slot up to this many hours before it (default) */
+  handoverChangeHours: 24,
+  locationNotesMax: 500,
   officeHours: 'Mo–Fr 9:00–18:00',
 } as const;
 

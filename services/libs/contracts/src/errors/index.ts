@@ -3,6 +3,7 @@ import { authErrors } from './auth';
 import { catalogErrors } from './catalog';
 import { commonErrors } from './common';
 import { donationErrors } from './donations';
+import { handoverErrors } from './handovers';
 import { mediaErrors } from './media';
 import { notificationErrors } from './notification';
 import type { ErrorDefinition } from './types';
@@ -21,6 +22,7 @@ export const Errors = {
   ...applicationErrors,
   ...mediaErrors,
   ...donationErrors,
+  ...handoverErrors,
   ...notificationErrors,
 } as const satisfies Record<string, ErrorDefinition>;
 

@@ -26,6 +26,10 @@ export const ActionLabelsDe: Record<ActionType, string> = {
   EXPORT: 'Export',
   IMPORT: 'Import',
   ERASE: 'Personenbezogene Daten gelöscht',
+  HANDOVER_BOOK: 'Übergabetermin gebucht',
+  HANDOVER_CANCEL: 'Übergabetermin abgesagt',
+  HANDOVER_DONE: 'Übergabe erledigt',
+  HANDOVER_ABSENT: 'Nicht angetroffen',
 };
 
 export const TargetLabelsDe: Record<TargetType, string> = {

@@ -111,6 +111,34 @@ const statusChange = (action: ActionType) => (p: ApplicationStatusChange) =>
     note: p.note,
   });
 
+/** A handover's entry: on the family's application, or for a donor pickup on the donation. */
+const onHandover = (
+  action: ActionType,
+  p: {
+    handover_id: number;
+    application_id: number | null;
+    donation_id: number | null;
+    kind: string;
+    slot_id: number;
+    starts_at: string;
+    location: { name: string };
+  },
+  extra: Record<string, unknown> = {},
+): Mapped =>
+  entry(
+    action,
+    p.application_id !== null ? 'application' : 'donation',
+    p.application_id ?? p.donation_id,
+    {
+      handover_id: p.handover_id,
+      kind: p.kind,
+      slot_id: p.slot_id,
+      starts_at: p.starts_at,
+      location: p.location.name,
+      ...extra,
+    },
+  );
+
 /** Each event's entry from its payload; null: the log leaves the event out. */
 const Mappings: { [N in EventName]: ((p: EventPayload<N>) => Mapped | null) | null } = {
   [Events.UserLoggedIn]: onUser('LOGIN', true),
@@ -249,6 +277,18 @@ const Mappings: { [N in EventName]: ((p: EventPayload<N>) => Mapped | null) | nu
       ...(p.donation_ids ? { donation_ids: p.donation_ids } : {}),
     });
   },
+  [Events.HandoverBooked]: (p) =>
+    onHandover('HANDOVER_BOOK', p, {
+      by: p.by,
+      ...(p.moved_from_slot_id !== null ? { moved_from_slot_id: p.moved_from_slot_id } : {}),
+    }),
+  [Events.HandoverCancelled]: (p) => onHandover('HANDOVER_CANCEL', p, { by: p.by }),
+  [Events.HandoverReminderDue]: null,
+  [Events.HandoverClosed]: (p) =>
+    onHandover(p.outcome === 'done' ? 'HANDOVER_DONE' : 'HANDOVER_ABSENT', p, {
+      outcome: p.outcome,
+      note: p.note,
+    }),
   [Events.PhotoUploaded]: (p) =>
     entry('PHOTO_UPLOAD', 'lot', p.lot_id, { photo_id: p.photo_id, url: p.urls.thumbnail }),
   [Events.PhotoDeleted]: (p) => entry('PHOTO_DELETE', 'lot', p.lot_id, { photo_id: p.photo_id }),
@@ -259,6 +299,8 @@ const SelfServed: Partial<Record<EventName, 'applicant' | 'donor'>> = {
   [Events.ApplicationSubmitted]: 'applicant',
   [Events.WishCreated]: 'applicant',
   [Events.DonationSubmitted]: 'donor',
+  [Events.HandoverBooked]: 'applicant',
+  [Events.HandoverCancelled]: 'applicant',
 };
 
 /**
