@@ -9,7 +9,7 @@ import { loadGatewayConfig } from './config';
 runMain('gateway', async () => {
   const config = loadGatewayConfig();
   const logger = createLogger('gateway', config.LOG_LEVEL);
-  const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS);
+  const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS, config.DRAIN_DELAY_MS);
   lifecycle.handleSignals();
   if (config.NODE_ENV === 'production' && !config.SOURCE_URL)
     logger.warn(

@@ -252,6 +252,93 @@ describe.each(overlays)('overlay %s', (overlay) => {
     );
   });
 
+  test('when rendered, then a rollout drops no request: each pod drains longer than it takes endpoints to forget it, within its grace period', () => {
+    const config = byKind('ConfigMap').find((m) => m.metadata.name === 'furniture-config')!;
+    const drainMs = Number(config.data?.DRAIN_DELAY_MS);
+    expect(drainMs).toBeGreaterThanOrEqual(5000);
+    for (const d of byKind('Deployment')) {
+      const pod = (
+        d.spec as {
+          template: {
+            spec: {
+              terminationGracePeriodSeconds: number;
+              topologySpreadConstraints?: { topologyKey: string }[];
+              containers: Container[];
+            };
+          };
+        }
+      ).template.spec;
+      const env = pod.containers[0]!.env ?? [];
+      const shutdownMs = Number(
+        env.find((e) => e.name === 'SHUTDOWN_TIMEOUT_MS')?.value ??
+          config.data?.SHUTDOWN_TIMEOUT_MS ??
+          10000,
+      );
+      // lifecycle.ts: the process ends by itself at drain + shutdown + 8 s
+      expect(pod.terminationGracePeriodSeconds * 1000).toBeGreaterThan(drainMs + shutdownMs + 8000);
+      // an upload may take 120 s at the gateway: media and the gateway let it finish
+      if (['media', 'gateway'].includes(d.metadata.name))
+        expect(shutdownMs).toBeGreaterThanOrEqual(120000);
+      expect(pod.topologySpreadConstraints?.map((t) => t.topologyKey).sort()).toEqual([
+        'kubernetes.io/hostname',
+        'topology.kubernetes.io/zone',
+      ]);
+    }
+  });
+
+  test('when rendered, then the autoscaler alone sets the media replicas, and in production every other service runs two', () => {
+    const replicas = Object.fromEntries(
+      byKind('Deployment').map((d) => [
+        d.metadata.name,
+        (d.spec as { replicas?: number }).replicas,
+      ]),
+    );
+    expect(replicas.media).toBeUndefined();
+    if (overlay === 'production')
+      for (const name of ['auth', 'catalog', 'applications', 'notification', 'gateway'])
+        expect(replicas[name]).toBe(2);
+  });
+
+  test('when rendered, then Prometheus in the monitoring namespace may reach every port a PodMonitor scrapes, and every pod may reach an OTLP collector there', () => {
+    type Peer = { namespaceSelector?: { matchLabels?: Record<string, string> } };
+    type Rule = { from?: Peer[]; to?: Peer[]; ports?: { port: number }[] };
+    const fromMonitoring = (rules: Rule[] | undefined, side: 'from' | 'to') =>
+      (rules ?? []).filter((r) =>
+        (r[side] ?? []).some(
+          (p) => p.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'monitoring',
+        ),
+      );
+    const policies = byKind('NetworkPolicy').map(
+      (p) =>
+        p.spec as {
+          podSelector: { matchExpressions?: { values: string[] }[] };
+          ingress?: Rule[];
+          egress?: Rule[];
+        },
+    );
+    const portsFor = (name: string, side: 'ingress' | 'egress') =>
+      policies
+        .filter((p) => (p.podSelector.matchExpressions ?? []).some((e) => e.values.includes(name)))
+        .flatMap((p) => fromMonitoring(p[side], side === 'ingress' ? 'from' : 'to'))
+        .flatMap((r) => (r.ports ?? []).map((x) => x.port));
+    for (const d of byKind('Deployment')) {
+      const [c] = (
+        d.spec as {
+          template: {
+            spec: {
+              containers: (Container & { ports: { name: string; containerPort: number }[] })[];
+            };
+          };
+        }
+      ).template.spec.containers;
+      const scraped = c!.ports.find(
+        (p) => p.name === (d.metadata.name === 'gateway' ? 'metrics' : 'http'),
+      )!;
+      expect(portsFor(d.metadata.name, 'ingress')).toContain(scraped.containerPort);
+      expect(portsFor(d.metadata.name, 'egress')).toEqual(expect.arrayContaining([4317, 4318]));
+    }
+  });
+
   test('when rendered, then everything lands in the overlay namespace', () => {
     const [ns] = byKind('Namespace');
     expect(ns).toBeDefined();

@@ -55,6 +55,11 @@ export const baseConfigShape = {
   JWT_AUDIENCE: z.string().default('furniture-platform'),
   /** time allowed for in-flight requests at shutdown */
   SHUTDOWN_TIMEOUT_MS: envInt(10000, { min: 0 }),
+  /**
+   * after SIGTERM, how long the process reports not-ready but goes on serving before it stops
+   * accepting (0 on one machine; the k8s config sets it longer than endpoint propagation)
+   */
+  DRAIN_DELAY_MS: envInt(0, { min: 0, max: 120000 }),
   /** serve Prometheus metrics on /metrics */
   METRICS_ENABLED: envBool.default(true),
   /** how often the outbox relay looks for events a crash or an outage left behind */

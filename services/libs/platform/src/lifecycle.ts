@@ -10,9 +10,11 @@ type Step = { name: string; run: () => Promise<unknown> | unknown; limitMs: numb
 const STEP_LIMIT_MS = 6000;
 
 /**
- * Graceful shutdown: readiness fails first, the HTTP server stops accepting and lets in-flight
- * requests finish (up to a timeout), then consumers, relays and connections close in reverse
- * order of their registration.
+ * Graceful shutdown: readiness fails first; for `drainMs` the process goes on serving (on
+ * Kubernetes the endpoints still list the pod until every node has seen it turn unready, so
+ * requests keep arriving for a few seconds after SIGTERM); then the HTTP server stops accepting
+ * and lets in-flight requests finish (up to a timeout), then consumers, relays and connections
+ * close in reverse order of their registration.
  */
 export class Lifecycle {
   private accepting = true;
@@ -22,6 +24,7 @@ export class Lifecycle {
   constructor(
     private readonly logger: Logger,
     private readonly timeoutMs = 10000,
+    private readonly drainMs = 0,
   ) {}
 
   isAccepting = (): boolean => this.accepting;
@@ -55,7 +58,7 @@ export class Lifecycle {
         // whatever hangs (a broker or database that is gone), the process ends within its grace
         // time (the HTTP drain's and a few seconds for the rest); what was not published stays
         // in the outbox for the next start
-        const afterMs = this.timeoutMs + 8000;
+        const afterMs = this.drainMs + this.timeoutMs + 8000;
         const deadline = setTimeout(() => {
           this.logger.warn({ afterMs }, 'shutdown took too long; exiting');
           process.exit(1);
@@ -79,6 +82,13 @@ export class Lifecycle {
 
   private async runShutdown(): Promise<void> {
     this.accepting = false;
+    if (this.drainMs > 0) {
+      this.logger.info(
+        { drainMs: this.drainMs },
+        'not ready; serving on while the endpoints drain',
+      );
+      await new Promise((resolve) => setTimeout(resolve, this.drainMs));
+    }
     for (const step of [...this.steps].reverse()) {
       const run = Promise.resolve()
         .then(step.run)

@@ -25,6 +25,7 @@ export interface ServiceBaseConfig {
   NODE_ENV: string;
   LOG_LEVEL: string;
   SHUTDOWN_TIMEOUT_MS: number;
+  DRAIN_DELAY_MS: number;
   MONGO_URL: string;
   MONGO_DB: string;
   AMQP_URL: string;
@@ -294,7 +295,7 @@ export function runService<C extends ServiceBaseConfig, S extends ComposedServic
   runMain(def.name, async () => {
     const config = def.loadConfig();
     const logger = createLogger(def.name, config.LOG_LEVEL);
-    const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS);
+    const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS, config.DRAIN_DELAY_MS);
     lifecycle.handleSignals();
 
     const conn = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger });
