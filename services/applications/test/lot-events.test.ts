@@ -41,7 +41,7 @@ async function deliver(event: DomainEvent): Promise<void> {
     async () =>
       (await h.conn
         .collection('processed_events')
-        .countDocuments({ _id: event.eventId as unknown as never })) === 1,
+        .countDocuments({ _id: event.eventId, state: { $ne: 'claimed' } } as never)) === 1,
     { what: `${event.name} handled` },
   );
 }

@@ -45,7 +45,7 @@ export async function startNotification(env: Record<string, string> = {}) {
         async () =>
           (await conn
             .collection<{ _id: string }>('activity_logs')
-            .findOne({ _id: event.eventId })) ?? undefined,
+            .findOne({ _id: event.eventId, state: { $ne: 'claimed' } } as never)) ?? undefined,
         { what: `activity entry of ${event.name}` },
       );
     },
@@ -55,7 +55,7 @@ export async function startNotification(env: Record<string, string> = {}) {
         async () =>
           (await conn
             .collection<{ _id: string }>('processed_events')
-            .findOne({ _id: event.eventId })) ?? undefined,
+            .findOne({ _id: event.eventId, state: { $ne: 'claimed' } } as never)) ?? undefined,
         { what: `${event.name} handled` },
       );
     },

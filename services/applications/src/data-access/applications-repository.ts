@@ -413,7 +413,9 @@ export class ApplicationsRepository {
   /** Marks a pending application as next in the queue after a lapse, with its event. */
   markNextInQueue(id: number, afterId: number, events: DomainEvent[]): Promise<boolean> {
     const set = { next_in_queue_after: afterId, updated_at: new Date() };
-    return this.write(id, { status: 'pending' }, { $set: set }, events);
+    // once per lapse: a second copy of the lapse's event (another pod, a redelivery) changes nothing
+    const guard = { status: 'pending', next_in_queue_after: { $ne: afterId } };
+    return this.write(id, guard, { $set: set }, events);
   }
 
   /**

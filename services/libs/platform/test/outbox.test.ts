@@ -1,6 +1,7 @@
 import { Events, type DomainEvent } from '@furniture/contracts';
 import {
   EventBus,
+  EventInFlightError,
   OutboxRelay,
   ProcessedEvents,
   connectMongo,
@@ -17,6 +18,7 @@ import {
   EventRecorder,
   deleteBrokerObjects,
   dropDatabase,
+  eventually,
   silentLogger,
   testUrls,
   uniqueName,
@@ -164,6 +166,63 @@ describe('processed events', () => {
     await expect(handlers[Events.WishCreated]!(event)).rejects.toThrow('boom');
     await handlers[Events.WishCreated]!(event);
     expect(runs).toBe(2);
+  });
+});
+
+describe('processed events on two replicas (two consumers, one database)', () => {
+  test('when two pods get copies of one event at once, then its handler runs once and the other copy is retried without using an attempt', async () => {
+    const podA = new ProcessedEvents(conn);
+    const podB = new ProcessedEvents(conn);
+    let runs = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const handler = async () => {
+      runs++;
+      await gate;
+    };
+    const a = podA.wrap({ [Events.WishCreated]: handler });
+    const b = podB.wrap({ [Events.WishCreated]: handler });
+    const event = wish(30);
+    const first = a[Events.WishCreated]!(event);
+    await eventually(async () => runs === 1 || undefined, { what: 'the first copy handled' });
+    // the second copy finds the live claim: it must neither run nor be dropped
+    const second = await b[Events.WishCreated]!(event).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(second).toBeInstanceOf(EventInFlightError);
+    expect((second as EventInFlightError).retryInMs).toBeGreaterThan(0);
+    release();
+    await first;
+    // the retried copy now finds it done
+    await b[Events.WishCreated]!(event);
+    expect(runs).toBe(1);
+  });
+
+  test('when the pod holding a claim died, then another pod takes the event over once the lease ran out', async () => {
+    const dead = new ProcessedEvents(conn, 200);
+    const alive = new ProcessedEvents(conn, 200);
+    const event = wish(31);
+    expect(await dead.claim(event)).toEqual({ kind: 'mine' });
+    // the dead pod never finishes; within the lease the other waits
+    expect((await alive.claim(event)).kind).toBe('busy');
+    await new Promise((r) => setTimeout(r, 250));
+    let runs = 0;
+    await alive.wrap({ [Events.WishCreated]: async () => void runs++ })[Events.WishCreated]!(event);
+    expect(runs).toBe(1);
+    expect(await alive.seen(event.eventId)).toBe(true);
+    // the dead pod's late "done" changes nothing: the claim is not its own any more
+    expect((await dead.claim(event)).kind).toBe('done');
+  });
+
+  test('when two pods find the same expired claim, then exactly one takes it over', async () => {
+    const dead = new ProcessedEvents(conn, 100);
+    const event = wish(32);
+    await dead.claim(event);
+    await new Promise((r) => setTimeout(r, 150));
+    const pods = [new ProcessedEvents(conn, 5000), new ProcessedEvents(conn, 5000)];
+    const claims = await Promise.all(pods.map((p) => p.claim(event)));
+    expect(claims.filter((c) => c.kind === 'mine')).toHaveLength(1);
   });
 });
 

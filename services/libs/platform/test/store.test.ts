@@ -161,6 +161,52 @@ describe('a list', () => {
     await expectPagesAgree(list, raw);
   });
 
+  test('when two replicas start over counts that must be rebuilt, then one rebuilds them, the other waits, and both lists agree after', async () => {
+    const name = uniqueName('replicas');
+    const raw = conn.collection<Item>(name);
+    await raw.insertMany(
+      Array.from({ length: 120 }, (_, i) => ({
+        id: i + 1,
+        kind: KINDS[i % 3]!,
+        status: STATUSES[i % 2]!,
+        rev: 1,
+      })),
+    );
+    const replica = () => {
+      const store = new Store(conn);
+      const list = store.list<Item>({
+        name,
+        counts: `${name}_counts`,
+        countedBy: ['kind', 'status'],
+        tombstones: true,
+      });
+      const said: string[] = [];
+      const logger = {
+        info: (a: unknown, b?: string) => said.push(typeof a === 'string' ? a : (b ?? '')),
+        error: (a: unknown) => said.push(`error ${String(a)}`),
+      } as unknown as Parameters<Store['open']>[0];
+      return { store, list, said, logger };
+    };
+    // a rebuild left unfinished (its replica was replaced mid-way): every new replica finds it so
+    await conn
+      .collection<{ _id: string }>(`${name}_counts`)
+      .insertOne({ _id: 'all', ready: false, layout: 1, n: {} } as never);
+    const [a, b] = [replica(), replica()];
+    // a rolling upgrade: both start before either has finished
+    const [openA, openB] = await Promise.all([
+      a.store.open(a.logger, { leaseMs: 300 }),
+      b.store.open(b.logger, { leaseMs: 300 }),
+    ]);
+    await Promise.all([openA.rebuilt, openB.rebuilt]);
+    const rebuilders = [a, b].filter((r) => r.said.some((m) => m.startsWith('counts of')));
+    expect(rebuilders).toHaveLength(1);
+    const waiter = [a, b].find((r) => !rebuilders.includes(r))!;
+    expect(waiter.said).toContain('another replica rebuilds the counts');
+    expect(await a.list.isRebuilt()).toBe(true);
+    await expectPagesAgree(a.list, raw);
+    await expectPagesAgree(b.list, raw);
+  });
+
   test('when an older replica stored documents without their part, then the minute job gives the newest blocks theirs and the pages show them', async () => {
     const name = uniqueName('parts');
     const store = new Store(conn);

@@ -66,6 +66,20 @@ export class UnroutableEventError extends Error {
   }
 }
 
+/**
+ * Another consumer (another pod) holds the claim on this event and may still be handling it
+ * (processed.ts): the copy is retried after `retryInMs` without using an attempt.
+ */
+export class EventInFlightError extends Error {
+  constructor(
+    readonly eventId: string,
+    readonly retryInMs: number,
+  ) {
+    super(`event ${eventId} is being handled by another consumer`);
+    this.name = 'EventInFlightError';
+  }
+}
+
 export const ATTEMPT_HEADER = 'x-attempt';
 export const DEAD_REASON_HEADER = 'x-dead-reason';
 export const DEAD_ERROR_HEADER = 'x-dead-error';
@@ -328,6 +342,16 @@ export class EventBus {
       if (this.stopping) {
         // hand the message back instead of burning an attempt
         settle(() => ch.nack(msg, false, true));
+        return;
+      }
+      if (err instanceof EventInFlightError) {
+        // not a failure: look again once the other consumer's claim has run out
+        const delay = Math.min(Math.max(err.retryInMs, 500), MAX_RETRY_DELAY_MS);
+        logger.info({ ...log, retryInMs: delay }, 'event in hand elsewhere; looking again later');
+        const headers = { [ATTEMPT_HEADER]: attempt };
+        const failed = await moveTo(ch, this.retryQueue, msg, String(delay), headers);
+        if (failed)
+          logger.warn({ err: errorText(failed) }, 'could not schedule retry; message returns');
         return;
       }
       const missing = await this.missingDependencies();

@@ -1,29 +1,54 @@
+import { randomUUID } from 'node:crypto';
 import type { DomainEvent, EventName } from '@furniture/contracts';
 import type { Connection } from 'mongoose';
 import { insertedUnlessTaken } from '../mongo';
-import type { EventHandler, EventHandlers } from './bus';
+import { withDocLock } from '../store/locks';
+import { EventInFlightError, type EventHandler, type EventHandlers } from './bus';
 
 interface ProcessedDoc {
   _id: string;
   name: string;
+  /** claim time while `claimed`, then when it was handled (the purge reads it) */
   processed_at: Date;
+  /** absent on records of earlier versions: those were written after handling */
+  state?: 'claimed' | 'done';
+  /** the consumer (process) that holds the claim */
+  owner?: string;
+  /** a claim not finished by then is taken over (its holder died) */
+  claimed_until?: Date;
 }
 
+/** What a consumer may do with an event's id. */
+type Claim = { kind: 'mine' } | { kind: 'done' } | { kind: 'busy'; forMs: number };
+
 /**
- * Idempotent consumption: delivery is at least once, so a handled event's id is recorded and a
- * redelivery is skipped. The record is written after the handler succeeded; a crash in between
- * re-runs the handler, which is why handlers also guard their state transitions in the update.
+ * Idempotent consumption across replicas: delivery is at least once, and two copies of one event
+ * may reach two pods at once (a redelivery after a dropped connection, a backlog two relays
+ * published). Before a handler runs, its consumer claims the event id by inserting it (the unique
+ * `_id` lets one insert win); the claim is marked done after the handler succeeded and given back
+ * if it failed. A copy that finds a live claim elsewhere is retried after the claim's lease
+ * (EventInFlightError), so an event whose holder died is handled once its lease has run out; a
+ * copy that finds it done is dropped. Handlers still guard their state transitions in the update
+ * (a lease may run out under a very slow handler).
  */
 export class ProcessedEvents {
-  constructor(private readonly conn: Connection) {}
+  /** this process's name on its claims */
+  private readonly owner = randomUUID();
+
+  constructor(
+    private readonly conn: Connection,
+    private readonly leaseMs = 15000,
+  ) {}
 
   private get collection() {
     return this.conn.collection<ProcessedDoc>('processed_events');
   }
 
+  /** Handled already (a live claim elsewhere is not "seen": it may still fail). */
   async seen(eventId: string): Promise<boolean> {
     // an exact _id lookup (FerretDB pushes it down; a count runs an aggregation)
-    return (await this.collection.findOne({ _id: eventId }, { projection: { _id: 1 } })) !== null;
+    const doc = await this.collection.findOne({ _id: eventId }, { projection: { state: 1 } });
+    return doc !== null && doc.state !== 'claimed';
   }
 
   /** The index housekeeping needs (created at start with the service's other indexes). */
@@ -48,19 +73,69 @@ export class ProcessedEvents {
     }
   }
 
-  async remember(event: DomainEvent): Promise<void> {
-    const doc = { _id: event.eventId, name: event.name, processed_at: new Date() };
-    await insertedUnlessTaken(() => this.collection.insertOne(doc));
+  /** Claims an event id for this process (see the class comment). */
+  async claim(event: Pick<DomainEvent, 'eventId' | 'name'>): Promise<Claim> {
+    const now = new Date();
+    const until = new Date(now.getTime() + this.leaseMs);
+    const doc: ProcessedDoc = {
+      _id: event.eventId,
+      name: event.name,
+      processed_at: now,
+      state: 'claimed',
+      owner: this.owner,
+      claimed_until: until,
+    };
+    if (await insertedUnlessTaken(() => this.collection.insertOne(doc))) return { kind: 'mine' };
+    const held = await this.collection.findOne({ _id: event.eventId });
+    if (!held) return this.claim(event); // given back in between
+    if (held.state !== 'claimed') return { kind: 'done' };
+    const left = (held.claimed_until?.getTime() ?? 0) - now.getTime();
+    if (left > 0) return { kind: 'busy', forMs: left };
+    // its holder did not finish in time (it died): take it over, one taker wins (the guarded
+    // update; on FerretDB, which may match twice, under the store's document lock)
+    const taken = await withDocLock(this.collection, event.eventId, () =>
+      this.collection.updateOne(
+        { _id: event.eventId, state: 'claimed', owner: held.owner },
+        { $set: { owner: this.owner, claimed_until: until, processed_at: now } },
+      ),
+    );
+    return taken.modifiedCount === 1 ? { kind: 'mine' } : { kind: 'busy', forMs: this.leaseMs };
   }
 
-  /** Wraps every handler so that each event id is handled once. */
+  /** The handler succeeded: redeliveries are dropped from now on. */
+  async done(eventId: string): Promise<void> {
+    await this.collection.updateOne(
+      { _id: eventId, owner: this.owner },
+      { $set: { state: 'done', processed_at: new Date() }, $unset: { claimed_until: '' } },
+    );
+  }
+
+  /** The handler failed: the claim is given back for the retry (here or on another pod). */
+  async release(eventId: string): Promise<void> {
+    await this.collection.deleteOne({ _id: eventId, owner: this.owner, state: 'claimed' });
+  }
+
+  /** Records an event as handled without a claim (tests, and events handled elsewhere). */
+  async remember(event: DomainEvent): Promise<void> {
+    const doc = { _id: event.eventId, name: event.name, processed_at: new Date(), state: 'done' };
+    await insertedUnlessTaken(() => this.collection.insertOne(doc as ProcessedDoc));
+  }
+
+  /** Wraps every handler so that each event id is handled once, also across replicas. */
   wrap(handlers: EventHandlers): EventHandlers {
     const wrapped: Record<string, EventHandler> = {};
     for (const [name, handler] of Object.entries(handlers) as [EventName, EventHandler][]) {
       wrapped[name] = async (event) => {
-        if (await this.seen(event.eventId)) return;
-        await handler(event);
-        await this.remember(event);
+        const claim = await this.claim(event);
+        if (claim.kind === 'done') return;
+        if (claim.kind === 'busy') throw new EventInFlightError(event.eventId, claim.forMs);
+        try {
+          await handler(event);
+        } catch (err) {
+          await this.release(event.eventId).catch(() => undefined);
+          throw err;
+        }
+        await this.done(event.eventId);
       };
     }
     return wrapped as EventHandlers;

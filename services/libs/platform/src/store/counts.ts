@@ -58,6 +58,12 @@ export class KeptCounts {
     return (await insertedUnlessTaken(() => this.collection.insertOne(doc))) && any;
   }
 
+  /** Ready counts of this layout (read only: what a replica waiting for another's rebuild asks). */
+  async isCurrent(): Promise<boolean> {
+    const doc = await this.collection.findOne({ _id: this.id });
+    return !!doc?.ready && (doc.layout ?? 1) === this.layout;
+  }
+
   /**
    * Adds to counts after a write (negative deltas subtract). Called after the write succeeded: a
    * process dying in between leaves a count one off until the next rebuild.

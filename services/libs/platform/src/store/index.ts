@@ -24,6 +24,9 @@ export { KeptSummaries, type SummaryDeclaration } from './summaries';
 export type { Limiter, LimiterDeclaration } from './limiter';
 export { Leases } from './leases';
 
+/** A rebuild's lease; renewed while it runs, taken over this long after its holder died. */
+const REBUILD_LEASE_MS = 60_000;
+
 /** A scheduled piece of upkeep (ServiceKit.every). */
 export interface StoreJob {
   name: string;
@@ -76,17 +79,30 @@ export class Store {
    * At the service's start: the indexes, and the lists' counts opened; counts that must be
    * rebuilt are rebuilt in the background (the lists are asked of the server meanwhile).
    */
-  async open(logger: Logger): Promise<{ rebuilt: Promise<void> }> {
+  async open(logger: Logger, opts: { leaseMs?: number } = {}): Promise<{ rebuilt: Promise<void> }> {
     const rebuilds: StoredList[] = [];
     for (const stored of this.collections) await stored.ensureIndexes();
     for (const list of this.lists) if (await list.open()) rebuilds.push(list);
+    if (rebuilds.length === 0) return { rebuilt: Promise.resolve() };
+    const leases = this.leases();
+    const leaseMs = opts.leaseMs ?? REBUILD_LEASE_MS;
     const rebuilt = (async () => {
-      for (const list of rebuilds)
-        await list
-          .rebuild((msg) => logger.info(msg))
-          .catch((err: unknown) =>
-            logger.error({ err, list: list.decl.name }, 'rebuilding the counts failed'),
-          );
+      for (const list of rebuilds) {
+        const name = `rebuild:${list.decl.name}`;
+        try {
+          // one replica rebuilds (the others, started in the same rollout, read per request
+          // meanwhile); should it die, another takes the lease over once it ran out
+          while (
+            !(await leases.whileHeld(name, leaseMs, () => list.rebuild((m) => logger.info(m))))
+          ) {
+            logger.info({ list: list.decl.name }, 'another replica rebuilds the counts');
+            await new Promise((resolve) => setTimeout(resolve, leaseMs).unref());
+            if (await list.isRebuilt()) break;
+          }
+        } catch (err) {
+          logger.error({ err, list: list.decl.name }, 'rebuilding the counts failed');
+        }
+      }
     })();
     return { rebuilt };
   }

@@ -32,4 +32,26 @@ export class Leases {
     if (renewed) return true;
     return insertedUnlessTaken(() => this.stored.insert({ _id: name, holder: this.holder, until }));
   }
+
+  /** Gives the lease of `name` up at once (when this process holds it). */
+  async give(name: string, now = new Date()): Promise<void> {
+    await this.stored.update({ _id: name, holder: this.holder }, { $set: { until: now } });
+  }
+
+  /**
+   * Runs `work` under the lease of `name`, renewed every third of `ms` while it runs; false (and
+   * `work` not run) while another holder has it.
+   */
+  async whileHeld(name: string, ms: number, work: () => Promise<unknown>): Promise<boolean> {
+    if (!(await this.take(name, ms))) return false;
+    const renew = setInterval(() => void this.take(name, ms).catch(() => undefined), ms / 3);
+    renew.unref();
+    try {
+      await work();
+    } finally {
+      clearInterval(renew);
+      await this.give(name).catch(() => undefined);
+    }
+    return true;
+  }
 }

@@ -410,6 +410,13 @@ export class StoredList<D extends Document = Document> extends StoredCollection<
     return rebuild || summaries;
   }
 
+  /** The counts and summaries are rebuilt and current (read only, unlike `open`). */
+  async isRebuilt(): Promise<boolean> {
+    if (!(await this.counts.isCurrent())) return false;
+    for (const summary of this.summaries) if (!(await summary.isComplete())) return false;
+    return true;
+  }
+
   /**
    * Gives every document its bucket fields and counts the documents once more, here (FerretDB's
    * $group is slow), after the summaries. Documents without their bucket fields (bulk-loaded, or

@@ -78,6 +78,11 @@ export class KeptSummaries<M = Document, S extends Document = Document> {
     return false;
   }
 
+  /** Complete (read only; `open` may mark them). */
+  async isComplete(): Promise<boolean> {
+    return (await this.collection.findOne({ _id: STATE }))?.ready === true;
+  }
+
   /** Marks the summaries incomplete until the next rebuild (the documents were bulk-loaded). */
   async invalidate(): Promise<void> {
     await this.collection.updateOne({ _id: STATE }, { $set: { ready: false } }, { upsert: true });
