@@ -42,6 +42,11 @@ export const baseConfigShape = {
   AMQP_URL: z.string().default('amqp://guest:guest@127.0.0.1:5672'),
   /** name of the durable topic exchange for domain events */
   AMQP_EXCHANGE: z.string().default('furniture.events'),
+  /**
+   * classic queues (one RabbitMQ node: the single-machine run) or quorum queues (a cluster; the
+   * k8s config). An existing queue keeps its type: docs/operations.md, "Quorum queues"
+   */
+  AMQP_QUEUE_TYPE: z.enum(['classic', 'quorum']).default('classic'),
   /** unacknowledged messages a consumer holds at once */
   AMQP_PREFETCH: envInt(20, { min: 1, max: 1000 }),
   /** handler attempts before a message is dead-lettered */

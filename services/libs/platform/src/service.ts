@@ -30,6 +30,7 @@ export interface ServiceBaseConfig {
   MONGO_DB: string;
   AMQP_URL: string;
   AMQP_EXCHANGE: string;
+  AMQP_QUEUE_TYPE: 'classic' | 'quorum';
   AMQP_PREFETCH: number;
   AMQP_MAX_ATTEMPTS: number;
   AMQP_RETRY_BASE_MS: number;
@@ -258,6 +259,7 @@ export function busFromConfig(name: string, config: ServiceBaseConfig, logger: L
   return new EventBus({
     url: config.AMQP_URL,
     exchange: config.AMQP_EXCHANGE,
+    queueType: config.AMQP_QUEUE_TYPE,
     service: name,
     logger,
     prefetch: config.AMQP_PREFETCH,

@@ -3,6 +3,7 @@ import { Events, type DomainEvent } from '@furniture/contracts';
 import {
   DependencyUnavailableError,
   EventBus,
+  EventInFlightError,
   UnroutableEventError,
   createEvent,
   topologyQueues,
@@ -171,6 +172,60 @@ describe('EventBus on the real broker', () => {
       'x-dead-error': 'database down',
     });
     expect(dead!.properties.expiration).toBeUndefined();
+  });
+
+  test('when the queues are quorum queues (a cluster), then delivery, retry with backoff and dead-lettering work as on classic ones, and the queue is of that type', async () => {
+    const producer = bus('producer', { queueType: 'quorum' });
+    const consumer = bus('consumer', { queueType: 'quorum' });
+    await producer.start();
+    await consumer.start();
+    const attempts: number[] = [];
+    await consumer.subscribe({
+      [Events.LotCreated]: async () => {
+        attempts.push(Date.now());
+        throw new Error('database down');
+      },
+      [Events.WishCreated]: async () => void attempts.push(-1),
+    });
+    await producer.publish(createEvent(Events.LotCreated, { lot: lotSnapshot(3) }));
+    await eventually(async () => (await queueDepth(amqpUrl, consumer.deadLetterQueue)) === 1, {
+      what: 'dead letter through the quorum retry queue',
+    });
+    expect(attempts).toHaveLength(3);
+    expect(attempts[2]! - attempts[1]!).toBeGreaterThanOrEqual(95);
+    const [dead] = await readQueue(amqpUrl, consumer.deadLetterQueue);
+    expect(dead!.properties.headers).toMatchObject({ 'x-dead-reason': 'handler' });
+    // a quorum queue refuses to be declared as a classic one
+    const conn = await amqplib.connect(amqpUrl);
+    try {
+      const ch = await conn.createChannel();
+      ch.on('error', () => undefined);
+      await expect(ch.assertQueue(consumer.queue, { durable: true })).rejects.toThrow(
+        /PRECONDITION_FAILED|x-queue-type/,
+      );
+    } finally {
+      await conn.close().catch(() => undefined);
+    }
+  });
+
+  test('when another pod holds the event (EventInFlightError), then it is looked at again later without using an attempt, and never dead-lettered', async () => {
+    const producer = bus('producer');
+    const consumer = bus('consumer', { maxAttempts: 1 });
+    await producer.start();
+    await consumer.start();
+    let tries = 0;
+    let handled = 0;
+    await consumer.subscribe({
+      [Events.LotCreated]: async (e) => {
+        tries++;
+        if (tries <= 2) throw new EventInFlightError(e.eventId, 60);
+        handled++;
+      },
+    });
+    await producer.publish(createEvent(Events.LotCreated, { lot: lotSnapshot(4) }));
+    await eventually(() => handled === 1, { what: 'handled after the other claim' });
+    expect(tries).toBe(3);
+    expect(await queueDepth(amqpUrl, consumer.deadLetterQueue)).toBe(0);
   });
 
   test('when a dead-lettered error text holds a phone number or an e-mail address, then both are masked', async () => {

@@ -12,7 +12,7 @@ import { settlesWithin, sleep } from '../time';
 import type { HealthCheck } from '../http';
 import type { Logger } from '../logger';
 import { maskPersonalData } from '../privacy';
-import { declareTopology, type Topology } from './topology';
+import { declareTopology, type QueueType, type Topology } from './topology';
 import { withConsumerSpan } from './trace-context';
 
 export type EventHandler<N extends EventName = EventName> = (
@@ -36,6 +36,8 @@ export interface EventBusOptions {
   maxReconnectSeconds?: number;
   /** which queues exist and what they are bound to (the contracts' Subscriptions) */
   topology?: Topology;
+  /** classic (one node) or quorum (replicated over a cluster) queues: topology.ts */
+  queueType?: QueueType;
   /** how often a paused consumer looks whether its dependencies are back */
   probeIntervalMs?: number;
   /** called after each successfully handled event with its age (metrics) */
@@ -136,6 +138,7 @@ export class EventBus {
       retryBaseMs: 1000,
       maxReconnectSeconds: 30,
       topology: Subscriptions,
+      queueType: 'classic',
       probeIntervalMs: 1000,
       ...opts,
       onHandled: opts.onHandled ?? (() => undefined),
@@ -241,7 +244,7 @@ export class EventBus {
       name: `${this.opts.service}-${role}`,
       confirm: true,
       setup: async (ch: ConfirmChannel) => {
-        await declareTopology(ch, exchange, topology);
+        await declareTopology(ch, exchange, topology, this.opts.queueType);
         await setup(ch);
       },
     });
