@@ -14,6 +14,11 @@ import {
   donor,
   family,
   freshId,
+  handoverBooked,
+  handoverCancelled,
+  handoverClosed,
+  handoverReminderDue,
+  slot,
   statusChange,
   submitted,
   volunteerActor,
@@ -522,6 +527,127 @@ describe('one entry per domain event', () => {
     expect(csv.body as string).toContain(
       `Status geändert: Spende #${declinedOne.donationId}, Spender: Jana Weber, Eingegangen → Abgelehnt, Grund: Zu stark beschädigt`,
     );
+  });
+
+  test('when a family books, moves and gives back its slot, the system ends one, a driver closes them and staff book a donor pickup, then each has its HANDOVER entry with who did it; the reminder has none', async () => {
+    const f = family();
+    const t = (n: number) => new Date(Date.UTC(2023, 7, 3, 10, 0, n)).toISOString();
+    const first = slot();
+    const later = slot({
+      handoverId: first.handoverId,
+      location: { ...first.location, name: 'Lager Süd' },
+    });
+    const booked = at(handoverBooked(first, f), t(1));
+    const moved = at(handoverBooked(later, f, { movedFrom: first.slotId }), t(2));
+    const reminder = at(handoverReminderDue(later, f), t(3));
+    const givenBack = at(handoverCancelled(later, f, 'family'), t(4));
+    const byStaff = at(handoverCancelled(later, f, 'staff'), t(5));
+    const ended = at(handoverCancelled(later, f, 'system'), t(6));
+    const done = at(handoverClosed(later, f, 'done', { note: 'Nachbar half tragen' }), t(7));
+    const absent = at(handoverClosed(later, f, 'absent'), t(8));
+    const missed = at(handoverClosed(later, f, 'missed'), t(9));
+    const donationId = freshId();
+    const pickupSlot = slot({ kind: 'donor_pickup' });
+    const donorPickup = at(handoverBooked(pickupSlot, null, { donationId }), t(10));
+    const collected = at(handoverClosed(pickupSlot, null, 'done', { donationId }), t(11));
+    const logged = [booked, moved, givenBack, byStaff, ended, done, absent, missed];
+    await publishAll([...logged, donorPickup, collected]);
+    await svc.publish(reminder);
+    await svc.handled(reminder);
+    expect(
+      await svc.conn.collection('activity_logs').findOne({ _id: reminder.eventId } as never),
+    ).toBeNull();
+
+    const res = await get(
+      `/api/v1/activity-logs?target_type=application&target_id=${f.applicationId}&limit=20`,
+    );
+    expect(res.body.total).toBe(logged.length);
+    const entries = [...res.body.data].reverse();
+    const slotDetails = {
+      handover_id: first.handoverId,
+      kind: 'pickup',
+      starts_at: first.startsAt,
+    };
+    expect(
+      entries.map((e: ActivityLogEntry) => [
+        e.action_type,
+        e.user_name,
+        (e.details as Record<string, unknown>).actor,
+      ]),
+    ).toEqual([
+      ['HANDOVER_BOOK', null, 'applicant'],
+      ['HANDOVER_BOOK', null, 'applicant'],
+      ['HANDOVER_CANCEL', null, 'applicant'],
+      ['HANDOVER_CANCEL', adminActor.name, undefined],
+      // the application ended: the system gave the slot back, not the family
+      ['HANDOVER_CANCEL', null, 'system'],
+      ['HANDOVER_DONE', volunteerActor.name, undefined],
+      ['HANDOVER_ABSENT', volunteerActor.name, undefined],
+      // the slot ended without an outcome
+      ['HANDOVER_ABSENT', null, 'system'],
+    ]);
+    expect(entries[0]).toMatchObject({
+      target_type: 'application',
+      user_id: null,
+      details: { ...slotDetails, slot_id: first.slotId, location: 'Lager Nord', by: 'family' },
+    });
+    expect(entries[1].details).toMatchObject({
+      slot_id: later.slotId,
+      location: 'Lager Süd',
+      moved_from_slot_id: first.slotId,
+    });
+    expect(entries[4].details).toMatchObject({ by: 'system' });
+    expect(entries[5].details).toMatchObject({ outcome: 'done', note: 'Nachbar half tragen' });
+    expect(entries[7].details).toMatchObject({ outcome: 'missed', note: null });
+    // no address, phone or e-mail of the family in the log
+    expect(JSON.stringify(res.body.data)).not.toContain(f.email!);
+
+    const donation = await get(
+      `/api/v1/activity-logs?target_type=donation&target_id=${donationId}`,
+    );
+    expect(
+      donation.body.data.map((e: ActivityLogEntry) => [
+        e.action_type,
+        e.user_name,
+        (e.details as Record<string, unknown>).kind,
+      ]),
+    ).toEqual([
+      ['HANDOVER_DONE', volunteerActor.name, 'donor_pickup'],
+      ['HANDOVER_BOOK', adminActor.name, 'donor_pickup'],
+    ]);
+
+    // the German CSV names the kind, the place and who gave the slot back
+    const csv = (
+      await get(
+        `/api/v1/activity-logs/export.csv?target_type=application&target_id=${f.applicationId}`,
+      )
+    ).body as string;
+    expect(csv).toContain(
+      `Übergabetermin abgesagt: Bewerbung #${f.applicationId}, Abholung, Ort: Lager Süd, automatisch (Bewerbung beendet)`,
+    );
+    expect(csv).toContain(
+      `Nicht angetroffen: Bewerbung #${f.applicationId}, Abholung, Ort: Lager Süd, Termin ohne Rückmeldung verstrichen`,
+    );
+
+    // an erasure keeps the slot and the outcome, not the driver's note
+    const erasure = createEvent(
+      Events.PersonalDataErased,
+      { reason: 'request', application_ids: [f.applicationId], wish_ids: [] },
+      adminActor,
+    );
+    await svc.publish(erasure);
+    await svc.handled(erasure);
+    const after = await get(
+      `/api/v1/activity-logs?target_type=application&target_id=${f.applicationId}&action_type=HANDOVER_DONE`,
+    );
+    expect(after.body.data[0].details).toEqual({
+      handover_id: first.handoverId,
+      kind: 'pickup',
+      slot_id: later.slotId,
+      starts_at: later.startsAt,
+      location: 'Lager Süd',
+      outcome: 'done',
+    });
   });
 
   test('when a lot is reserved or its reservation fails, then those echoes get no entry of their own', async () => {

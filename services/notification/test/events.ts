@@ -6,6 +6,7 @@ import {
   type DomainEvent,
   type DonationStatus,
   type Language,
+  type SlotKind,
 } from '@furniture/contracts';
 import { createEvent } from '@furniture/platform';
 import { uniqueName } from '@furniture/platform/testing';
@@ -99,6 +100,8 @@ export function statusChange(
     actor?: Actor | null;
     /** an approval's pickup date */
     pickupBy?: string;
+    /** an approval's personal booking link (issue 29) */
+    handoverUrl?: string;
   } = {},
 ) {
   const [oldStatus, newStatus] = transitions[name];
@@ -116,6 +119,7 @@ export function statusChange(
       language: f.language,
       lot_name: f.lotName,
       ...(opts.pickupBy ? { pickup_by: opts.pickupBy } : {}),
+      ...(opts.handoverUrl ? { handover_url: opts.handoverUrl } : {}),
     },
     opts.actor === undefined ? adminActor : opts.actor,
   );
@@ -207,5 +211,107 @@ export function donationItemLot(d: Donor, lotId = freshId(), categoryId = 1) {
       category_id: categoryId,
     },
     adminActor,
+  );
+}
+
+/** A handover's slot (issue 29): tomorrow 10:00–12:00 in Berlin unless given. */
+export interface Slot {
+  handoverId: number;
+  slotId: number;
+  kind: SlotKind;
+  startsAt: string;
+  endsAt: string;
+  location: { name: string; address: string; city: string };
+}
+
+export function slot(overrides: Partial<Slot> = {}): Slot {
+  return {
+    handoverId: freshId(),
+    slotId: freshId(),
+    kind: 'pickup',
+    // Tuesday, 1 December 2026, 10:00–12:00 in Berlin (UTC+1)
+    startsAt: '2026-12-01T09:00:00.000Z',
+    endsAt: '2026-12-01T11:00:00.000Z',
+    location: { name: 'Lager Nord', address: 'Hafenweg 3', city: '13353 Berlin' },
+    ...overrides,
+  };
+}
+
+/** The family's personal link of an application. */
+export const handoverUrl = (f: Family) => `https://moebel.example/handover/tok-${f.applicationId}`;
+
+/** The slot fields of a handover event; `f` null: a donor pickup of donation `donationId`. */
+function slotFields(s: Slot, f: Family | null, donationId: number | null = null) {
+  return {
+    handover_id: s.handoverId,
+    application_id: f ? f.applicationId : null,
+    donation_id: f ? null : donationId,
+    kind: s.kind,
+    slot_id: s.slotId,
+    starts_at: s.startsAt,
+    ends_at: s.endsAt,
+    location: s.location,
+  };
+}
+
+/** Who a handover mail goes to (the events' `family`). */
+const handoverFamily = (f: Family) => ({
+  applicant_name: f.name,
+  applicant_email: f.email,
+  language: f.language,
+  lot_name: f.lotName,
+  lot_id: f.lotId,
+  handover_url: handoverUrl(f),
+});
+
+/** A family booked (or moved to) a slot; `f` null: staff booked a donor pickup. */
+export function handoverBooked(
+  s: Slot,
+  f: Family | null,
+  opts: { movedFrom?: number; by?: 'family' | 'staff'; donationId?: number } = {},
+) {
+  const by = opts.by ?? (f ? 'family' : 'staff');
+  return createEvent(
+    Events.HandoverBooked,
+    {
+      ...slotFields(s, f, opts.donationId ?? null),
+      moved_from_slot_id: opts.movedFrom ?? null,
+      by,
+      family: f ? handoverFamily(f) : null,
+    },
+    by === 'staff' ? adminActor : null,
+  );
+}
+
+export function handoverCancelled(s: Slot, f: Family, by: 'family' | 'staff' | 'system') {
+  return createEvent(
+    Events.HandoverCancelled,
+    { ...slotFields(s, f), by, family: handoverFamily(f) },
+    by === 'staff' ? adminActor : null,
+  );
+}
+
+export function handoverReminderDue(s: Slot, f: Family) {
+  return createEvent(Events.HandoverReminderDue, {
+    ...slotFields(s, f),
+    family: handoverFamily(f),
+  });
+}
+
+/** A driver's outcome (`missed`: the slot ended without one, the system's). */
+export function handoverClosed(
+  s: Slot,
+  f: Family | null,
+  outcome: 'done' | 'absent' | 'missed',
+  opts: { note?: string | null; donationId?: number } = {},
+) {
+  return createEvent(
+    Events.HandoverClosed,
+    {
+      ...slotFields(s, f, opts.donationId ?? null),
+      outcome,
+      note: opts.note ?? null,
+    },
+    outcome === 'missed' ? null : volunteerActor,
   );
 }

@@ -48,7 +48,13 @@ const lotCreated = (occurredAt: string, categoryId = 3) =>
     ),
     occurredAt,
   );
-function handover(occurredAt: string, appliedAt: string, first: boolean, categoryId = 3) {
+function handover(
+  occurredAt: string,
+  appliedAt: string,
+  first: boolean,
+  categoryId = 3,
+  approvedAt?: string | null,
+) {
   const e = statusChange(Events.ApplicationCompleted, family());
   return at(
     {
@@ -58,6 +64,7 @@ function handover(occurredAt: string, appliedAt: string, first: boolean, categor
         category_id: categoryId,
         applied_at: appliedAt,
         first_handover: first,
+        ...(approvedAt !== undefined ? { approved_at: approvedAt } : {}),
       },
     },
     occurredAt,
@@ -188,6 +195,36 @@ describe('the impact figures', () => {
       month: monthsAgo.toISOString().slice(0, 7),
       lots_received: 1,
     });
+  });
+
+  test('when completions carry their approval time, then the report answers the median days from the approval to the handover over those alone, each completion once', async () => {
+    const before = await report();
+    // the completions of the first test named no approval: nothing measured yet
+    expect(before.median_days_approval_to_handover).toBeNull();
+    expect(before.handovers_measured_since_approval).toBe(0);
+    const now = new Date();
+    const iso = (daysAgo: number, hours = 0) =>
+      new Date(now.getTime() - daysAgo * 86_400_000 - hours * 3_600_000).toISOString();
+    const three = handover(iso(0), iso(9), false, 3, iso(3, 2));
+    await deliver(
+      handover(iso(0), iso(5), false, 3, iso(1)),
+      three,
+      handover(iso(0), iso(20), false, 3, iso(12)),
+      handover(iso(0), iso(30), false, 3, iso(6)),
+      // before wave 3, or where handover is off: no approval time
+      handover(iso(0), iso(7), false, 3, null),
+      handover(iso(0), iso(7), false, 3),
+    );
+    // a redelivery after the processed record was lost counts nothing
+    await svc.forgetProcessed(three);
+    await deliver(three);
+
+    const r = await report();
+    // 1, 3, 6 and 12 days
+    expect(r.median_days_approval_to_handover).toBe(4.5);
+    expect(r.handovers_measured_since_approval).toBe(4);
+    expect(r.handovers_measured - before.handovers_measured).toBe(6);
+    expect(r.totals.lots_given - before.totals.lots_given).toBe(6);
   });
 
   test('when a volunteer or nobody asks, or the range is out of bounds, then 403 / 401 / 422', async () => {

@@ -74,6 +74,7 @@ export function composeMail(
     context: {
       siteName: config.SITE_NAME,
       publicBaseUrl: config.PUBLIC_BASE_URL,
+      timeZone: config.TIMEZONE,
       office: {
         email: config.OFFICE_EMAIL,
         phone: config.OFFICE_PHONE,

@@ -56,6 +56,12 @@ export const impactAnswer = z
     /** days from the application to the handover: median over `handovers_measured` handovers */
     median_days_to_pickup: z.number().nullable(),
     handovers_measured: int(),
+    /**
+     * days from the approval to the handover (issue 29): median over
+     * `handovers_measured_since_approval` handovers whose completion named its approval's time
+     */
+    median_days_approval_to_handover: z.number().nullable(),
+    handovers_measured_since_approval: int(),
     /** by applications, most first (categories with no activity left out) */
     categories: z.array(impactCategorySchema),
   })

@@ -37,6 +37,15 @@ const KEPT_DETAILS = new Set([
   'category_ids',
   'available_until',
   'item_id',
+  // handovers (issue 29): the slot and its outcome, never the staff's note
+  'handover_id',
+  'kind',
+  'slot_id',
+  'starts_at',
+  'location',
+  'by',
+  'outcome',
+  'moved_from_slot_id',
 ]);
 
 /**

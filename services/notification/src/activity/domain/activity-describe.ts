@@ -84,6 +84,18 @@ const ReasonLabelsDe: Record<string, string> = {
   not_found: 'Lot existiert nicht mehr',
 };
 
+/** A handover's slot kind, who booked or gave it back, a stop's outcome (issue 29). */
+const HandoverLabelsDe: Record<string, string> = {
+  pickup: 'Abholung',
+  delivery: 'Lieferung',
+  donor_pickup: 'Abholung beim Spender',
+  family: 'durch die Familie',
+  staff: 'durch das Team',
+  system: 'automatisch (Bewerbung beendet)',
+  missed: 'Termin ohne Rückmeldung verstrichen',
+};
+const handoverLabel = (v: unknown) => (typeof v === 'string' ? (HandoverLabelsDe[v] ?? v) : '');
+
 /** "2026-12-01" as "01.12.2026". */
 const germanDay = (day: string) => day.split('-').reverse().join('.');
 
@@ -131,6 +143,12 @@ export function describeDe(e: ActivityLogEntry): string {
       ([field, value]) => `${field}: ${short(old[field])} → ${short(value)}`,
     );
     if (changes.length > 0) parts.push(`Änderungen: ${changes.join('; ')}`);
+  }
+  if (typeof d.handover_id === 'number') {
+    if (d.kind !== undefined) parts.push(handoverLabel(d.kind));
+    if (typeof d.location === 'string') parts.push(`Ort: ${d.location}`);
+    if (d.by !== undefined) parts.push(handoverLabel(d.by));
+    if (d.outcome === 'missed') parts.push(handoverLabel(d.outcome));
   }
   if (typeof d.queue_position === 'number')
     parts.push(`Platz in der Warteschlange: ${d.queue_position}`);

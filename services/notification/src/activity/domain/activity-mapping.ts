@@ -60,6 +60,8 @@ interface Mapped {
   details: Record<string, unknown>;
   /** who did it when the event names no actor (a staff member's own login) */
   self?: Actor;
+  /** `details.actor` when the event names no actor, where the payload says who it was */
+  actor?: 'applicant' | 'system';
 }
 
 /** One entry: what was done to which target, and what the log tells about it. */
@@ -110,6 +112,12 @@ const statusChange = (action: ActionType) => (p: ApplicationStatusChange) =>
     reason: p.reason,
     note: p.note,
   });
+
+/**
+ * Who booked or gave back a slot when no staff member did: the family through its link, or the
+ * system (a cancellation because the application ended).
+ */
+const byWhom = (by: 'family' | 'staff' | 'system') => (by === 'family' ? 'applicant' : 'system');
 
 /** A handover's entry: on the family's application, or for a donor pickup on the donation. */
 const onHandover = (
@@ -277,12 +285,17 @@ const Mappings: { [N in EventName]: ((p: EventPayload<N>) => Mapped | null) | nu
       ...(p.donation_ids ? { donation_ids: p.donation_ids } : {}),
     });
   },
-  [Events.HandoverBooked]: (p) =>
-    onHandover('HANDOVER_BOOK', p, {
+  [Events.HandoverBooked]: (p) => ({
+    ...onHandover('HANDOVER_BOOK', p, {
       by: p.by,
       ...(p.moved_from_slot_id !== null ? { moved_from_slot_id: p.moved_from_slot_id } : {}),
     }),
-  [Events.HandoverCancelled]: (p) => onHandover('HANDOVER_CANCEL', p, { by: p.by }),
+    actor: byWhom(p.by),
+  }),
+  [Events.HandoverCancelled]: (p) => ({
+    ...onHandover('HANDOVER_CANCEL', p, { by: p.by }),
+    actor: byWhom(p.by),
+  }),
   [Events.HandoverReminderDue]: null,
   [Events.HandoverClosed]: (p) =>
     onHandover(p.outcome === 'done' ? 'HANDOVER_DONE' : 'HANDOVER_ABSENT', p, {
@@ -299,8 +312,6 @@ const SelfServed: Partial<Record<EventName, 'applicant' | 'donor'>> = {
   [Events.ApplicationSubmitted]: 'applicant',
   [Events.WishCreated]: 'applicant',
   [Events.DonationSubmitted]: 'donor',
-  [Events.HandoverBooked]: 'applicant',
-  [Events.HandoverCancelled]: 'applicant',
 };
 
 /**
@@ -314,7 +325,7 @@ export function activityFromEvent(event: DomainEvent): NewActivity | null {
   if (!mapped) return null;
   const user = event.actor ?? mapped.self ?? null;
   const details: Record<string, unknown> = { ...mapped.details };
-  if (!user) details.actor = SelfServed[event.name] ?? 'system';
+  if (!user) details.actor = mapped.actor ?? SelfServed[event.name] ?? 'system';
   return {
     event_id: event.eventId,
     event_name: event.name,

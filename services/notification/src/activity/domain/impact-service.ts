@@ -36,6 +36,8 @@ const key = {
   given: (month: string) => `given:${month}`,
   total: (what: string) => `total:${what}`,
   wait: (days: number) => `wait:${days}`,
+  /** days from the approval to the handover (issue 29) */
+  sinceApproval: (days: number) => `approved:${days}`,
   category: (id: number, what: keyof Omit<ImpactCategory, 'category_id'>) => `cat:${id}:${what}`,
 };
 
@@ -43,7 +45,7 @@ const key = {
  * The impact dashboard for donors' reports (issue 19): counters kept up to date by the events
  * (lots received, lots given per month, families served, waiting times as a histogram of days,
  * wishes and applications per category, donations received and accepted, lots made of donated
- * items), each event counted once. The report reads the few
+ * items, days from the approval to the handover as a histogram too), each event counted once. The report reads the few
  * hundred counters, never the applications, lots or wishes themselves.
  */
 export class ImpactService {
@@ -74,10 +76,14 @@ export class ImpactService {
         add(key.total('lots_given'));
         if (p.category_id !== undefined) add(key.category(p.category_id, 'lots_given'));
         if (p.first_handover) add(key.total('families_served'));
-        if (p.applied_at) {
-          const days = Math.floor((at.getTime() - new Date(p.applied_at).getTime()) / DAY_MS);
-          if (Number.isFinite(days)) add(key.wait(Math.min(Math.max(days, 0), MAX_WAIT_DAYS)));
-        }
+        const daysSince = (iso: string) => {
+          const days = Math.floor((at.getTime() - new Date(iso).getTime()) / DAY_MS);
+          return Number.isFinite(days) ? Math.min(Math.max(days, 0), MAX_WAIT_DAYS) : null;
+        };
+        const waited = p.applied_at ? daysSince(p.applied_at) : null;
+        if (waited !== null) add(key.wait(waited));
+        const afterApproval = p.approved_at ? daysSince(p.approved_at) : null;
+        if (afterApproval !== null) add(key.sinceApproval(afterApproval));
         break;
       }
       case Events.WishCreated: {
@@ -133,9 +139,11 @@ export class ImpactService {
       return { month, lots_received: n(key.received(month)), lots_given: n(key.given(month)) };
     });
 
-    const waits: number[] = [];
-    for (let days = 0; days <= MAX_WAIT_DAYS; days++) waits.push(n(key.wait(days)));
-    const measured = waits.reduce((a, b) => a + b, 0);
+    const histogram = (bucket: (days: number) => string) =>
+      Array.from({ length: MAX_WAIT_DAYS + 1 }, (_, days) => n(bucket(days)));
+    const sum = (counts: number[]) => counts.reduce((a, b) => a + b, 0);
+    const waits = histogram(key.wait);
+    const sinceApproval = histogram(key.sinceApproval);
 
     const categories = new Map<number, ImpactCategory>();
     for (const [k, v] of counters) {
@@ -168,7 +176,9 @@ export class ImpactService {
         lots_from_donations: n(key.total('lots_from_donations')),
       },
       median_days_to_pickup: medianOfHistogram(waits),
-      handovers_measured: measured,
+      handovers_measured: sum(waits),
+      median_days_approval_to_handover: medianOfHistogram(sinceApproval),
+      handovers_measured_since_approval: sum(sinceApproval),
       categories: [...categories.values()]
         .filter((c) => c.applications + c.wishes + c.lots_given + c.open_wishes > 0)
         .sort(

@@ -7,23 +7,31 @@ import {
 import type { Logger } from '@furniture/platform/domain';
 import type { MailRepository, NewMail } from '../data-access/mail-repository';
 import type { DonationMailFacts } from './donation-mails';
+import type { HandoverMailFacts } from './handover-mails';
 import { renderMail, type MailContext, type MailFacts } from './mail-templates';
-import { DonationMailKinds, MailedEvents, type MailRecord } from './mail-types';
+import { DonationMailKinds, HandoverMailKinds, MailedEvents, type MailRecord } from './mail-types';
 
 type MailedEvent = keyof typeof MailedEvents;
 const DonationEvents = [Events.DonationSubmitted, Events.DonationStatusChanged] as const;
 type DonationEvent = (typeof DonationEvents)[number];
 
+type HandoverEvent = keyof typeof HandoverMailKinds;
+
 function isFamilyMailEvent(name: EventName): name is MailedEvent {
   return name in MailedEvents;
+}
+function isHandoverMailEvent(name: EventName): name is HandoverEvent {
+  return name in HandoverMailKinds;
 }
 function isDonationMailEvent(name: EventName): name is DonationEvent {
   return (DonationEvents as readonly EventName[]).includes(name);
 }
 
-/** The events that may mail someone: a family's application and wish events, a donor's. */
+/**
+ * The events that may mail someone: a family's application, wish and handover events, a donor's.
+ */
 export function isMailedEvent(name: EventName): boolean {
-  return isFamilyMailEvent(name) || isDonationMailEvent(name);
+  return isFamilyMailEvent(name) || isDonationMailEvent(name) || isHandoverMailEvent(name);
 }
 
 export type QueueResult = 'queued' | 'duplicate' | 'no_address' | 'not_mailed';
@@ -77,6 +85,7 @@ export class MailService {
   async onEvent(event: DomainEvent): Promise<QueueResult> {
     const e = event as AnyEvent;
     if (isDonationMailEvent(e.name)) return this.onDonationEvent(e as DomainEvent<DonationEvent>);
+    if (isHandoverMailEvent(e.name)) return this.onHandoverEvent(e as DomainEvent<HandoverEvent>);
     if (!isFamilyMailEvent(e.name)) return 'not_mailed';
     const p = (e as DomainEvent<MailedEvent>).payload;
     const to = p.applicant_email?.trim();
@@ -95,6 +104,7 @@ export class MailService {
       lotName: p.lot_name,
       queuePosition: 'queue_position' in p ? p.queue_position : undefined,
       pickupBy: 'pickup_by' in p ? (p.pickup_by ?? null) : null,
+      handoverUrl: 'handover_url' in p ? (p.handover_url ?? null) : null,
     };
     return this.queue(event, facts, {
       kind,
@@ -133,9 +143,47 @@ export class MailService {
     });
   }
 
+  /**
+   * The family's mail about its slot (issue 29): booked or moved, given back, the reminder. A
+   * donor pickup (no family), a family without an address, and a cancellation by the system (the
+   * application ended: its own status change mails the family) mail no one.
+   */
+  private async onHandoverEvent(event: DomainEvent<HandoverEvent>): Promise<QueueResult> {
+    const p = event.payload;
+    const by = 'by' in p ? p.by : null;
+    if (by === 'system') return 'not_mailed';
+    const family = p.family;
+    const to = family?.applicant_email?.trim();
+    if (!family || !to || p.application_id === null) return 'no_address';
+    const kind = HandoverMailKinds[event.name];
+    const moved = 'moved_from_slot_id' in p && p.moved_from_slot_id !== null;
+    const facts: HandoverMailFacts = {
+      kind,
+      language: family.language,
+      applicantName: family.applicant_name,
+      applicationId: p.application_id,
+      lotId: family.lot_id,
+      lotName: family.lot_name,
+      slotKind: p.kind,
+      startsAt: p.starts_at,
+      endsAt: p.ends_at,
+      location: p.location,
+      handoverUrl: family.handover_url,
+      moved,
+      by: by === 'family' || by === 'staff' ? by : null,
+    };
+    return this.queue(event, facts, {
+      kind,
+      reason: kind === 'handover_cancelled' ? by : moved ? 'moved' : null,
+      application_id: p.application_id,
+      lot_id: family.lot_id,
+      to,
+    });
+  }
+
   private async queue(
     event: DomainEvent,
-    facts: MailFacts | DonationMailFacts,
+    facts: MailFacts | DonationMailFacts | HandoverMailFacts,
     fields: Pick<NewMail, 'kind' | 'reason' | 'application_id' | 'lot_id' | 'donation_id' | 'to'>,
   ): Promise<QueueResult> {
     const rendered = renderMail(facts, this.deps.context);

@@ -1,5 +1,6 @@
 import type { Language, LocalizedText } from '@furniture/contracts';
 import { donationBody, type DonationMailFacts } from './donation-mails';
+import { handoverBody, type HandoverMailFacts } from './handover-mails';
 import { dayIn, writer, type Block, type Body, type MailContext } from './mail-blocks';
 import type { FamilyMailKind } from './mail-types';
 
@@ -18,6 +19,8 @@ export interface MailFacts {
   queuePosition?: number;
   /** the last day to pick the lot up (YYYY-MM-DD) */
   pickupBy?: string | null;
+  /** an approval's personal link to book the pickup or delivery slot (issue 29) */
+  handoverUrl?: string | null;
 }
 
 export interface RenderedMail {
@@ -117,14 +120,30 @@ function body(f: MailFacts, ctx: MailContext, lot: string): Body {
               ),
             ]
           : []),
+        ...(f.handoverUrl
+          ? [
+              link(
+                say(
+                  'Termin für Abholung oder Lieferung wählen (Ihr persönlicher Link, bitte nicht weitergeben):',
+                  'Обрати час самовивозу або доставки (Ваше особисте посилання, будь ласка, не передавайте його іншим):',
+                ),
+                f.handoverUrl,
+              ),
+            ]
+          : []),
         para('So geht es weiter:', 'Що далі:'),
         {
           type: 'steps',
           items: [
-            say(
-              'Wir melden uns in den nächsten Tagen telefonisch oder per WhatsApp bei Ihnen und vereinbaren mit Ihnen einen Termin für die Abholung oder die Lieferung.',
-              'Найближчими днями ми зв’яжемося з Вами телефоном або через WhatsApp і домовимося про час самовивозу чи доставки.',
-            ),
+            f.handoverUrl
+              ? say(
+                  'Wählen Sie über den Link oben einen freien Termin für die Abholung oder die Lieferung. Dort können Sie ihn auch später ändern oder absagen und in Ihren Kalender übernehmen.',
+                  'Оберіть за посиланням вище вільний час для самовивозу або доставки. Там же Ви зможете пізніше змінити чи скасувати запис і додати його до свого календаря.',
+                )
+              : say(
+                  'Wir melden uns in den nächsten Tagen telefonisch oder per WhatsApp bei Ihnen und vereinbaren mit Ihnen einen Termin für die Abholung oder die Lieferung.',
+                  'Найближчими днями ми зв’яжемося з Вами телефоном або через WhatsApp і домовимося про час самовивозу чи доставки.',
+                ),
             say(
               `Bitte nennen Sie bei der Übergabe Ihre Bewerbungsnummer ${id}.`,
               `Під час отримання, будь ласка, назвіть номер Вашої заявки: ${id}.`,
@@ -287,16 +306,21 @@ function oneLine(s: string): string {
   return s.replace(/\s+/g, ' ').trim();
 }
 
-const isDonationMail = (facts: MailFacts | DonationMailFacts): facts is DonationMailFacts =>
-  'donationId' in facts;
+type AnyMailFacts = MailFacts | DonationMailFacts | HandoverMailFacts;
+
+/** Whom the mail greets, and what it says. */
+function bodyOf(facts: AnyMailFacts, ctx: MailContext): [name: string, body: Body] {
+  if ('donationId' in facts) return [facts.donorName, donationBody(facts, ctx)];
+  const lot = oneLine(lotNameIn(facts.lotName, facts.language, facts.lotId));
+  if ('slotKind' in facts) return [facts.applicantName, handoverBody(facts, ctx, lot)];
+  return [facts.applicantName, body(facts, ctx, lot)];
+}
 
 /** Renders one mail in the family's (or the donor's) language, as plain text and as HTML. */
-export function renderMail(facts: MailFacts | DonationMailFacts, ctx: MailContext): RenderedMail {
+export function renderMail(facts: AnyMailFacts, ctx: MailContext): RenderedMail {
   const lang = facts.language;
   const p = phrases[lang];
-  const [name, { subject, blocks }] = isDonationMail(facts)
-    ? [facts.donorName, donationBody(facts, ctx)]
-    : [facts.applicantName, body(facts, ctx, oneLine(lotNameIn(facts.lotName, lang, facts.lotId)))];
+  const [name, { subject, blocks }] = bodyOf(facts, ctx);
   const all: Block[] = [
     { type: 'p', text: p.greeting(oneLine(name)) },
     ...blocks,

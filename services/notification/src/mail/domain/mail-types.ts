@@ -41,10 +41,22 @@ export const DonationMailKinds = {
 } as const satisfies Record<DonationStatus, string>;
 export type DonationMailKind = (typeof DonationMailKinds)[DonationStatus];
 
-export type MailKind = FamilyMailKind | DonationMailKind;
+/**
+ * The family's mails about its handover slot (wave 3, issue 29): booked (or moved), given back,
+ * and the reminder the day before. A donor pickup mails no one (its event carries no family).
+ */
+export const HandoverMailKinds = {
+  [Events.HandoverBooked]: 'handover_booked',
+  [Events.HandoverCancelled]: 'handover_cancelled',
+  [Events.HandoverReminderDue]: 'handover_reminder',
+} as const satisfies Partial<Record<EventName, string>>;
+export type HandoverMailKind = (typeof HandoverMailKinds)[keyof typeof HandoverMailKinds];
+
+export type MailKind = FamilyMailKind | DonationMailKind | HandoverMailKind;
 export const MailKinds: readonly MailKind[] = [
   ...Object.values(MailedEvents),
   ...Object.values(DonationMailKinds),
+  ...Object.values(HandoverMailKinds),
 ];
 
 /**
@@ -116,7 +128,10 @@ export interface MailRecord {
   id: number;
   event_name: string;
   kind: MailKind;
-  /** why the application changed (contracts ApplicationChangeReasons); null for a submission */
+  /**
+   * why the application changed (contracts ApplicationChangeReasons); null for a submission; a
+   * handover mail's: `moved` (booked), who gave the slot back (cancelled: `family`, `staff`)
+   */
   reason: string | null;
   /** the application (a wish's mail: the wish id negated); null for a donor's mail */
   application_id: number | null;

@@ -118,7 +118,12 @@ export class ErasedFamilies {
       wish_id?: unknown;
       donation_id?: unknown;
     };
-    if (typeof p.application_id === 'number' && event.name.startsWith('application.')) {
+    // a handover is a family's application's, or a donor pickup's donation's (issue 29)
+    const handover = event.name.startsWith('handover.');
+    if (
+      typeof p.application_id === 'number' &&
+      (handover || event.name.startsWith('application.'))
+    ) {
       return (await this.store.isErased('application', p.application_id))
         ? { ...none, applicationIds: [p.application_id] }
         : null;
@@ -128,7 +133,7 @@ export class ErasedFamilies {
         ? { ...none, wishIds: [p.wish_id] }
         : null;
     }
-    if (typeof p.donation_id === 'number' && event.name.startsWith('donation.')) {
+    if (typeof p.donation_id === 'number' && (handover || event.name.startsWith('donation.'))) {
       return (await this.store.isErased('donation', p.donation_id))
         ? { ...none, donationIds: [p.donation_id] }
         : null;

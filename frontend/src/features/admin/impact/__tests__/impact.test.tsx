@@ -1,9 +1,10 @@
-import { screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import type { ImpactReport } from '@furniture/contracts/api/impact';
 import { apiUrl, server } from '../../../../test/server';
 import { CATEGORIES } from '../../../../test/fixtures';
 import { ADMIN, meHandler, renderAdmin } from '../../test/admin-test-utils';
+import { i18n } from '../../../../app/i18n';
 import { toCsv } from '../lib/impact-csv';
 
 const REPORT: ImpactReport = {
@@ -24,6 +25,8 @@ const REPORT: ImpactReport = {
   },
   median_days_to_pickup: 4.5,
   handovers_measured: 4,
+  median_days_approval_to_handover: 2,
+  handovers_measured_since_approval: 3,
   categories: [
     { category_id: 2, applications: 12, wishes: 4, lots_given: 3, open_wishes: 2 },
     { category_id: 1, applications: 8, wishes: 2, lots_given: 1, open_wishes: 0 },
@@ -52,6 +55,10 @@ describe('impact dashboard', () => {
     expect(figure('Spenden eingegangen')).toBe('Spenden eingegangen1.507');
     expect(figure('Spenden angenommen')).toBe('Spenden angenommen902');
     expect(figure('Lots aus Spenden')).toBe('Lots aus Spenden655');
+    // days from the approval to the handover (issue 29)
+    expect(figure('Median: Zusage bis Übergabe')).toBe(
+      'Median: Zusage bis Übergabe2 Tageaus 3 Übergaben',
+    );
     expect(screen.getByText(/fortlaufend gezählt seit 05\.01\.2026/)).toBeInTheDocument();
     const busiest = screen.getByRole('table', { name: 'Gefragteste Kategorien als Tabelle' });
     const rows = within(busiest)
@@ -70,6 +77,35 @@ describe('impact dashboard', () => {
     await user.selectOptions(screen.getByLabelText('Zeitraum'), '24');
     await screen.findByText('1.234');
     expect(months).toEqual(['12', '24']);
+  });
+});
+
+describe('impact dashboard in Ukrainian', () => {
+  test('when the page is shown in Ukrainian, then the days from the approval to the handover are named in Ukrainian, and a dash stands for no handover yet', async () => {
+    server.use(
+      meHandler(ADMIN),
+      http.get(apiUrl('/categories/'), () =>
+        HttpResponse.json({ success: true, data: CATEGORIES }),
+      ),
+      http.get(apiUrl('/impact'), () =>
+        HttpResponse.json({
+          ...REPORT,
+          median_days_approval_to_handover: null,
+          handovers_measured_since_approval: 0,
+        }),
+      ),
+    );
+    await act(() => i18n.changeLanguage('uk'));
+    try {
+      renderAdmin('/admin/impact');
+      const label = await screen.findByText('Медіана: від схвалення до отримання');
+      expect(label.closest('div')!.textContent).toBe(
+        'Медіана: від схвалення до отримання–за 0 передачами',
+      );
+      expect(screen.getByText('4,5 дн.')).toBeInTheDocument();
+    } finally {
+      await act(() => i18n.changeLanguage('de'));
+    }
   });
 });
 

@@ -203,7 +203,7 @@ export default function ImpactPage() {
           }))}
         />
       </div>
-      <div className="mb-5 grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+      <div className="mb-5 grid gap-3 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-5">
         <Figure label={t('impact.lotsReceived')} value={number(r.totals.lots_received)} />
         <Figure label={t('impact.lotsGiven')} value={number(r.totals.lots_given)} />
         <Figure label={t('impact.familiesServed')} value={number(r.totals.families_served)} />
@@ -218,6 +218,18 @@ export default function ImpactPage() {
                 })
           }
           hint={t('impact.handoversMeasured', { count: r.handovers_measured })}
+        />
+        <Figure
+          label={t('impact.medianFromApproval')}
+          value={
+            r.median_days_approval_to_handover === null
+              ? t('impact.noValue')
+              : t('impact.days', {
+                  count: r.median_days_approval_to_handover,
+                  value: number(r.median_days_approval_to_handover),
+                })
+          }
+          hint={t('impact.handoversMeasured', { count: r.handovers_measured_since_approval })}
         />
       </div>
       <div className="mb-5 grid gap-3 sm:grid-cols-3">
