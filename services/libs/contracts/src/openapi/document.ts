@@ -224,7 +224,7 @@ export const operations: readonly Operation[] = [
     'POST /auth/refresh': {
       summary: 'A fresh token for the same session',
       description:
-        'Takes the refresh token from the httpOnly cookie refresh_token (path /api/v1/auth, SameSite=Strict) that login set; no bearer token needed. Answers a new access token and replaces the cookie (rotation). A refresh token already replaced, presented again after a 10-second grace, ends the whole session. A session ends after 2 hours without a refresh or 12 hours after login.',
+        'Takes the refresh token from the httpOnly cookie refresh_token (path /api/v1/auth, SameSite=Strict) that login set: answers a new access token and replaces the cookie (rotation); a refresh token already replaced, presented again after a 10-second grace, ends the whole session. Without the cookie, takes the bearer access token of a live session, valid or expired at most REFRESH_BEARER_GRACE_SECONDS (10 minutes) ago: answers a new access token; each access token refreshes once, and a second use ends the whole session. A bearer token sent with the cookie is only checked (expired is fine). A session ends after 2 hours without a refresh or 12 hours after login.',
       access: 'public',
       ok: { description: 'a new token', schema: answers.tokenAnswer },
       errors: ['SESSION_EXPIRED'],
