@@ -8,7 +8,7 @@ import {
   type Wish,
 } from '@furniture/contracts';
 import { outboxPlugin } from '@furniture/platform';
-import type { ApplicationRecord, ApprovalRecord } from '../domain/records';
+import type { ApplicationRecord, ApprovalRecord, NoteOpen } from '../domain/records';
 
 const localized = { de: { type: String, default: '' }, uk: { type: String, default: '' } };
 
@@ -22,9 +22,11 @@ export interface ApplicationDoc extends Omit<
   | 'pickup_reminded_at'
   | 'pickup_overdue_at'
   | 'next_in_queue_after'
+  | 'note_open'
   | 'created_at'
   | 'updated_at'
 > {
+  note_open?: NoteOpen | null;
   approval?: ApprovalDoc | null;
   rejected_for?: number | null;
   request_key?: string | null;
@@ -89,6 +91,7 @@ const applicationSchema = new Schema<ApplicationDoc>(
     pickup_reminded_at: { type: Date, default: null },
     pickup_overdue_at: { type: Date, default: null },
     next_in_queue_after: { type: Number, default: null },
+    note_open: { type: Object, default: null },
     erased_at: { type: Date, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },

@@ -64,6 +64,22 @@ export interface ApplicationRecord
   pickup_overdue_at: string | null;
   /** pending and first of the queue because this application let its pickup date lapse */
   next_in_queue_after: number | null;
+  /** a staff status change made without a note, whose note may still follow (NoteOpen) */
+  note_open: NoteOpen | null;
+}
+
+/**
+ * A status change sent without a note, as the specification's client does (the note follows in
+ * a second call): the change's note line, its author and when; the author's next note within
+ * NOTE_ATTACH_WINDOW_MS, with nothing else changed meanwhile, becomes that line's comment.
+ */
+export interface NoteOpen {
+  action: string;
+  /** the line as written with the change (replaced by the one with the note) */
+  line: string;
+  role: string;
+  email: string;
+  at: string;
 }
 
 export interface ApprovalRecord {
@@ -90,6 +106,7 @@ export type NewApplication = Omit<
   | 'pickup_reminded_at'
   | 'pickup_overdue_at'
   | 'next_in_queue_after'
+  | 'note_open'
 >;
 
 /** What a status change writes besides the status, and what it requires besides `from`. */
@@ -100,6 +117,8 @@ export interface TransitionExtras {
   rejectedFor?: number | null;
   /** only while an approval of the application is requested (the catalog confirmed it) */
   requireApprovalRequested?: boolean;
+  /** a staff change without a note: its note may follow (NoteOpen) */
+  noteOpen?: NoteOpen | null;
 }
 
 export type NewWish = Omit<Wish, 'id' | 'created_at' | 'updated_at'>;

@@ -115,8 +115,17 @@ export async function changeStatus(
     },
     opts.actor,
   );
-  const line = noteLine(opts.author, t.action, comment);
-  return deps.applications.transition(app.id, app.status, to, line, [event], opts);
+  const at = new Date();
+  const line = noteLine(opts.author, t.action, comment, at);
+  // a staff change without a note: the note the spec's client sends next belongs to it
+  const noteOpen =
+    opts.note === null && opts.actor
+      ? { action: t.action, line, ...opts.author, at: at.toISOString() }
+      : null;
+  return deps.applications.transition(app.id, app.status, to, line, [event], {
+    ...opts,
+    noteOpen,
+  });
 }
 
 /**

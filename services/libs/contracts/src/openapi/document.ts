@@ -607,7 +607,7 @@ export const operations: readonly Operation[] = [
     'PATCH /applications/{id}/status': {
       summary: 'Approve, reject, complete or reopen an application',
       description:
-        'Approving asks the catalog to reserve the lot (one approved application per lot) and answers 202: the application becomes approved once the lot is reserved, or shows approval.state failed. A rejection needs a note.',
+        'Approving asks the catalog to reserve the lot (one approved application per lot) and answers 202: the application becomes approved once the lot is reserved, or shows approval.state failed. The note is optional (the back-office asks for one to reject): a change sent without one takes the note its author sends next to PATCH /applications/{id}/notes within 2 minutes, if nothing else changed the application meanwhile, as its comment.',
       access: 'staff',
       params: idParamSchema,
       body: applicationStatusUpdateSchema,
@@ -650,6 +650,8 @@ export const operations: readonly Operation[] = [
     },
     'PATCH /applications/{id}/notes': {
       summary: 'Add an internal note',
+      description:
+        "Adds a line \"[time] role: email | NOTE_ADD | comment\" with the server's time and the token's role and e-mail. Right after a status change sent without a note (same author, within 2 minutes, nothing else changed), the note becomes that change's comment instead.",
       access: 'staff',
       params: idParamSchema,
       body: applicationNoteSchema,
