@@ -851,10 +851,13 @@ export const operations: readonly Operation[] = [
     },
     'POST /activity-logs': {
       summary: 'Add an entry for the signed-in staff member',
+      description:
+        'The action types the specification\'s client-side logger sends (LOGIN, LOGOUT, PASSWORD_CHANGE, CREATE, UPDATE, DELETE, APPROVE, REJECT, STATUS_CHANGE, CONTACT, NOTE_ADD, COMPLETE, CANCEL_RESERVATION, EXPORT, IMPORT; either case). The entry is written under the token\'s user (a user named in the body is ignored), with source "client" and its details as text (an object as its JSON, at most 10000 characters). At most ACTIVITY_POSTS_PER_USER (120) per ACTIVITY_POSTS_WINDOW_SECONDS (10 minutes) per staff member: 429 RATE_LIMITED with Retry-After.',
       access: 'staff',
       body: activityLogCreateSchema,
       ok: { status: 201, description: 'the entry', schema: answers.activityEntryAnswer },
       errors: ['ACTIVITY_DETAILS_TOO_LARGE'],
+      rateLimited: true,
     },
     'GET /activity-logs/stats': {
       summary: 'Counts by action, target and user',
