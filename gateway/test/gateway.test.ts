@@ -128,19 +128,26 @@ describe('gateway in front of the real auth service', () => {
       { id: 1, role: 'admin' },
       { privateKey: auth.keys.privateKey, expiresInSeconds: -10 },
     );
-    // the cookie alone refreshes; a bad bearer token sent along is refused like everywhere
-    const refused = await http.post('/api/v1/auth/refresh', undefined, {
+    // a forged bearer token sent along is refused like everywhere; an expired one (the spec's
+    // client refreshing after a 401) passes to the auth service, where the cookie decides
+    const forged = await http.post('/api/v1/auth/refresh', undefined, {
+      token: `${expired.slice(0, -4)}AAAA`,
+      headers: { cookie },
+    });
+    expect([forged.status, forged.body]).toEqual([
+      401,
+      expect.objectContaining({ code: 'TOKEN_INVALID' }),
+    ]);
+    const refreshed = await http.post('/api/v1/auth/refresh', undefined, {
       token: expired,
       headers: { cookie },
     });
-    expect([refused.status, refused.body]).toEqual([
-      401,
-      expect.objectContaining({ code: 'TOKEN_EXPIRED' }),
-    ]);
-    const refreshed = await http.post('/api/v1/auth/refresh', undefined, { headers: { cookie } });
     expect(refreshed.status).toBe(200);
     const next = refreshed.headers.getSetCookie().find((c) => c.startsWith('refresh_token='))!;
     expect(next.split(';')[0]).not.toBe(cookie);
+    // only the refresh takes an expired token
+    const me = await http.get('/api/v1/auth/me', { token: expired });
+    expect([me.status, me.body.code]).toEqual([401, 'TOKEN_EXPIRED']);
     // other services never see cookies
     await http.get('/api/v1/categories/', { headers: { cookie: next.split(';')[0]! } });
     expect(others[0]!.hits.at(-1)!.headers.cookie).toBeUndefined();

@@ -345,18 +345,8 @@ describe('status changes (back-office §4)', () => {
     expect((await getApp(rejected)).notes).toHaveLength(1);
   });
 
-  test('when a rejection has no note, the status is unknown or the note too long, then 422', async () => {
+  test('when the status is unknown or the note too long, then 422', async () => {
     const id = await apply(await s.createLot());
-    const noNote = await patchStatus(id, { status: 'rejected' });
-    expect(noNote.status).toBe(422);
-    expect(noNote.body.detail).toEqual([
-      {
-        loc: ['body', 'note'],
-        msg: 'Für eine Ablehnung ist eine Notiz erforderlich',
-        type: 'note_required_for_rejection',
-      },
-    ]);
-    expect((await patchStatus(id, { status: 'rejected', note: '   ' })).status).toBe(422);
     const unknown = await patchStatus(id, { status: 'archived' });
     expect(unknown.status).toBe(422);
     expect(unknown.body.detail[0]).toMatchObject({
@@ -518,5 +508,110 @@ describe('what the impact counters learn from a handover (issue 19)', () => {
     });
     const second = await completedEvent();
     expect(second.event.payload.first_handover).toBe(false);
+  });
+});
+
+describe("reject, then note (the specification's two calls)", () => {
+  const addNote = (id: number, body: object, token = adminToken()) =>
+    s.http.patch(`/api/v1/applications/${id}/notes`, body, staff(token));
+  const rejectedEvents = (id: number) =>
+    s.recorder.of(Events.ApplicationRejected).filter((e) => e.payload.application_id === id);
+
+  test("when staff reject without a note and send the note right after, then it becomes the rejection's comment, and the family is told once", async () => {
+    const id = await apply(await s.createLot());
+    const rejected = await patchStatus(id, { status: 'rejected' });
+    expect(rejected.status).toBe(200);
+    expect(rejected.body.status).toBe('rejected');
+    expect(rejected.body.notes).toHaveLength(1);
+    expect(rejected.body.notes[0]).toMatchObject({
+      action: 'REJECT',
+      comment: 'Status: Ausstehend → Abgelehnt',
+    });
+    expect(rejected.body).not.toHaveProperty('note_open');
+
+    const noted = await addNote(id, {
+      internal_notes: '[01.01.2020 10:00] admin: x | REJECT | Kein Bedarf mehr',
+    });
+    expect(noted.status).toBe(200);
+    expect(noted.body.notes).toHaveLength(1);
+    expect(noted.body.notes[0]).toMatchObject({
+      action: 'REJECT',
+      email: ADMIN.email,
+      comment: 'Kein Bedarf mehr',
+      timestamp: rejected.body.notes[0].timestamp,
+    });
+    expect(noted.body.internal_notes.split('\n')).toHaveLength(1);
+    const note = await s.recorder.waitFor(
+      Events.ApplicationNoteAdded,
+      (e) => e.payload.application_id === id,
+    );
+    expect(note.payload).toMatchObject({ note: 'Kein Bedarf mehr', status_action: 'REJECT' });
+    // one rejection event (one mail to the family), none for the note
+    await new Promise((r) => setTimeout(r, 300));
+    expect(rejectedEvents(id)).toHaveLength(1);
+
+    // the change is complete: a further note is a line of its own
+    const more = await addNote(id, { note: 'Familie informiert' });
+    expect(more.body.notes).toHaveLength(2);
+    expect(more.body.notes[1]).toMatchObject({
+      action: 'NOTE_ADD',
+      comment: 'Familie informiert',
+    });
+  });
+
+  test('when the note comes from someone else, too late, after another change, or as a contact, then it is a line of its own', async () => {
+    const lot = await s.createLot();
+    const apps = s.applications.conn.collection('applications');
+
+    const other = await apply(lot);
+    await patchStatus(other, { status: 'rejected' });
+    const byVolunteer = await addNote(other, { note: 'Andere Person' }, volunteerToken());
+    expect(byVolunteer.body.notes).toHaveLength(2);
+
+    const late = await apply(lot);
+    await patchStatus(late, { status: 'rejected' });
+    await apps.updateOne(
+      { id: late },
+      { $set: { 'note_open.at': new Date(Date.now() - 121_000).toISOString() } },
+    );
+    expect((await addNote(late, { note: 'Zu spät' })).body.notes).toHaveLength(2);
+
+    const between = await apply(lot);
+    await patchStatus(between, { status: 'rejected' });
+    await addNote(between, { note: 'Dazwischen' }, volunteerToken());
+    const after = await addNote(between, { note: 'Nachher' });
+    expect(after.body.notes.map((n: { comment: string }) => n.comment)).toEqual([
+      'Status: Ausstehend → Abgelehnt',
+      'Dazwischen',
+      'Nachher',
+    ]);
+
+    const reconsidered = await apply(lot);
+    await patchStatus(reconsidered, { status: 'rejected' });
+    await patchStatus(reconsidered, { status: 'pending' });
+    const toReconsider = await addNote(reconsidered, { note: 'Zum Wiederaufnehmen' });
+    expect(toReconsider.body.notes.map((n: { action: string }) => n.action)).toEqual([
+      'REJECT',
+      'RECONSIDER',
+    ]);
+    expect(toReconsider.body.notes[1].comment).toBe('Zum Wiederaufnehmen');
+
+    const contact = await apply(lot);
+    await patchStatus(contact, { status: 'rejected' });
+    const called = await addNote(contact, { note: 'Angerufen', action: 'CONTACT' });
+    expect(called.body.notes.map((n: { action: string }) => n.action)).toEqual([
+      'REJECT',
+      'CONTACT',
+    ]);
+  });
+
+  test('when the rejection carries its note, then a later note is a line of its own', async () => {
+    const id = await apply(await s.createLot());
+    await patchStatus(id, { status: 'rejected', note: 'Kein Bedarf mehr' });
+    const res = await addNote(id, { note: 'Nachtrag' });
+    expect(res.body.notes.map((n: { comment: string }) => n.comment)).toEqual([
+      'Kein Bedarf mehr',
+      'Nachtrag',
+    ]);
   });
 });

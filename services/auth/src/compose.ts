@@ -62,6 +62,7 @@ export async function composeAuth(kit: ServiceKit<AuthConfig>) {
     sessionMaxAgeSeconds: config.SESSION_MAX_AGE_SECONDS,
     sessionIdleSeconds: config.SESSION_IDLE_SECONDS,
     refreshReuseGraceSeconds: config.REFRESH_REUSE_GRACE_SECONDS,
+    refreshBearerGraceSeconds: config.REFRESH_BEARER_GRACE_SECONDS,
     onEvents,
   });
   const usersService = new UsersService({ users, sessions, hasher, policy, throttle, onEvents });

@@ -22,6 +22,11 @@ export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env) {
        * a replay and ends the session
        */
       REFRESH_REUSE_GRACE_SECONDS: envInt(10, { min: 0, max: 60 }),
+      /**
+       * an access token presented to POST /auth/refresh without the cookie (the specification's
+       * refresh by bearer token) renews its session once, until this many seconds after it expired
+       */
+      REFRESH_BEARER_GRACE_SECONDS: envInt(600, { min: 0, max: 3600 }),
       /** how often sessions past their idle or absolute end are ended (and announced) */
       SESSION_SWEEP_SECONDS: envInt(60, { min: 1 }),
       /**

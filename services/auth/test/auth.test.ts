@@ -57,6 +57,29 @@ function refresh(refreshToken: string, headers: Record<string, string> = {}) {
   });
 }
 
+/** The same token (same session and jti) as it is `secondsAgo` after its expiry. */
+function expiredCopy(token: string, secondsAgo: number): string {
+  const { iat, exp, sub, iss, aud, jti, ...claims } = jwt.decode(token) as jwt.JwtPayload;
+  const now = Math.floor(Date.now() / 1000);
+  const life = exp! - iat!;
+  return jwt.sign(
+    { ...claims, iat: now - secondsAgo - life, exp: now - secondsAgo },
+    svc.keys.privateKey,
+    {
+      algorithm: 'RS256',
+      subject: sub,
+      issuer: iss,
+      audience: aud as string,
+      jwtid: jti,
+    },
+  );
+}
+
+/** POST /auth/refresh as the specification's client sends it: the bearer token, no cookie. */
+function refreshByBearer(token: string) {
+  return http.post('/api/v1/auth/refresh', undefined, { token });
+}
+
 function base64url(data: string | Buffer): string {
   return Buffer.from(data).toString('base64url');
 }
@@ -282,16 +305,19 @@ describe('sessions: the refresh cookie, rotation, replay, idle and absolute ends
     expect((await refresh(first.refresh)).status).toBe(200);
   });
 
-  test('when there is no cookie, then refresh answers 401 even with a valid bearer token', async () => {
+  test('when a cookie comes with a bearer token, then the cookie decides and the bearer token is only checked', async () => {
     const { token } = await signIn();
-    const res = await http.post('/api/v1/auth/refresh', undefined, { token });
-    expect(res.status).toBe(401);
-    expect(res.body.code).toBe('SESSION_EXPIRED');
-    // a bearer token sent along is checked as on every route
     const other = await signIn();
     const bad = await refresh(other.refresh, { authorization: 'Bearer garbage' });
     expect(bad.body.code).toBe('TOKEN_INVALID');
-    expect((await refresh(other.refresh, { authorization: `Bearer ${token}` })).status).toBe(200);
+    const withBearer = await refresh(other.refresh, { authorization: `Bearer ${token}` });
+    expect(withBearer.status).toBe(200);
+    expect(refreshCookie(withBearer)?.value).toBeTruthy(); // rotated: the cookie's refresh
+    // the spec's client sends its expired token along: the cookie still renews the session
+    const expired = await refresh(refreshCookie(withBearer)!.value, {
+      authorization: `Bearer ${expiredCopy(token, 3600)}`,
+    });
+    expect(expired.status).toBe(200);
   });
 
   test('when a session has been idle past its limit, then refresh is refused and the end is announced', async () => {
@@ -390,6 +416,141 @@ describe('sessions: the refresh cookie, rotation, replay, idle and absolute ends
     expect(loadAuthConfig({ ...process.env, JWT_PRIVATE_KEY: 'x' }).SESSION_IDLE_SECONDS).toBe(
       7200,
     );
+  });
+});
+
+describe("refresh with the bearer token (the specification's client, no cookie)", () => {
+  const sidOf = (token: string) => (jwt.decode(token) as jwt.JwtPayload).sid as string;
+  const sessions = () => svc.conn.collection('sessions');
+
+  test("when a live session's valid token is sent without a cookie, then a new token of the same session answers, and no cookie is set", async () => {
+    const { token } = await signIn();
+    const res = await refreshByBearer(token);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ token_type: 'bearer', user: { email: ADMIN.email } });
+    const next = res.body.access_token as string;
+    const a = jwt.decode(token) as jwt.JwtPayload;
+    const b = jwt.decode(next) as jwt.JwtPayload;
+    expect(b.sid).toBe(a.sid);
+    expect(b.jti).toBeTruthy();
+    expect(b.jti).not.toBe(a.jti);
+    expect(refreshCookie(res)).toBeUndefined();
+    expect((await http.get('/api/v1/auth/me', { token: next })).status).toBe(200);
+    // the new token renews once in its turn
+    expect((await refreshByBearer(next)).status).toBe(200);
+  });
+
+  test('when the token expired within the grace, then it still renews its session', async () => {
+    const { token } = await signIn();
+    const sid = sidOf(token);
+    const before = (await sessions().findOne({ sid }))!.last_used_at as Date;
+    await new Promise((r) => setTimeout(r, 20));
+    const res = await refreshByBearer(expiredCopy(token, 300));
+    expect(res.status).toBe(200);
+    expect((await http.get('/api/v1/auth/me', { token: res.body.access_token })).status).toBe(200);
+    // a refresh is a use: the idle time counts from now
+    const after = (await sessions().findOne({ sid }))!.last_used_at as Date;
+    expect(after.getTime()).toBeGreaterThan(before.getTime());
+  });
+
+  test('when the token expired longer ago than the grace, then 401 and the session lives on', async () => {
+    const { token, refresh: cookie } = await signIn();
+    const res = await refreshByBearer(expiredCopy(token, 601));
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe('SESSION_EXPIRED');
+    expect((await sessions().findOne({ sid: sidOf(token) }))!.revoked_at).toBeNull();
+    expect((await refresh(cookie)).status).toBe(200);
+  });
+
+  test('when a token that already renewed its session comes again, then the session ends as after a replayed cookie', async () => {
+    const { token, refresh: cookie } = await signIn();
+    const sid = sidOf(token);
+    const first = await refreshByBearer(token);
+    expect(first.status).toBe(200);
+    const replay = await refreshByBearer(token);
+    expect(replay.status).toBe(401);
+    expect(replay.body.code).toBe('SESSION_EXPIRED');
+    expect((await sessions().findOne({ sid }))!.revoked_reason).toBe('refresh_reuse');
+    const event = await svc.recorder.waitFor(
+      Events.UserLoggedOut,
+      (e) => e.payload.session_id === sid,
+    );
+    expect(event.payload.reason).toBe('refresh_reuse');
+    // the token the first refresh gave and the session's cookie are of no use any more
+    expect((await http.get('/api/v1/auth/me', { token: first.body.access_token })).status).toBe(
+      401,
+    );
+    expect((await refresh(cookie)).status).toBe(401);
+    expect((await refreshByBearer(first.body.access_token)).status).toBe(401);
+  });
+
+  test('when one token is sent twice at once, then only one refresh is honoured and the session ends', async () => {
+    const { token } = await signIn();
+    const answers = await Promise.all([refreshByBearer(token), refreshByBearer(token)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 401]);
+    expect(
+      await svc.conn.collection('refresh_token_claims').countDocuments({ sid: sidOf(token) }),
+    ).toBe(1);
+    expect((await sessions().findOne({ sid: sidOf(token) }))!.revoked_reason).toBe('refresh_reuse');
+  });
+
+  test('when the session was logged out or revoked, then its token no longer renews it', async () => {
+    const loggedOut = await signIn();
+    expect(
+      (await http.post('/api/v1/auth/logout', undefined, { token: loggedOut.token })).status,
+    ).toBe(200);
+    const res = await refreshByBearer(expiredCopy(loggedOut.token, 10));
+    expect(res.status).toBe(401);
+
+    // revoked in the database only (a password change on another replica): the session decides
+    const other = await signIn();
+    await sessions().updateOne(
+      { sid: sidOf(other.token) },
+      { $set: { revoked_at: new Date(), revoked_reason: 'password_change' } },
+    );
+    const refused = await refreshByBearer(other.token);
+    expect(refused.status).toBe(401);
+    expect(refused.body.code).toBe('SESSION_EXPIRED');
+  });
+
+  test('when the session is idle or too old, then the bearer refresh is refused and the end is announced', async () => {
+    for (const [field, reason] of [
+      ['last_used_at', 'idle'],
+      ['expires_at', 'max_age'],
+    ] as const) {
+      const { token } = await signIn();
+      const sid = sidOf(token);
+      const at = field === 'expires_at' ? Date.now() - 1000 : Date.now() - 2 * 3600_000 - 1000;
+      await sessions().updateOne({ sid }, { $set: { [field]: new Date(at) } });
+      const res = await refreshByBearer(token);
+      expect(res.status).toBe(401);
+      const event = await svc.recorder.waitFor(
+        Events.UserLoggedOut,
+        (e) => e.payload.session_id === sid,
+      );
+      expect(event.payload.reason).toBe(reason);
+    }
+  });
+
+  test('when the token is forged, then 401 TOKEN_INVALID and nothing is claimed', async () => {
+    const { token } = await signIn();
+    const [h, p] = token.split('.');
+    const res = await refreshByBearer(`${h}.${p}.${base64url('forged')}`);
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe('TOKEN_INVALID');
+    expect((await refreshByBearer(token)).status).toBe(200);
+  });
+
+  test('when the grace is configured, then the service takes it', () => {
+    const config = loadAuthConfig({
+      ...process.env,
+      JWT_PRIVATE_KEY: svc.keys.privateKey,
+      REFRESH_BEARER_GRACE_SECONDS: '120',
+    });
+    expect(config.REFRESH_BEARER_GRACE_SECONDS).toBe(120);
+    expect(
+      loadAuthConfig({ ...process.env, JWT_PRIVATE_KEY: 'x' }).REFRESH_BEARER_GRACE_SECONDS,
+    ).toBe(600);
   });
 });
 

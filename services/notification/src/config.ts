@@ -61,6 +61,9 @@ export function loadNotificationConfig(env: NodeJS.ProcessEnv = process.env) {
        * stored ahead of the next export (then every 6 hours)
        */
       EXPORT_MONTHS_DELAY_SECONDS: envInt(60, { min: 0 }),
+      /** POST /activity-logs: entries one staff member may post per window (every replica) */
+      ACTIVITY_POSTS_PER_USER: envInt(120, { min: 1 }),
+      ACTIVITY_POSTS_WINDOW_SECONDS: envInt(600, { min: 1 }),
     },
     env,
   );

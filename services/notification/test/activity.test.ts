@@ -1077,7 +1077,8 @@ describe('entries posted by staff clients', () => {
       user_email: VOLUNTEER.email,
       user_role: 'volunteer',
       source: 'client',
-      details: { target_type: 'application', note: 'WhatsApp geschrieben' },
+      // the client's words, as text: never read as the platform's facts
+      details: '{"target_type":"application","note":"WhatsApp geschrieben"}',
     });
     const found = await get(
       `/api/v1/activity-logs?user_id=${VOLUNTEER.id}&action_type=CONTACT&target_id=17`,
@@ -1099,8 +1100,44 @@ describe('entries posted by staff clients', () => {
     });
   });
 
-  test.each(['APPROVE', 'DELETE', 'LOGIN', 'UPDATE', 'STATUS_CHANGE'])(
-    'when staff post an entry of type %s, which only the system writes, then 422 and nothing is stored',
+  test.each([
+    'LOGIN',
+    'LOGOUT',
+    'PASSWORD_CHANGE',
+    'CREATE',
+    'UPDATE',
+    'DELETE',
+    'APPROVE',
+    'REJECT',
+    'STATUS_CHANGE',
+    'CONTACT',
+    'NOTE_ADD',
+    'complete',
+    'cancel_reservation',
+    'export',
+    'import',
+  ])(
+    "when staff post an entry of type %s, as the specification's client-side logger does, then it is stored as the client's",
+    async (actionType) => {
+      const res = await svc.http.post(
+        '/api/v1/activity-logs',
+        { action_type: actionType, target_id: 5, details: { target_type: 'lot', name: 'Sofa' } },
+        { token: svc.volunteerToken },
+      );
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({
+        action_type: actionType.toUpperCase(),
+        target_type: 'lot',
+        target_id: 5,
+        user_id: VOLUNTEER.id,
+        source: 'client',
+        details: '{"target_type":"lot","name":"Sofa"}',
+      });
+    },
+  );
+
+  test.each(['APPROVAL_FAILED', 'ERASE', 'PICKUP_OVERDUE', 'PHOTO_UPLOAD', 'HANDOVER_DONE'])(
+    'when staff post an entry of type %s, which only the platform writes, then 422 and nothing is stored',
     async (actionType) => {
       const before = await svc.http.get('/api/v1/activity-logs?limit=1', { token: svc.adminToken });
       const res = await svc.http.post(
@@ -1114,6 +1151,55 @@ describe('entries posted by staff clients', () => {
       expect(after.body.total).toBe(before.body.total);
     },
   );
+
+  test("when the body names another user, a server source or an event, then the entry is still the token user's and the client's", async () => {
+    const res = await svc.http.post(
+      '/api/v1/activity-logs',
+      {
+        action_type: 'APPROVE',
+        target_id: 3,
+        user_id: ADMIN.id,
+        user_name: ADMIN.name,
+        user_email: ADMIN.email,
+        user_role: 'admin',
+        source: 'server',
+        event_id: 'forged-event',
+        created_at: '2020-01-01T00:00:00.000Z',
+        details: { target_type: 'application', user_name: ADMIN.name, new_status: 'approved' },
+      },
+      { token: svc.volunteerToken },
+    );
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      user_id: VOLUNTEER.id,
+      user_name: VOLUNTEER.name,
+      user_email: VOLUNTEER.email,
+      user_role: 'volunteer',
+      source: 'client',
+    });
+    expect(typeof res.body.details).toBe('string');
+    expect(Date.now() - Date.parse(res.body.created_at)).toBeLessThan(60_000);
+    const stored = await svc.conn.collection('activity_logs').findOne({ id: res.body.id });
+    expect(stored?.event_id).not.toBe('forged-event');
+    const byAdmin = await get(`/api/v1/activity-logs?user_id=${ADMIN.id}&target_id=3`);
+    expect(byAdmin.body.data.map((e: ActivityLogEntry) => e.id)).not.toContain(res.body.id);
+  });
+
+  test('when one staff member posts more than the limit, then 429 with Retry-After for them alone', async () => {
+    const busy = signTestToken({ id: 9101, role: 'volunteer', email: 'busy@example.org' });
+    const post = (token: string) =>
+      svc.http.post('/api/v1/activity-logs', { action_type: 'UPDATE', details: 'x' }, { token });
+    for (let i = 0; i < 120; i += 20) {
+      const batch = await Promise.all(Array.from({ length: 20 }, () => post(busy)));
+      expect(batch.map((r) => r.status)).toEqual(Array(20).fill(201));
+    }
+    const refused = await post(busy);
+    expect(refused.status).toBe(429);
+    expect(refused.body.code).toBe('RATE_LIMITED');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    const other = signTestToken({ id: 9102, role: 'volunteer', email: 'calm@example.org' });
+    expect((await post(other)).status).toBe(201);
+  });
 
   test('when the body is invalid, then 422 names the fields in the asked language', async () => {
     const res = await svc.http.post(

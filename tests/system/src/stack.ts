@@ -40,6 +40,8 @@ export async function startSystem(
     catalogOptions?: CatalogOptions;
     /** the media service's configuration besides the test servers' (S3_URL, …) */
     mediaEnv?: Record<string, string>;
+    /** the auth service's configuration besides the key and the administrator (`full` only) */
+    authEnv?: Record<string, string>;
     /** every service's and the gateway's logger (silent by default) */
     logger?: (name: string) => Logger;
     /**
@@ -105,6 +107,7 @@ export async function startSystem(
           ADMIN_EMAIL: SYSTEM_ADMIN.email,
           ADMIN_PASSWORD: SYSTEM_ADMIN.password,
           LOGIN_MAX_FAILURES_PER_IP: '100000',
+          ...opts.authEnv,
         },
       })
     : undefined;

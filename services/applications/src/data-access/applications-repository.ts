@@ -66,6 +66,7 @@ function toRecord(doc: ApplicationDoc): ApplicationRecord {
     next_in_queue_after: doc.next_in_queue_after ?? null,
     handover_token: doc.handover_token ?? null,
     approved_at: iso(doc.approved_at),
+    note_open: doc.note_open ?? null,
     created_at: doc.created_at.toISOString(),
     updated_at: doc.updated_at.toISOString(),
   };
@@ -171,6 +172,7 @@ export class ApplicationsRepository {
       next_in_queue_after: null,
       handover_token: null,
       approved_at: null,
+      note_open: null,
       created_at: now,
       updated_at: now,
     };
@@ -359,6 +361,7 @@ export class ApplicationsRepository {
       approval: null,
       rejected_for: to === 'rejected' ? (extras.rejectedFor ?? null) : null,
       next_in_queue_after: null,
+      note_open: extras.noteOpen ?? null,
       // an approval carries its pickup date; leaving it keeps the date for the record
       ...(to === 'approved'
         ? {
@@ -427,6 +430,24 @@ export class ApplicationsRepository {
     return this.updated(id, {}, {}, events, noteLine);
   }
 
+  /**
+   * Puts `line` in the place of the open status change's line (NoteOpen), with its events: only
+   * while nothing changed the application since `seen` (its updated_at) and that line is still
+   * the last. false when something came between (the note is then added as a line of its own).
+   */
+  async attachNote(app: ApplicationRecord, line: string, events: DomainEvent[]): Promise<boolean> {
+    const open = app.note_open;
+    if (!open || app.notes[app.notes.length - 1] !== open.line) return false;
+    const notes = [...app.notes.slice(0, -1), line];
+    const guard = {
+      updated_at: new Date(app.updated_at),
+      status: app.status,
+      'note_open.line': open.line,
+    };
+    const update = { $set: { notes, note_open: null, updated_at: new Date() } };
+    return this.write(app.id, guard, update, events);
+  }
+
   /** Adds events to an application without changing it (they go out through its outbox). */
   addEvents(id: number, events: DomainEvent[]): Promise<boolean> {
     return this.write(id, {}, {}, events);
@@ -466,7 +487,8 @@ export class ApplicationsRepository {
     noteLine?: string,
   ): Promise<ApplicationRecord | null> {
     const update = {
-      $set: { ...set, updated_at: new Date() },
+      // any other change comes between a status change and its note (a transition sets its own)
+      $set: { note_open: null, ...set, updated_at: new Date() },
       ...(noteLine === undefined ? {} : { $push: { notes: noteLine } }),
     };
     return (await this.write(id, guard, update, events)) ? this.findById(id) : null;

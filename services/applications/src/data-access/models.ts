@@ -14,7 +14,7 @@ import {
 } from '@furniture/contracts';
 import { outboxPlugin } from '@furniture/platform';
 import type { HandoverFollowUp } from '../domain/handover-records';
-import type { ApplicationRecord, ApprovalRecord } from '../domain/records';
+import type { ApplicationRecord, ApprovalRecord, NoteOpen } from '../domain/records';
 
 const localized = { de: { type: String, default: '' }, uk: { type: String, default: '' } };
 
@@ -30,9 +30,11 @@ export interface ApplicationDoc extends Omit<
   | 'next_in_queue_after'
   | 'handover_token'
   | 'approved_at'
+  | 'note_open'
   | 'created_at'
   | 'updated_at'
 > {
+  note_open?: NoteOpen | null;
   approval?: ApprovalDoc | null;
   rejected_for?: number | null;
   request_key?: string | null;
@@ -102,6 +104,7 @@ const applicationSchema = new Schema<ApplicationDoc>(
     next_in_queue_after: { type: Number, default: null },
     handover_token: { type: String, default: null },
     approved_at: { type: Date, default: null },
+    note_open: { type: Object, default: null },
     erased_at: { type: Date, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },

@@ -28,6 +28,9 @@ export interface ModerationDeps {
   handoverLinks?: HandoverLinks;
 }
 
+/** How long after a status change without a note its author's next note still completes it. */
+export const NOTE_ATTACH_WINDOW_MS = 2 * 60_000;
+
 /** The staff view of an application: its notes parsed, its place in the queue, its lot. */
 export function toApplication(
   app: ApplicationRecord,
@@ -46,6 +49,7 @@ export function toApplication(
     pickup_overdue_at: _overdueAt,
     handover_token: token,
     approved_at: _approvedAt,
+    note_open: _noteOpen,
     ...fields
   } = app;
   return {
@@ -166,8 +170,32 @@ export class Moderation {
     return this.get(id);
   }
 
+  /**
+   * PATCH /applications/{id}/notes. The note that follows a status change sent without one (the
+   * specification's client: status first, note in a second call) becomes that change's comment
+   * instead of a line of its own, when it comes from the same staff member within
+   * NOTE_ATTACH_WINDOW_MS and nothing else changed the application meanwhile. The change's event
+   * (and the family's mail) went out with the change; the note adds application.note_added
+   * naming the change it completes, as for any note.
+   */
   async addNote(actor: Actor, id: number, input: ApplicationNoteInput): Promise<Application> {
     const app = await this.require(id);
+    const open = app.note_open;
+    if (
+      open &&
+      input.action === 'NOTE_ADD' &&
+      open.email === actor.email &&
+      open.role === actor.role &&
+      Date.now() - Date.parse(open.at) <= NOTE_ATTACH_WINDOW_MS
+    ) {
+      const line = noteLine(authorOf(actor), open.action, input.comment, new Date(open.at));
+      const event = createEvent(
+        Events.ApplicationNoteAdded,
+        { application_id: id, lot_id: app.lot_id, note: input.comment, status_action: open.action },
+        actor,
+      );
+      if (await this.deps.applications.attachNote(app, line, [event])) return this.get(id);
+    }
     const updated = await this.deps.applications.addNote(
       id,
       noteLine(authorOf(actor), input.action, input.comment),

@@ -68,6 +68,22 @@ export interface ApplicationRecord
   handover_token: string | null;
   /** when it was last approved */
   approved_at: string | null;
+  /** a staff status change made without a note, whose note may still follow (NoteOpen) */
+  note_open: NoteOpen | null;
+}
+
+/**
+ * A status change sent without a note, as the specification's client does (the note follows in
+ * a second call): the change's note line, its author and when; the author's next note within
+ * NOTE_ATTACH_WINDOW_MS, with nothing else changed meanwhile, becomes that line's comment.
+ */
+export interface NoteOpen {
+  action: string;
+  /** the line as written with the change (replaced by the one with the note) */
+  line: string;
+  role: string;
+  email: string;
+  at: string;
 }
 
 export interface ApprovalRecord {
@@ -96,6 +112,7 @@ export type NewApplication = Omit<
   | 'next_in_queue_after'
   | 'handover_token'
   | 'approved_at'
+  | 'note_open'
 >;
 
 /** What a status change writes besides the status, and what it requires besides `from`. */
@@ -108,6 +125,8 @@ export interface TransitionExtras {
   requireApprovalRequested?: boolean;
   /** approving: the token of the family's booking link */
   handoverToken?: string | null;
+  /** a staff change without a note: its note may follow (NoteOpen) */
+  noteOpen?: NoteOpen | null;
 }
 
 export type NewWish = Omit<Wish, 'id' | 'created_at' | 'updated_at'>;

@@ -126,10 +126,17 @@ export async function changeStatus(
     },
     opts.actor,
   );
-  const line = noteLine(opts.author, t.action, comment);
+  const at = new Date();
+  const line = noteLine(opts.author, t.action, comment, at);
+  // a staff change without a note: the note the spec's client sends next belongs to it
+  const noteOpen =
+    opts.note === null && opts.actor
+      ? { action: t.action, line, ...opts.author, at: at.toISOString() }
+      : null;
   const updated = await deps.applications.transition(app.id, app.status, to, line, [event], {
     ...opts,
     handoverToken: token,
+    noteOpen,
   });
   // its booked slot is given back (the handover job catches up after a crash in between)
   if (updated && app.status === 'approved' && links) await links.applicationLeft(app.id);

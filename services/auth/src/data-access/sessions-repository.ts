@@ -1,4 +1,4 @@
-import type { Store, StoredCollection } from '@furniture/platform';
+import { insertedUnlessTaken, type Store, type StoredCollection } from '@furniture/platform';
 import type { Models, SessionDoc } from './models';
 
 export interface Session {
@@ -39,8 +39,19 @@ function toSession(doc: SessionDoc): Session {
 /** Sessions past their absolute end are useless a day later: the store deletes them. */
 const EXPIRED_KEPT_MS = 24 * 3600 * 1000;
 
+/** An access token that has renewed its session (POST /auth/refresh with the bearer token). */
+interface TokenClaimDoc {
+  /** the token's jti: unique, so that one token renews once on any number of replicas */
+  jti: string;
+  sid: string;
+  claimed_at: Date;
+  /** after this the token could no longer refresh anyway: the store deletes the claim */
+  expires_at: Date;
+}
+
 export class SessionsRepository {
   private readonly stored: StoredCollection<SessionDoc>;
+  private readonly claims: StoredCollection<TokenClaimDoc>;
 
   constructor(
     store: Store,
@@ -51,6 +62,35 @@ export class SessionsRepository {
       key: 'sid',
       expiry: { field: 'expires_at', afterMs: EXPIRED_KEPT_MS },
     });
+    this.claims = store.collection<TokenClaimDoc>({
+      name: 'refresh_token_claims',
+      key: 'jti',
+      unique: ['jti'],
+      expiry: { field: 'expires_at', afterMs: EXPIRED_KEPT_MS },
+    });
+  }
+
+  /**
+   * Claims access token `jti` of session `sid` for its one refresh: true for the first claim,
+   * false when it was claimed before (here or on another replica: the unique index decides).
+   */
+  async claimToken(jti: string, sid: string, usableUntil: Date): Promise<boolean> {
+    return insertedUnlessTaken(() =>
+      this.claims.insert({ jti, sid, claimed_at: new Date(), expires_at: usableUntil }),
+    );
+  }
+
+  /**
+   * Records a use of the open session (a refresh by bearer token: the refresh token stays);
+   * the session as it is now, or null when it has ended meanwhile.
+   */
+  async touch(sid: string): Promise<Session | null> {
+    const now = new Date();
+    const touched = await this.stored.update(
+      { sid, revoked_at: null },
+      { $set: { last_used_at: now, refreshed_at: now } },
+    );
+    return touched ? this.find(sid) : null;
   }
 
   async create(s: {

@@ -7,7 +7,12 @@ import {
   type PasswordChange,
   type ProfileUpdate,
 } from '@furniture/contracts';
-import { AppError, createEvent, type AuthenticatedActor } from '@furniture/platform/domain';
+import {
+  AppError,
+  createEvent,
+  type AuthenticatedActor,
+  type PresentedToken,
+} from '@furniture/platform/domain';
 import type { Session, SessionsRepository } from '../data-access/sessions-repository';
 import type { UsersRepository } from '../data-access/users-repository';
 import {
@@ -36,6 +41,8 @@ export interface AuthDeps {
   sessionIdleSeconds: number;
   /** the token just replaced still answers (without rotating) for this long */
   refreshReuseGraceSeconds: number;
+  /** an access token may renew its session (once) until this long after it expired */
+  refreshBearerGraceSeconds: number;
   /** called after every write that carries events */
   onEvents: () => void;
 }
@@ -207,6 +214,29 @@ export class AuthService {
     const body = this.tokenFor(toPublicUser(user), result.session);
     if (result.kind === 'grace') return { body };
     return { body, refresh: { token: next.token, expiresAt: result.session.expiresAt } };
+  }
+
+  /**
+   * A new access token for the session of a presented access token (the specification's refresh
+   * with the bearer token, for clients without the cookie): the token may have expired at most
+   * `refreshBearerGraceSeconds` ago, and its session must be open (not logged out, revoked, idle
+   * or too old). Each token renews once: its id is claimed with a unique key, so a second use, on
+   * this replica or another, finds it taken; that is a copied token, and ends the session as a
+   * replayed refresh cookie does. The refresh cookie is neither needed nor changed.
+   */
+  async refreshByBearer(presented: PresentedToken): Promise<SessionAnswer> {
+    const { actor, tokenId } = presented;
+    const usableUntil = (actor.expiresAt + this.deps.refreshBearerGraceSeconds) * 1000;
+    if (!tokenId || Date.now() > usableUntil) throw new AppError('SESSION_EXPIRED');
+    const session = await this.liveSession(actor.sessionId, actor.id);
+    if (!(await this.deps.sessions.claimToken(tokenId, session.sid, new Date(usableUntil)))) {
+      await this.endSession(session, 'refresh_reuse');
+      throw new AppError('SESSION_EXPIRED');
+    }
+    const used = await this.deps.sessions.touch(session.sid);
+    const user = used && (await this.deps.users.findById(used.userId));
+    if (!used || !user) throw new AppError('SESSION_EXPIRED');
+    return { body: this.tokenFor(toPublicUser(user), used) };
   }
 
   /**

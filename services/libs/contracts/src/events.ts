@@ -310,6 +310,11 @@ export const EventPayloads = {
   [Events.ApplicationNoteAdded]: z.object({
     ...applicationRef,
     note: z.string(),
+    /**
+     * the note completes the status change with this action (sent without a note just before,
+     * by the same staff member): it became that change's comment, not a line of its own
+     */
+    status_action: z.string().optional(),
   }),
   [Events.ApplicationPickupExtended]: z.object({
     ...familyFields,

@@ -13,11 +13,21 @@ export interface AccessClaims {
   role: Role;
   iat: number;
   exp: number;
+  /** the token's own id (every token the auth service signs has one) */
+  jti?: string;
 }
 
 export interface AuthenticatedActor extends Actor {
   sessionId: string;
   expiresAt: number;
+}
+
+/** A token presented to POST /auth/refresh: its actor, id and issue time, expired or not. */
+export interface PresentedToken {
+  actor: AuthenticatedActor;
+  /** the jti, undefined when the token has none */
+  tokenId: string | undefined;
+  issuedAt: number;
 }
 
 declare module 'express-serve-static-core' {
@@ -74,13 +84,29 @@ export class TokenVerifier {
     return { ...checked.actor };
   }
 
-  private verifySignature(token: string): { actor: AuthenticatedActor; identity: TokenIdentity } {
+  /**
+   * A token for POST /auth/refresh: signature, algorithm, issuer, audience and revocation are
+   * checked as always, but an expired token is answered too (the auth service decides how long
+   * after its expiry it may still renew its session). Not cached: refreshes are rare.
+   */
+  verifyIgnoringExpiry(token: string): PresentedToken {
+    const { actor, identity, tokenId } = this.verifySignature(token, true);
+    // a token without an end would renew its session forever
+    if (typeof actor.expiresAt !== 'number') throw new AppError('TOKEN_INVALID');
+    return { actor, tokenId, issuedAt: identity.issuedAt };
+  }
+
+  private verifySignature(
+    token: string,
+    ignoreExpiration = false,
+  ): { actor: AuthenticatedActor; identity: TokenIdentity; tokenId: string | undefined } {
     let claims: AccessClaims;
     try {
       claims = jwt.verify(token, this.opts.publicKey, {
         algorithms: [TOKEN_ALGORITHM],
         issuer: this.opts.issuer,
         audience: this.opts.audience,
+        ignoreExpiration,
       }) as AccessClaims;
     } catch (err) {
       if (err instanceof jwt.TokenExpiredError) throw new AppError('TOKEN_EXPIRED');
@@ -107,6 +133,7 @@ export class TokenVerifier {
         expiresAt: claims.exp,
       },
       identity,
+      tokenId: typeof claims.jti === 'string' ? claims.jti : undefined,
     };
   }
 }

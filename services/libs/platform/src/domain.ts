@@ -10,7 +10,7 @@ export { DependencyUnavailableError } from './failures';
 export { findSnapshotLot } from './read-models/lot-view';
 export type { LotLookup, LotSnapshotSource, LotView } from './read-models/lot-view';
 export type { Logger } from 'pino';
-export type { AuthenticatedActor } from './auth';
+export type { AuthenticatedActor, PresentedToken } from './auth';
 export { formatLocal, localDay, localInstant, rangeEnd, rangeStart } from './dates';
 export { changesOf } from './changes';
 export type { ErasureLedger, ErasureEntry, ErasedRecord } from './backup/erasure-ledger';

@@ -23,6 +23,14 @@ export async function composeActivity(
     activity: activityRepo,
     timeZone: config.TIMEZONE,
     csvDelimiter: config.CSV_DELIMITER,
+    postLimit: (() => {
+      const limiter = kit.store.limiter({
+        table: 'activity_post_limits',
+        points: config.ACTIVITY_POSTS_PER_USER,
+        windowSeconds: config.ACTIVITY_POSTS_WINDOW_SECONDS,
+      });
+      return (userId: number) => limiter.take(String(userId));
+    })(),
   });
   /** the CSV export's rows of closed months, stored ahead of the next export */
   const storeExportMonths = async () => {

@@ -21,6 +21,7 @@ export interface AuthRouterOptions {
 /**
  * Refresh and logout: they work with the refresh cookie alone (the access token lives in the
  * page's memory and is gone after a reload or has expired), so they come before the bearer check.
+ * Refresh also takes an expired bearer token (within a grace) when no cookie comes with it.
  */
 export function sessionRouter(
   auth: AuthService,
@@ -30,11 +31,17 @@ export function sessionRouter(
   const r = Router();
 
   r.post('/refresh', async (req, res) => {
-    // not needed, but a token that is sent is checked as on every route (revoked, forged …)
+    const cookie = refreshCookieOf(req);
     const token = bearerToken(req.headers.authorization);
-    if (token) verifier.verify(token);
+    // expired or not, a token that is sent must be one of ours and not revoked
+    const presented = token ? verifier.verifyIgnoringExpiry(token) : undefined;
+    if (cookie === undefined && presented) {
+      // the specification's refresh: the bearer token alone (clients without the cookie)
+      res.json((await auth.refreshByBearer(presented)).body);
+      return;
+    }
     try {
-      const answer = await auth.refresh(refreshCookieOf(req));
+      const answer = await auth.refresh(cookie);
       if (answer.refresh) setRefreshCookie(req, res, opts.cookieSecurity, answer.refresh);
       res.json(answer.body);
     } catch (err) {

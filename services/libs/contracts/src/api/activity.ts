@@ -71,12 +71,30 @@ export const activityLogQuerySchema = activityFilterSchema.extend({
 });
 export type ActivityLogQuery = z.infer<typeof activityLogQuerySchema>;
 
-/** POST /activity-logs from a staff client (back-office §7). The user comes from the token. */
 /**
- * What a person records by hand (a call to an applicant, an export); every other entry is
- * written by the notification service from the domain events, so staff cannot forge one.
+ * POST /activity-logs from a staff client (back-office §7): the action types the specification's
+ * client-side logger sends (back-office §3 "Action types seen", and those its display knows).
+ * The entry is the client's report, not a fact the platform recorded: it is written under the
+ * token's user (never one named in the body), with `source: 'client'` and its details as text,
+ * so it cannot pass for an entry the notification service wrote from a domain event.
  */
-export const StaffActionTypes = ['CONTACT', 'EXPORT'] as const;
+export const StaffActionTypes = [
+  'LOGIN',
+  'LOGOUT',
+  'PASSWORD_CHANGE',
+  'CREATE',
+  'UPDATE',
+  'DELETE',
+  'APPROVE',
+  'REJECT',
+  'STATUS_CHANGE',
+  'CONTACT',
+  'NOTE_ADD',
+  'COMPLETE',
+  'CANCEL_RESERVATION',
+  'EXPORT',
+  'IMPORT',
+] as const;
 
 export const activityLogCreateSchema = z.object({
   action_type: upperCaseEnum(StaffActionTypes),
@@ -93,7 +111,7 @@ export const activityLogCreateSchema = z.object({
     ])
     .nullable()
     .optional(),
-  /** an object or a text (back-office §3) */
+  /** an object or a text (back-office §3); stored as text (an object as its JSON) */
   details: z
     .union([z.record(z.string(), z.unknown()), z.string().max(ACTIVITY_DETAILS_MAX_CHARS)])
     .nullable()

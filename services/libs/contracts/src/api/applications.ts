@@ -324,7 +324,8 @@ export const optionalNote = (
 /**
  * PATCH /applications/{id}/status (staff): the target status; the server derives the action
  * (approved→pending is "cancel reservation", rejected→pending is "reconsider"). A note is
- * optional except for a rejection.
+ * optional, for a rejection too: the specification's client sends a rejection's note in a second
+ * call, which completes the change (Moderation.addNote); the back-office's form asks for one.
  */
 /** A calendar day, YYYY-MM-DD (a day in the office's time zone). */
 export const calendarDaySchema = z
@@ -339,15 +340,11 @@ export const applicationStatusUpdateSchema = z
     /** with an approval: the last day to pick the lot up (default: PICKUP_DAYS from today) */
     pickup_by: calendarDaySchema.nullish(),
   })
-  .transform((v, ctx) => {
-    const note = optionalNote(v.note, ctx);
-    // back-office §5: a rejection requires a note
-    if (note === null && v.status === 'rejected') {
-      ctx.addIssue({ code: 'custom', message: 'note_required_for_rejection', path: ['note'] });
-      return z.NEVER;
-    }
-    return { status: v.status, note, pickup_by: v.pickup_by ?? null };
-  });
+  .transform((v, ctx) => ({
+    status: v.status,
+    note: optionalNote(v.note, ctx),
+    pickup_by: v.pickup_by ?? null,
+  }));
 
 /** PATCH /applications/{id}/pickup (staff): a new pickup date for an approved application. */
 export const pickupUpdateSchema = z

@@ -240,7 +240,7 @@ export const operations: readonly Operation[] = [
     'POST /auth/refresh': {
       summary: 'A fresh token for the same session',
       description:
-        'Takes the refresh token from the httpOnly cookie refresh_token (path /api/v1/auth, SameSite=Strict) that login set; no bearer token needed. Answers a new access token and replaces the cookie (rotation). A refresh token already replaced, presented again after a 10-second grace, ends the whole session. A session ends after 2 hours without a refresh or 12 hours after login.',
+        'Takes the refresh token from the httpOnly cookie refresh_token (path /api/v1/auth, SameSite=Strict) that login set: answers a new access token and replaces the cookie (rotation); a refresh token already replaced, presented again after a 10-second grace, ends the whole session. Without the cookie, takes the bearer access token of a live session, valid or expired at most REFRESH_BEARER_GRACE_SECONDS (10 minutes) ago: answers a new access token; each access token refreshes once, and a second use ends the whole session. A bearer token sent with the cookie is only checked (expired is fine). A session ends after 2 hours without a refresh or 12 hours after login.',
       access: 'public',
       ok: { description: 'a new token', schema: answers.tokenAnswer },
       errors: ['SESSION_EXPIRED'],
@@ -629,7 +629,7 @@ export const operations: readonly Operation[] = [
     'PATCH /applications/{id}/status': {
       summary: 'Approve, reject, complete or reopen an application',
       description:
-        'Approving asks the catalog to reserve the lot (one approved application per lot) and answers 202: the application becomes approved once the lot is reserved, or shows approval.state failed. A rejection needs a note.',
+        'Approving asks the catalog to reserve the lot (one approved application per lot) and answers 202: the application becomes approved once the lot is reserved, or shows approval.state failed. The note is optional (the back-office asks for one to reject): a change sent without one takes the note its author sends next to PATCH /applications/{id}/notes within 2 minutes, if nothing else changed the application meanwhile, as its comment.',
       access: 'staff',
       params: idParamSchema,
       body: applicationStatusUpdateSchema,
@@ -672,6 +672,8 @@ export const operations: readonly Operation[] = [
     },
     'PATCH /applications/{id}/notes': {
       summary: 'Add an internal note',
+      description:
+        "Adds a line \"[time] role: email | NOTE_ADD | comment\" with the server's time and the token's role and e-mail. Right after a status change sent without a note (same author, within 2 minutes, nothing else changed), the note becomes that change's comment instead.",
       access: 'staff',
       params: idParamSchema,
       body: applicationNoteSchema,
@@ -1012,10 +1014,13 @@ export const operations: readonly Operation[] = [
     },
     'POST /activity-logs': {
       summary: 'Add an entry for the signed-in staff member',
+      description:
+        'The action types the specification\'s client-side logger sends (LOGIN, LOGOUT, PASSWORD_CHANGE, CREATE, UPDATE, DELETE, APPROVE, REJECT, STATUS_CHANGE, CONTACT, NOTE_ADD, COMPLETE, CANCEL_RESERVATION, EXPORT, IMPORT; either case). The entry is written under the token\'s user (a user named in the body is ignored), with source "client" and its details as text (an object as its JSON, at most 10000 characters). At most ACTIVITY_POSTS_PER_USER (120) per ACTIVITY_POSTS_WINDOW_SECONDS (10 minutes) per staff member: 429 RATE_LIMITED with Retry-After.',
       access: 'staff',
       body: activityLogCreateSchema,
       ok: { status: 201, description: 'the entry', schema: answers.activityEntryAnswer },
       errors: ['ACTIVITY_DETAILS_TOO_LARGE'],
+      rateLimited: true,
     },
     'GET /activity-logs/stats': {
       summary: 'Counts by action, target and user',

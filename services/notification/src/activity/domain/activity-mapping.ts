@@ -220,7 +220,12 @@ const Mappings: { [N in EventName]: ((p: EventPayload<N>) => Mapped | null) | nu
   [Events.WishNotified]: (p) =>
     entry('CONTACT', 'wish', p.wish_id, { ...familyOf(p), channel: p.channel }),
   [Events.ApplicationNoteAdded]: (p) =>
-    onApplication('NOTE_ADD', p, { lot_id: p.lot_id, note: p.note }),
+    onApplication('NOTE_ADD', p, {
+      lot_id: p.lot_id,
+      note: p.note,
+      // the note of a status change sent without one (it completes that change's line)
+      ...(p.status_action ? { status_action: p.status_action } : {}),
+    }),
   [Events.WishCreated]: (p) =>
     entry('CREATE', 'wish', p.wish_id, {
       applicant_name: p.applicant_name,

@@ -31,6 +31,8 @@ export class ActivityService {
       timeZone: string;
       /** the CSV export's delimiter (`;` for German spreadsheets) */
       csvDelimiter: string;
+      /** takes one of a staff member's posts: 0, or the seconds until the next is allowed */
+      postLimit?: (userId: number) => Promise<number>;
     },
   ) {
     this.csv = new ActivityCsvExport(deps.activity, {
@@ -56,17 +58,24 @@ export class ActivityService {
     return written;
   }
 
-  /** POST /activity-logs: an entry a staff client writes for an action of its user. */
+  /**
+   * POST /activity-logs: an entry a staff client writes for an action of its user: under the
+   * token's user, whatever the body names; `source: 'client'`; its details as text (an object as
+   * its JSON), which the log shows as the client's words and never reads as the platform's facts
+   * (old and new values, statuses); at most ACTIVITY_POSTS_PER_USER per window and user.
+   */
   async create(actor: Actor, input: ActivityLogCreate): Promise<ActivityLogEntry> {
-    const details = input.details ?? null;
-    const size = details === null ? 0 : JSON.stringify(details).length;
-    if (size > ACTIVITY_DETAILS_MAX_CHARS)
+    const given = input.details ?? null;
+    const details = given === null || typeof given === 'string' ? given : JSON.stringify(given);
+    if (details !== null && details.length > ACTIVITY_DETAILS_MAX_CHARS)
       throw new AppError('ACTIVITY_DETAILS_TOO_LARGE', {
         params: { max: ACTIVITY_DETAILS_MAX_CHARS },
       });
+    const wait = (await this.deps.postLimit?.(actor.id)) ?? 0;
+    if (wait > 0) throw new AppError('RATE_LIMITED', { extra: { retry_after: wait } });
     const fromDetails =
-      details && typeof details === 'object' && typeof details.target_type === 'string'
-        ? details.target_type.toLowerCase()
+      given && typeof given === 'object' && typeof given.target_type === 'string'
+        ? given.target_type.toLowerCase()
         : undefined;
     const targetType: TargetType =
       input.target_type ??
@@ -81,7 +90,7 @@ export class ActivityService {
       target_type: targetType,
       target_id: input.target_id ?? null,
       details,
-      search_terms: [actor.name, actor.email, ...textsOf(details)],
+      search_terms: [actor.name, actor.email, ...textsOf(given)],
       created_at: new Date(),
     });
     if (!written) throw new Error('a fresh client entry id collided'); // a uuid: cannot happen
