@@ -6,15 +6,18 @@ import {
   finishApp,
   type ServiceAppDeps,
 } from '@furniture/platform';
+import type { SessionsRepository } from './data-access/sessions-repository';
 import type { AuthService } from './domain/auth-service';
 import type { UsersService } from './domain/users-service';
 import { authRouter, sessionRouter } from './entry-points/http/auth-router';
+import { internalRouter } from './entry-points/http/internal-router';
 import type { CookieSecurity } from './entry-points/http/session-cookie';
 import { usersRouter } from './entry-points/http/users-router';
 
 export interface AuthAppDeps extends ServiceAppDeps {
   auth: AuthService;
   users: UsersService;
+  sessions: SessionsRepository;
   /** the refresh cookie's Secure flag (default auto: all but loopback hosts) */
   cookieSecurity?: CookieSecurity;
 }
@@ -23,6 +26,7 @@ export interface AuthAppDeps extends ServiceAppDeps {
 export function createApp(deps: AuthAppDeps): Express {
   const app = createServiceApp({ name: 'auth', ...deps });
   const opts = { cookieSecurity: deps.cookieSecurity ?? 'auto' } as const;
+  app.use('/internal', internalRouter(deps.sessions));
   app.use('/api/v1/auth', cookieParser(), sessionRouter(deps.auth, deps.verifier, opts));
   app.use('/api/v1', authenticate(deps.verifier));
   app.use('/api/v1/auth', authRouter(deps.auth, opts));

@@ -176,6 +176,26 @@ describe('login, me, refresh and logout', () => {
     expect(event.payload.reason).toBe('logout');
   });
 
+  test('when a replica starts or reconnects, then /internal/revocations lists the sessions ended since a time (ids only), and refuses a bad time', async () => {
+    const before = new Date(Date.now() - 1000).toISOString();
+    const { token } = await signIn();
+    const open = await signIn();
+    await http.post('/api/v1/auth/logout', undefined, { token });
+    const { sid } = jwt.decode(token) as jwt.JwtPayload;
+    const { sid: openSid } = jwt.decode(open.token) as jwt.JwtPayload;
+    const res = await http.get(`/internal/revocations?since=${encodeURIComponent(before)}`);
+    expect(res.status).toBe(200);
+    const sids = (res.body.sessions as { sid: string; revoked_at: string }[]).map((s) => s.sid);
+    expect(sids).toContain(sid);
+    expect(sids).not.toContain(openSid);
+    expect(Object.keys(res.body.sessions[0]).sort()).toEqual(['revoked_at', 'sid']);
+    expect(res.body.truncated).toBe(false);
+    const later = new Date(Date.now() + 60_000).toISOString();
+    const none = await http.get(`/internal/revocations?since=${encodeURIComponent(later)}`);
+    expect(none.body.sessions).toEqual([]);
+    expect((await http.get('/internal/revocations?since=yesterday')).status).toBe(422);
+  });
+
   test('when the session is older than its absolute limit, then refresh is refused and the session is announced as ended', async () => {
     const { token, refresh: cookie } = await signIn();
     const { sid } = jwt.decode(token) as jwt.JwtPayload;

@@ -69,6 +69,8 @@ const sessionSchema = new Schema<SessionDoc>(
   },
   { collection: 'sessions', versionKey: false },
 );
+// the sessions ended recently, asked by a starting or reconnected replica (internal revocations)
+sessionSchema.index({ revoked_at: 1 });
 
 export function registerModels(conn: Connection) {
   return {

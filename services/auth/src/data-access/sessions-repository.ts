@@ -170,6 +170,18 @@ export class SessionsRepository {
     return found !== null;
   }
 
+  /** Sessions ended at or after `since`, newest first, at most `limit`. */
+  async endedSince(since: Date, limit: number): Promise<{ sid: string; revoked_at: Date }[]> {
+    const docs = await this.models.Session.find(
+      { revoked_at: { $gte: since } },
+      { sid: 1, revoked_at: 1 },
+    )
+      .sort({ revoked_at: -1 })
+      .limit(limit)
+      .lean<SessionDoc[]>();
+    return docs.map((d) => ({ sid: d.sid, revoked_at: d.revoked_at! }));
+  }
+
   /** Ends the session; true when this call ended it (false when it had already ended). */
   async revoke(sid: string, reason: string): Promise<boolean> {
     return this.stored.update(

@@ -53,6 +53,11 @@ export const baseConfigShape = {
   AMQP_MAX_ATTEMPTS: envInt(5, { min: 1, max: 50 }),
   /** first retry delay; doubles per attempt */
   AMQP_RETRY_BASE_MS: envInt(1000, { min: 1 }),
+  /**
+   * the auth service (internal calls): a starting or reconnected process loads the sessions it
+   * ended recently (unset: only the events count)
+   */
+  AUTH_URL: z.url().optional(),
   /** PEM public key for verifying access tokens (or JWT_PUBLIC_KEY_FILE) */
   JWT_PUBLIC_KEY: z.string().optional(),
   JWT_PUBLIC_KEY_FILE: z.string().optional(),

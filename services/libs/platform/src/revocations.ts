@@ -1,4 +1,10 @@
-import { Events, type DomainEvent, type EventName } from '@furniture/contracts';
+import {
+  Events,
+  REVOCATIONS_PATH,
+  revocationsPageAnswer,
+  type DomainEvent,
+  type EventName,
+} from '@furniture/contracts';
 
 /** The user events that end sessions before their tokens expire. */
 export const RevokingEvents: readonly EventName[] = [
@@ -41,8 +47,7 @@ export class RevokedTokens {
     switch (event.name) {
       case Events.UserLoggedOut:
         if (!payload.session_id) return this.revokeUserBefore(userId, at);
-        this.prune();
-        this.sessions.set(payload.session_id, Date.now());
+        this.revokeSession(payload.session_id);
         return;
       case Events.UserPasswordChanged:
       case Events.UserDeleted:
@@ -55,6 +60,12 @@ export class RevokedTokens {
         return;
       default:
     }
+  }
+
+  /** every token of the session (a logout, or a session the auth service lists as ended) */
+  revokeSession(sessionId: string): void {
+    this.prune();
+    if (!this.sessions.has(sessionId)) this.sessions.set(sessionId, Date.now());
   }
 
   /** tokens of the user issued in an earlier second than `atMs` (the new session's survives) */
@@ -76,4 +87,43 @@ export class RevokedTokens {
     for (const [sid, at] of this.sessions) if (at < oldest) this.sessions.delete(sid);
     for (const [id, u] of this.users) if (u.recordedAt < oldest) this.users.delete(id);
   }
+}
+
+/**
+ * Loads the sessions the auth service ended within `windowMs` into `revoked` (a process that
+ * starts, or whose broker connection came back, missed the logouts sent meanwhile). Tries again
+ * with a growing pause while the auth service does not answer, up to `attempts` times; answers
+ * how many sessions it loaded, or null when it gave up. The events go on arriving meanwhile.
+ */
+export async function loadRevocations(opts: {
+  authUrl: string;
+  revoked: RevokedTokens;
+  windowMs: number;
+  attempts?: number;
+  firstPauseMs?: number;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}): Promise<number | null> {
+  const attempts = opts.attempts ?? 8;
+  let pause = opts.firstPauseMs ?? 500;
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    if (opts.signal?.aborted) return null;
+    try {
+      const since = new Date(Date.now() - opts.windowMs).toISOString();
+      const url = `${opts.authUrl.replace(/\/$/, '')}${REVOCATIONS_PATH}?since=${encodeURIComponent(since)}`;
+      const res = await fetch(url, { signal: AbortSignal.timeout(opts.timeoutMs ?? 5000) });
+      if (res.ok) {
+        const page = revocationsPageAnswer.parse(await res.json());
+        for (const s of page.sessions) opts.revoked.revokeSession(s.sid);
+        return page.sessions.length;
+      }
+    } catch {
+      // not there yet (starting, or gone for a moment): try again
+    }
+    if (attempt < attempts) {
+      await new Promise((resolve) => setTimeout(resolve, pause).unref());
+      pause = Math.min(pause * 2, 30000);
+    }
+  }
+  return null;
 }

@@ -1,9 +1,10 @@
 import type { Express } from 'express';
 import type { Collection, Document } from 'mongodb';
 import { Gauge, Histogram } from 'prom-client';
+import { Limits } from '@furniture/contracts';
 import { readSecret } from './config';
 import { TokenVerifier } from './auth';
-import { RevokedTokens, RevokingEvents } from './revocations';
+import { RevokedTokens, RevokingEvents, loadRevocations } from './revocations';
 import { isTransientError } from './failures';
 import { metricsRegistry, type HealthCheck, type ServiceAppDeps } from './http';
 import { Lifecycle, runMain } from './lifecycle';
@@ -31,6 +32,7 @@ export interface ServiceBaseConfig {
   AMQP_URL: string;
   AMQP_EXCHANGE: string;
   AMQP_QUEUE_TYPE: 'classic' | 'quorum';
+  AUTH_URL?: string;
   AMQP_PREFETCH: number;
   AMQP_MAX_ATTEMPTS: number;
   AMQP_RETRY_BASE_MS: number;
@@ -60,6 +62,8 @@ export class ServiceKit<C extends ServiceBaseConfig = ServiceBaseConfig> {
   readonly verifier: TokenVerifier;
   /** sessions and users revoked by the auth service's events, checked by the verifier */
   readonly revoked = new RevokedTokens();
+  /** aborted by stop (ends a revocation catch-up still waiting for auth) */
+  private readonly stopping = new AbortController();
   readonly processed: ProcessedEvents;
   /** the service database's storage module: repositories declare what they store there */
   readonly store: Store;
@@ -165,14 +169,34 @@ export class ServiceKit<C extends ServiceBaseConfig = ServiceBaseConfig> {
     await this.bus.subscribe(this.processed.wrap(handlers), { dependencies: this.checks });
   }
 
+  /** Loads the sessions ended within an access token's lifetime (and a margin), in the background. */
+  private async catchUpRevocations(): Promise<void> {
+    const authUrl = this.config.AUTH_URL;
+    if (!authUrl) return;
+    const loaded = await loadRevocations({
+      authUrl,
+      revoked: this.revoked,
+      windowMs: 2 * Limits.accessTokenTtlSeconds * 1000,
+      signal: this.stopping.signal,
+    });
+    if (loaded === null)
+      this.logger.warn('could not load the ended sessions from auth; the events alone count');
+    else this.logger.debug({ loaded }, 'ended sessions loaded');
+  }
+
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
     await this.processed.ensureIndexes();
     this.storeRebuilt = (await this.store.open(this.logger)).rebuilt;
     for (const job of this.store.jobs()) this.every(job.name, job.everyMs, job.run);
-    // a logout, password change, demotion or deletion reaches this process within moments
-    await this.bus.broadcast(RevokingEvents, (event) => this.revoked.apply(event));
+    // a logout, password change, demotion or deletion reaches this process within moments; what
+    // ended before it started, or while its broker connection was gone, it asks the auth service
+    await this.bus.broadcast(
+      RevokingEvents,
+      (event) => this.revoked.apply(event),
+      () => void this.catchUpRevocations(),
+    );
     for (const relay of this.relays) relay.start();
     const leases = this.store.leases();
     for (const job of this.jobs) {
@@ -196,6 +220,7 @@ export class ServiceKit<C extends ServiceBaseConfig = ServiceBaseConfig> {
   }
 
   async stop(): Promise<void> {
+    this.stopping.abort();
     for (const job of this.jobs) if (job.timer) clearInterval(job.timer);
     for (const fn of [...this.stoppers].reverse()) await fn();
     await Promise.all(this.relays.map((r) => r.stop()));

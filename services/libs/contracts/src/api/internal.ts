@@ -133,3 +133,19 @@ export const donationContactsAnswer = z.object({
   ),
 });
 export type DonationContacts = z.infer<typeof donationContactsAnswer>;
+
+/*
+ * Sessions ended recently (issue 32): a process that starts, or whose broker connection came
+ * back, may have missed the user.logged_out events sent meanwhile; it loads the sessions the auth
+ * service ended within the access tokens' lifetime (and a margin) and refuses their tokens.
+ *
+ * GET {AUTH_URL}/internal/revocations?since=<ISO time> → RevocationsPage
+ */
+export const REVOCATIONS_PATH = '/internal/revocations';
+export const revocationsQuerySchema = z.object({ since: z.iso.datetime({ offset: true }) });
+export const revocationsPageAnswer = z.object({
+  sessions: z.array(z.object({ sid: z.string(), revoked_at: z.string() })),
+  /** more than the page holds ended since then: the rest is older than the last one here */
+  truncated: z.boolean(),
+});
+export type RevocationsPage = z.infer<typeof revocationsPageAnswer>;

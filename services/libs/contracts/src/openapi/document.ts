@@ -83,6 +83,7 @@ import {
   donationPhotoClaimSchema,
   donationPhotoFinishSchema,
   donationPhotoParamsSchema,
+  revocationsQuerySchema,
 } from '../api/internal';
 import { lotPhotoParamsSchema, lotPhotosParamsSchema, photoUploadFieldsSchema } from '../api/media';
 import { Limits, PHOTO_MIME_TYPES } from '../limits';
@@ -220,6 +221,16 @@ const PLATFORM_HEALTH = {
 const V1 = '/api/v1';
 
 export const operations: readonly Operation[] = [
+  ...calls('auth', '', {
+    'GET /internal/revocations': {
+      summary: 'Sessions ended since a time (for a replica that starts or reconnects)',
+      description:
+        'Session ids and when they ended, newest first (at most 10 000; `truncated` says when more ended). Every service loads them at start and after its broker connection came back, so that tokens of sessions ended meanwhile are refused.',
+      access: 'internal',
+      query: revocationsQuerySchema,
+      ok: { description: 'the ended sessions', schema: answers.revocationsPageAnswer },
+    },
+  }),
   ...calls('auth', V1, {
     'POST /auth/login': {
       summary: 'Log in (staff)',

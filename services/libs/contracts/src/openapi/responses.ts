@@ -20,7 +20,7 @@ export {
   lotCountAnswer,
   lotSearchAnswer,
 } from '../api/catalog';
-export { lotSnapshotPageAnswer } from '../api/internal';
+export { lotSnapshotPageAnswer, revocationsPageAnswer } from '../api/internal';
 export {
   applicationAnswer,
   applicationCreatedAnswer,

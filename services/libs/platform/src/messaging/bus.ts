@@ -281,6 +281,8 @@ export class EventBus {
   async broadcast(
     names: readonly EventName[],
     onEvent: (event: DomainEvent) => void,
+    /** called each time the queue is bound anew (at start and after every reconnect) */
+    onBound?: () => void,
   ): Promise<void> {
     const { exchange, logger } = this.opts;
     const channel = await this.openChannel('broadcast', async (ch) => {
@@ -295,6 +297,7 @@ export class EventBus {
         }
       };
       await ch.consume(queue, onMessage, { noAck: true });
+      onBound?.();
     });
     this.broadcasts.push(channel);
   }
