@@ -105,7 +105,7 @@ function serviceApps(): Record<string, Express> {
   const base = { logger: silentLogger, verifier, metrics: true };
   const unused = {} as never;
   return {
-    auth: authApp({ ...base, auth: unused, users: unused, sessions: unused }),
+    auth: authApp({ ...base, auth: unused, users: unused }),
     catalog: catalogApp({
       ...base,
       categories: unused,

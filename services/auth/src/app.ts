@@ -6,7 +6,6 @@ import {
   finishApp,
   type ServiceAppDeps,
 } from '@furniture/platform';
-import type { SessionsRepository } from './data-access/sessions-repository';
 import type { AuthService } from './domain/auth-service';
 import type { UsersService } from './domain/users-service';
 import { authRouter, sessionRouter } from './entry-points/http/auth-router';
@@ -17,7 +16,6 @@ import { usersRouter } from './entry-points/http/users-router';
 export interface AuthAppDeps extends ServiceAppDeps {
   auth: AuthService;
   users: UsersService;
-  sessions: SessionsRepository;
   /** the refresh cookie's Secure flag (default auto: all but loopback hosts) */
   cookieSecurity?: CookieSecurity;
 }
@@ -26,7 +24,7 @@ export interface AuthAppDeps extends ServiceAppDeps {
 export function createApp(deps: AuthAppDeps): Express {
   const app = createServiceApp({ name: 'auth', ...deps });
   const opts = { cookieSecurity: deps.cookieSecurity ?? 'auto' } as const;
-  app.use('/internal', internalRouter(deps.sessions));
+  app.use('/internal', internalRouter(deps.auth));
   app.use('/api/v1/auth', cookieParser(), sessionRouter(deps.auth, deps.verifier, opts));
   app.use('/api/v1', authenticate(deps.verifier));
   app.use('/api/v1/auth', authRouter(deps.auth, opts));

@@ -97,7 +97,6 @@ export async function composeAuth(kit: ServiceKit<AuthConfig>) {
     ...kit.appDeps(),
     auth,
     users: usersService,
-    sessions,
     cookieSecurity: config.REFRESH_COOKIE_SECURE,
   });
   return { app, auth, users: usersService };

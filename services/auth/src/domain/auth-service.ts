@@ -160,6 +160,23 @@ export class AuthService {
   }
 
   /** Ends the open sessions past their idle or absolute end (a periodic job; answers how many). */
+  /**
+   * The sessions ended since `since` (ids and when), newest first, at most `limit`, and whether
+   * more ended: what a starting or reconnected replica of any service loads (issue 32).
+   */
+  async endedSessionsSince(
+    since: Date,
+    limit: number,
+  ): Promise<{ sessions: { sid: string; revoked_at: string }[]; truncated: boolean }> {
+    const ended = await this.deps.sessions.endedSince(since, limit + 1);
+    return {
+      sessions: ended
+        .slice(0, limit)
+        .map((s) => ({ sid: s.sid, revoked_at: s.revoked_at.toISOString() })),
+      truncated: ended.length > limit,
+    };
+  }
+
   async endLapsedSessions(now = new Date()): Promise<number> {
     const idleSince = new Date(now.getTime() - this.deps.sessionIdleSeconds * 1000);
     const lapsed = await this.deps.sessions.findLapsed(now, idleSince);

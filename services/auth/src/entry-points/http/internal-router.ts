@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { revocationsQuerySchema, type RevocationsPage } from '@furniture/contracts';
 import { input } from '@furniture/platform';
-import type { SessionsRepository } from '../../data-access/sessions-repository';
+import type { AuthService } from '../../domain/auth-service';
 
 /** Sessions one answer lists at most (far more than end within an access token's lifetime). */
 const REVOCATIONS_PAGE = 10000;
@@ -12,17 +12,11 @@ const REVOCATIONS_PAGE = 10000;
  * starting or reconnected replica loads into its revoked-token set (contracts api/internal.ts).
  * Session ids only: no user, no address.
  */
-export function internalRouter(sessions: SessionsRepository): Router {
+export function internalRouter(auth: AuthService): Router {
   const r = Router();
   r.get('/revocations', async (req, res) => {
     const { since } = input.query(req, revocationsQuerySchema);
-    const ended = await sessions.endedSince(new Date(since), REVOCATIONS_PAGE + 1);
-    const page: RevocationsPage = {
-      sessions: ended
-        .slice(0, REVOCATIONS_PAGE)
-        .map((s) => ({ sid: s.sid, revoked_at: s.revoked_at.toISOString() })),
-      truncated: ended.length > REVOCATIONS_PAGE,
-    };
+    const page: RevocationsPage = await auth.endedSessionsSince(new Date(since), REVOCATIONS_PAGE);
     res.json(page);
   });
   return r;
