@@ -119,6 +119,8 @@ export async function composeCatalog(kit: ServiceKit<CatalogConfig>, options: Ca
 }
 
 export { mediaLotPhotoCopies };
+/** the eight known categories' texts and icons (the admin command line's demo data fills them in) */
+export { KNOWN_CATEGORIES } from './domain/seed';
 
 export const catalogService = defineService({
   name: 'catalog',
