@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NPM_STAMP := node_modules/.install-stamp
 
-.PHONY: help install tools machine build build-run run dev reset backup restore test test-unit test-node24 lint typecheck e2e up down bench-gateway clean
+.PHONY: help install tools machine build build-run run dev reset backup restore demo test test-unit test-node24 lint typecheck e2e up down bench-gateway clean
 
 help:
 	@echo "make run    - everything on this machine at http://localhost:8080 (data kept in .data/run)"
@@ -11,6 +11,7 @@ help:
 	@echo "make reset  - delete make run's data (.data/run and its database): the next run starts afresh"
 	@echo "make backup - one archive of make run's data in .data/backups (while it runs, or not)"
 	@echo "make restore FROM=<archive> [FORCE=1] - put an archive back (make run stopped)"
+	@echo "make demo   - invented data (lots, families, donations) in a running, empty make run"
 	@echo "make test   - every test against real servers (FerretDB, RabbitMQ, MinIO, SMTP catcher)"
 	@echo "npm test    - only the tests that need no server (make test-unit): the inner loop"
 	@echo "make test-node24 - those and the platform's and auth's tests on Node 24 (the images' Node)"
@@ -70,6 +71,13 @@ backup: build-run
 restore: build-run
 	@test -n "$(FROM)" || { echo "usage: make restore FROM=<archive> [FORCE=1]"; exit 2; }
 	FORCE="$(FORCE)" node infra/dist/cli/backup.js restore "$(FROM)"
+
+# invented data for training and screenshots, through the API of the running make run (which
+# must hold no lots; FORCE=1 adds it anyway); LOTS (40) and SEED change what it makes
+# (docs/operations.md, "Demo data")
+demo: build-run
+	node services/admin-cli/dist/cli.js demo $(if $(filter 1,$(FORCE)),--force) \
+	  $(if $(LOTS),--lots $(LOTS)) $(if $(SEED),--seed $(SEED))
 
 # eslint per file; dependency-cruiser over the whole import graph (cycles, module boundaries)
 lint: install

@@ -185,7 +185,12 @@ test('when the backup profile is read, then it runs the backup command of a buil
     ERASURE_LEDGER: compose.services.applications?.environment?.ERASURE_LEDGER,
   });
   expect(backup.volumes).toEqual(expect.arrayContaining(['keys:/keys', 'backups:/backups']));
-  expect(compose.services.applications?.volumes).toContain('backups:/backups');
+  for (const name of ['applications', 'catalog']) {
+    expect(compose.services[name]?.volumes).toContain('backups:/backups');
+    expect(compose.services[name]?.environment?.ERASURE_LEDGER).toBe(
+      compose.services.applications?.environment?.ERASURE_LEDGER,
+    );
+  }
   expect(String(compose.services.applications?.environment?.ERASURE_LEDGER)).toMatch(
     /^\/backups\//,
   );

@@ -15,6 +15,8 @@ import { catalogService } from '@furniture/catalog/service';
 import { loadMediaConfig } from '@furniture/media/config';
 import { loadNotificationConfig } from '@furniture/notification/config';
 import { notificationService } from '@furniture/notification/service';
+import { fillDemo, NotEmptyError } from './demo/fill';
+import { DEFAULT_LOTS, DEFAULT_SEED, MAX_LOTS, MIN_LOTS } from './demo/plan';
 import { composeService, openDatabase, serviceEnv } from './services';
 
 export const usage = `usage: npm run admin -- <command> [arguments]
@@ -33,9 +35,16 @@ export const usage = `usage: npm run admin -- <command> [arguments]
                                        sends them within MAIL_WAKE_MAX_MS (60 s)
   counts rebuild [<service>]           the kept counts and summaries of catalog, applications
                                        and notification (or the one named) counted afresh
+  demo [--lots <n>] [--seed <n>] [--force] [--url <gateway>]
+                                       fills an empty running platform with invented data for
+                                       training and screenshots, through its API (make demo):
+                                       ${DEFAULT_LOTS} lots by default; refuses a platform with
+                                       lots unless --force
 
   env: the services' own settings: MONGO_URL (default: make run's, mongodb://127.0.0.1:27018/),
-       AUTH_MONGO_DB, CATALOG_MONGO_DB, … where a service's database is not furniture_<service>`;
+       AUTH_MONGO_DB, CATALOG_MONGO_DB, … where a service's database is not furniture_<service>;
+       demo: GATEWAY_URL (default: make run's, http://127.0.0.1:$PORT or 8080), ADMIN_EMAIL and
+       ADMIN_PASSWORD (default: make run's first administrator)`;
 
 /** A wrong command or argument: the usage, exit code 2. */
 export class UsageError extends Error {}
@@ -244,6 +253,46 @@ async function info(env: Env): Promise<void> {
   }
 }
 
+/** make run's first administrator when ADMIN_EMAIL / ADMIN_PASSWORD are not set (README). */
+const LOCAL_ADMIN = { email: 'admin@moebelbruecke.local', password: 'moebel-admin-2026' };
+
+async function demo(args: string[], env: Env): Promise<void> {
+  const options = { lots: DEFAULT_LOTS, seed: DEFAULT_SEED, force: false, url: '' };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const value = () => {
+      const v = args[++i];
+      if (v === undefined) throw new UsageError(`demo: ${arg} needs a value`);
+      return v;
+    };
+    const integer = (min: number, max: number) => {
+      const n = Number(value());
+      if (!Number.isInteger(n) || n < min || n > max)
+        throw new UsageError(`demo: ${arg} takes a whole number from ${min} to ${max}`);
+      return n;
+    };
+    if (arg === '--force') options.force = true;
+    else if (arg === '--lots') options.lots = integer(MIN_LOTS, MAX_LOTS);
+    else if (arg === '--seed') options.seed = integer(0, 2 ** 32 - 1);
+    else if (arg === '--url') options.url = value().replace(/\/+$/, '');
+    else throw new UsageError(`demo: unknown argument ${arg}`);
+  }
+  const port = env.PORT || env.GATEWAY_PORT || '8080';
+  try {
+    await fillDemo({
+      ...options,
+      url: options.url || env.GATEWAY_URL?.replace(/\/+$/, '') || `http://127.0.0.1:${port}`,
+      email: env.ADMIN_EMAIL || LOCAL_ADMIN.email,
+      password: env.ADMIN_PASSWORD || LOCAL_ADMIN.password,
+      say: (line) => console.log(line ? `demo  ${line}` : ''),
+    });
+  } catch (err) {
+    if (!(err instanceof NotEmptyError)) throw err;
+    console.error(`demo refused: ${err.message}`);
+    process.exitCode = 3;
+  }
+}
+
 export async function main(argv: string[], env: Env = process.env): Promise<void> {
   const [group, command, ...args] = argv;
   switch (group) {
@@ -259,6 +308,8 @@ export async function main(argv: string[], env: Env = process.env): Promise<void
       return mails(command, args, env);
     case 'counts':
       return counts(command, args, env);
+    case 'demo':
+      return demo(command === undefined ? [] : [command, ...args], env);
     case undefined:
     case 'help':
     case '--help':

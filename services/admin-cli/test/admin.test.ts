@@ -52,6 +52,9 @@ describe('wrong arguments', () => {
     [['mails', 'resend', '3', '--all']],
     [['counts', 'rebuild', 'media']],
     [['version', 'now']],
+    [['demo', '--lots', '3']],
+    [['demo', '--seed']],
+    [['demo', '--everything']],
   ])(
     'when the command line is given %j, then it prints the usage and exits with 2',
     async (args) => {

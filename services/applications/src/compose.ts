@@ -4,8 +4,7 @@ import {
   catalogSnapshotSource,
   defineService,
   ensureIndexes,
-  openErasureLedger,
-  readSecret,
+  erasureLedgerOf,
   phoneLookupLimit,
   publicWriteLimits,
   type LotSnapshotSource,
@@ -115,13 +114,7 @@ export async function composeApplications(
     now: options.now ?? (() => new Date()),
     retentionDays: config.PERSONAL_DATA_RETENTION_DAYS,
     logger,
-    ledger: openErasureLedger(
-      config.ERASURE_LEDGER,
-      config.S3_URL || config.S3_URL_FILE
-        ? readSecret(config.S3_URL, config.S3_URL_FILE, 'S3_URL').trim()
-        : undefined,
-      config.S3_REGION,
-    ),
+    ledger: erasureLedgerOf(config),
   });
   // before the service answers: nothing a restored backup brought back is served (docs/privacy.md)
   kit.onStart(() => privacy.catchUp());

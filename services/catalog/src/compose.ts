@@ -1,6 +1,7 @@
 import {
   defineService,
   ensureIndexes,
+  erasureLedgerOf,
   phoneLookupLimit,
   publicWriteLimits,
   type ServiceKit,
@@ -70,7 +71,10 @@ export async function composeCatalog(kit: ServiceKit<CatalogConfig>, options: Ca
     now,
     retentionDays: config.PERSONAL_DATA_RETENTION_DAYS,
     logger,
+    ledger: erasureLedgerOf(config),
   });
+  // before the service answers: no donor erased after a restored backup is served again
+  kit.onStart(() => donationPrivacy.catchUp());
   kit.every(
     'donation data retention',
     config.RETENTION_CHECK_INTERVAL_MS,
@@ -119,6 +123,8 @@ export async function composeCatalog(kit: ServiceKit<CatalogConfig>, options: Ca
 }
 
 export { mediaLotPhotoCopies };
+/** the eight known categories' texts and icons (the admin command line's demo data fills them in) */
+export { KNOWN_CATEGORIES } from './domain/seed';
 
 export const catalogService = defineService({
   name: 'catalog',

@@ -33,6 +33,16 @@ export function loadCatalogConfig(env: NodeJS.ProcessEnv = process.env) {
       PERSONAL_DATA_RETENTION_DAYS: envInt(Limits.personalDataRetentionDays, { min: 1, max: 3650 }),
       /** how often the retention job looks for closed donations past the period */
       RETENTION_CHECK_INTERVAL_MS: envInt(60 * 60 * 1000, { min: 1000 }),
+      /**
+       * the erasure ledger (docs/privacy.md, "Backups"), the applications service's: the
+       * retention job's erasures are recorded there before they happen, and at start the
+       * donations it names that a restored backup brought back are erased again
+       */
+      ERASURE_LEDGER: z.string().optional(),
+      /** the S3 server of an s3:// ledger, with credentials (or S3_URL_FILE) */
+      S3_URL: z.string().optional(),
+      S3_URL_FILE: z.string().optional(),
+      S3_REGION: z.string().default('us-east-1'),
     },
     env,
   );

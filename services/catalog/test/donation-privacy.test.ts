@@ -2,9 +2,14 @@
  * Donors' data is families' data (issue 28, docs/privacy.md): the catalog's part of the privacy
  * lookup and erasure by phone (asked by the applications service), and the retention job with the
  * clock in the test's hand. An erased donation keeps its status, dates, items and lots; the
- * donor's fields, photos and staff's free texts go, announced with the donation's id only.
+ * donor's fields, photos and staff's free texts go, announced with the donation's id only. The
+ * retention job's erasures go to the erasure ledger first, and a donation a restore brought back
+ * is erased again from it at start.
  */
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Events } from '@furniture/contracts';
 import { phoneKey } from '@furniture/platform';
 import {
@@ -18,12 +23,18 @@ import {
 
 const DAY = 24 * 3600 * 1000;
 const clock = testClock();
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'donation-ledger-'));
+const ledger = path.join(work, 'erasures.jsonl');
 let svc: CatalogHarness;
 beforeAll(async () => {
-  svc = await startCatalog({ PERSONAL_DATA_RETENTION_DAYS: '180' }, { now: clock.now });
+  svc = await startCatalog(
+    { PERSONAL_DATA_RETENTION_DAYS: '180', ERASURE_LEDGER: ledger },
+    { now: clock.now },
+  );
 });
 afterAll(async () => {
   await svc?.stop();
+  fs.rmSync(work, { recursive: true, force: true });
 });
 
 const admin = { token: adminToken() };
@@ -169,4 +180,37 @@ test('when the retention job runs, then donations closed for longer than the per
   );
   expect(event.payload.reason).toBe('retention');
   expect(event.actor).toBeNull();
+});
+
+test('when the retention job erased a donation and a restore brought it back, then it is in the ledger and the catalog erases it again, once', async () => {
+  const d = await offer(freshPhone().raw);
+  await decide(d.id, 'declined', 'Kein Bedarf');
+  const donations = svc.kit.conn.db!.collection('donations');
+  const backup = await donations.findOne({ id: d.id });
+  try {
+    clock.advance(181 * DAY);
+    expect(await svc.catalog.donationPrivacy.applyRetention()).toBeGreaterThanOrEqual(1);
+  } finally {
+    clock.advance(-181 * DAY);
+  }
+  const entries = fs
+    .readFileSync(ledger, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { reason: string; actor: unknown; donations: { id: number }[] });
+  const entry = entries.find((e) => e.donations.some((r) => r.id === d.id));
+  expect(entry).toMatchObject({ reason: 'retention', actor: null, applications: [], wishes: [] });
+  expect(entry!.donations.find((r) => r.id === d.id)).toEqual({
+    id: d.id,
+    created_at: (backup!.created_at as Date).toISOString(),
+  });
+  expect(fs.readFileSync(ledger, 'utf8')).not.toContain('Gärtner');
+
+  // the restore: the document as the backup had it
+  await donations.replaceOne({ _id: backup!._id }, backup!);
+  const get = async () => (await svc.http.get(`/api/v1/donations/${d.id}`, admin)).body;
+  expect(await get()).toMatchObject({ erased: false, donor_name: 'Sabine Gärtner' });
+  expect(await svc.catalog.donationPrivacy.catchUp()).toBe(1);
+  expect(await get()).toMatchObject({ erased: true, donor_name: '', status: 'declined' });
+  expect(await svc.catalog.donationPrivacy.catchUp()).toBe(0);
 });

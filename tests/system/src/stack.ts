@@ -51,7 +51,7 @@ export async function startSystem(
     databases?: Partial<Record<ServiceName, string>>;
     /** the media service's bucket (a new one when not given) */
     bucket?: string;
-    /** the applications service's erasure ledger (ERASURE_LEDGER) */
+    /** the applications service's and the catalog's erasure ledger (ERASURE_LEDGER) */
     erasureLedger?: string;
   } = {},
 ) {
@@ -65,6 +65,7 @@ export async function startSystem(
     exchange,
     logger: logger?.('catalog'),
     dbName: db.catalog,
+    env: opts.erasureLedger ? { ERASURE_LEDGER: opts.erasureLedger } : undefined,
     options: {
       photoCopies: {
         adopt: (...args) => mediaLotPhotoCopies(mediaUrl).adopt(...args),

@@ -1,11 +1,12 @@
 /**
  * The restore drill (issue 31, docs/operations.md "Backup and restore"): a platform with data of
- * every kind (categories, a user, lots with a photo, applications in three states, a wish, mails
- * and log entries) is backed up while it runs; a family's data is erased after the backup; the
- * databases are dropped and the bucket emptied; the archive is restored. Every document and every
- * object is compared with the archive (counts and checksums), the platform starts again on what
- * was restored, the family erased after the backup stays erased, and a new family applies, is
- * approved and gets its mails.
+ * every kind (categories, a user, lots with a photo, applications in three states, a wish, a
+ * donation with a photo, mails and log entries) is backed up while it runs; a family's data
+ * (its application and the donation it made) is erased after the backup; the databases are
+ * dropped and the bucket emptied; the archive is restored. Every document and every object is
+ * compared with the archive (counts and checksums), the platform starts again on what was
+ * restored, the family and the donation erased after the backup stay erased, and a new family
+ * applies, is approved and gets its mails.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -143,6 +144,39 @@ test('when a platform with data of every kind is backed up while it runs, wiped 
     applicant_name: erasedName,
     applicant_email: 'oksana.drill@example.org',
   });
+  // the same family offered furniture: a declined donation with a photo
+  const donation = await s.http.post('/api/v1/donations/', {
+    donor_name: erasedName,
+    donor_phone: erasedPhone,
+    donor_email: 'oksana.drill@example.org',
+    city: 'Berlin',
+    address: 'Sonnenallee 12',
+    available_until: '2099-06-30',
+    items: [{ category_id: 4, description: 'Kommode mit drei Schubladen, weiß' }],
+    consent: true,
+  });
+  expect(donation.status).toBe(201);
+  const donationId = donation.body.id as number;
+  const donationForm = new FormData();
+  donationForm.append('file', await photo(), 'kommode.jpg');
+  const donorUpload = await fetch(
+    `${s.url}/api/v1/donations/${donationId}/items/${donation.body.items[0].id}/photos`,
+    {
+      method: 'POST',
+      headers: { 'x-donation-token': donation.body.upload_token },
+      body: donationForm,
+    },
+  );
+  expect(donorUpload.status).toBe(201);
+  expect(
+    (
+      await s.http.patch(
+        `/api/v1/donations/${donationId}/status`,
+        { status: 'declined', reason: 'Kein Lagerplatz' },
+        staff,
+      )
+    ).status,
+  ).toBe(200);
   const wish = await s.http.post('/api/v1/wishes/', {
     applicant_name: 'Iryna Drill',
     applicant_whatsapp: '+380 50 765 1111',
@@ -219,13 +253,14 @@ test('when a platform with data of every kind is backed up while it runs, wiped 
   // --- after the backup, an administrator erases a family's data
   const erasure = await s.http.post('/api/v1/privacy/erase', { phone: erasedPhone }, staff);
   expect(erasure.status).toBe(200);
-  expect(erasure.body).toEqual({ applications: 1, wishes: 0, donations: 0 });
+  expect(erasure.body).toEqual({ applications: 1, wishes: 0, donations: 1 });
   const entries = fs.readFileSync(ledger, 'utf8').trim().split('\n');
   expect(entries).toHaveLength(1);
   expect(entries[0]).not.toContain('Drill-Erased');
-  expect(JSON.parse(entries[0]!).applications).toEqual([
-    { id: erased, created_at: expect.any(String) },
-  ]);
+  expect(JSON.parse(entries[0]!)).toMatchObject({
+    applications: [{ id: erased, created_at: expect.any(String) }],
+    donations: [{ id: donationId, created_at: expect.any(String) }],
+  });
 
   // --- the machine is lost: every database dropped, the bucket emptied
   await s.stop();
@@ -275,10 +310,13 @@ test('when a platform with data of every kind is backed up while it runs, wiped 
     expect(fs.readFileSync(path.join(targets.keysDir, key))).toEqual(
       fs.readFileSync(path.join(keysDir, key)),
     );
-  // the erased family is in the archive, as it was when the backup was taken
+  // the erased family and its donation are in the archive, as they were when it was taken
   expect(now.get(`databases/${databases.applications}/applications.jsonl`)!.join()).toContain(
     erasedName,
   );
+  expect(now.get(`databases/${databases.catalog}/donations.jsonl`)!.join()).toContain(erasedName);
+  const donorPhotos = () => listObjects(s3, bucket, `donations/${donationId}/`);
+  expect((await donorPhotos()).length).toBeGreaterThan(0);
 
   // --- the platform starts again on what was restored
   s = await startSystem({ full: true, databases, bucket, erasureLedger: ledger });
@@ -286,6 +324,13 @@ test('when a platform with data of every kind is backed up while it runs, wiped 
   // the erasure made after the backup is done again before the service answers
   const lookup = await back.http.post('/api/v1/privacy/lookup', { phone: erasedPhone }, staff);
   expect(lookup.body.applications).toEqual([]);
+  expect(lookup.body.donations).toEqual([]);
+  const erasedDonation = (await back.http.get(`/api/v1/donations/${donationId}`, staff)).body;
+  expect(erasedDonation).toMatchObject({ status: 'declined', erased: true, donor_name: '' });
+  expect(JSON.stringify(erasedDonation)).not.toContain('Drill-Erased');
+  await eventually(async () => (await donorPhotos()).length === 0, {
+    what: "the erased donor's photos gone again",
+  });
   const erasedApp = (await back.http.get(`/api/v1/applications/${erased}`, staff)).body;
   expect(erasedApp).toMatchObject({ status: 'rejected', applicant_name: '' });
   await eventually(

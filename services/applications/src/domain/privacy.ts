@@ -103,7 +103,7 @@ export class Privacy {
         });
       }
       const now = this.deps.now();
-      await this.record(now, actor, found);
+      await this.record(now, actor, { ...found, donations });
       let applications = 0;
       let wishes = 0;
       for (const app of found.applications) {
@@ -160,11 +160,19 @@ export class Privacy {
     return { applications, wishes };
   }
 
-  /** The ledger's entry of an erasure on request, written before the first record changes. */
+  /**
+   * The ledger's entry of an erasure on request, written before the first record changes: the
+   * family's applications and wishes, and the donations the catalog erases next (the catalog
+   * erases them again at its start when a restore brought them back).
+   */
   private async record(
     now: Date,
     actor: Actor,
-    found: { applications: Record<string, unknown>[]; wishes: Record<string, unknown>[] },
+    found: {
+      applications: Record<string, unknown>[];
+      wishes: Record<string, unknown>[];
+      donations: Record<string, unknown>[];
+    },
   ): Promise<void> {
     if (!this.deps.ledger) return;
     const records = (docs: Record<string, unknown>[]) =>
@@ -178,8 +186,9 @@ export class Privacy {
       actor: { id: actor.id, name: actor.name, email: actor.email, role: actor.role },
       applications: records(found.applications),
       wishes: records(found.wishes),
+      donations: records(found.donations),
     };
-    if (entry.applications.length + entry.wishes.length === 0) return;
+    if (entry.applications.length + entry.wishes.length + entry.donations.length === 0) return;
     try {
       await this.deps.ledger.append(entry);
     } catch (err) {

@@ -4,6 +4,7 @@ import {
   escapeRegex,
   forgetPhoneWrites,
   type Connection,
+  type ErasedRecord,
   type Mutated,
   type Store,
   type StoredList,
@@ -189,16 +190,35 @@ export class DonationsRepository {
     statuses: readonly DonationStatus[],
     before: Date,
     limit: number,
-  ): Promise<number[]> {
+  ): Promise<ErasedRecord[]> {
     const docs = await this.models.Donation.collection
       .find(
         { status: { $in: [...statuses] }, updated_at: { $lt: before }, erased_at: null },
-        { projection: { id: 1 } },
+        { projection: { id: 1, created_at: 1 } },
       )
       .sort({ updated_at: 1 })
       .limit(limit)
       .toArray();
-    return docs.map((d) => d.id as number);
+    return docs.map((d) => ({
+      id: d.id as number,
+      created_at: (d.created_at as Date).toISOString(),
+    }));
+  }
+
+  /**
+   * Of these donations (an erasure ledger's), the ids that exist with that creation time and are
+   * not erased: an id the restored counter hands out again to a new donor has another time.
+   */
+  async notErased(records: ErasedRecord[]): Promise<number[]> {
+    if (records.length === 0) return [];
+    const created = new Map(records.map((r) => [r.id, new Date(r.created_at).getTime()]));
+    const docs = await this.models.Donation.collection
+      .find<{ id: number; created_at: Date }>(
+        { id: { $in: [...created.keys()] }, erased_at: null },
+        { projection: { id: 1, created_at: 1 } },
+      )
+      .toArray();
+    return docs.filter((d) => created.get(d.id) === d.created_at.getTime()).map((d) => d.id);
   }
 
   /**

@@ -1,5 +1,11 @@
 import { Events, type Actor, type DonorErasure } from '@furniture/contracts';
-import { createEvent, type Logger } from '@furniture/platform/domain';
+import {
+  createEvent,
+  DependencyUnavailableError,
+  type ErasedRecord,
+  type ErasureLedger,
+  type Logger,
+} from '@furniture/platform/domain';
 import type { DonationsRepository, StoredDonation } from '../data-access/donations-repository';
 import {
   CLOSED_DONATION_STATUSES,
@@ -39,7 +45,10 @@ function erasedFields(d: DonationData, now: Date): DonationSet {
  * a donor's donations, the erasure replaces the donor's fields of every closed one, and the
  * retention job does the same for donations closed longer than the retention period. Each erased
  * donation carries its privacy.personal_data_erased (`donation_ids`) in the same write; the media
- * service then removes the donor's photos.
+ * service then removes the donor's photos. The retention job's erasures are appended to the
+ * erasure ledger before they happen (the applications service appends those on request, with the
+ * family's records), and at start the ledger's donations that a restored backup brought back are
+ * erased again (docs/privacy.md, "Backups").
  */
 export class DonationPrivacy {
   constructor(
@@ -48,6 +57,8 @@ export class DonationPrivacy {
       now: () => Date;
       retentionDays: number;
       logger: Logger;
+      /** where erasures are recorded apart from the data a backup restores; none in tests */
+      ledger?: ErasureLedger;
     },
   ) {}
 
@@ -79,8 +90,9 @@ export class DonationPrivacy {
     let erased = 0;
     for (;;) {
       const batch = await this.deps.donations.closedBefore(CLOSED_DONATION_STATUSES, before, BATCH);
+      if (batch.length > 0) await this.record(batch);
       let now = 0;
-      for (const id of batch) if (await this.eraseOne(id, 'retention', null)) now++;
+      for (const { id } of batch) if (await this.eraseOne(id, 'retention', null)) now++;
       erased += now;
       if (batch.length < BATCH || now === 0) break;
     }
@@ -89,13 +101,52 @@ export class DonationPrivacy {
     return erased;
   }
 
+  /**
+   * At start, before the service answers: the ledger's donations that are here with their
+   * creation time and not erased (a restored backup brought them back) are erased again, with
+   * the same events as the first time, whatever their restored status (the backup may predate
+   * their closing). Answers how many.
+   */
+  async catchUp(): Promise<number> {
+    let erased = 0;
+    for (const entry of (await this.deps.ledger?.entries()) ?? []) {
+      for (const id of await this.deps.donations.notErased(entry.donations ?? []))
+        if (await this.eraseOne(id, entry.reason, entry.actor, { evenOpen: true })) erased++;
+    }
+    if (erased > 0)
+      this.deps.logger.warn(
+        { donations: erased },
+        'donations erased before were back (a restored backup): erased again',
+      );
+    return erased;
+  }
+
+  /** The retention job's ledger entry, written before the batch is erased. */
+  private async record(donations: ErasedRecord[]): Promise<void> {
+    if (!this.deps.ledger) return;
+    try {
+      await this.deps.ledger.append({
+        at: this.deps.now().toISOString(),
+        reason: 'retention',
+        actor: null,
+        applications: [],
+        wishes: [],
+        donations,
+      });
+    } catch (err) {
+      // nothing is erased that a restore could bring back unnoticed: the next run tries again
+      throw new DependencyUnavailableError(`the erasure ledger (${this.deps.ledger.where})`, err);
+    }
+  }
+
   private async eraseOne(
     id: number,
     reason: 'request' | 'retention',
     actor: Actor | null,
+    opts: { evenOpen?: boolean } = {},
   ): Promise<boolean> {
     const result = await this.deps.donations.mutate(id, (d) =>
-      d.erased_at || OPEN_DONATION_STATUSES.includes(d.status)
+      d.erased_at || (!opts.evenOpen && OPEN_DONATION_STATUSES.includes(d.status))
         ? null
         : {
             set: erasedFields(d, this.deps.now()),

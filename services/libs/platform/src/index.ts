@@ -25,4 +25,5 @@ export * from './work-limiter';
 export * from './phone-input';
 export * from './public-limits';
 export * from './release';
-export { openErasureLedger } from './backup/erasure-ledger';
+export { erasureLedgerOf, openErasureLedger } from './backup/erasure-ledger';
+export type { ErasedRecord, ErasureEntry, ErasureLedger } from './backup/erasure-ledger';

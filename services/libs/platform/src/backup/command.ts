@@ -162,7 +162,7 @@ export async function runRestore(s: RestoreSettings): Promise<Manifest> {
     } else {
       const newer = (await ledger.entries()).filter((e) => e.at >= manifest.started_at);
       s.log(
-        `${newer.length} erasure(s) recorded in ${ledger.where} since the backup: the applications service erases them again when it starts, before it answers`,
+        `${newer.length} erasure(s) recorded in ${ledger.where} since the backup: the applications service and the catalog erase them again when they start, before they answer`,
       );
     }
     return manifest;

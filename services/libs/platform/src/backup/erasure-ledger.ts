@@ -1,11 +1,13 @@
-// The erasure ledger (docs/privacy.md, "Backups"): every erasure of a family's data on request,
-// as ids only, appended before the records are erased, in a place a restore never overwrites
-// (beside the backups: a file, or objects in the backup bucket). The applications service reads
-// it when it starts and erases again what a restored archive brought back.
+// The erasure ledger (docs/privacy.md, "Backups"): every erasure of a family's or donor's data on
+// request, and the catalog's retention erasures of donations, as ids only, appended before the
+// records are erased, in a place a restore never overwrites (beside the backups: a file, or
+// objects in the backup bucket). The applications service (applications, wishes) and the catalog
+// (donations) read it when they start and erase again what a restored archive brought back.
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Actor } from '@furniture/contracts';
+import { readSecret } from '../config';
 import { listObjects, s3Client } from './s3';
 
 /** One erased record: its id and when it was created (an id a restore hands out again differs). */
@@ -20,6 +22,8 @@ export interface ErasureEntry {
   actor: Actor | null;
   applications: ErasedRecord[];
   wishes: ErasedRecord[];
+  /** the donors' donations (the catalog's); absent in entries written before donations had it */
+  donations?: ErasedRecord[];
 }
 
 export interface ErasureLedger {
@@ -126,4 +130,20 @@ export function openErasureLedger(
   if (!path.isAbsolute(value))
     throw new Error('ERASURE_LEDGER must be an absolute file path or s3://bucket/prefix/');
   return new FileLedger(value);
+}
+
+/** The ledger a service's configuration names (ERASURE_LEDGER, and S3_URL for an s3:// one). */
+export function erasureLedgerOf(config: {
+  ERASURE_LEDGER?: string;
+  S3_URL?: string;
+  S3_URL_FILE?: string;
+  S3_REGION?: string;
+}): ErasureLedger | undefined {
+  return openErasureLedger(
+    config.ERASURE_LEDGER,
+    config.S3_URL || config.S3_URL_FILE
+      ? readSecret(config.S3_URL, config.S3_URL_FILE, 'S3_URL').trim()
+      : undefined,
+    config.S3_REGION,
+  );
 }

@@ -17,7 +17,7 @@ const usage = `usage: backup.js backup | restore <archive | s3://bucket/key> | v
                  BACKUP_DIR (/backups), or BACKUP_S3_BUCKET and BACKUP_S3_PREFIX (backups/),
                  BACKUP_RETENTION_DAYS (at most PERSONAL_DATA_RETENTION_DAYS, 180)
   env (restore): MONGO_URL, S3_URL, KEYS_DIR (where the keys go), FORCE=1 (replace data),
-                 ERASURE_LEDGER (the applications service's)`;
+                 ERASURE_LEDGER (the applications service's and the catalog's)`;
 
 function list(value: string | undefined, fallback: string[]): string[] {
   const items = (value ?? '')
