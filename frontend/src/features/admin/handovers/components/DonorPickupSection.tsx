@@ -26,9 +26,30 @@ const DAYS_AHEAD = 30;
 
 /**
  * "Abholung planen" on an accepted donation (issue 29): one of the free donor pickup slots of the
- * next weeks, booked for the donation (POST /handovers/).
+ * next weeks, booked for the donation (POST /handovers/). The slots load when staff open it.
  */
-export function DonorPickupSection({
+export function DonorPickupSection(props: { donationId: number; availableUntil: string | null }) {
+  const { t } = useTranslation('admin');
+  const [open, setOpen] = useState(false);
+  if (open) return <DonorPickupPicker {...props} />;
+  return (
+    <section className="card p-4 sm:p-5" aria-labelledby="donor-pickup-title">
+      <h2
+        id="donor-pickup-title"
+        className="mb-2 flex items-center gap-2 text-lg font-bold text-slate-900"
+      >
+        <Truck aria-hidden="true" className="size-5 text-slate-600" />
+        {t('handovers.donorPickup.title')}
+      </h2>
+      <p className="mb-3 text-slate-700">{t('handovers.donorPickup.lead')}</p>
+      <button type="button" className="btn-primary" onClick={() => setOpen(true)}>
+        {t('handovers.donorPickup.open')}
+      </button>
+    </section>
+  );
+}
+
+function DonorPickupPicker({
   donationId,
   availableUntil,
 }: {
