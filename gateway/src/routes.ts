@@ -16,6 +16,8 @@ export const routes: readonly { pattern: RegExp; service: ServiceName }[] = [
   { pattern: /^\/api\/v1\/donations\/[^/]+\/items\/[^/]+\/photos\/?$/, service: 'media' },
   { pattern: /^\/api\/v1\/(categories|lots|donations)(\/|$)/, service: 'catalog' },
   { pattern: /^\/api\/v1\/(applications|wishes)(\/|$)/, service: 'applications' },
+  // handover (issue 29): locations, slots, the family's booking, the day plan
+  { pattern: /^\/api\/v1\/(locations|slots|handovers)(\/|$)/, service: 'applications' },
   { pattern: /^\/api\/v1\/activity-logs(\/|$)/, service: 'notification' },
   // data protection: the notification service's mails and log entries; the rest is applications
   { pattern: /^\/api\/v1\/privacy\/records\/?$/, service: 'notification' },

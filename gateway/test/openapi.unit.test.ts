@@ -121,6 +121,7 @@ function serviceApps(): Record<string, Express> {
       moderation: unused,
       wishes: unused,
       privacy: unused,
+      handovers: unused,
     }),
     media: mediaApp({
       ...base,

@@ -3,9 +3,10 @@ import { rateLimit } from 'express-rate-limit';
 import { AppError } from '@furniture/platform';
 
 /**
- * Per-client-IP limits on login, on the public writes (applications, wishes, donations) and on
- * the public lookups by phone number (check-status, can-apply and applications-info with a phone,
- * a donor's lookup). The counters live in this gateway replica's memory; the auth service
+ * Per-client-IP limits on login, on the public writes (applications, wishes, donations, a
+ * family's booking) and on the public lookups by phone number (check-status, can-apply and
+ * applications-info with a phone, a donor's lookup) or by secret (a family's booking page, a
+ * location's iCal feed). The counters live in this gateway replica's memory; the auth service
  * additionally throttles logins per account and per IP in its database, and the applications
  * and catalog services count public writes per address and per phone number and lookups per
  * address in their own, shared by every replica.
@@ -41,12 +42,21 @@ export function rateLimits(opts: {
         return publicWrites(req, res, next);
       if (DONOR_LOOKUP.test(req.path)) return publicLookups(req, res, next);
     }
+    // a family's booking by its personal link (issue 29): its writes are public writes, its
+    // reads (and a location's feed by its key) lookups of a secret, not to be walked through
+    if (FAMILY_BOOKING.test(req.path) && (req.method === 'POST' || req.method === 'DELETE'))
+      return publicWrites(req, res, next);
+    if (req.method === 'GET' && SECRET_LOOKUP.test(req.path) && !req.headers.authorization)
+      return publicLookups(req, res, next);
     // answers keyed by a phone number: not to be walked through number by number
     if (req.method === 'GET' && isPhoneLookup(req)) return publicLookups(req, res, next);
     next();
   };
 }
 
+const FAMILY_BOOKING = /^\/api\/v1\/handovers\/[^/]+\/booking\/?$/;
+const SECRET_LOOKUP =
+  /^\/api\/v1\/(handovers\/[A-Za-z0-9_-]{20,}(\/calendar\.ics)?|locations\/[^/]+\/calendar\.ics)\/?$/;
 const CHECK_STATUS = /^\/api\/v1\/applications\/public\/check-status\/[^/]+\/?$/;
 const DONOR_LOOKUP = /^\/api\/v1\/donations\/lookup\/?$/;
 const LOT_QUEUE = /^\/api\/v1\/lots\/[^/]+\/(can-apply|applications-info)\/?$/;

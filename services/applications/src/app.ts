@@ -8,11 +8,17 @@ import {
   type ServiceAppDeps,
   type WriteLimits,
 } from '@furniture/platform';
+import type { Handovers } from './domain/handovers';
 import type { Moderation } from './domain/moderation';
 import type { Privacy } from './domain/privacy';
 import type { PublicApplications } from './domain/public-applications';
 import type { WishesService } from './domain/wishes-service';
 import { applicationsRouter } from './entry-points/http/applications-router';
+import {
+  handoversRouter,
+  locationsRouter,
+  slotsRouter,
+} from './entry-points/http/handovers-router';
 import { lotsRouter } from './entry-points/http/lots-router';
 import { privacyRouter } from './entry-points/http/privacy-router';
 import { wishesRouter } from './entry-points/http/wishes-router';
@@ -22,6 +28,8 @@ export interface ApplicationsAppDeps extends ServiceAppDeps {
   moderation: Moderation;
   wishes: WishesService;
   privacy: Privacy;
+  /** locations, slots, the family's booking, the day plan (issue 29) */
+  handovers: Handovers;
   /** anonymous lookups by phone number per client address: 0, or seconds to wait */
   lookupLimit?: (ip: string) => Promise<number>;
   /** public writes per client address and per phone number */
@@ -31,14 +39,19 @@ export interface ApplicationsAppDeps extends ServiceAppDeps {
 // answers keyed by a phone number: nobody may walk through numbers to learn who applied
 const PHONE_LOOKUP =
   /^\/api\/v1\/(applications\/public\/check-status\/[^/]+|lots\/[^/]+\/(can-apply|applications-info))\/?$/;
+// answers keyed by a secret (a family's booking link, a location's feed): the same budget, so
+// nobody walks through guesses (issue 29)
+const SECRET_LOOKUP =
+  /^\/api\/v1\/(handovers\/[A-Za-z0-9_-]{20,}(\/calendar\.ics)?|locations\/[^/]+\/calendar\.ics)\/?$/;
 
 function phoneLookupLimit(take: (ip: string) => Promise<number>): RequestHandler {
   return (req, _res, next) => {
     const isLookup =
       req.method === 'GET' &&
       !req.actor &&
-      PHONE_LOOKUP.test(req.path) &&
-      (req.path.includes('/check-status/') || typeof req.query.phone === 'string');
+      ((PHONE_LOOKUP.test(req.path) &&
+        (req.path.includes('/check-status/') || typeof req.query.phone === 'string')) ||
+        SECRET_LOOKUP.test(req.path));
     if (!isLookup) return next();
     take(req.ip ?? 'unknown').then(
       (wait) =>
@@ -89,6 +102,9 @@ export function createApp(deps: ApplicationsAppDeps): Express {
   app.use('/api/v1/lots', lotsRouter(deps.publicApplications, deps.wishes));
   app.use('/api/v1/wishes', wishesRouter(deps.wishes, deps.writeLimits));
   app.use('/api/v1/privacy', privacyRouter(deps.privacy));
+  app.use('/api/v1/locations', locationsRouter(deps.handovers));
+  app.use('/api/v1/slots', slotsRouter(deps.handovers));
+  app.use('/api/v1/handovers', handoversRouter(deps.handovers, deps.writeLimits));
   app.use(englishDuplicate);
   return finishApp(app, deps.logger);
 }

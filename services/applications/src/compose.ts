@@ -17,6 +17,10 @@ import { ApplicationsRepository } from './data-access/applications-repository';
 import { registerModels } from './data-access/models';
 import { PrivacyRepository } from './data-access/privacy-repository';
 import { WishesRepository } from './data-access/wishes-repository';
+import { HandoversRepository } from './data-access/handovers-repository';
+import { HandoverBookings } from './domain/handover-bookings';
+import { Handovers, type DonationContactsSource } from './domain/handovers';
+import { catalogDonations } from './integrations/catalog-donations';
 import type { Calendar } from './domain/calendar';
 import { LotReactions } from './domain/lot-reactions';
 import { Pickups } from './domain/pickups';
@@ -36,6 +40,8 @@ export interface ApplicationsOptions {
   now?: () => Date;
   /** the donations of a number (the catalog's internal privacy calls by default) */
   donors?: DonorRecordsSource;
+  /** donations as drivers need them (the catalog's internal call by default) */
+  donations?: DonationContactsSource;
 }
 
 /** Wires the applications service's domain on the kit (start.ts and the tests alike). */
@@ -49,9 +55,22 @@ export async function composeApplications(
   const lots = new LotReadModel(conn);
   await lots.ensureIndexes();
 
-  const onEvents = kit.outbox([models.Application, models.Wish]);
+  const onEvents = kit.outbox([models.Application, models.Wish, models.Handover]);
   const applications = new ApplicationsRepository(kit.store, models, onEvents);
   const wishesRepo = new WishesRepository(kit.store, models, onEvents);
+  const calendar = options.calendar ?? { now: () => new Date(), timeZone: config.TIMEZONE };
+
+  // the handover (issue 29): bookings first, every status change gives an ended one back
+  const handoverBookings = new HandoverBookings({
+    handovers: new HandoversRepository(kit.store, conn, models, onEvents),
+    applications,
+    lots,
+    calendar,
+    logger,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    changeHours: config.HANDOVER_CHANGE_HOURS,
+  });
+  const handoverLinks = handoverBookings;
 
   const publicApplications = new PublicApplications({
     applications,
@@ -62,16 +81,27 @@ export async function composeApplications(
   const pickups = new Pickups({
     applications,
     lots,
-    calendar: options.calendar ?? { now: () => new Date(), timeZone: config.TIMEZONE },
+    handoverLinks,
+    calendar,
     logger,
     pickupDays: config.PICKUP_DAYS,
     reminderDays: config.PICKUP_REMINDER_DAYS,
     autoApproveNext: config.PICKUP_LAPSE_AUTO_APPROVE,
   });
   kit.every('pickup dates', config.PICKUP_CHECK_INTERVAL_MS, () => pickups.checkDeadlines());
-  const moderation = new Moderation({ applications, lots, pickups });
+  const moderation = new Moderation({ applications, lots, pickups, handoverLinks });
   const wishes = new WishesService({ wishes: wishesRepo, lots });
-  const reactions = new LotReactions({ applications, lots, pickups });
+  const reactions = new LotReactions({ applications, lots, pickups, handoverLinks });
+  const handovers = new Handovers({
+    bookings: handoverBookings,
+    pickups,
+    donations: options.donations ?? catalogDonations(config.CATALOG_URL),
+    missedGraceMinutes: config.HANDOVER_MISSED_GRACE_MINUTES,
+  });
+  // reminders the day before, missed slots, follow-ups: one replica at a time (each write guarded)
+  kit.every('handovers', config.HANDOVER_CHECK_INTERVAL_MS, () => handovers.check(), {
+    oneReplica: true,
+  });
 
   const privacy = new Privacy({
     privacy: new PrivacyRepository(
@@ -80,6 +110,7 @@ export async function composeApplications(
       { applications: applications.stored, wishes: wishesRepo.stored },
       onEvents,
     ),
+    handovers,
     donors: options.donors ?? catalogDonors(config.CATALOG_URL),
     now: options.now ?? (() => new Date()),
     retentionDays: config.PERSONAL_DATA_RETENTION_DAYS,
@@ -124,6 +155,7 @@ export async function composeApplications(
     moderation,
     wishes,
     privacy,
+    handovers,
     lookupLimit,
     writeLimits,
   });
@@ -136,6 +168,8 @@ export async function composeApplications(
     reactions,
     pickups,
     privacy,
+    handovers,
+    handoverBookings,
   };
 }
 

@@ -68,6 +68,20 @@ export function loadApplicationsConfig(env: NodeJS.ProcessEnv = process.env) {
       S3_REGION: z.string().default('us-east-1'),
       /** the office's time zone: a pickup date is a calendar day there */
       TIMEZONE: z.string().default('Europe/Berlin'),
+      /**
+       * the public site (issue 29): the family's booking link (`/handover/{token}`) and the
+       * locations' iCal feeds are made from it
+       */
+      PUBLIC_BASE_URL: z
+        .url()
+        .default('http://localhost:8080')
+        .transform((v) => v.replace(/\/+$/, '')),
+      /** a family may book, change or cancel its slot up to this many hours before it */
+      HANDOVER_CHANGE_HOURS: envInt(Limits.handoverChangeHours, { min: 0, max: 24 * 14 }),
+      /** a booked slot without an outcome this long after its end counts as missed */
+      HANDOVER_MISSED_GRACE_MINUTES: envInt(120, { min: 0, max: 7 * 24 * 60 }),
+      /** how often booked slots are looked at (reminders the day before, missed slots) */
+      HANDOVER_CHECK_INTERVAL_MS: envInt(5 * 60 * 1000, { min: 1000 }),
     },
     env,
   );

@@ -39,7 +39,10 @@ export interface CatalogAppDeps extends ServiceAppDeps {
 /** The catalog's HTTP app (no listen: start.ts and tests do that). */
 export function createApp(deps: CatalogAppDeps): Express {
   const app = createServiceApp({ name: 'catalog', ...deps });
-  app.use('/internal', internalRouter(deps.lots, deps.donationPhotos, deps.donationPrivacy));
+  app.use(
+    '/internal',
+    internalRouter(deps.lots, deps.donationPhotos, deps.donationPrivacy, deps.donations),
+  );
   app.use('/api/v1', authenticate(deps.verifier));
   app.use('/api/v1/categories', categoriesRouter(deps.categories, deps.shareSeconds ?? 0));
   app.use('/api/v1/lots', lotsRouter(deps.lots, deps.shareSeconds ?? 0));

@@ -108,7 +108,7 @@ export async function composeCatalog(kit: ServiceKit<CatalogConfig>, options: Ca
   });
   return {
     app,
-    handlers: eventHandlers(lotEvents),
+    handlers: eventHandlers(lotEvents, donations),
     categories,
     lots,
     lotEvents,

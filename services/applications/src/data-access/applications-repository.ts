@@ -64,6 +64,8 @@ function toRecord(doc: ApplicationDoc): ApplicationRecord {
     pickup_reminded_at: iso(doc.pickup_reminded_at),
     pickup_overdue_at: iso(doc.pickup_overdue_at),
     next_in_queue_after: doc.next_in_queue_after ?? null,
+    handover_token: doc.handover_token ?? null,
+    approved_at: iso(doc.approved_at),
     created_at: doc.created_at.toISOString(),
     updated_at: doc.updated_at.toISOString(),
   };
@@ -167,6 +169,8 @@ export class ApplicationsRepository {
       rejected_for: null,
       ...freshPickup(null),
       next_in_queue_after: null,
+      handover_token: null,
+      approved_at: null,
       created_at: now,
       updated_at: now,
     };
@@ -179,6 +183,18 @@ export class ApplicationsRepository {
 
   findById(id: number): Promise<ApplicationRecord | null> {
     return this.one({ id });
+  }
+
+  /** The application of a booking link's token (issue 29), whatever its status. */
+  findByHandoverToken(token: string): Promise<ApplicationRecord | null> {
+    return this.one({ handover_token: token, erased_at: null } as QueryFilter<ApplicationDoc>);
+  }
+
+  /** Several applications by id (the day plan), in no particular order. */
+  async findMany(ids: number[]): Promise<ApplicationRecord[]> {
+    // one equality per id: FerretDB pushes `id` down to an index, but not `$in`
+    const found = await Promise.all([...new Set(ids)].map((id) => this.findById(id)));
+    return found.filter((a): a is ApplicationRecord => a !== null);
   }
 
   findByLotAndPhone(lotId: number, phone: string): Promise<ApplicationRecord | null> {
@@ -344,7 +360,13 @@ export class ApplicationsRepository {
       rejected_for: to === 'rejected' ? (extras.rejectedFor ?? null) : null,
       next_in_queue_after: null,
       // an approval carries its pickup date; leaving it keeps the date for the record
-      ...(to === 'approved' ? freshPickup(extras.pickupBy ?? null) : {}),
+      ...(to === 'approved'
+        ? {
+            ...freshPickup(extras.pickupBy ?? null),
+            handover_token: extras.handoverToken ?? null,
+            approved_at: new Date(),
+          }
+        : {}),
     };
     return this.updated(id, guard, set, events, noteLine);
   }
@@ -423,7 +445,7 @@ export class ApplicationsRepository {
   markPickup(
     id: number,
     field: 'pickup_reminded_at' | 'pickup_overdue_at',
-    pickupBy: string,
+    pickupBy: string | null,
     events: DomainEvent[],
   ): Promise<boolean> {
     const guard = { status: 'approved', pickup_by: pickupBy, [field]: null };

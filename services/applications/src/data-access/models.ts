@@ -2,12 +2,18 @@ import { Schema, type Connection } from 'mongoose';
 import {
   ApplicationStatuses,
   ApprovalFailureReasons,
+  HandoverStatuses,
   Languages,
   LotStatuses,
+  SlotKinds,
   WishStatuses,
+  type Actor,
+  type HandoverStatus,
+  type SlotKind,
   type Wish,
 } from '@furniture/contracts';
 import { outboxPlugin } from '@furniture/platform';
+import type { HandoverFollowUp } from '../domain/handover-records';
 import type { ApplicationRecord, ApprovalRecord } from '../domain/records';
 
 const localized = { de: { type: String, default: '' }, uk: { type: String, default: '' } };
@@ -22,6 +28,8 @@ export interface ApplicationDoc extends Omit<
   | 'pickup_reminded_at'
   | 'pickup_overdue_at'
   | 'next_in_queue_after'
+  | 'handover_token'
+  | 'approved_at'
   | 'created_at'
   | 'updated_at'
 > {
@@ -32,6 +40,9 @@ export interface ApplicationDoc extends Omit<
   pickup_reminded_at?: Date | null;
   pickup_overdue_at?: Date | null;
   next_in_queue_after?: number | null;
+  /** approved (issue 29): the family's personal booking link's token */
+  handover_token?: string | null;
+  approved_at?: Date | null;
   /** the family's data was erased (privacy.ts): on request or after the retention period */
   erased_at?: Date | null;
   created_at: Date;
@@ -89,6 +100,8 @@ const applicationSchema = new Schema<ApplicationDoc>(
     pickup_reminded_at: { type: Date, default: null },
     pickup_overdue_at: { type: Date, default: null },
     next_in_queue_after: { type: Number, default: null },
+    handover_token: { type: String, default: null },
+    approved_at: { type: Date, default: null },
     erased_at: { type: Date, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
@@ -109,6 +122,8 @@ applicationSchema.index({ status: 1, pickup_by: 1 });
 applicationSchema.index({ status: 1, updated_at: 1 });
 // the privacy lookup by WhatsApp number
 applicationSchema.index({ applicant_whatsapp: 1 });
+// the family's booking page by its token (issue 29)
+applicationSchema.index({ handover_token: 1 });
 applicationSchema.plugin(outboxPlugin);
 
 const wishSchema = new Schema<WishDoc>(
@@ -136,10 +151,145 @@ wishSchema.index({ applicant_whatsapp: 1 });
 wishSchema.index({ status: 1, updated_at: 1 });
 wishSchema.plugin(outboxPlugin);
 
+// ---- handover (issue 29) ----------------------------------------------------------------------
+
+/** A pickup location. `feed_key`: the secret of its iCal feed. */
+export interface LocationDoc {
+  id: number;
+  name: string;
+  address: string;
+  city: string;
+  notes: string | null;
+  active: boolean;
+  feed_key: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/**
+ * A slot: `free` places are claimed one at a time by a guarded `$inc` (free > 0) and given back
+ * the same way; `booked` moves with it (capacity = free + booked).
+ */
+export interface SlotDoc {
+  id: number;
+  location_id: number;
+  kind: SlotKind;
+  starts_at: Date;
+  ends_at: Date;
+  /** the local day of starts_at (the office's time zone) */
+  day: string;
+  capacity: number;
+  free: number;
+  booked: number;
+  created_at: Date;
+}
+
+/**
+ * A handover: one booked slot of one application or donation. While booked, `active_key`
+ * (`application:<id>` or `donation:<id>`) is unique, so each holds at most one booking; once
+ * ended it becomes `ended:<id>`. The slot's kind, place and times are copied (a slot may be
+ * deleted after); nothing of the family or donor is.
+ */
+export interface HandoverDoc {
+  id: number;
+  active_key: string;
+  application_id: number | null;
+  donation_id: number | null;
+  slot_id: number;
+  kind: SlotKind;
+  location_id: number;
+  starts_at: Date;
+  ends_at: Date;
+  day: string;
+  status: HandoverStatus;
+  /** the day plan's order (null: by time) */
+  position: number | null;
+  /** the outcome's note (may name people: erased with the application, and by retention) */
+  note: string | null;
+  by: 'family' | 'staff';
+  reminded_at: Date | null;
+  /** what the outcome still has to do to the application (retried by the check job) */
+  follow_up: HandoverFollowUp | null;
+  closed_by: Actor | null;
+  closed_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const locationSchema = new Schema<LocationDoc>(
+  {
+    id: { type: Number, required: true, unique: true },
+    name: { type: String, required: true },
+    address: { type: String, required: true },
+    city: { type: String, required: true },
+    notes: { type: String, default: null },
+    active: { type: Boolean, default: true },
+    feed_key: { type: String, required: true },
+    created_at: { type: Date, required: true },
+    updated_at: { type: Date, required: true },
+  },
+  { collection: 'locations', versionKey: false },
+);
+locationSchema.plugin(outboxPlugin);
+
+const slotSchema = new Schema<SlotDoc>(
+  {
+    id: { type: Number, required: true, unique: true },
+    location_id: { type: Number, required: true },
+    kind: { type: String, enum: SlotKinds, required: true },
+    starts_at: { type: Date, required: true },
+    ends_at: { type: Date, required: true },
+    day: { type: String, required: true },
+    capacity: { type: Number, required: true },
+    free: { type: Number, required: true },
+    booked: { type: Number, required: true },
+    created_at: { type: Date, required: true },
+  },
+  { collection: 'slots', versionKey: false },
+);
+slotSchema.index({ day: 1 });
+slotSchema.index({ starts_at: 1 });
+
+const handoverSchema = new Schema<HandoverDoc>(
+  {
+    id: { type: Number, required: true, unique: true },
+    active_key: { type: String, required: true, unique: true },
+    application_id: { type: Number, default: null },
+    donation_id: { type: Number, default: null },
+    slot_id: { type: Number, required: true },
+    kind: { type: String, enum: SlotKinds, required: true },
+    location_id: { type: Number, required: true },
+    starts_at: { type: Date, required: true },
+    ends_at: { type: Date, required: true },
+    day: { type: String, required: true },
+    status: { type: String, enum: HandoverStatuses, required: true },
+    position: { type: Number, default: null },
+    note: { type: String, default: null },
+    by: { type: String, enum: ['family', 'staff'], required: true },
+    reminded_at: { type: Date, default: null },
+    follow_up: { type: String, enum: ['complete', 'lapse', 'overdue', null], default: null },
+    closed_by: { type: Object, default: null },
+    closed_at: { type: Date, default: null },
+    created_at: { type: Date, required: true },
+    updated_at: { type: Date, required: true },
+  },
+  { collection: 'handovers', versionKey: false },
+);
+// the day plan; the jobs (booked by time); an application's handovers (privacy, its booking)
+handoverSchema.index({ day: 1 });
+handoverSchema.index({ status: 1, starts_at: 1 });
+handoverSchema.index({ application_id: 1 });
+handoverSchema.index({ slot_id: 1 });
+handoverSchema.index({ follow_up: 1 });
+handoverSchema.plugin(outboxPlugin);
+
 export function registerModels(conn: Connection) {
   return {
     Application: conn.model<ApplicationDoc>('Application', applicationSchema),
     Wish: conn.model<WishDoc>('Wish', wishSchema),
+    Location: conn.model<LocationDoc>('Location', locationSchema),
+    Slot: conn.model<SlotDoc>('Slot', slotSchema),
+    Handover: conn.model<HandoverDoc>('Handover', handoverSchema),
   };
 }
 export type Models = ReturnType<typeof registerModels>;

@@ -7,11 +7,14 @@ import {
 import { createEvent, type LotLookup } from '@furniture/platform/domain';
 import type { ApplicationsRepository } from '../data-access/applications-repository';
 import type { ApplicationRecord } from './records';
+import type { HandoverLinks } from './handover-links';
 import type { Pickups } from './pickups';
 import { authorOf, noteLine, SYSTEM_AUTHOR } from './notes';
 import { changeStatus, type ChangeOptions } from './status-changes';
 
 export interface LotReactionsDeps {
+  /** the booking link of an approval, the booking given back when it ends (issue 29) */
+  handoverLinks?: HandoverLinks;
   applications: ApplicationsRepository;
   lots: LotLookup;
   pickups: Pickups;

@@ -15,6 +15,7 @@ import type { LotLookup, LotView } from '@furniture/platform/domain';
 import type { ApplicationsRepository } from '../data-access/applications-repository';
 import { isOpen, type ApplicationRecord } from './records';
 import { actorOf, requestApproval } from './approvals';
+import type { HandoverLinks } from './handover-links';
 import type { Pickups } from './pickups';
 import { authorOf, noteLine, parseNotes } from './notes';
 import { changeStatus, lotName, staffTransition } from './status-changes';
@@ -23,6 +24,8 @@ export interface ModerationDeps {
   applications: ApplicationsRepository;
   lots: LotLookup;
   pickups: Pickups;
+  /** the booking link of an approval, the booking given back when it ends (issue 29) */
+  handoverLinks?: HandoverLinks;
 }
 
 /** The staff view of an application: its notes parsed, its place in the queue, its lot. */
@@ -32,6 +35,7 @@ export function toApplication(
   position: number | null,
   overdue = false,
   holder: { id: number; applicant_name: string } | null = null,
+  handoverUrl?: (token: string) => string,
 ): Application {
   const {
     notes,
@@ -40,10 +44,13 @@ export function toApplication(
     rejected_for: _rejectedFor,
     request_key: _key,
     pickup_overdue_at: _overdueAt,
+    handover_token: token,
+    approved_at: _approvedAt,
     ...fields
   } = app;
   return {
     ...fields,
+    handover_url: app.status === 'approved' && token && handoverUrl ? handoverUrl(token) : null,
     approval: approval
       ? { ...approval, requested_by: approval.requested_by && actorOf(approval.requested_by) }
       : null,
@@ -199,6 +206,7 @@ export class Moderation {
         index >= 0 ? index + 1 : null,
         this.deps.pickups.isOverdue(a),
         queue?.holder ?? null,
+        this.deps.handoverLinks && ((token: string) => this.deps.handoverLinks!.url(token)),
       );
     });
   }

@@ -3,11 +3,14 @@ import { AppError, createEvent, type LotLookup, type Logger } from '@furniture/p
 import type { ApplicationsRepository } from '../data-access/applications-repository';
 import { requestApproval } from './approvals';
 import { addDays, today, type Calendar } from './calendar';
-import { authorOf, noteLine } from './notes';
+import type { HandoverLinks } from './handover-links';
+import { authorOf, noteLine, SYSTEM_AUTHOR } from './notes';
 import type { ApplicationRecord } from './records';
 import { changeStatus, familyFields } from './status-changes';
 
 export interface PickupsDeps {
+  /** the booking given back when the pickup lapses (issue 29) */
+  handoverLinks?: HandoverLinks;
   applications: ApplicationsRepository;
   lots: LotLookup;
   calendar: Calendar;
@@ -43,13 +46,29 @@ export class Pickups {
     return day;
   }
 
-  /** Approved and its pickup date has passed. */
-  isOverdue(app: Pick<ApplicationRecord, 'status' | 'pickup_by'>): boolean {
-    return (
-      app.status === 'approved' &&
-      app.pickup_by !== null &&
-      app.pickup_by < today(this.deps.calendar)
-    );
+  /** Approved and its pickup date has passed (or its booked slot passed unconfirmed). */
+  isOverdue(
+    app: Pick<ApplicationRecord, 'status' | 'pickup_by'> &
+      Partial<Pick<ApplicationRecord, 'pickup_overdue_at'>>,
+  ): boolean {
+    if (app.status !== 'approved') return false;
+    if (app.pickup_overdue_at) return true;
+    return app.pickup_by !== null && app.pickup_by < today(this.deps.calendar);
+  }
+
+  /**
+   * A booked slot passed without the family (issue 29): the pickup is overdue like a passed
+   * pickup date (announced once), and staff extend it or let it lapse.
+   */
+  async markOverdue(app: ApplicationRecord): Promise<boolean> {
+    if (app.status !== 'approved' || app.pickup_overdue_at) return false;
+    return this.deps.applications.markPickup(app.id, 'pickup_overdue_at', app.pickup_by ?? null, [
+      createEvent(Events.ApplicationPickupOverdue, {
+        application_id: app.id,
+        lot_id: app.lot_id,
+        pickup_by: app.pickup_by ?? '',
+      }),
+    ]);
   }
 
   /** PATCH /applications/{id}/pickup: a new date, mailed to the family and logged. */
@@ -80,14 +99,17 @@ export class Pickups {
     if (!updated) throw new AppError('PICKUP_NOT_APPROVED');
   }
 
-  /** POST /applications/{id}/lapse: the family did not come; the lot goes to the next family. */
-  async lapse(actor: Actor, app: ApplicationRecord, input: LapseInput): Promise<void> {
+  /**
+   * POST /applications/{id}/lapse: the family did not come; the lot goes to the next family.
+   * `actor` null: the system (a missed slot's follow-up has no staff member).
+   */
+  async lapse(actor: Actor | null, app: ApplicationRecord, input: LapseInput): Promise<void> {
     if (app.status !== 'approved') throw new AppError('PICKUP_NOT_APPROVED');
     const until = app.pickup_by ? ` (bis ${germanDay(app.pickup_by)})` : '';
     const updated = await changeStatus(this.deps, app, 'rejected', {
       reason: 'pickup_lapsed',
       note: input.note ?? `Abholfrist abgelaufen${until}: Das Lot geht an die nächste Familie.`,
-      author: authorOf(actor),
+      author: actor ? authorOf(actor) : SYSTEM_AUTHOR,
       actor,
     });
     if (!updated) throw new AppError('APPLICATION_CHANGED', { params: { status: app.status } });

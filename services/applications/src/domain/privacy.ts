@@ -23,8 +23,17 @@ export interface DonorRecordsSource {
   erase(e164: string, actor: Actor | null): Promise<DonorErasure>;
 }
 
+/** The handovers of applications (issue 29): listed, their notes erased with them. */
+export interface HandoverRecordsOf {
+  storedOf(applicationIds: number[]): Promise<StoredRecord[]>;
+  eraseOf(applicationId: number): Promise<void>;
+  /** outcome notes of stops closed before `before` are cleared */
+  applyRetention(before: Date): Promise<number>;
+}
+
 export interface PrivacyDeps {
   privacy: PrivacyRepository;
+  handovers?: HandoverRecordsOf;
   donors: DonorRecordsSource;
   /** the retention job's clock (tests set it) */
   now: () => Date;
@@ -64,7 +73,10 @@ export class Privacy {
       this.deps.privacy.ofPhone(e164),
       this.deps.donors.lookup(e164),
     ]);
-    return { phone: e164, ...found, donations };
+    const handovers = this.deps.handovers
+      ? await this.deps.handovers.storedOf(found.applications.map((a) => a.id as number))
+      : [];
+    return { phone: e164, ...found, donations, handovers };
   }
 
   /**
@@ -194,13 +206,28 @@ export class Privacy {
     };
     const applications = await eraseExpired('application');
     const wishes = await eraseExpired('wish');
+    // the outcome notes of stops (a driver's words may name people), after the same period
+    await this.deps.handovers?.applyRetention(before);
     if (applications + wishes > 0)
       this.deps.logger.info({ applications, wishes }, 'retention period ended: data erased');
     return { applications, wishes };
   }
 
   /** Erases one application's or wish's family fields with its event (ids only). */
-  private eraseOne(
+  private async eraseOne(
+    kind: 'application' | 'wish',
+    id: number,
+    reason: 'request' | 'retention',
+    now: Date,
+    actor: Actor | null,
+  ): Promise<boolean> {
+    const erased = await this.eraseRecord(kind, id, reason, now, actor);
+    // its handovers' notes too (also when it was erased before: a second try finishes it)
+    if (kind === 'application') await this.deps.handovers?.eraseOf(id);
+    return erased;
+  }
+
+  private eraseRecord(
     kind: 'application' | 'wish',
     id: number,
     reason: 'request' | 'retention',

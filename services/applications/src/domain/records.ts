@@ -64,6 +64,10 @@ export interface ApplicationRecord
   pickup_overdue_at: string | null;
   /** pending and first of the queue because this application let its pickup date lapse */
   next_in_queue_after: number | null;
+  /** approved (issue 29): the token of the family's personal booking link */
+  handover_token: string | null;
+  /** when it was last approved */
+  approved_at: string | null;
 }
 
 export interface ApprovalRecord {
@@ -90,6 +94,8 @@ export type NewApplication = Omit<
   | 'pickup_reminded_at'
   | 'pickup_overdue_at'
   | 'next_in_queue_after'
+  | 'handover_token'
+  | 'approved_at'
 >;
 
 /** What a status change writes besides the status, and what it requires besides `from`. */
@@ -100,6 +106,8 @@ export interface TransitionExtras {
   rejectedFor?: number | null;
   /** only while an approval of the application is requested (the catalog confirmed it) */
   requireApprovalRequested?: boolean;
+  /** approving: the token of the family's booking link */
+  handoverToken?: string | null;
 }
 
 export type NewWish = Omit<Wish, 'id' | 'created_at' | 'updated_at'>;

@@ -9,6 +9,7 @@ import { createEvent } from '@furniture/platform/domain';
 import type { ApplicationsRepository } from '../data-access/applications-repository';
 import { holdsLot, type ApplicationRecord, type TransitionExtras } from './records';
 import type { LotLookup, LotView } from '@furniture/platform/domain';
+import { newHandoverToken, type HandoverLinks } from './handover-links';
 import { noteLine, statusLabelDe, SYSTEM_AUTHOR, type NoteAuthor } from './notes';
 
 export type ChangeReason = (typeof ApplicationChangeReasons)[number];
@@ -80,6 +81,8 @@ export type ChangeOptions = {
 export interface StatusChangeDeps {
   applications: ApplicationsRepository;
   lots: LotLookup;
+  /** the booking link of an approval, the booking given back when it ends (issue 29) */
+  handoverLinks?: HandoverLinks;
 }
 
 /**
@@ -95,6 +98,8 @@ export async function changeStatus(
 ): Promise<ApplicationRecord | null> {
   const t = transitionOf(app.status, to);
   const lot = await deps.lots.get(app.lot_id);
+  const token = to === 'approved' ? newHandoverToken() : null;
+  const links = deps.handoverLinks;
   const comment = opts.note ?? `Status: ${statusLabelDe[app.status]} → ${statusLabelDe[to]}`;
   const event: DomainEvent = createEvent(
     t.event,
@@ -104,7 +109,13 @@ export async function changeStatus(
       new_status: to,
       reason: opts.reason,
       note: opts.note,
-      ...(to === 'approved' ? { pickup_by: opts.pickupBy ?? null } : {}),
+      ...(to === 'approved'
+        ? {
+            pickup_by: opts.pickupBy ?? null,
+            handover_url: token && links ? links.url(token) : null,
+          }
+        : {}),
+      ...(to === 'completed' ? { approved_at: app.approved_at } : {}),
       // only then may the catalog have reserved the lot for it
       ...(to === 'rejected' ? { lot_held: holdsLot(app) } : {}),
       ...(lot ? { category_id: lot.category_id } : {}),
@@ -116,7 +127,13 @@ export async function changeStatus(
     opts.actor,
   );
   const line = noteLine(opts.author, t.action, comment);
-  return deps.applications.transition(app.id, app.status, to, line, [event], opts);
+  const updated = await deps.applications.transition(app.id, app.status, to, line, [event], {
+    ...opts,
+    handoverToken: token,
+  });
+  // its booked slot is given back (the handover job catches up after a crash in between)
+  if (updated && app.status === 'approved' && links) await links.applicationLeft(app.id);
+  return updated;
 }
 
 /**

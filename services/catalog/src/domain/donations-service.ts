@@ -10,6 +10,7 @@ import {
   type DomainEvent,
   type Donation,
   type DonationCreate,
+  type DonationContacts,
   type DonationCreated,
   type DonationLookup,
   type DonationsPage,
@@ -223,6 +224,51 @@ export class DonationsService {
     });
     if (!result) throw new AppError('DONATION_NOT_FOUND');
     return toDonation(result.after);
+  }
+
+  /**
+   * What a driver needs of some donations (issue 29: the applications service's day plan and
+   * donor pickups), read now; unknown ids are left out.
+   */
+  async contacts(ids: number[]): Promise<DonationContacts> {
+    const found = await Promise.all(
+      [...new Set(ids)].map((id) => this.deps.donations.findById(id)),
+    );
+    return {
+      donations: found
+        .filter((d): d is DonationData => d !== null)
+        .map((d) => ({
+          id: d.id,
+          status: d.status,
+          donor_name: d.donor_name,
+          donor_phone: d.donor_phone,
+          address: d.address,
+          city: d.city,
+          floor: d.floor,
+          has_elevator: d.has_elevator,
+          items: d.items.map((i) => i.description),
+        })),
+    };
+  }
+
+  /**
+   * handover.closed (issue 29): a donor pickup marked done collects its donation (accepted →
+   * collected, as staff would, in the name of who marked it). A redelivery, or a donation that
+   * moved on meanwhile, changes nothing.
+   */
+  async handoverClosed(event: DomainEvent<typeof Events.HandoverClosed>): Promise<void> {
+    const p = event.payload;
+    if (p.donation_id === null || p.outcome !== 'done') return;
+    await this.deps.donations.mutate(p.donation_id, (d) =>
+      d.status === 'accepted'
+        ? this.move(d, 'collected', {
+            cause: 'staff',
+            by: event.actor,
+            note: `Abgeholt (Termin #${p.handover_id})${p.note ? `: ${p.note}` : ''}`,
+            reason: null,
+          })
+        : null,
+    );
   }
 
   /**

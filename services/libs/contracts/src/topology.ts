@@ -37,6 +37,8 @@ export const Subscriptions: Record<ServiceName, readonly EventName[]> = {
     Events.ApplicationRejected,
     Events.PhotoUploaded,
     Events.PhotoDeleted,
+    // a donor pickup marked done: the donation is collected (issue 29)
+    Events.HandoverClosed,
   ],
   applications: [...lotEvents, Events.LotReservationFailed],
   // lots (read model, photos of deleted lots); erased donations (their donors' photos)

@@ -75,3 +75,15 @@ export function localDay(at: Date, timeZone: string): string {
   const w = wallClock(at, timeZone);
   return `${w.year}-${two(w.month)}-${two(w.day)}`;
 }
+
+/** The instant of a wall-clock time ("HH:mm") on a calendar day in a time zone. */
+export function localInstant(day: string, time: string, timeZone: string): Date {
+  const d = DAY.exec(day);
+  const t = /^(\d{2}):(\d{2})$/.exec(time);
+  if (!d || !t) throw new Error(`not a day and time: ${day} ${time}`);
+  const wall = Date.UTC(Number(d[1]), Number(d[2]) - 1, Number(d[3]), Number(t[1]), Number(t[2]));
+  let guess = wall;
+  // twice: the offset at the guess may differ from the offset at the answer (DST changes)
+  for (let i = 0; i < 2; i++) guess = wall - offsetMs(new Date(guess), timeZone);
+  return new Date(guess);
+}

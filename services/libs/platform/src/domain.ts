@@ -11,6 +11,6 @@ export { findSnapshotLot } from './read-models/lot-view';
 export type { LotLookup, LotSnapshotSource, LotView } from './read-models/lot-view';
 export type { Logger } from 'pino';
 export type { AuthenticatedActor } from './auth';
-export { formatLocal, localDay, rangeEnd, rangeStart } from './dates';
+export { formatLocal, localDay, localInstant, rangeEnd, rangeStart } from './dates';
 export { changesOf } from './changes';
 export type { ErasureLedger, ErasureEntry, ErasedRecord } from './backup/erasure-ledger';

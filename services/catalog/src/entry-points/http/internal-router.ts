@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import {
+  donationContactsSchema,
   donationPhotoClaimParamsSchema,
   donationPhotoClaimSchema,
   donationPhotoFinishSchema,
@@ -13,6 +14,7 @@ import {
 import { input } from '@furniture/platform';
 import type { DonationPhotos } from '../../domain/donation-photos';
 import type { DonationPrivacy } from '../../domain/donation-privacy';
+import type { DonationsService } from '../../domain/donations-service';
 import type { LotsService } from '../../domain/lots-service';
 
 /**
@@ -24,6 +26,7 @@ export function internalRouter(
   lots: LotsService,
   photos: DonationPhotos,
   privacy: DonationPrivacy,
+  donations: DonationsService,
 ): Router {
   const r = Router();
   r.get('/lots/snapshot', async (req, res) => {
@@ -47,6 +50,12 @@ export function internalRouter(
   r.delete(`${claims}/:photoId`, async (req, res) => {
     const { id, itemId, photoId } = input.params(req, donationPhotoParamsSchema);
     res.json(await photos.release(id, itemId, photoId));
+  });
+
+  // the applications service's day plan and donor pickups (issue 29)
+  r.post('/donations/contacts', async (req, res) => {
+    const { ids } = input.body(req, donationContactsSchema);
+    res.json(await donations.contacts(ids));
   });
 
   // the applications service's privacy lookup and erasure by phone (issue 15, 28)

@@ -236,6 +236,11 @@ export const applicationAnswer = z
     pickup_reminded_at: z.string().nullable(),
     /** pending and first of the queue: the application that let its pickup date lapse */
     next_in_queue_after: int().nullable(),
+    /**
+     * approved (wave 3, issue 29): the family's personal link to book its pickup or delivery
+     * slot (staff may send it by hand); null otherwise
+     */
+    handover_url: z.string().nullable().optional(),
   })
   .meta({ id: 'Application' });
 export type Application = z.infer<typeof applicationAnswer>;

@@ -230,3 +230,6 @@ export const handoverOutcomeSchema = z.object({
 export type HandoverOutcomeInput = z.infer<typeof handoverOutcomeSchema>;
 
 export const handoverIdParamsSchema = idParamSchema;
+
+/** GET /locations/{id}/calendar.ics?key=: the feed's secret. */
+export const locationFeedQuerySchema = z.object({ key: z.string().min(1).max(200) });

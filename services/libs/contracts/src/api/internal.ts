@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Roles } from '../enums';
+import { DonationStatuses, Roles } from '../enums';
 import { lotSnapshotSchema } from '../events';
 import { Limits } from '../limits';
 import { photoUrlsSchema } from './media';
@@ -104,3 +104,32 @@ export const adoptedPhotosAnswer = z.object({
   photos: z.array(z.object({ photo_id: z.number().int(), urls: photoUrlsSchema })),
 });
 export type AdoptedPhotos = z.infer<typeof adoptedPhotosAnswer>;
+
+/*
+ * Donor pickups (issue 29): the applications service keeps the slots and the day plan, the
+ * catalog the donors. It asks for what a driver needs of the donations of a day plan (and the
+ * status before it books a pickup) at request time; nothing of the donor is copied.
+ *
+ * POST {CATALOG_URL}/internal/donations/contacts  {ids}  → {donations}
+ */
+export const donationContactsSchema = z.object({
+  ids: z.array(z.number().int().positive()).min(1).max(500),
+});
+export const donationContactsAnswer = z.object({
+  /** the donations that exist (unknown ids are left out) */
+  donations: z.array(
+    z.object({
+      id: z.number().int(),
+      status: z.enum(DonationStatuses),
+      donor_name: z.string(),
+      donor_phone: z.string(),
+      address: z.string(),
+      city: z.string(),
+      floor: z.number().int().nullable(),
+      has_elevator: z.boolean().nullable(),
+      /** the items' descriptions (what the driver collects) */
+      items: z.array(z.string()),
+    }),
+  ),
+});
+export type DonationContacts = z.infer<typeof donationContactsAnswer>;

@@ -38,6 +38,8 @@ export const privacyLookupAnswer = z.object({
   applications: z.array(storedRecord),
   wishes: z.array(storedRecord),
   donations: z.array(storedRecord),
+  /** the handovers (booked slots) of the number's applications, as stored (wave 3) */
+  handovers: z.array(storedRecord).optional(),
 });
 export type PrivacyLookup = z.infer<typeof privacyLookupAnswer>;
 

@@ -1,4 +1,14 @@
-import type { ErrorDefinition } from './types';
+import type { HandoverStatus } from '../enums';
+import type { ErrorDefinition, LocalizedText } from './types';
+
+/** A handover's status in both languages (HANDOVER_CLOSED names it). */
+export const HandoverStatusLabels: Record<HandoverStatus, LocalizedText> = {
+  booked: { de: 'gebucht', uk: 'заброньовано' },
+  done: { de: 'erledigt', uk: 'виконано' },
+  absent: { de: 'nicht angetroffen', uk: 'не застали' },
+  cancelled: { de: 'abgesagt', uk: 'скасовано' },
+  missed: { de: 'verpasst', uk: 'пропущено' },
+};
 
 /** Handover errors (issue 29): locations, slots, bookings and the day plan. */
 export const handoverErrors = {

@@ -10,6 +10,7 @@ import type { ErrorDefinition } from './types';
 
 export type { ErrorDefinition, LocalizedText } from './types';
 export { DonationStatusLabels } from './donations';
+export { HandoverStatusLabels } from './handovers';
 
 /**
  * Stable error codes. Every answer of a service that is not a success carries one as `code`,

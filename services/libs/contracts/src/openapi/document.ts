@@ -63,7 +63,22 @@ import {
   donationStatusUpdateSchema,
 } from '../api/donations';
 import {
+  bookingSchema,
+  dayPlanOrderSchema,
+  dayPlanQuerySchema,
+  donorPickupSchema,
+  handoverOutcomeSchema,
+  handoverTokenParamsSchema,
+  locationCreateSchema,
+  locationFeedQuerySchema,
+  locationPatchSchema,
+  slotCreateSchema,
+  slotListQuerySchema,
+  slotPatternSchema,
+} from '../api/handovers';
+import {
   adoptedPhotosSchema,
+  donationContactsSchema,
   donationPhotoClaimParamsSchema,
   donationPhotoClaimSchema,
   donationPhotoFinishSchema,
@@ -115,7 +130,8 @@ interface Operation {
   ok: {
     status?: number;
     description: string;
-    schema: z.ZodType;
+    /** none: an answer without a body (204) */
+    schema?: z.ZodType;
     /** default application/json */
     contentType?: string;
     /** response headers the answer carries */
@@ -499,6 +515,12 @@ export const operations: readonly Operation[] = [
         schema: answers.donationPhotoFinishAnswer,
       },
     },
+    'POST /internal/donations/contacts': {
+      summary: 'What a driver needs of some donations (the day plan, a donor pickup)',
+      access: 'internal',
+      body: donationContactsSchema,
+      ok: { description: 'the donations that exist', schema: answers.donationContactsAnswer },
+    },
     'POST /internal/privacy/donations': {
       summary: "A phone number's donations as stored (the privacy lookup)",
       access: 'internal',
@@ -730,6 +752,147 @@ export const operations: readonly Operation[] = [
       body: privacyPhoneSchema,
       ok: { description: 'how many records were erased', schema: answers.privacyErasureAnswer },
       errors: ['PRIVACY_OPEN_RECORDS'],
+    },
+  }),
+  ...calls('applications', V1, {
+    // handover (issue 29): locations, slots, the family's booking, the day plan
+    'POST /locations': {
+      summary: 'A pickup location (name, address, opening notes)',
+      access: 'admin',
+      body: locationCreateSchema,
+      ok: { status: 201, description: 'the new location', schema: answers.locationAnswer },
+    },
+    'GET /locations': {
+      summary: 'The pickup locations, with their iCal feeds',
+      access: 'staff',
+      ok: { description: 'the locations', schema: answers.locationListAnswer },
+    },
+    'PATCH /locations/{id}': {
+      summary: 'Change a location, or make it inactive (it offers no new slots)',
+      access: 'admin',
+      params: idParamSchema,
+      body: locationPatchSchema,
+      ok: { description: 'the changed location', schema: answers.locationAnswer },
+      errors: ['LOCATION_NOT_FOUND'],
+    },
+    'GET /locations/{id}/calendar.ics': {
+      summary: "A location's booked stops as an iCal feed (staff calendars)",
+      description:
+        'key: the secret of the feed (calendar_url of the location). Stops name the kind, the lot and the application or donation number, never a family.',
+      access: 'public',
+      params: idParamSchema,
+      query: locationFeedQuerySchema,
+      ok: { description: 'the feed', schema: z.string(), contentType: 'text/calendar' },
+      errors: ['LOCATION_NOT_FOUND'],
+      rateLimited: true,
+    },
+    'POST /slots': {
+      summary: 'One slot at a location (pickup, delivery or donor pickup)',
+      access: 'staff',
+      body: slotCreateSchema,
+      ok: { status: 201, description: 'the new slot', schema: answers.slotAnswer },
+      errors: ['LOCATION_NOT_FOUND'],
+    },
+    'POST /slots/pattern': {
+      summary: 'Slots from a weekly pattern over a date range (times in Europe/Berlin)',
+      description: `At most ${Limits.slotPatternMax} slots at once.`,
+      access: 'staff',
+      body: slotPatternSchema,
+      ok: { status: 201, description: 'the new slots', schema: answers.slotListAnswer },
+      errors: ['LOCATION_NOT_FOUND', 'SLOT_PATTERN_TOO_MANY'],
+    },
+    'GET /slots': {
+      summary: 'Slots in a range (default: today and the next 14 days), with their bookings',
+      access: 'staff',
+      query: slotListQuerySchema,
+      ok: { description: 'the slots, earliest first', schema: answers.slotListAnswer },
+    },
+    'DELETE /slots/{id}': {
+      summary: 'Delete a slot nobody is booked on',
+      access: 'staff',
+      params: idParamSchema,
+      ok: { status: 204, description: 'deleted' },
+      errors: ['SLOT_NOT_FOUND', 'SLOT_BOOKED'],
+    },
+    'GET /handovers': {
+      summary: 'The day plan: every stop of a day in the team’s order',
+      description:
+        "Families' names, phones and addresses are read from their applications, donors' from the catalog, at request time.",
+      access: 'staff',
+      query: dayPlanQuerySchema,
+      ok: { description: 'the stops', schema: answers.dayPlanAnswer },
+    },
+    'POST /handovers': {
+      summary: 'A donor pickup: book a donor_pickup slot for an accepted donation',
+      access: 'staff',
+      body: donorPickupSchema,
+      ok: { status: 201, description: 'the stop', schema: answers.dayPlanStopSchema },
+      errors: [
+        'SLOT_NOT_FOUND',
+        'SLOT_FULL',
+        'SLOT_NOT_OFFERED',
+        'DONATION_NOT_FOUND',
+        'DONATION_PICKUP_NOT_ALLOWED',
+      ],
+    },
+    'PUT /handovers/order': {
+      summary: "The day plan's order",
+      description:
+        'ids: stops of that day in the order the team drives them; stops left out follow.',
+      access: 'staff',
+      body: dayPlanOrderSchema,
+      ok: { description: 'the day plan in its new order', schema: answers.dayPlanAnswer },
+    },
+    'PATCH /handovers/{ref}': {
+      summary: 'What happened at a stop: done or absent',
+      description:
+        'done: the application is completed (the lot taken) or the donation collected; absent: the pickup lapses and the lot goes to the next family.',
+      access: 'staff',
+      params: z.object({ ref: idParamSchema.shape.id }),
+      body: handoverOutcomeSchema,
+      ok: { description: 'the stop', schema: answers.dayPlanStopSchema },
+      errors: ['HANDOVER_STOP_NOT_FOUND', 'HANDOVER_CLOSED'],
+    },
+    'GET /handovers/{ref}': {
+      summary: "A family's booking page: the lot, the pickup date, the slots it may book",
+      description:
+        'ref: the personal token of the approval mail. An unknown or ended token answers 404.',
+      access: 'public',
+      params: z.object({ ref: handoverTokenParamsSchema.shape.token }),
+      ok: { description: 'what the family may book', schema: answers.handoverFamilyAnswer },
+      errors: ['HANDOVER_NOT_FOUND'],
+      rateLimited: true,
+    },
+    'POST /handovers/{token}/booking': {
+      summary: 'The family books a slot, or moves its booking to another',
+      access: 'public',
+      params: handoverTokenParamsSchema,
+      body: bookingSchema,
+      ok: { description: 'the booking', schema: answers.bookingAnswer },
+      errors: [
+        'HANDOVER_NOT_FOUND',
+        'SLOT_NOT_FOUND',
+        'SLOT_FULL',
+        'SLOT_NOT_OFFERED',
+        'HANDOVER_CHANGE_CLOSED',
+      ],
+      rateLimited: true,
+    },
+    'DELETE /handovers/{token}/booking': {
+      summary: 'The family gives its slot back',
+      access: 'public',
+      params: handoverTokenParamsSchema,
+      ok: { status: 204, description: 'cancelled' },
+      errors: ['HANDOVER_NOT_FOUND', 'HANDOVER_CHANGE_CLOSED'],
+      rateLimited: true,
+    },
+    'GET /handovers/{token}/calendar.ics': {
+      summary: "The family's booking as an .ics file",
+      access: 'public',
+      params: handoverTokenParamsSchema,
+      ok: { description: 'the event', schema: z.string(), contentType: 'text/calendar' },
+      errors: ['HANDOVER_NOT_FOUND'],
+      rateLimited: true,
     },
   }),
   ...calls('media', V1, {
@@ -989,7 +1152,9 @@ function operationObject(op: Operation): ZodOpenApiOperationObject {
   const responses: Record<string, ZodOpenApiResponseObject> = {
     [String(op.ok.status ?? 200)]: {
       description: op.ok.description,
-      content: { [op.ok.contentType ?? 'application/json']: { schema: op.ok.schema } },
+      ...(op.ok.schema
+        ? { content: { [op.ok.contentType ?? 'application/json']: { schema: op.ok.schema } } }
+        : {}),
       ...(op.ok.headers ? { headers: op.ok.headers } : {}),
     },
   };

@@ -42,6 +42,16 @@ export {
 } from '../api/activity';
 export { impactAnswer } from '../api/impact';
 export {
+  bookingAnswer,
+  dayPlanAnswer,
+  dayPlanStopSchema,
+  handoverFamilyAnswer,
+  locationAnswer,
+  locationListAnswer,
+  slotAnswer,
+  slotListAnswer,
+} from '../api/handovers';
+export {
   donorErasureAnswer,
   donorRecordsAnswer,
   privacyErasureAnswer,
@@ -57,6 +67,7 @@ export {
 } from '../api/donations';
 export {
   adoptedPhotosAnswer,
+  donationContactsAnswer,
   donationPhotoClaimAnswer,
   donationPhotoFinishAnswer,
   donationPhotoReleaseAnswer,

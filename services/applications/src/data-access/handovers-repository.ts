@@ -1,0 +1,439 @@
+import type { DomainEvent, HandoverStatus, SlotKind } from '@furniture/contracts';
+import {
+  insertedUnlessTaken,
+  nextId,
+  type Connection,
+  type Store,
+  type StoredCollection,
+} from '@furniture/platform';
+import type { QueryFilter } from 'mongoose';
+import {
+  activeKey,
+  type HandoverFollowUp,
+  type HandoverRecord,
+  type LocationRecord,
+  type SlotRecord,
+} from '../domain/handover-records';
+import type { HandoverDoc, LocationDoc, Models, SlotDoc } from './models';
+
+const HIDDEN = { _id: 0, _outbox: 0, _outbox_pending: 0, _purge: 0 };
+
+function toLocation(d: LocationDoc): LocationRecord {
+  return {
+    id: d.id,
+    name: d.name,
+    address: d.address,
+    city: d.city,
+    notes: d.notes ?? null,
+    active: d.active ?? true,
+    feed_key: d.feed_key,
+    created_at: d.created_at,
+    updated_at: d.updated_at,
+  };
+}
+
+function toSlot(d: SlotDoc): SlotRecord {
+  return {
+    id: d.id,
+    location_id: d.location_id,
+    kind: d.kind,
+    starts_at: d.starts_at,
+    ends_at: d.ends_at,
+    day: d.day,
+    capacity: d.capacity,
+    free: d.free,
+    booked: d.booked,
+    created_at: d.created_at,
+  };
+}
+
+function toHandover(d: HandoverDoc): HandoverRecord {
+  return {
+    id: d.id,
+    application_id: d.application_id ?? null,
+    donation_id: d.donation_id ?? null,
+    slot_id: d.slot_id,
+    kind: d.kind,
+    location_id: d.location_id,
+    starts_at: d.starts_at,
+    ends_at: d.ends_at,
+    day: d.day,
+    status: d.status,
+    position: d.position ?? null,
+    note: d.note ?? null,
+    by: d.by,
+    reminded_at: d.reminded_at ?? null,
+    follow_up: d.follow_up ?? null,
+    closed_by: d.closed_by ?? null,
+    closed_at: d.closed_at ?? null,
+    created_at: d.created_at,
+    updated_at: d.updated_at,
+  };
+}
+
+/** The slot fields a handover copies (it outlives a deleted slot). */
+const slotFields = (slot: SlotRecord) => ({
+  slot_id: slot.id,
+  kind: slot.kind,
+  location_id: slot.location_id,
+  starts_at: slot.starts_at,
+  ends_at: slot.ends_at,
+  day: slot.day,
+});
+
+export type NewHandover = Pick<
+  HandoverRecord,
+  'application_id' | 'donation_id' | 'by' | 'position'
+> & { slot: SlotRecord };
+
+/**
+ * Locations, slots and handovers (issue 29), written through the store (each write in its
+ * document's turn, guarded by what it was decided on; events in the same write). A slot's places
+ * are claimed and given back by a guarded `$inc` (free > 0, booked > 0), so a slot never holds
+ * more bookings than its capacity, whatever arrives at once; one booking per application or
+ * donation rests on the unique `active_key`.
+ */
+export class HandoversRepository {
+  private readonly locations: StoredCollection<LocationDoc>;
+  private readonly slots: StoredCollection<SlotDoc>;
+  private readonly handovers: StoredCollection<HandoverDoc>;
+
+  constructor(
+    store: Store,
+    private readonly conn: Connection,
+    private readonly models: Models,
+    /** asks the outbox relay to publish now (after every write that carries events) */
+    private readonly onEvents: () => void = () => undefined,
+  ) {
+    this.locations = store.collection<LocationDoc>({ name: 'locations' });
+    this.slots = store.collection<SlotDoc>({ name: 'slots' });
+    this.handovers = store.collection<HandoverDoc>({ name: 'handovers' });
+  }
+
+  // ---- locations ----
+
+  async insertLocation(
+    data: Omit<LocationRecord, 'id' | 'created_at' | 'updated_at'>,
+  ): Promise<LocationRecord> {
+    const now = new Date();
+    const doc: LocationDoc = {
+      ...data,
+      id: await nextId(this.conn, 'locations'),
+      created_at: now,
+      updated_at: now,
+    };
+    await this.locations.insert({ ...doc });
+    return toLocation(doc);
+  }
+
+  async findLocation(id: number): Promise<LocationRecord | null> {
+    const doc = await this.models.Location.findOne({ id }, HIDDEN).lean<LocationDoc>();
+    return doc ? toLocation(doc) : null;
+  }
+
+  async listLocations(): Promise<LocationRecord[]> {
+    const docs = await this.models.Location.find({}, HIDDEN).sort({ id: 1 }).lean<LocationDoc[]>();
+    return docs.map(toLocation);
+  }
+
+  async updateLocation(
+    id: number,
+    set: Partial<Omit<LocationRecord, 'id' | 'created_at' | 'feed_key'>>,
+  ): Promise<LocationRecord | null> {
+    const done = await this.locations.update({ id }, { $set: { ...set, updated_at: new Date() } });
+    return done ? this.findLocation(id) : null;
+  }
+
+  // ---- slots ----
+
+  async insertSlot(
+    data: Omit<SlotRecord, 'id' | 'free' | 'booked' | 'created_at'>,
+  ): Promise<SlotRecord> {
+    const doc: SlotDoc = {
+      ...data,
+      id: await nextId(this.conn, 'slots'),
+      free: data.capacity,
+      booked: 0,
+      created_at: new Date(),
+    };
+    await this.slots.insert({ ...doc });
+    return toSlot(doc);
+  }
+
+  async findSlot(id: number): Promise<SlotRecord | null> {
+    const doc = await this.models.Slot.findOne({ id }, HIDDEN).lean<SlotDoc>();
+    return doc ? toSlot(doc) : null;
+  }
+
+  /** Slots starting in [from, to), earliest first; `freeOnly`: those with a free place. */
+  async listSlots(q: {
+    from: Date;
+    to: Date;
+    location_id?: number;
+    kinds?: readonly SlotKind[];
+    freeOnly?: boolean;
+  }): Promise<SlotRecord[]> {
+    const filter: QueryFilter<SlotDoc> = { starts_at: { $gte: q.from, $lt: q.to } };
+    if (q.location_id !== undefined) filter.location_id = q.location_id;
+    if (q.kinds) filter.kind = { $in: [...q.kinds] };
+    if (q.freeOnly) filter.free = { $gt: 0 };
+    const docs = await this.models.Slot.find(filter, HIDDEN)
+      .sort({ starts_at: 1, id: 1 })
+      .limit(2000)
+      .lean<SlotDoc[]>();
+    return docs.map(toSlot);
+  }
+
+  /** Takes one free place of the slot; false when it has none left (or is gone). */
+  claimPlace(slotId: number): Promise<boolean> {
+    return this.slots.update({ id: slotId, free: { $gt: 0 } }, { $inc: { free: -1, booked: 1 } });
+  }
+
+  /** Gives one place of the slot back; false when none was taken (or the slot is gone). */
+  releasePlace(slotId: number): Promise<boolean> {
+    return this.slots.update({ id: slotId, booked: { $gt: 0 } }, { $inc: { free: 1, booked: -1 } });
+  }
+
+  /** Deletes a slot nobody is booked on; false when it has bookings (or is gone). */
+  removeSlot(id: number): Promise<boolean> {
+    return this.slots.remove({ id, booked: 0 });
+  }
+
+  // ---- handovers ----
+
+  /**
+   * Stores a new booking with its events; null when the application or donation already holds
+   * one (the unique active key).
+   */
+  async insertHandover(
+    data: NewHandover,
+    events: (h: HandoverRecord) => DomainEvent[],
+  ): Promise<HandoverRecord | null> {
+    const now = new Date();
+    const { slot, ...rest } = data;
+    const doc: HandoverDoc = {
+      ...rest,
+      ...slotFields(slot),
+      id: await nextId(this.conn, 'handovers'),
+      active_key: activeKey(data),
+      status: 'booked',
+      note: null,
+      reminded_at: null,
+      follow_up: null,
+      closed_by: null,
+      closed_at: null,
+      created_at: now,
+      updated_at: now,
+    };
+    const record = toHandover(doc);
+    const inserted = await insertedUnlessTaken(() =>
+      this.handovers.insert({ ...doc }, events(record)),
+    );
+    if (!inserted) return null;
+    this.onEvents();
+    return record;
+  }
+
+  async findHandover(id: number): Promise<HandoverRecord | null> {
+    const doc = await this.models.Handover.findOne({ id }, HIDDEN).lean<HandoverDoc>();
+    return doc ? toHandover(doc) : null;
+  }
+
+  /** The booking an application or donation holds now, if any. */
+  async bookedOf(
+    of:
+      | { application_id: number; donation_id?: null }
+      | { donation_id: number; application_id?: null },
+  ): Promise<HandoverRecord | null> {
+    const key = activeKey({
+      application_id: of.application_id ?? null,
+      donation_id: of.donation_id ?? null,
+    });
+    const doc = await this.models.Handover.findOne({ active_key: key }, HIDDEN).lean<HandoverDoc>();
+    return doc && doc.status === 'booked' ? toHandover(doc) : null;
+  }
+
+  /** Moves a booking to another slot (reminder to come again); null when it changed meanwhile. */
+  async moveHandover(
+    h: HandoverRecord,
+    slot: SlotRecord,
+    by: 'family' | 'staff',
+    events: (after: HandoverRecord) => DomainEvent[],
+  ): Promise<HandoverRecord | null> {
+    const set = {
+      ...slotFields(slot),
+      by,
+      reminded_at: null,
+      position: null,
+      updated_at: new Date(),
+    };
+    const after = { ...h, ...set };
+    const done = await this.write(
+      h.id,
+      { status: 'booked', slot_id: h.slot_id },
+      { $set: set },
+      events(after),
+    );
+    return done ? after : null;
+  }
+
+  /**
+   * Ends a booking (cancelled, done, absent, missed) with its events; its active key is freed.
+   * null when it was no longer booked.
+   */
+  async endHandover(
+    h: HandoverRecord,
+    status: Exclude<HandoverStatus, 'booked'>,
+    extra: Partial<Pick<HandoverRecord, 'note' | 'follow_up' | 'closed_by'>>,
+    events: (after: HandoverRecord) => DomainEvent[],
+  ): Promise<HandoverRecord | null> {
+    const now = new Date();
+    const set = {
+      ...extra,
+      status,
+      active_key: `ended:${h.id}`,
+      closed_at: now,
+      updated_at: now,
+    };
+    const after: HandoverRecord = { ...h, ...set };
+    const done = await this.write(
+      h.id,
+      { status: 'booked', slot_id: h.slot_id },
+      { $set: set },
+      events(after),
+    );
+    return done ? after : null;
+  }
+
+  /** The reminder of a booking is given, once (still booked on the same slot), with its event. */
+  markReminded(h: HandoverRecord, events: DomainEvent[]): Promise<boolean> {
+    return this.write(
+      h.id,
+      { status: 'booked', slot_id: h.slot_id, reminded_at: null },
+      { $set: { reminded_at: new Date() } },
+      events,
+    );
+  }
+
+  /** The outcome's follow-up is done (or no longer applies). */
+  async clearFollowUp(id: number, followUp: HandoverFollowUp): Promise<void> {
+    await this.handovers.update({ id, follow_up: followUp }, { $set: { follow_up: null } });
+  }
+
+  /** The day plan's order: each stop's position (only stops of that day). */
+  async setPositions(day: string, ids: number[]): Promise<void> {
+    for (const [i, id] of ids.entries())
+      await this.handovers.update(
+        { id, day },
+        { $set: { position: i + 1, updated_at: new Date() } },
+      );
+  }
+
+  /** The stops of a day (cancelled ones left out), in no particular order. */
+  async ofDay(day: string): Promise<HandoverRecord[]> {
+    const docs = await this.models.Handover.find({ day }, HIDDEN).lean<HandoverDoc[]>();
+    return docs.map(toHandover).filter((h) => h.status !== 'cancelled');
+  }
+
+  /** A location's stops starting from `from` (its iCal feed), earliest first. */
+  async ofLocationFrom(locationId: number, from: Date, limit = 1000): Promise<HandoverRecord[]> {
+    const docs = await this.models.Handover.find(
+      { location_id: locationId, starts_at: { $gte: from } },
+      HIDDEN,
+    )
+      .sort({ starts_at: 1 })
+      .limit(limit)
+      .lean<HandoverDoc[]>();
+    return docs.map(toHandover);
+  }
+
+  /** Booked stops starting before `before` (the reminders and the missed look), earliest first. */
+  async bookedBefore(field: 'starts_at' | 'ends_at', before: Date, limit = 500) {
+    const docs = await this.models.Handover.find(
+      { status: 'booked', [field]: { $lt: before } } as QueryFilter<HandoverDoc>,
+      HIDDEN,
+    )
+      .sort({ starts_at: 1 })
+      .limit(limit)
+      .lean<HandoverDoc[]>();
+    return docs.map(toHandover);
+  }
+
+  /** Every booked family stop (the job's look for bookings of applications that ended). */
+  async bookedOfApplications(limit = 2000): Promise<HandoverRecord[]> {
+    const docs = await this.models.Handover.find(
+      { status: 'booked', application_id: { $ne: null } },
+      HIDDEN,
+    )
+      .limit(limit)
+      .lean<HandoverDoc[]>();
+    return docs.map(toHandover);
+  }
+
+  /** Closed stops whose follow-up is still to do, last changed before `before`. */
+  async pendingFollowUps(before: Date, limit = 200): Promise<HandoverRecord[]> {
+    const docs = await this.models.Handover.find(
+      { follow_up: { $ne: null }, updated_at: { $lt: before } },
+      HIDDEN,
+    )
+      .limit(limit)
+      .lean<HandoverDoc[]>();
+    return docs.map(toHandover);
+  }
+
+  // ---- data protection ----
+
+  /** An application's handovers as stored (the privacy lookup), oldest first. */
+  async storedOfApplications(ids: number[]): Promise<Record<string, unknown>[]> {
+    const out: Record<string, unknown>[] = [];
+    for (const id of ids) {
+      const docs = await this.models.Handover.collection
+        .find({ application_id: id }, { projection: HIDDEN })
+        .sort({ id: 1 })
+        .toArray();
+      for (const d of docs)
+        out.push(
+          Object.fromEntries(
+            Object.entries(d).map(([k, v]) => [k, v instanceof Date ? v.toISOString() : v]),
+          ),
+        );
+    }
+    return out;
+  }
+
+  /** The outcome notes of an application's handovers are cleared (its erasure). */
+  async clearNotesOf(applicationId: number): Promise<void> {
+    const docs = await this.models.Handover.find(
+      { application_id: applicationId, note: { $ne: null } },
+      { id: 1 },
+    ).lean<Pick<HandoverDoc, 'id'>[]>();
+    for (const d of docs) await this.handovers.update({ id: d.id }, { $set: { note: null } });
+  }
+
+  /** Notes of stops closed before `before` are cleared (retention); answers how many. */
+  async clearNotesClosedBefore(before: Date, limit = 500): Promise<number> {
+    const docs = await this.models.Handover.find(
+      { note: { $ne: null }, closed_at: { $lt: before } },
+      { id: 1 },
+    )
+      .limit(limit)
+      .lean<Pick<HandoverDoc, 'id'>[]>();
+    for (const d of docs) await this.handovers.update({ id: d.id }, { $set: { note: null } });
+    return docs.length;
+  }
+
+  private async write(
+    id: number,
+    guard: Record<string, unknown>,
+    update: Record<string, unknown>,
+    events: DomainEvent[],
+  ): Promise<boolean> {
+    const done = await this.handovers.update(
+      { id, ...guard },
+      update,
+      events.length > 0 ? events : undefined,
+    );
+    if (done && events.length > 0) this.onEvents();
+    return done;
+  }
+}
