@@ -139,7 +139,10 @@ describe('the day plan', () => {
       http.patch(apiUrl('/handovers/:id'), ({ params }) => {
         state.patches.push({ id: String(params.id), body: null });
         return HttpResponse.json(
-          { code: 'HANDOVER_CLOSED', message: 'Für diesen Termin ist bereits „erledigt“ eingetragen.' },
+          {
+            code: 'HANDOVER_CLOSED',
+            message: 'Für diesen Termin ist bereits „erledigt“ eingetragen.',
+          },
           { status: 409 },
         );
       }),
@@ -163,7 +166,9 @@ describe('the day plan', () => {
     );
     const { user } = renderAdmin(`/admin/handovers?date=${DAY}`);
     await screen.findByRole('listitem', { name: /Andrii B\./ });
-    await user.click(screen.getByRole('button', { name: plan.moveUp.replace('{{name}}', 'Andrii B.') }));
+    await user.click(
+      screen.getByRole('button', { name: plan.moveUp.replace('{{name}}', 'Andrii B.') }),
+    );
     await waitFor(() => expect(orders).toEqual([{ date: DAY, ids: [2, 1] }]));
     await waitFor(() =>
       expect(

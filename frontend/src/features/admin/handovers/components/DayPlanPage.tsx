@@ -83,11 +83,14 @@ function StopCard({
         <div className="min-w-0 flex-1">
           <h2 id={titleId} className="text-lg font-bold text-slate-900">
             <span className="sr-only">{t('handovers.plan.stopN', { n })}: </span>
-            {formatTimeRange(stop.starts_at, stop.ends_at, lang)} · {who}
+            <span className="whitespace-nowrap">
+              {formatTimeRange(stop.starts_at, stop.ends_at, lang)}
+            </span>{' '}
+            · {who}
           </h2>
           <p className="text-sm text-slate-700">{stop.location.name}</p>
         </div>
-        <div className="flex flex-wrap items-center gap-2">
+        <div className="flex basis-full flex-wrap items-center gap-2 pl-12 sm:basis-auto sm:pl-0">
           <SlotKindBadge kind={stop.kind} />
           {pending ? (
             <span className="inline-flex items-center gap-1 rounded-full bg-amber-100 px-2.5 py-0.5 text-sm font-semibold text-amber-950 ring-1 ring-amber-700/30 ring-inset">

@@ -104,7 +104,9 @@ export default function SlotsPage() {
           onChange={setLocationId}
           options={(locations.data ?? []).map((l) => ({ value: String(l.id), label: l.name }))}
         />
-        <RefreshButton onClick={() => void slots.refetch()} busy={slots.isFetching} />
+        <div>
+          <RefreshButton onClick={() => void slots.refetch()} busy={slots.isFetching} />
+        </div>
       </div>
 
       {slots.isLoading ? (
