@@ -30,6 +30,7 @@ const CheckStatusPage = lazyWithStore(
   () => import('../features/applications/components/CheckStatusPage'),
 );
 const DonatePage = lazyWithStore(() => import('../features/donations/components/DonatePage'));
+const HandoverPage = lazyWithStore(() => import('../features/handover/components/HandoverPage'));
 const TermsPage = lazy(() => import('../features/legal/components/TermsPage'));
 const PrivacyPage = lazy(() => import('../features/legal/components/PrivacyPage'));
 const NotFoundPage = lazy(() => import('./routes/NotFoundPage'));
@@ -53,6 +54,7 @@ export function AppRoutes() {
         <Route path="lots/:lotId" element={<LotPage />} />
         <Route path="check-status" element={<CheckStatusPage />} />
         <Route path="donate" element={<DonatePage />} />
+        <Route path="handover/:token" element={<HandoverPage />} />
         <Route path="terms-and-delivery" element={<TermsPage />} />
         <Route path="privacy-policy" element={<PrivacyPage />} />
         <Route path="*" element={<NotFoundPage />} />

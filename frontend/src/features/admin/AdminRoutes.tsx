@@ -29,6 +29,9 @@ const WishDetailPage = lazy(() => import('./wishes/components/WishDetailPage'));
 const DonationsPage = lazy(() => import('./donations/components/DonationsPage'));
 const DonationDetailPage = lazy(() => import('./donations/components/DonationDetailPage'));
 const DonationLotPage = lazy(() => import('./donations/components/DonationLotPage'));
+const DayPlanPage = lazy(() => import('./handovers/components/DayPlanPage'));
+const SlotsPage = lazy(() => import('./handovers/components/SlotsPage'));
+const LocationsPage = lazy(() => import('./handovers/components/LocationsPage'));
 const ActivityPage = lazy(() => import('./activity/components/ActivityPage'));
 const ImpactPage = lazy(() => import('./impact/components/ImpactPage'));
 const PrivacyPage = lazy(() => import('./privacy/components/PrivacyPage'));
@@ -73,6 +76,9 @@ export function AdminRoutes() {
             <Route path="lots/:lotId" element={<LotDetailPage />} />
             <Route path="lots/:lotId/edit" element={<LotFormPage />} />
             <Route path="applications" element={<ApplicationsPage />} />
+            <Route path="handovers" element={<DayPlanPage />} />
+            <Route path="handovers/slots" element={<SlotsPage />} />
+            <Route path="handovers/locations" element={<LocationsPage />} />
             <Route
               path="activity"
               element={

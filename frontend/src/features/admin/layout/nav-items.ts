@@ -2,12 +2,15 @@ import type { LucideIcon } from 'lucide-react';
 import {
   Activity,
   ChartColumnBig,
+  CalendarRange,
   ClipboardList,
   Heart,
   HandHeart,
+  MapPin,
   Package,
   ShieldCheck,
   Tags,
+  Truck,
   UserCircle,
   Users,
 } from 'lucide-react';
@@ -19,11 +22,13 @@ export interface NavItem {
   key: string;
   icon: LucideIcon;
   adminOnly: boolean;
+  /** active only on its own address, not on the addresses below it */
+  end?: boolean;
 }
 
 /**
  * The sidebar of back-office §2, in its order; users, activity, impact and data protection are
- * for administrators.
+ * for administrators. The handovers' three entries follow the applications.
  */
 export const NAV_ITEMS: readonly NavItem[] = [
   { to: '/admin/users', key: 'users', icon: Users, adminOnly: true },
@@ -32,6 +37,10 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { to: '/admin/donations', key: 'donations', icon: HandHeart, adminOnly: false },
   { to: '/admin/lots', key: 'lots', icon: Package, adminOnly: false },
   { to: '/admin/applications', key: 'applications', icon: ClipboardList, adminOnly: false },
+  // the handovers (issue 29): the day plan, the slots, the locations
+  { to: '/admin/handovers', key: 'handovers', icon: Truck, adminOnly: false, end: true },
+  { to: '/admin/handovers/slots', key: 'slots', icon: CalendarRange, adminOnly: false },
+  { to: '/admin/handovers/locations', key: 'locations', icon: MapPin, adminOnly: false },
   { to: '/admin/activity', key: 'activity', icon: Activity, adminOnly: true },
   { to: '/admin/impact', key: 'impact', icon: ChartColumnBig, adminOnly: true },
   { to: '/admin/privacy', key: 'privacy', icon: ShieldCheck, adminOnly: true },

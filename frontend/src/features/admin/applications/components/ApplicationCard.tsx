@@ -17,6 +17,7 @@ import {
 } from 'lucide-react';
 import { NOT_SPECIFIED } from '@furniture/contracts/limits';
 import { useLanguage } from '../../../../lib/language';
+import { HandoverLinkSection } from '../../handovers';
 import { formatDate, formatDay, relativeAge } from '../../lib/dates';
 import { useFamilyT } from '../../lib/family-language';
 import { ApplicationStatusBadge } from '../../ui/StatusBadges';
@@ -217,6 +218,7 @@ export function ApplicationCard({
           {application.pickup_reminded_at && !overdue && ` ${t('applications.pickup.reminded')}`}
         </p>
       )}
+      {application.status === 'approved' && <HandoverLinkSection application={application} />}
       {application.status === 'pending' && application.next_in_queue_after !== null && (
         <p
           role="status"

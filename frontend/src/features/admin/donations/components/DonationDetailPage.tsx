@@ -16,6 +16,7 @@ import { useLanguage } from '../../../../lib/language';
 import { conditionText } from '../../../../lib/lot-condition';
 import { formatPhone, whatsappLink } from '../../applications';
 import { useGetAdminCategoriesQuery } from '../../categories';
+import { DonorPickupSection } from '../../handovers';
 import { formatDate, formatDay } from '../../lib/dates';
 import { useFamilyT } from '../../lib/family-language';
 import { DonationStatusBadge } from '../../ui/StatusBadges';
@@ -250,6 +251,12 @@ export default function DonationDetailPage() {
           </dl>
         </Section>
       </div>
+
+      {data.status === 'accepted' && (
+        <div className="mt-5">
+          <DonorPickupSection donationId={data.id} availableUntil={data.available_until} />
+        </div>
+      )}
 
       <h2 className="mt-6 mb-3 text-xl font-bold text-slate-900">
         {t('donations.itemsTitle', { n: data.items.length })}

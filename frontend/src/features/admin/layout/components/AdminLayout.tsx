@@ -51,6 +51,7 @@ function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
             <li key={item.to}>
               <NavLink
                 to={item.to}
+                end={item.end}
                 onClick={onNavigate}
                 className={({ isActive }) =>
                   `flex min-h-11 items-center gap-3 rounded-lg px-3 font-medium ${

@@ -24,7 +24,7 @@ describe('role-aware routing and sidebar', () => {
     expect(router.state.location.pathname).toBe('/admin/login');
   });
 
-  test('when an administrator is logged in, then the sidebar shows all ten entries in order', async () => {
+  test('when an administrator is logged in, then the sidebar shows all thirteen entries in order', async () => {
     server.use(meHandler(ADMIN));
     renderAdmin('/admin/profile');
     expect(await sidebarEntries()).toEqual([
@@ -34,6 +34,9 @@ describe('role-aware routing and sidebar', () => {
       'Spenden',
       'Lots',
       'Bewerbungen',
+      'Tagesplan',
+      'Termine',
+      'Orte',
       'Aktivitäten',
       'Wirkung',
       'Datenschutz',
@@ -58,6 +61,9 @@ describe('role-aware routing and sidebar', () => {
       'Spenden',
       'Lots',
       'Bewerbungen',
+      'Tagesplan',
+      'Termine',
+      'Orte',
       'Profil',
     ]);
   });
