@@ -108,6 +108,19 @@ describe('creating lots', () => {
     expect(event.actor).toMatchObject({ id: VOLUNTEER.id, role: 'volunteer' });
   });
 
+  test('when the condition is free text or one of the five keys, then it is stored as sent; beyond 200 characters, 422', async () => {
+    for (const condition of ['ein Bein wackelt, sonst gut', 'like_new', 'worn', 'Зі слідами']) {
+      const res = await svc.http.post('/api/v1/lots/', lotBody({ condition }), { token: admin });
+      expect(res.status).toBe(201);
+      expect(res.body.condition).toBe(condition);
+    }
+    const long = await svc.http.post('/api/v1/lots/', lotBody({ condition: 'x'.repeat(201) }), {
+      token: admin,
+    });
+    expect(long.status).toBe(422);
+    expect(long.body.detail[0].loc).toEqual(['body', 'condition']);
+  });
+
   test('when a detailed description is given for one language only, then the other takes its short description', async () => {
     const lot = await newLot({
       description: { de: 'Kurz', uk: 'Коротко' },

@@ -1,18 +1,18 @@
 import { zxcvbn, zxcvbnOptions } from '@zxcvbn-ts/core';
 import * as common from '@zxcvbn-ts/language-common';
+import { DOCUMENTED_ADMIN_PASSWORD, judgePassword } from '@furniture/contracts';
 import type { PasswordPolicy } from '../domain/records';
 
-/** The password every README names for the single-machine run: never in production. */
-export const DOCUMENTED_ADMIN_PASSWORD = 'moebel-admin-2026';
+export { DOCUMENTED_ADMIN_PASSWORD };
 
 let configured = false;
 
 /**
- * A new password must not be easy to guess: zxcvbn-ts's estimate (common passwords, names,
- * keyboard patterns, dates, l33t) of at least `minScore` out of 4, with the user's own name and
- * e-mail and the platform's name counted as known words. The length rule is the contract's.
+ * A new password must not be easy to guess: the contracts' policy (judgePassword, the same the
+ * back-office's strength helper applies) with zxcvbn-ts's estimate and its common dictionary.
+ * The length rule is the contract's schema's.
  */
-export function zxcvbnPasswordPolicy(minScore = 3): PasswordPolicy {
+export function zxcvbnPasswordPolicy(): PasswordPolicy {
   if (!configured) {
     zxcvbnOptions.setOptions({
       graphs: common.adjacencyGraphs,
@@ -22,10 +22,8 @@ export function zxcvbnPasswordPolicy(minScore = 3): PasswordPolicy {
   }
   return {
     isWeak(password, userInputs = []) {
-      const words = [...userInputs, 'moebel', 'möbel', 'bruecke', 'brücke', 'moebelbruecke'];
-      for (const input of userInputs) words.push(...input.toLowerCase().split(/[^\p{L}\p{N}]+/u));
-      if (password === DOCUMENTED_ADMIN_PASSWORD) return true;
-      return zxcvbn(password, words.filter(Boolean)).score < minScore;
+      const verdict = judgePassword(password, userInputs, (pw, words) => zxcvbn(pw, words));
+      return verdict.problems.some((p) => p !== 'too_short');
     },
   };
 }

@@ -18,3 +18,4 @@ export * from './api/internal';
 export * from './api/privacy';
 export * from './api/donations';
 export * from './api/handovers';
+export * from './password-policy';

@@ -101,12 +101,17 @@ describe('category pages', () => {
 });
 
 describe('category icons', () => {
-  test('when the id is one of the eight known, then its icon is used, whatever the emoji', () => {
+  test('when one of the eight known categories has an emoji, then the emoji staff chose is shown, not the table by id', () => {
     expect(categoryIcon(category(1, { icon: '🎲' }) as never)).toEqual({
-      kind: 'icon',
-      Icon: Sofa,
+      kind: 'emoji',
+      emoji: '🎲',
     });
-    expect(categoryIcon(category(4) as never)).toEqual({ kind: 'icon', Icon: Archive });
+    // the default box (or none) leaves the by-id icon
+    expect(categoryIcon(category(4, { icon: '📦' }) as never)).toEqual({
+      kind: 'icon',
+      Icon: Archive,
+    });
+    expect(categoryIcon(category(1, { icon: '' }) as never)).toEqual({ kind: 'icon', Icon: Sofa });
   });
 
   test('when a new category has an emoji, then it is shown; otherwise keywords decide, else a box', () => {

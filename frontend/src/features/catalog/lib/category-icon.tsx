@@ -50,18 +50,28 @@ const BY_KEYWORD: [RegExp, LucideIcon][] = [
 export type CategoryIcon = { kind: 'icon'; Icon: LucideIcon } | { kind: 'emoji'; emoji: string };
 
 /**
- * The icon of a category: by id for the eight known ones, else the emoji staff picked, else by
- * keywords in the names, else a box.
+ * The icon of a category: the emoji staff picked (the eight known categories are seeded with
+ * one, and staff may change it), else by id for the eight known ones (public-site §3, for a
+ * category whose emoji was cleared to the default box), else by keywords in the names, else a
+ * box. The stored choice comes first, so that both portals show what staff picked.
  */
 export function categoryIcon(category: Pick<PublicCategory, 'id' | 'name' | 'icon'>): CategoryIcon {
-  const known = BY_ID[category.id];
-  if (known) return { kind: 'icon', Icon: known };
   const emoji = category.icon.trim();
   if (emoji && emoji !== DEFAULT_CATEGORY_ICON) return { kind: 'emoji', emoji };
+  const known = BY_ID[category.id];
+  if (known) return { kind: 'icon', Icon: known };
   const names = `${category.name.de} ${category.name.uk}`.toLowerCase();
   const match = BY_KEYWORD.find(([pattern]) => pattern.test(names));
   return { kind: 'icon', Icon: match ? match[1] : Package };
 }
+
+/** An emoji as large as the icon it stands for (its box is `className`'s size). */
+const EMOJI_SIZE: Record<string, string> = {
+  'size-4': 'text-base',
+  'size-5': 'text-lg',
+  'size-6': 'text-xl',
+  'size-7': 'text-2xl',
+};
 
 export function CategoryIconView({
   category,
@@ -73,7 +83,7 @@ export function CategoryIconView({
   const icon = categoryIcon(category);
   if (icon.kind === 'emoji') {
     return (
-      <span aria-hidden="true" className="text-3xl leading-none">
+      <span aria-hidden="true" className={`${EMOJI_SIZE[className] ?? 'text-3xl'} leading-none`}>
         {icon.emoji}
       </span>
     );

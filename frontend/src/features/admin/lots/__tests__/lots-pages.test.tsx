@@ -68,6 +68,28 @@ describe('lots list', () => {
     expect(screen.getByText('Zeige 1 bis 20 von 45 Lots')).toBeInTheDocument();
   });
 
+  test('when a category has a chosen emoji, then the row shows it, for the eight known categories too', async () => {
+    server.use(
+      // before the list's handlers: the first that matches answers
+      http.get(apiUrl('/categories/'), () =>
+        HttpResponse.json({
+          success: true,
+          data: [
+            { ...CATEGORIES[0], icon: '🛋️' },
+            { ...CATEGORIES[1], icon: '🎲' },
+          ],
+        }),
+      ),
+      ...listHandlers(),
+    );
+    renderAdmin('/admin/lots');
+    const table = await screen.findByRole('table');
+    const sofa = within(table).getByText('Graues Sofa').closest('tr')!;
+    await within(sofa).findByText('🛋️');
+    const table2 = within(table).getByText('Esstisch').closest('tr')!;
+    expect(within(table2).getByText('🎲')).toBeInTheDocument();
+  });
+
   test('when filters are set, then they go to the server (search after 500 ms) and are kept as lot-management', async () => {
     const seen: URL[] = [];
     server.use(...listHandlers({ seen }));
@@ -213,6 +235,57 @@ describe('lot form', () => {
     expect(screen.getAllByText('Dieses Feld ist erforderlich')).toHaveLength(3);
     expect(screen.getByLabelText(/^Name \(Deutsch\)/)).toHaveFocus();
     expect(posted).toBe(false);
+  });
+
+  test('when staff type a condition, then a suggestion is stored by its key and any other text as typed', async () => {
+    const created: Record<string, unknown>[] = [];
+    server.use(
+      http.post(apiUrl('/lots/'), async ({ request }) => {
+        const body = (await request.json()) as Record<string, unknown>;
+        created.push(body);
+        return HttpResponse.json(lot(43, body), { status: 201 });
+      }),
+      http.get(apiUrl('/lots/'), () => HttpResponse.json([])),
+      http.get(apiUrl('/lots/count'), () => HttpResponse.json({ count: 0 })),
+    );
+    const { user, router } = renderAdmin('/admin/lots/new');
+    const condition = await screen.findByLabelText(/^Zustand/);
+    expect(condition.tagName).toBe('INPUT');
+    const suggestions = document.getElementById(condition.getAttribute('list')!)!;
+    expect([...suggestions.querySelectorAll('option')].map((o) => o.value)).toEqual([
+      'Neu',
+      'Wie neu',
+      'Sehr gut',
+      'Gut',
+      'Mit Gebrauchsspuren',
+    ]);
+    await user.type(screen.getByLabelText(/^Name \(Deutsch\)/), 'Kommode');
+    await user.type(screen.getByLabelText(/^Kurzbeschreibung \(Deutsch\)/), 'Drei Schubladen');
+    await user.selectOptions(screen.getByLabelText(/^Kategorie/), '2');
+    await user.type(condition, 'Wie neu');
+    expect(condition).toHaveValue('Wie neu');
+    await user.click(screen.getByRole('button', { name: 'Lot anlegen' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/lots'));
+    expect(created[0]).toMatchObject({ condition: 'like_new' });
+
+    await router.navigate('/admin/lots/new');
+    await user.type(await screen.findByLabelText(/^Name \(Deutsch\)/), 'Regal');
+    await user.type(screen.getByLabelText(/^Kurzbeschreibung \(Deutsch\)/), 'Aus Holz');
+    await user.selectOptions(screen.getByLabelText(/^Kategorie/), '2');
+    await user.type(screen.getByLabelText(/^Zustand/), 'ein Bein wackelt');
+    await user.click(screen.getByRole('button', { name: 'Lot anlegen' }));
+    await waitFor(() => expect(created).toHaveLength(2));
+    expect(created[1]).toMatchObject({ condition: 'ein Bein wackelt' });
+  });
+
+  test('when an older lot with a free-text condition is edited, then its text stays as it was', async () => {
+    server.use(
+      http.get(apiUrl('/lots/:id'), () =>
+        HttpResponse.json(lot(8, { condition: 'leicht beschädigt', version: 1 })),
+      ),
+    );
+    renderAdmin('/admin/lots/8/edit');
+    expect(await screen.findByLabelText(/^Zustand/)).toHaveValue('leicht beschädigt');
   });
 
   test('when a new lot is saved with two photos, then the lot is created, the photos uploaded and the lot given their medium and large URLs in order', async () => {

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { LotStatuses } from '@furniture/contracts/enums';
 import { Limits } from '@furniture/contracts/limits';
 import { SelectField, TextAreaField, TextField } from '../../../../components/TextField';
-import { LOT_CONDITIONS, type LotCondition } from '../../../../lib/lot-condition';
+import { conditionFromInput, conditionInput, LOT_CONDITIONS } from '../../../../lib/lot-condition';
 import { useGetAdminCategoriesQuery } from '../../categories';
 import type { LotField, LotFormValues } from '../lib/lot-form';
 
@@ -120,26 +120,23 @@ export function LotFields({
         ))}
       </SelectField>
       {field('dimensions', t('lots.fields.dimensions'))}
-      <SelectField
+      {/* free text (back-office §3); the five conditions are suggestions, older texts stay */}
+      <TextField
         name="condition"
         label={t('lots.fields.condition')}
-        value={values.condition}
-        onChange={(e) => onChange('condition', e.target.value)}
+        list="lot-condition-suggestions"
+        autoComplete="off"
+        maxLength={Limits.lotShortTextMax}
+        value={conditionInput(values.condition, t)}
+        onChange={(e) => onChange('condition', conditionFromInput(e.target.value, t))}
+        hint={t('lots.conditionHint')}
         error={errors.condition}
-      >
-        <option value="">{t('common:lotCondition.none')}</option>
+      />
+      <datalist id="lot-condition-suggestions">
         {LOT_CONDITIONS.map((c) => (
-          <option key={c} value={c}>
-            {t(`common:lotCondition.${c}`)}
-          </option>
+          <option key={c} value={t(`common:lotCondition.${c}`)} />
         ))}
-        {/* an older lot's free text stays as it was until another choice is made */}
-        {values.condition && !LOT_CONDITIONS.includes(values.condition as LotCondition) && (
-          <option value={values.condition}>
-            {t('common:lotCondition.freeText', { text: values.condition })}
-          </option>
-        )}
-      </SelectField>
+      </datalist>
       {field('donor', t('lots.fields.donor'))}
       {field('location', t('lots.fields.location'))}
     </div>

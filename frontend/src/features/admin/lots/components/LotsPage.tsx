@@ -20,6 +20,7 @@ import { useLanguage } from '../../../../lib/language';
 import { conditionText } from '../../../../lib/lot-condition';
 import { useDebouncedValue } from '../../../../lib/use-debounced-value';
 import { useGetAdminCategoriesQuery } from '../../categories';
+import { CategoryIconView } from '../../../catalog';
 import { formatDate } from '../../lib/dates';
 import { errorText } from '../../lib/errors';
 import { usePersistedState } from '../../lib/persisted-state';
@@ -95,8 +96,16 @@ export default function LotsPage() {
 
   // back-office §7: without a count the length of the loaded list is used
   const total = count.data ?? (count.error ? (page - 1) * LOTS_PAGE_SIZE + ids.length : 0);
-  const categoryName = (id: number) =>
-    categories.data?.find((c) => c.id === id)?.name.de ?? `#${id}`;
+  const categoryName = (id: number) => {
+    const category = categories.data?.find((c) => c.id === id);
+    if (!category) return `#${id}`;
+    return (
+      <span className="inline-flex items-center gap-1">
+        <CategoryIconView category={category} className="size-4" />
+        {category.name.de}
+      </span>
+    );
+  };
   const statsOf = (id: number) => stats.data?.lots.find((s) => s.lot_id === id);
 
   const change = (patch: Partial<LotFilters>) => {

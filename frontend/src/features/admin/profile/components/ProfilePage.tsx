@@ -106,6 +106,7 @@ function ProfileForm() {
 
 function PasswordForm() {
   const { t } = useTranslation('admin');
+  const { user } = useSession();
   const dispatch = useAppDispatch();
   const [change, { isLoading }] = useChangePasswordMutation();
   const [current, setCurrent] = useState('');
@@ -161,7 +162,7 @@ function PasswordForm() {
           error={text(errors.next)}
           hint={t('password.hint')}
         />
-        <PasswordStrength password={next} />
+        <PasswordStrength password={next} userInputs={[user?.name ?? '', user?.email ?? '']} />
       </div>
       <TextField
         label={t('password.confirm')}

@@ -148,7 +148,7 @@ export function UserFormModal({ user, onClose }: { user: StaffUser | null; onClo
             error={fieldError('password')}
             hint={mode === 'edit' ? t('users.passwordKeep') : undefined}
           />
-          <PasswordStrength password={values.password} />
+          <PasswordStrength password={values.password} userInputs={[values.name, values.email]} />
         </div>
         {mode === 'create' && (
           <TextField
