@@ -6,7 +6,18 @@ import { visible } from '../support/browser';
 import { t } from '../support/i18n';
 import { logIn, type World } from '../support/world';
 
-const ALLOWED = ['categories', 'wishes', 'donations', 'lots', 'applications', 'profile'];
+/** The sidebar's entries for a volunteer: the label's key and the path under /admin. */
+const ALLOWED: [key: string, path: string][] = [
+  ['categories', 'categories'],
+  ['wishes', 'wishes'],
+  ['donations', 'donations'],
+  ['lots', 'lots'],
+  ['applications', 'applications'],
+  ['handovers', 'handovers'],
+  ['slots', 'handovers/slots'],
+  ['locations', 'handovers/locations'],
+  ['profile', 'profile'],
+];
 const ADMIN_ONLY = ['users', 'activity'];
 
 /** The sidebar's entries (the drawer on phones), as link names and addresses. */
@@ -42,8 +53,10 @@ export function volunteerScenario(world: World): void {
       await visible(page.getByText(volunteer.email));
 
       const entries = await sidebarEntries(page);
-      expect(entries.map((e) => e.href)).toEqual(ALLOWED.map((key) => `/admin/${key}`));
-      expect(entries.map((e) => e.name)).toEqual(ALLOWED.map((key) => t('de', `admin:nav.${key}`)));
+      expect(entries.map((e) => e.href)).toEqual(ALLOWED.map(([, path]) => `/admin/${path}`));
+      expect(entries.map((e) => e.name)).toEqual(
+        ALLOWED.map(([key]) => t('de', `admin:nav.${key}`)),
+      );
       for (const key of ADMIN_ONLY) {
         expect(await page.locator(`a[href="/admin/${key}"]`).count()).toBe(0);
       }
@@ -71,7 +84,7 @@ export function volunteerScenario(world: World): void {
       await visible(phone.getByRole('heading', { level: 1, name: t('de', 'admin:profile.title') }));
       await phone.getByRole('button', { name: t('de', 'admin:layout.openMenu') }).click();
       const drawer = await sidebarEntries(phone);
-      expect(drawer.map((e) => e.href)).toEqual(ALLOWED.map((key) => `/admin/${key}`));
+      expect(drawer.map((e) => e.href)).toEqual(ALLOWED.map(([, path]) => `/admin/${path}`));
 
       // and the services refuse the calls behind those pages
       const api = await new ApiClient(world.stack.apiUrl).login(

@@ -92,6 +92,8 @@ const PARAM_VALUES: Record<string, string> = {
   itemId: '999999',
   lotId: '999999',
   ref: 'sofas-chairs',
+  /** a family's handover link (64 hex characters; none such exists) */
+  token: '0'.repeat(64),
   phone: '%2B4917600000000',
   file: '00000000-0000-4000-8000-000000000000-thumbnail.webp',
 };
