@@ -6,8 +6,9 @@ import { server } from './server';
 
 initTestI18n();
 
-// lazy pages and msw answers can take a while on a busy machine
-configure({ asyncUtilTimeout: 3000 });
+// lazy pages and msw answers can take a while on a busy machine: the first test of a file loads
+// its lazy page while make test runs the browser and fault suites beside it (seen over 3 s)
+configure({ asyncUtilTimeout: 10000 });
 
 // jsdom has no layout: scroll restoration and headless UI's observers need stand-ins
 window.scrollTo = () => undefined;
