@@ -133,6 +133,7 @@ describe('lookup', () => {
       applications: [],
       wishes: [],
       donations: [],
+      handovers: [],
     });
   });
 });
@@ -193,6 +194,7 @@ describe('erasure on request', () => {
       applications: [],
       wishes: [],
       donations: [],
+      handovers: [],
     });
 
     const app = (await h.http.get(`/api/v1/applications/${f.byPhone}`, admin())).body;

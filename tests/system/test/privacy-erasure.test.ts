@@ -129,6 +129,7 @@ test('when an admin erases a phone number, then no service keeps a trace of the 
     applications: [],
     wishes: [],
     donations: [],
+    handovers: [],
   });
   // the log says that it happened (each erased record's entry, written once its handler ran)
   const erasures = await eventually(
