@@ -135,6 +135,11 @@ test('when a family books, moves and cancels its slot by its link, then each ans
     booking: null,
     language: 'uk',
   });
+  const approved = await s.recorder.waitFor(
+    Events.ApplicationApproved,
+    (e) => e.payload.application_id === family.id,
+  );
+  expect(approved.payload.handover_url).toBe(family.app.handover_url);
   const offered = (view.body.slots as { id: number }[]).map((x) => x.id);
   expect(offered).toEqual(expect.arrayContaining([first, second]));
 
@@ -181,7 +186,10 @@ test('when a family books, moves and cancels its slot by its link, then each ans
 
 test('when 20 families book the 3 places of one slot at once, then exactly 3 get it and 17 hear it is full', async () => {
   const slot = await aSlot(80, { capacity: 3 });
-  const families = await Promise.all(Array.from({ length: 20 }, () => approvedFamily()));
+  // set up a few at a time (the race is the bookings below, not the approvals)
+  const families: Awaited<ReturnType<typeof approvedFamily>>[] = [];
+  for (let i = 0; i < 4; i++)
+    families.push(...(await Promise.all(Array.from({ length: 5 }, () => approvedFamily()))));
   const answers = await Promise.all(families.map((f) => book(f.token, slot)));
   const statuses = answers.map((a) => a.status).sort();
   expect(statuses.filter((x) => x === 200)).toHaveLength(3);
@@ -588,6 +596,44 @@ test('when two instances of the service on one database book the last place of a
   } finally {
     await second.stop();
   }
+});
+
+test('when a process died between a change and its follow-through, then the job finishes it: a booking of an application no longer approved is given back, an unfinished done completes the application', async () => {
+  const db = s.applications.conn;
+  const slot = await aSlot(96, { capacity: 2 });
+  const left = await approvedFamily();
+  const done = await approvedFamily();
+  expect((await book(left.token, slot)).status).toBe(200);
+  expect((await book(done.token, slot)).status).toBe(200);
+  // the writes below go around the service: only once its outbox relay is done with both
+  const published = (id: number) => async () =>
+    (await db.collection('handovers').findOne({ application_id: id }))?._outbox_pending !== true;
+  await eventually(published(left.id), { what: 'booking published' });
+  await eventually(published(done.id), { what: 'booking published' });
+  // as if the status change was written and the process died before its booking was given back
+  await db.collection('applications').updateOne({ id: left.id }, { $set: { status: 'rejected' } });
+  // as if the outcome was written and the process died before the application was completed
+  await db.collection('handovers').updateOne(
+    { application_id: done.id, status: 'booked' },
+    {
+      $set: {
+        status: 'done',
+        active_key: `ended:${done.id}-test`,
+        follow_up: 'complete',
+        updated_at: new Date(Date.now() - 10 * 60_000),
+      },
+    },
+  );
+  const result = await s.applications.service.handovers.check();
+  expect(result.cancelled).toBeGreaterThanOrEqual(1);
+  expect(result.followed).toBeGreaterThanOrEqual(1);
+  await eventually(
+    () => handoverEvents(Events.HandoverCancelled, left.id).some((e) => e.payload.by === 'system'),
+    { what: 'the stale booking given back' },
+  );
+  await statusOf(done.id, 'completed');
+  const stored = await db.collection('handovers').findOne({ application_id: done.id });
+  expect(stored?.follow_up).toBeNull();
 });
 
 // the clock moves from here on: the earlier tests' bookings are left behind
