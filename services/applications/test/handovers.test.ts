@@ -7,6 +7,8 @@
  * pickups (the catalog collects the donation), roles, and a broker outage during a booking.
  */
 import { Events } from '@furniture/contracts';
+import { startService } from '@furniture/platform/testing';
+import { applicationsService } from '../src/compose';
 import { adminToken, applicationBody, eventually, volunteerToken } from './harness';
 import { startStack, type Stack } from './stack';
 
@@ -133,6 +135,11 @@ test('when a family books, moves and cancels its slot by its link, then each ans
     booking: null,
     language: 'uk',
   });
+  const approved = await s.recorder.waitFor(
+    Events.ApplicationApproved,
+    (e) => e.payload.application_id === family.id,
+  );
+  expect(approved.payload.handover_url).toBe(family.app.handover_url);
   const offered = (view.body.slots as { id: number }[]).map((x) => x.id);
   expect(offered).toEqual(expect.arrayContaining([first, second]));
 
@@ -179,7 +186,10 @@ test('when a family books, moves and cancels its slot by its link, then each ans
 
 test('when 20 families book the 3 places of one slot at once, then exactly 3 get it and 17 hear it is full', async () => {
   const slot = await aSlot(80, { capacity: 3 });
-  const families = await Promise.all(Array.from({ length: 20 }, () => approvedFamily()));
+  // set up a few at a time (the race is the bookings below, not the approvals)
+  const families: Awaited<ReturnType<typeof approvedFamily>>[] = [];
+  for (let i = 0; i < 4; i++)
+    families.push(...(await Promise.all(Array.from({ length: 5 }, () => approvedFamily()))));
   const answers = await Promise.all(families.map((f) => book(f.token, slot)));
   const statuses = answers.map((a) => a.status).sort();
   expect(statuses.filter((x) => x === 200)).toHaveLength(3);
@@ -470,6 +480,160 @@ test('when staff reorder the day plan, then it answers in that order', async () 
   const res = await s.http.put('/api/v1/handovers/order', { date: day, ids: reversed }, staff());
   expect(res.status).toBe(200);
   expect(await ids()).toEqual([second.id, first.id]);
+});
+
+test('when staff create slots from a weekly pattern, then each chosen weekday gets one at the local time (summer and winter time alike); too many at once is 422', async () => {
+  const locationId = await aLocation();
+  const res = await s.http.post(
+    '/api/v1/slots/pattern',
+    {
+      location_id: locationId,
+      kind: 'delivery',
+      from: '2027-03-22', // Monday; Germany moves to summer time on Sunday 28 March
+      to: '2027-04-02',
+      weekdays: [1, 3],
+      start_time: '10:00',
+      end_time: '12:30',
+      capacity: 4,
+    },
+    staff(volunteerToken()),
+  );
+  expect(res.status).toBe(201);
+  expect((res.body.slots as { starts_at: string }[]).map((x) => x.starts_at)).toEqual([
+    '2027-03-22T09:00:00.000Z',
+    '2027-03-24T09:00:00.000Z',
+    '2027-03-29T08:00:00.000Z',
+    '2027-03-31T08:00:00.000Z',
+  ]);
+  expect(res.body.slots[0]).toMatchObject({ kind: 'delivery', capacity: 4, booked: 0 });
+  const listed = await s.http.get(
+    `/api/v1/slots/?from=2027-03-29&to=2027-03-29&location_id=${locationId}&kind=delivery`,
+    staff(),
+  );
+  expect((listed.body.slots as { ends_at: string }[]).map((x) => x.ends_at)).toEqual([
+    '2027-03-29T10:30:00.000Z',
+  ]);
+  const tooMany = await s.http.post(
+    '/api/v1/slots/pattern',
+    {
+      location_id: locationId,
+      kind: 'pickup',
+      from: '2027-01-01',
+      to: '2028-12-31',
+      weekdays: [1, 2, 3, 4, 5],
+      start_time: '10:00',
+      end_time: '11:00',
+      capacity: 1,
+    },
+    staff(),
+  );
+  expect([tooMany.status, tooMany.body.code]).toEqual([422, 'SLOT_PATTERN_TOO_MANY']);
+  const backwards = await s.http.post(
+    '/api/v1/slots/',
+    {
+      location_id: locationId,
+      kind: 'pickup',
+      starts_at: '2027-01-01T10:00:00+01:00',
+      ends_at: '2027-01-01T09:00:00+01:00',
+      capacity: 1,
+    },
+    staff(),
+  );
+  expect([backwards.status, backwards.body.code]).toEqual([422, 'VALIDATION_FAILED']);
+});
+
+test('when a number is looked up, then its handovers are listed; its erasure clears their notes and kills the link', async () => {
+  const slot = await aSlot(92);
+  const family = await approvedFamily();
+  expect((await book(family.token, slot)).status).toBe(200);
+  const day = new Date(clock.now().getTime() + 92 * HOUR).toLocaleDateString('sv-SE', {
+    timeZone: 'Europe/Berlin',
+  });
+  const plan = await s.http.get(`/api/v1/handovers/?date=${day}`, staff());
+  const stop = (plan.body.handovers as { application_id: number; id: number }[]).find(
+    (x) => x.application_id === family.id,
+  )!;
+  const note = 'Herr Kowalenko half beim Tragen';
+  expect(
+    (await s.http.patch(`/api/v1/handovers/${stop.id}`, { outcome: 'done', note }, staff())).status,
+  ).toBe(200);
+  await statusOf(family.id, 'completed');
+  const phone = family.app.applicant_phone as string;
+  const lookup = await s.http.post('/api/v1/privacy/lookup', { phone }, staff());
+  expect(lookup.status).toBe(200);
+  expect(lookup.body.handovers).toEqual([
+    expect.objectContaining({ id: stop.id, application_id: family.id, note, status: 'done' }),
+  ]);
+  const erased = await s.http.post('/api/v1/privacy/erase', { phone }, staff());
+  expect(erased.status).toBe(200);
+  const after = await s.applications.conn.collection('handovers').findOne({ id: stop.id });
+  expect(after?.note).toBeNull();
+  const app = await s.applications.conn.collection('applications').findOne({ id: family.id });
+  expect(app?.handover_token).toBeNull();
+});
+
+test('when two instances of the service on one database book the last place of a slot at once, then one family gets it', async () => {
+  const second = await startService(applicationsService, {
+    dbName: s.applications.config.MONGO_DB,
+    exchange: s.applications.exchange,
+    env: {
+      LOT_SNAPSHOT_SYNC: 'never',
+      CATALOG_URL: s.catalogUrl,
+      PHONE_LOOKUPS_PER_IP: '100000',
+      PUBLIC_WRITES_PER_IP: '100000',
+    },
+    options: { calendar: clock },
+  });
+  try {
+    const slot = await aSlot(94, { capacity: 1 });
+    const [a, b] = await Promise.all([approvedFamily(), approvedFamily()]);
+    const answers = await Promise.all([
+      book(a.token, slot),
+      second.http.post(`/api/v1/handovers/${b.token}/booking`, { slot_id: slot }),
+    ]);
+    expect(answers.map((x) => x.status).sort()).toEqual([200, 409]);
+    expect(await bookedOf(slot)).toBe(1);
+  } finally {
+    await second.stop();
+  }
+});
+
+test('when a process died between a change and its follow-through, then the job finishes it: a booking of an application no longer approved is given back, an unfinished done completes the application', async () => {
+  const db = s.applications.conn;
+  const slot = await aSlot(96, { capacity: 2 });
+  const left = await approvedFamily();
+  const done = await approvedFamily();
+  expect((await book(left.token, slot)).status).toBe(200);
+  expect((await book(done.token, slot)).status).toBe(200);
+  // the writes below go around the service: only once its outbox relay is done with both
+  const published = (id: number) => async () =>
+    (await db.collection('handovers').findOne({ application_id: id }))?._outbox_pending !== true;
+  await eventually(published(left.id), { what: 'booking published' });
+  await eventually(published(done.id), { what: 'booking published' });
+  // as if the status change was written and the process died before its booking was given back
+  await db.collection('applications').updateOne({ id: left.id }, { $set: { status: 'rejected' } });
+  // as if the outcome was written and the process died before the application was completed
+  await db.collection('handovers').updateOne(
+    { application_id: done.id, status: 'booked' },
+    {
+      $set: {
+        status: 'done',
+        active_key: `ended:${done.id}-test`,
+        follow_up: 'complete',
+        updated_at: new Date(Date.now() - 10 * 60_000),
+      },
+    },
+  );
+  const result = await s.applications.service.handovers.check();
+  expect(result.cancelled).toBeGreaterThanOrEqual(1);
+  expect(result.followed).toBeGreaterThanOrEqual(1);
+  await eventually(
+    () => handoverEvents(Events.HandoverCancelled, left.id).some((e) => e.payload.by === 'system'),
+    { what: 'the stale booking given back' },
+  );
+  await statusOf(done.id, 'completed');
+  const stored = await db.collection('handovers').findOne({ application_id: done.id });
+  expect(stored?.follow_up).toBeNull();
 });
 
 // the clock moves from here on: the earlier tests' bookings are left behind

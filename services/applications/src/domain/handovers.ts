@@ -695,9 +695,9 @@ export class Handovers {
       if (await this.b.cancel(h, app ?? null, 'system', null)) cancelled++;
     }
 
-    for (const h of await this.repo.pendingFollowUps(
-      new Date(now.getTime() - FOLLOW_UP_AFTER_MS),
-    )) {
+    // by the process's clock: the age of a write, not a business time
+    const stale = new Date(Date.now() - FOLLOW_UP_AFTER_MS);
+    for (const h of await this.repo.pendingFollowUps(stale)) {
       await this.followUp(h);
       followed++;
     }
