@@ -340,7 +340,8 @@ describe('donation screens', () => {
     );
     await waitFor(() => expect(screen.getByLabelText(/^Kategorie/)).toHaveValue('1'));
     expect(screen.getByLabelText(/^Maße/)).toHaveValue('210 × 90 × 85');
-    expect(screen.getByLabelText(/^Zustand/)).toHaveValue('good');
+    // free text with the five conditions as suggestions: the item's key shows as its label
+    expect(screen.getByLabelText(/^Zustand/)).toHaveValue('Gut');
     expect(screen.getByLabelText(/^Standort/)).toHaveValue('Leipzig');
     const donor = screen.getByLabelText(/^Spender/);
     expect(donor).toHaveValue('anonym');
