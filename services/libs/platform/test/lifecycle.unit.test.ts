@@ -19,7 +19,7 @@ async function serve(lifecycle: Lifecycle): Promise<string> {
 }
 
 const status = (url: string) =>
-  fetch(url, { headers: { connection: 'close' } }).then(
+  fetch(url).then(
     (r) => r.status,
     () => 'refused' as const,
   );
