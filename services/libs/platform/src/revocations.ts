@@ -109,8 +109,9 @@ export async function loadRevocations(opts: {
   for (let attempt = 1; attempt <= attempts; attempt++) {
     if (opts.signal?.aborted) return null;
     try {
-      const since = new Date(Date.now() - opts.windowMs).toISOString();
-      const url = `${opts.authUrl.replace(/\/$/, '')}${REVOCATIONS_PATH}?since=${encodeURIComponent(since)}`;
+      // as the catalog's snapshot source builds its URL (read-models/lots.ts)
+      const url = new URL(REVOCATIONS_PATH, opts.authUrl);
+      url.searchParams.set('since', new Date(Date.now() - opts.windowMs).toISOString());
       const res = await fetch(url, { signal: AbortSignal.timeout(opts.timeoutMs ?? 5000) });
       if (res.ok) {
         const page = revocationsPageAnswer.parse(await res.json());
