@@ -67,6 +67,31 @@ export type SlotKind = (typeof SlotKinds)[number];
 export const HandoverStatuses = ['booked', 'done', 'absent', 'cancelled', 'missed'] as const;
 export type HandoverStatus = (typeof HandoverStatuses)[number];
 
+/** The channels a message travels besides e-mail (wave 3, issue 30). */
+export const MessageChannels = ['whatsapp', 'sms'] as const;
+export type MessageChannel = (typeof MessageChannels)[number];
+
+/**
+ * A message's state: `queued` → `sending` → `sent` (the provider took it) → `delivered` → `read`
+ * (the provider's callbacks); `failed` when every channel it may take failed for good (parked,
+ * visible, never retried on its own); `skipped` when it could not go anywhere (the family opted
+ * out of every channel, no number, the channels are off, or the month's budget is spent).
+ */
+export const MessageStatuses = [
+  'queued',
+  'sending',
+  'sent',
+  'delivered',
+  'read',
+  'failed',
+  'skipped',
+] as const;
+export type MessageStatus = (typeof MessageStatuses)[number];
+
+/** The prepared messages staff can send from an application or a wish (issue 30). */
+export const PreparedMessages = ['call_office', 'still_interested', 'pickup_reminder'] as const;
+export type PreparedMessage = (typeof PreparedMessages)[number];
+
 /** What a driver or staff record at a stop. */
 export const HandoverOutcomes = ['done', 'absent'] as const;
 export type HandoverOutcome = (typeof HandoverOutcomes)[number];
@@ -115,6 +140,12 @@ export const ActionTypes = [
   'HANDOVER_CANCEL',
   'HANDOVER_DONE',
   'HANDOVER_ABSENT',
+  /** messages (wave 3, issue 30): a family or donor opted out (STOP, or marked by staff) or back in */
+  'MESSAGE_OPT_OUT',
+  /** a channel used 80 % of its monthly message budget (once per channel and month) */
+  'MESSAGE_BUDGET_WARNING',
+  /** a message failed for good on every channel (parked; staff see it and may send it again) */
+  'MESSAGE_FAILED',
 ] as const;
 export type ActionType = (typeof ActionTypes)[number];
 

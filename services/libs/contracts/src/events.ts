@@ -3,6 +3,7 @@ import {
   ApplicationStatuses,
   DonationStatuses,
   HandoverStatuses,
+  PreparedMessages,
   SlotKinds,
   Languages,
   LotStatuses,
@@ -77,6 +78,8 @@ export const Events = {
   WishStatusChanged: 'wish.status_changed',
   /** staff told a wisher about a lot that matches the wish */
   WishNotified: 'wish.notified',
+  /** staff asked to send a family a prepared message by WhatsApp or SMS (issue 30) */
+  MessageRequested: 'message.requested',
   /**
    * a family's personal data was erased (on request, or by the retention job): every service
    * removes what it keeps of these applications and wishes; the event carries ids only
@@ -142,6 +145,15 @@ export type ApprovalFailureReason = (typeof ApprovalFailureReasons)[number];
 /** The application and its lot, in every application event. */
 const applicationRef = { application_id: z.number().int(), lot_id: z.number().int() };
 
+/**
+ * Where the family's messages go (wave 3, issue 30): WhatsApp to its WhatsApp number, SMS to its
+ * phone (or its WhatsApp number). E.164; absent in earlier versions (then no message is sent).
+ */
+const familyNumbers = {
+  applicant_phone: z.string().nullable().optional(),
+  applicant_whatsapp: z.string().nullable().optional(),
+};
+
 /** Who a mail about an application goes to, and about which lot. */
 const familyMail = {
   applicant_name: z.string(),
@@ -149,6 +161,7 @@ const familyMail = {
   applicant_email: z.string().nullable(),
   language: z.enum(Languages),
   lot_name: localized,
+  ...familyNumbers,
 };
 /** What a mail about an application needs besides the change itself. */
 const familyFields = { ...applicationRef, ...familyMail };
@@ -188,6 +201,8 @@ const donorMail = {
   donor_name: z.string(),
   donor_email: z.string().nullable(),
   language: z.enum(Languages),
+  /** the donor's phone (E.164): WhatsApp, else SMS (issue 30); absent in earlier versions */
+  donor_phone: z.string().nullable().optional(),
 };
 
 /** A handover's slot as mails and the activity log name it. */
@@ -377,6 +392,26 @@ export const EventPayloads = {
     applicant_email: z.string().nullable(),
     language: z.enum(Languages),
     channel: z.enum(['email', 'whatsapp']),
+    /** the wish's WhatsApp number (E.164; issue 30); absent in earlier versions */
+    applicant_whatsapp: z.string().nullable().optional(),
+  }),
+  /**
+   * staff asked to send a prepared message to a family (issue 30), from an application or a
+   * wish; the actor is the staff member. The notification service sends it like every message.
+   */
+  [Events.MessageRequested]: z.object({
+    /** exactly one of application_id and wish_id is set */
+    application_id: z.number().int().nullable(),
+    wish_id: z.number().int().nullable(),
+    lot_id: z.number().int().nullable(),
+    lot_name: localized.nullable(),
+    template: z.enum(PreparedMessages),
+    applicant_name: z.string(),
+    applicant_email: z.string().nullable(),
+    language: z.enum(Languages),
+    ...familyNumbers,
+    /** the application's pickup date, for pickup_reminder (YYYY-MM-DD) */
+    pickup_by: z.string().nullable().optional(),
   }),
 
   [Events.PersonalDataErased]: z.object({

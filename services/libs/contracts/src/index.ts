@@ -18,4 +18,5 @@ export * from './api/internal';
 export * from './api/privacy';
 export * from './api/donations';
 export * from './api/handovers';
+export * from './api/messages';
 export * from './password-policy';

@@ -21,6 +21,12 @@ export const ValidationMessages = {
   invalid_date: { de: 'Ungültiges Datum', uk: 'Неправильна дата' },
   invalid_role: { de: 'Ungültige Rolle', uk: 'Неправильна роль' },
   invalid_status: { de: 'Ungültiger Status', uk: 'Неправильний статус' },
+  invalid_channel: { de: 'Ungültiger Kanal', uk: 'Неправильний канал' },
+  invalid_template: { de: 'Unbekannte Nachrichtenvorlage', uk: 'Невідомий шаблон повідомлення' },
+  thread_required: {
+    de: 'Genau eine Bewerbung, ein Wunsch oder eine Spende ist anzugeben',
+    uk: 'Потрібно вказати рівно одну заявку, одне побажання або одну пожертву',
+  },
   unknown_field: { de: 'Unbekanntes Feld', uk: 'Невідоме поле' },
   name_required: { de: 'Name ist erforderlich', uk: "Ім'я обов'язкове" },
   email_required: { de: 'E-Mail ist erforderlich', uk: "Електронна пошта обов'язкова" },

@@ -18,6 +18,11 @@ export const privacyRecordsSchema = z.object({
   application_ids: z.array(z.number().int().positive()).max(1000).default([]),
   wish_ids: z.array(z.number().int().positive()).max(1000).default([]),
   donation_ids: z.array(z.number().int().positive()).max(1000).default([]),
+  /** the numbers looked up (E.164): the opt-outs kept of them (issue 30) */
+  phones: z
+    .array(z.string().regex(/^\+\d{6,16}$/))
+    .max(20)
+    .default([]),
 });
 /** The body as the service reads it (every list present). */
 export type PrivacyRecordsQuery = z.infer<typeof privacyRecordsSchema>;
@@ -47,6 +52,10 @@ export type PrivacyLookup = z.infer<typeof privacyLookupAnswer>;
 export const privacyRecordsAnswer = z.object({
   mails: z.array(storedRecord),
   activity: z.array(storedRecord),
+  /** WhatsApp and SMS messages (issue 30); absent from earlier versions */
+  messages: z.array(storedRecord).optional(),
+  /** the numbers' opt-outs (channel, since when) */
+  opt_outs: z.array(storedRecord).optional(),
 });
 export type PrivacyRecords = z.infer<typeof privacyRecordsAnswer>;
 

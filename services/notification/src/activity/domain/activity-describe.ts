@@ -30,6 +30,9 @@ export const ActionLabelsDe: Record<ActionType, string> = {
   HANDOVER_CANCEL: 'Übergabetermin abgesagt',
   HANDOVER_DONE: 'Übergabe erledigt',
   HANDOVER_ABSENT: 'Nicht angetroffen',
+  MESSAGE_OPT_OUT: 'Nachrichten abbestellt',
+  MESSAGE_BUDGET_WARNING: 'Nachrichtenbudget zu 80 % verbraucht',
+  MESSAGE_FAILED: 'Nachricht nicht zustellbar',
 };
 
 export const TargetLabelsDe: Record<TargetType, string> = {

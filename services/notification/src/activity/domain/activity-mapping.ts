@@ -219,6 +219,19 @@ const Mappings: { [N in EventName]: ((p: EventPayload<N>) => Mapped | null) | nu
     }),
   [Events.WishNotified]: (p) =>
     entry('CONTACT', 'wish', p.wish_id, { ...familyOf(p), channel: p.channel }),
+  // a prepared WhatsApp/SMS message staff sent (issue 30): the family was contacted
+  [Events.MessageRequested]: (p) =>
+    p.application_id !== null
+      ? onApplication('CONTACT', p as { application_id: number }, {
+          applicant_name: p.applicant_name,
+          lot_id: p.lot_id,
+          lot_name: p.lot_name,
+          template: p.template,
+        })
+      : entry('CONTACT', 'wish', p.wish_id ?? 0, {
+          applicant_name: p.applicant_name,
+          template: p.template,
+        }),
   [Events.ApplicationNoteAdded]: (p) =>
     onApplication('NOTE_ADD', p, {
       lot_id: p.lot_id,
