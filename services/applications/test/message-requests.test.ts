@@ -106,7 +106,9 @@ describe('a prepared message from an application', () => {
     expect(app.body.internal_notes ?? '').not.toContain('CONTACT');
     expect(
       s.recorder.events.some(
-        (e) => e.name === Events.MessageRequested && e.payload.application_id === id,
+        (e) =>
+          e.name === Events.MessageRequested &&
+          (e.payload as { application_id: number | null }).application_id === id,
       ),
     ).toBe(false);
   });
