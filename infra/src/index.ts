@@ -14,6 +14,18 @@ export {
   type MessagesStandInOptions,
 } from './messages-standin';
 export {
+  MESSAGES_PROVIDER_ENV_KEYS,
+  gatewayCallbackUrls,
+  messagesProviderEnv,
+  standInSettings,
+  wireToGateway,
+} from './messages/local';
+export {
+  ensureMessagesCredentials,
+  newMessagesCredentials,
+  type MessagesCredentials,
+} from './run/keys';
+export {
   startPrivateRabbit,
   type PrivateRabbit,
   type PrivateRabbitOptions,

@@ -85,6 +85,10 @@ export async function startMessagesStandIn(opts: MessagesStandInOptions): Promis
   );
 
   const control: StandInControl = {
+    setWebhookUrls(urls) {
+      if (urls.whatsapp !== undefined) ctx.whatsapp.webhookUrl = urls.whatsapp;
+      if (urls.sms !== undefined) ctx.sms.inboundUrl = urls.sms;
+    },
     setDown(channel, down) {
       if (down) ctx.down.add(channel);
       else ctx.down.delete(channel);
@@ -130,10 +134,7 @@ export async function startMessagesStandIn(opts: MessagesStandInOptions): Promis
     whatsappApiUrl: `${apiUrl}/whatsapp/${WHATSAPP_API_VERSION}`,
     smsApiUrl: `${apiUrl}/sms`,
     httpPort,
-    setWebhookUrls(urls) {
-      if (urls.whatsapp !== undefined) ctx.whatsapp.webhookUrl = urls.whatsapp;
-      if (urls.sms !== undefined) ctx.sms.inboundUrl = urls.sms;
-    },
+    setWebhookUrls: control.setWebhookUrls,
     setDown: control.setDown,
     setBehaviour: control.setBehaviour,
     inbound: control.inbound,

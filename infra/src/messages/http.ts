@@ -13,6 +13,7 @@ export interface StandInControl {
   inbound(channel: Channel, from: string, text: string): Promise<number>;
   setBehaviour(b: { whatsappUnreachable?: string[]; smsUndeliverable?: string[] }): void;
   setDown(channel: Channel, down: boolean): void;
+  setWebhookUrls(urls: { whatsapp?: string; sms?: string }): void;
   clear(): void;
 }
 
@@ -151,6 +152,22 @@ async function route(
         whatsapp_unreachable: [...ctx.whatsappUnreachable],
         sms_undeliverable: [...ctx.smsUndeliverable],
       }),
+    );
+  }
+  if (p === 'api/webhooks' && method === 'PUT') {
+    const body = await readJson(req);
+    const urls: { whatsapp?: string; sms?: string } = {};
+    for (const key of ['whatsapp', 'sms'] as const) {
+      const v = body[key];
+      if (v === undefined) continue;
+      if (typeof v !== 'string' || !/^https?:\/\/\S+$/.test(v))
+        throw new HttpError(400, `${key} must be an http(s) URL`);
+      urls[key] = v;
+    }
+    control.setWebhookUrls(urls);
+    return send(
+      res,
+      json(200, { whatsapp: ctx.whatsapp.webhookUrl ?? null, sms: ctx.sms.inboundUrl ?? null }),
     );
   }
   if (p === 'api/down' && method === 'PUT') {
