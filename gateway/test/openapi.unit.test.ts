@@ -136,6 +136,7 @@ function serviceApps(): Record<string, Express> {
       activity: unused,
       impact: unused,
       privacy: unused,
+      messages: unused,
       timeZone: 'Europe/Berlin',
     }),
   };
