@@ -149,7 +149,6 @@ export class MessageRepository {
         reason: null,
         next_attempt_at: null,
         lease_until: null,
-        mail_to: null,
       },
       $push: { steps: { $each: sent.steps } },
       $addToSet: { sent_months: sent.budgetKey },
@@ -251,7 +250,15 @@ export class MessageRepository {
   report(m: MessageRecord, to: 'sent' | 'delivered' | 'read', step: MessageStep): Promise<boolean> {
     return this.stored.update(
       { _id: m._id, provider_id: m.provider_id, status: { $in: statusesBefore(to) } },
-      { $set: { status: to, updated_at: new Date() }, $push: { steps: step } },
+      {
+        $set: {
+          status: to,
+          updated_at: new Date(),
+          // delivered: a prepared message will not need its mail any more
+          ...(to === 'sent' ? {} : { mail_to: null }),
+        },
+        $push: { steps: step },
+      },
     );
   }
 
