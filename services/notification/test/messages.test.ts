@@ -425,3 +425,57 @@ describe('staff routes', () => {
     });
   });
 });
+
+describe('privacy', () => {
+  test("when an admin asks for a family's records, then its messages and its numbers' opt-outs are answered; an erasure deletes the messages and keeps the opt-out; retention deletes old finished messages", async () => {
+    const f = family();
+    const n = freshNumber();
+    const e = withNumbers(submitted(f), { phone: n, whatsapp: n });
+    await m.svc.publish(e);
+    await m.record(e, (r) => r.status === 'read');
+    await m.standIn.inbound('sms', n, 'STOP');
+    const records = () =>
+      staff.post(
+        '/api/v1/privacy/records',
+        { application_ids: [f.applicationId], phones: [n] },
+        { token: m.svc.adminToken },
+      );
+    const before = (await records()).body;
+    expect(before.messages).toHaveLength(1);
+    expect(before.messages[0]).toMatchObject({ kind: 'submitted', event_id: e.eventId });
+    expect(before.opt_outs).toEqual([{ channel: 'sms', by: 'family', since: expect.any(String) }]);
+    expect(JSON.stringify(before.opt_outs)).not.toContain(n.slice(1));
+
+    await m.svc.publish(
+      createEvent(
+        Events.PersonalDataErased,
+        { reason: 'request', application_ids: [f.applicationId], wish_ids: [] },
+        adminActor,
+      ),
+    );
+    await eventually(
+      async () => (await m.recordsOf({ application_id: f.applicationId })).length === 0,
+    );
+    const after = (await records()).body;
+    expect(after.messages).toEqual([]);
+    // kept to honour it: a hash of the number, no more
+    expect(after.opt_outs).toHaveLength(1);
+
+    // a late prepared message about the erased application queues nothing
+    const late = withNumbers(requested(f, 'still_interested'), { phone: n, whatsapp: n });
+    await m.svc.publish(late);
+    await m.svc.handled(late);
+    expect(await m.recordsOf({ _id: late.eventId })).toEqual([]);
+
+    // retention: finished messages older than MESSAGE_RETENTION_DAYS go, waiting ones stay
+    const g = family();
+    const old = withNumbers(submitted(g), { whatsapp: freshNumber() });
+    await m.svc.publish(old);
+    await m.record(old, (r) => r.status === 'read');
+    const deleted = await m.svc.service.messages.purgeOldMessages(
+      new Date(Date.now() + 181 * 24 * 3600 * 1000),
+    );
+    expect(deleted).toBeGreaterThanOrEqual(1);
+    expect(await m.recordsOf({ _id: old.eventId })).toEqual([]);
+  });
+});
