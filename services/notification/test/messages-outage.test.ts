@@ -15,7 +15,7 @@ async function start(env: Record<string, string> = {}) {
 
 test('when WhatsApp is away for two minutes, then the messages queued meanwhile wait without using attempts and each arrives exactly once after it is back', async () => {
   const m = await start({ MESSAGE_MAX_ATTEMPTS: '2', MESSAGE_PROBE_INTERVAL_MS: '500' });
-  const http = api(m.svc.url, { contract: false });
+  const http = api(m.svc.url);
   m.standIn.setDown('whatsapp', true);
   const numbers = Array.from({ length: 6 }, () => freshNumber());
   const events = numbers.map((n) => withNumbers(submitted(family()), { whatsapp: n, phone: n }));
@@ -91,7 +91,7 @@ test("when 80 % of the month's WhatsApp budget are used, then one warning entry 
     status: 'skipped',
     error: 'budget_spent',
   });
-  const status = await api(m.svc.url, { contract: false }).get('/api/v1/messages/status', {
+  const status = await api(m.svc.url).get('/api/v1/messages/status', {
     token: m.svc.adminToken,
   });
   expect(status.body.data.whatsapp).toMatchObject({

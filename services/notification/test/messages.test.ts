@@ -38,7 +38,7 @@ let staff: ReturnType<typeof api>;
 beforeAll(async () => {
   m = await startMessaging({ MESSAGE_MAX_ATTEMPTS: '2' });
   box = mailbox(testUrls().mailApiUrl);
-  staff = api(m.svc.url, { contract: false });
+  staff = api(m.svc.url);
 });
 afterAll(async () => {
   await m?.stop();

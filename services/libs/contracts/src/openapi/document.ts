@@ -10,7 +10,15 @@ import {
   activityLogQuerySchema,
 } from '../api/activity';
 import { impactQuerySchema } from '../api/impact';
-import { prepareMessageSchema } from '../api/messages';
+import {
+  failedMessagesQuerySchema,
+  messageIdParamSchema,
+  messageThreadQuerySchema,
+  optOutChangeSchema,
+  optOutLookupSchema,
+  prepareMessageSchema,
+  whatsappVerifyQuerySchema,
+} from '../api/messages';
 import {
   donorErasureSchema,
   donorPhoneSchema,
@@ -1070,6 +1078,76 @@ export const operations: readonly Operation[] = [
         description: 'the figures, from counters kept by the events',
         schema: answers.impactAnswer,
       },
+    },
+    // WhatsApp and SMS messages (issue 30)
+    'GET /messages': {
+      summary:
+        "One thread's WhatsApp/SMS messages (an application, a wish or a donation), newest first",
+      description:
+        'Exactly one of application_id, wish_id, donation_id. Each message: the channel of its latest attempt, the number masked, its status (queued, sending, sent, delivered, read, failed, skipped) with the reason, every step the providers reported, and whether the family also has e-mail.',
+      access: 'staff',
+      query: messageThreadQuerySchema,
+      ok: { description: 'the messages', schema: answers.messageListPage },
+    },
+    'GET /messages/failed': {
+      summary:
+        'Messages that failed for good on every channel they could take (parked), newest first',
+      access: 'staff',
+      query: failedMessagesQuerySchema,
+      ok: { description: 'a page of failed messages', schema: answers.failedMessagesPage },
+    },
+    'GET /messages/status': {
+      summary: "The channels: on or off, this month's messages against the budget, reachability",
+      access: 'staff',
+      ok: { description: 'both channels and the failed count', schema: answers.messageStatusPage },
+    },
+    'POST /messages/{id}/resend': {
+      summary: 'Send a failed message once more (from WhatsApp again)',
+      access: 'staff',
+      params: messageIdParamSchema,
+      ok: { status: 202, description: 'queued again', schema: answers.messageResendAnswer },
+      errors: ['MESSAGE_NOT_FOUND', 'MESSAGE_NOT_FAILED', 'MESSAGES_OFF'],
+    },
+    'POST /messages/opt-outs/lookup': {
+      summary: 'Whether a number opted out of WhatsApp and of SMS (the number in the body)',
+      access: 'staff',
+      body: optOutLookupSchema,
+      ok: { description: 'the opt-outs', schema: answers.optOutPage },
+    },
+    'PUT /messages/opt-outs': {
+      summary: 'Mark a number as opted out of a channel, or back in (the family asked by phone)',
+      access: 'staff',
+      body: optOutChangeSchema,
+      ok: { description: 'the opt-outs now', schema: answers.optOutPage },
+    },
+    'GET /messages/callbacks/whatsapp': {
+      summary: "Meta's webhook verification",
+      description:
+        'hub.mode=subscribe and hub.verify_token equal to WHATSAPP_VERIFY_TOKEN: the challenge comes back as text; anything else 403.',
+      access: 'public',
+      query: whatsappVerifyQuerySchema,
+      ok: { description: 'the challenge', schema: z.string(), contentType: 'text/plain' },
+      errors: ['MESSAGE_CALLBACK_FORBIDDEN'],
+      rateLimited: true,
+    },
+    'POST /messages/callbacks/whatsapp': {
+      summary:
+        "The WhatsApp Cloud API's webhooks: message statuses and the families' replies (STOP, START)",
+      description:
+        'Signed: X-Hub-Signature-256 = sha256=HMAC-SHA256(WHATSAPP_APP_SECRET, raw body). A missing or wrong signature answers 403 and changes nothing; a body that is no webhook 400.',
+      access: 'public',
+      ok: { description: 'taken', schema: z.object({ success: z.literal(true) }) },
+      errors: ['MESSAGE_CALLBACK_FORBIDDEN'],
+      rateLimited: true,
+    },
+    'POST /messages/callbacks/sms': {
+      summary: "The SMS provider's status callbacks and inbound SMS (STOP, START), form-encoded",
+      description:
+        "Signed: X-Twilio-Signature over MESSAGES_CALLBACK_BASE_URL + this path and the sorted form fields (Twilio's scheme). A missing or wrong signature answers 403 and changes nothing. Answers an empty TwiML response.",
+      access: 'public',
+      ok: { description: 'taken', schema: z.string(), contentType: 'text/xml' },
+      errors: ['MESSAGE_CALLBACK_FORBIDDEN'],
+      rateLimited: true,
     },
     'POST /privacy/records': {
       summary: 'The mail records and activity entries of applications, wishes and donations',

@@ -3,6 +3,13 @@ import { Errors, type ErrorCode } from '../errors';
 import { userAnswer } from '../api/auth';
 import { eligibilitySchema, queueInfoSchema } from '../api/applications';
 import { successData } from '../api/common';
+import {
+  failedMessagesAnswer,
+  messageListAnswer,
+  messageSchema,
+  messageStatusAnswer,
+  optOutAnswer,
+} from '../api/messages';
 
 /*
  * The answers of every call as zod schemas, for the OpenAPI document (./document.ts) and for the
@@ -51,13 +58,13 @@ export {
   slotAnswer,
   slotListAnswer,
 } from '../api/handovers';
-export {
-  failedMessagesAnswer,
-  messageListAnswer,
-  messageStatusAnswer,
-  optOutAnswer,
-  prepareMessageAnswer,
-} from '../api/messages';
+export { prepareMessageAnswer } from '../api/messages';
+/** The message routes answer `{success: true, data}` (issue 30). */
+export const messageListPage = successData(messageListAnswer);
+export const failedMessagesPage = successData(failedMessagesAnswer);
+export const messageStatusPage = successData(messageStatusAnswer);
+export const optOutPage = successData(optOutAnswer);
+export const messageResendAnswer = successData(z.object({ message: messageSchema }));
 export {
   donorErasureAnswer,
   donorRecordsAnswer,
