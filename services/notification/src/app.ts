@@ -37,9 +37,11 @@ export function createApp(deps: NotificationAppDeps): Express {
     ...deps,
     rawBodyPaths: [MESSAGE_CALLBACK_PATHS.whatsapp, MESSAGE_CALLBACK_PATHS.sms],
   });
-  // no login: the providers sign each request; a form post (SMS) arrives here unparsed
+  // no login: the providers sign each request; a form post (SMS) arrives here unparsed. A bearer
+  // token sent along is checked like anywhere (a revoked one is refused as on every route)
   app.use(
     CALLBACKS,
+    authenticate(deps.verifier),
     express.raw({ type: () => true, limit: '100kb' }),
     callbacksRouter(deps.messages),
   );

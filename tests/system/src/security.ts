@@ -11,9 +11,10 @@ export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /**
  * Who may call a route, read from the document's `security` and `x-roles`; `upload-token`: a
- * donor with the donation's upload token (none of the callers here has one).
+ * donor with the donation's upload token (none of the callers here has one); `provider-signed`:
+ * a messaging provider's signed callback (none of the callers here can sign).
  */
-export type Who = 'anyone' | 'staff' | 'admin' | 'upload-token';
+export type Who = 'anyone' | 'staff' | 'admin' | 'upload-token' | 'provider-signed';
 
 export interface Route {
   method: Method;
@@ -66,13 +67,16 @@ export async function routeTable(s: System): Promise<Route[]> {
         operation.security.length === 0 ||
         operation.security.some((r) => Object.keys(r).length === 0);
       const uploadToken = operation.security?.some((r) => 'donationToken' in r) ?? false;
-      const who: Who = uploadToken
-        ? 'upload-token'
-        : anonymousAllowed
-          ? 'anyone'
-          : roles && !roles.includes('volunteer')
-            ? 'admin'
-            : 'staff';
+      const signed = operation.security?.some((r) => 'providerSignature' in r) ?? false;
+      const who: Who = signed
+        ? 'provider-signed'
+        : uploadToken
+          ? 'upload-token'
+          : anonymousAllowed
+            ? 'anyone'
+            : roles && !roles.includes('volunteer')
+              ? 'admin'
+              : 'staff';
       routes.push({
         method,
         path,

@@ -40,6 +40,8 @@ function expected(route: Route, caller: Caller): { status: 'allowed' | 401 | 403
   if (route.who === 'anyone') return { status: 'allowed' };
   // no caller here has the donation's upload token; a bearer token is no substitute
   if (route.who === 'upload-token') return { status: 401, code: 'DONATION_TOKEN_INVALID' };
+  // no caller here signs like a messaging provider (issue 30); a staff token is no substitute
+  if (route.who === 'provider-signed') return { status: 403, code: 'MESSAGE_CALLBACK_FORBIDDEN' };
   if (caller === 'anonymous') return { status: 401, code: 'AUTH_REQUIRED' };
   if (route.who === 'admin' && caller === 'volunteer') return { status: 403, code: 'FORBIDDEN' };
   return { status: 'allowed' };

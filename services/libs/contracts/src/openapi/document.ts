@@ -117,10 +117,18 @@ export type ApiServiceName = (typeof ApiServiceNames)[number];
  * Who may call an operation: anyone (`public`), anyone but staff see more (`public-staff-more`),
  * any signed-in staff member (`signed-in`), admins and volunteers (`staff`), admins (`admin`).
  * `internal`: inside the deployment only (never routed by the gateway). `upload-token`: anyone
- * with a donation's upload token (X-Donation-Token), no account.
+ * with a donation's upload token (X-Donation-Token), no account. `provider-signed`: a messaging
+ * provider, its request signed over the raw body (issue 30).
  */
 export type Access =
-  'public' | 'public-staff-more' | 'signed-in' | 'staff' | 'admin' | 'internal' | 'upload-token';
+  | 'public'
+  | 'public-staff-more'
+  | 'signed-in'
+  | 'staff'
+  | 'admin'
+  | 'internal'
+  | 'upload-token'
+  | 'provider-signed';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -1135,7 +1143,7 @@ export const operations: readonly Operation[] = [
         "The WhatsApp Cloud API's webhooks: message statuses and the families' replies (STOP, START)",
       description:
         'Signed: X-Hub-Signature-256 = sha256=HMAC-SHA256(WHATSAPP_APP_SECRET, raw body). A missing or wrong signature answers 403 and changes nothing; a body that is no webhook 400.',
-      access: 'public',
+      access: 'provider-signed',
       ok: { description: 'taken', schema: z.object({ success: z.literal(true) }) },
       errors: ['MESSAGE_CALLBACK_FORBIDDEN'],
       rateLimited: true,
@@ -1144,7 +1152,7 @@ export const operations: readonly Operation[] = [
       summary: "The SMS provider's status callbacks and inbound SMS (STOP, START), form-encoded",
       description:
         "Signed: X-Twilio-Signature over MESSAGES_CALLBACK_BASE_URL + this path and the sorted form fields (Twilio's scheme). A missing or wrong signature answers 403 and changes nothing. Answers an empty TwiML response.",
-      access: 'public',
+      access: 'provider-signed',
       ok: { description: 'taken', schema: z.string(), contentType: 'text/xml' },
       errors: ['MESSAGE_CALLBACK_FORBIDDEN'],
       rateLimited: true,
@@ -1248,6 +1256,8 @@ const ROLE_NOTE: Record<Access, string> = {
   internal: 'Inside the deployment only; the gateway does not route it.',
   'upload-token':
     "Anyone with the donation's upload token in X-Donation-Token (no account); a bearer token that is sent is checked too.",
+  'provider-signed':
+    'The messaging provider: X-Hub-Signature-256 (WhatsApp) or X-Twilio-Signature (SMS) over the raw body; anything else 403.',
 };
 
 const ROLES: Partial<Record<Access, string[]>> = {
@@ -1259,6 +1269,7 @@ const ROLES: Partial<Record<Access, string[]>> = {
 function security(access: Access): Record<string, string[]>[] | undefined {
   if (access === 'public' || access === 'internal') return [];
   if (access === 'upload-token') return [{ donationToken: [] }];
+  if (access === 'provider-signed') return [{ providerSignature: [] }];
   if (access === 'public-staff-more') return [{}, { bearerAuth: [] }];
   return [{ bearerAuth: [] }];
 }
@@ -1367,6 +1378,13 @@ export function createOpenApiDocument(opts: { internal?: boolean } = {}): OpenAp
           scheme: 'bearer',
           bearerFormat: 'JWT',
           description: 'The access token of POST /api/v1/auth/login (RS256, 15 minutes).',
+        },
+        providerSignature: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Hub-Signature-256',
+          description:
+            "A messaging provider's signature over the raw body: X-Hub-Signature-256 (sha256=HMAC-SHA256 with WHATSAPP_APP_SECRET) or, for SMS, X-Twilio-Signature (Twilio's scheme with SMS_AUTH_TOKEN).",
         },
         donationToken: {
           type: 'apiKey',
