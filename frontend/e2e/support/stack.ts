@@ -1,6 +1,7 @@
 // The whole platform for the browser tests: the BUILT services, gateway and SPA started with the
 // launcher's startPlatform on free ports, against the infrastructure the jest global setup
-// started (MONGO_URL, AMQP_URL, S3_URL, SMTP_URL, MAIL_API_URL in the environment).
+// started (MONGO_URL, AMQP_URL, S3_URL, SMTP_URL, MAIL_API_URL, MESSAGES_API_URL in the
+// environment).
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -22,6 +23,8 @@ export interface Stack {
   apiUrl: string;
   /** the mail catcher's Mailpit-compatible API */
   mailApiUrl: string;
+  /** the WhatsApp and SMS providers' stand-in (issue 30): GET <this>/api/messages */
+  messagesApiUrl: string;
   /** the services' database server (scenarios that move time forward set dates in it) */
   mongoUrl: string;
   /** the database of a service on mongoUrl */
@@ -104,6 +107,11 @@ export async function startStack(name?: string): Promise<Stack> {
     SMTP_URL: need('SMTP_URL'),
   };
   const mailApiUrl = need('MAIL_API_URL').replace(/\/$/, '');
+  // the jest global setup exports it like MAIL_API_URL; the stand-in's default port otherwise
+  const messagesApiUrl = (process.env.MESSAGES_API_URL ?? 'http://127.0.0.1:8026').replace(
+    /\/$/,
+    '',
+  );
   const suffix = name ? `_${name}` : '';
   const database = (service: (typeof SERVICE_NAMES)[number]) => `furniture_${service}${suffix}`;
   const databases = SERVICE_NAMES.map(database);
@@ -155,6 +163,7 @@ export async function startStack(name?: string): Promise<Stack> {
     baseUrl,
     apiUrl: `${baseUrl}/api/v1`,
     mailApiUrl,
+    messagesApiUrl,
     mongoUrl,
     database,
     admin,
