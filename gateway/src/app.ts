@@ -41,6 +41,7 @@ type Config = Pick<
   | 'RATE_LIMIT_PUBLIC_WRITES_WINDOW_SECONDS'
   | 'RATE_LIMIT_PUBLIC_LOOKUPS'
   | 'RATE_LIMIT_PUBLIC_LOOKUPS_WINDOW_SECONDS'
+  | 'RATE_LIMIT_MESSAGE_CALLBACKS'
   | 'BODY_LIMIT_BYTES'
   | 'UPLOAD_BODY_LIMIT_BYTES'
   | 'PROXY_TIMEOUT_MS'
@@ -203,6 +204,7 @@ export function createGatewayApp(opts: {
       publicWritesWindowSeconds: config.RATE_LIMIT_PUBLIC_WRITES_WINDOW_SECONDS,
       publicLookups: config.RATE_LIMIT_PUBLIC_LOOKUPS,
       publicLookupsWindowSeconds: config.RATE_LIMIT_PUBLIC_LOOKUPS_WINDOW_SECONDS,
+      messageCallbacksPerMinute: config.RATE_LIMIT_MESSAGE_CALLBACKS,
     }),
   );
   app.use(['/api/v1', '/media'], verifyToken(verifier));

@@ -42,6 +42,8 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
        */
       RATE_LIMIT_PUBLIC_LOOKUPS: z.coerce.number().int().min(1).default(120),
       RATE_LIMIT_PUBLIC_LOOKUPS_WINDOW_SECONDS: z.coerce.number().int().min(1).default(600),
+      /** WhatsApp/SMS provider callbacks per client IP per minute (signed; issue 30) */
+      RATE_LIMIT_MESSAGE_CALLBACKS: z.coerce.number().int().min(1).default(600),
       /** largest request body for API calls, and for photo uploads (10 MB + multipart framing) */
       BODY_LIMIT_BYTES: z.coerce
         .number()

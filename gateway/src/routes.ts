@@ -23,6 +23,8 @@ export const routes: readonly { pattern: RegExp; service: ServiceName }[] = [
   { pattern: /^\/api\/v1\/privacy\/records\/?$/, service: 'notification' },
   { pattern: /^\/api\/v1\/privacy(\/|$)/, service: 'applications' },
   { pattern: /^\/api\/v1\/impact(\/|$)/, service: 'notification' },
+  // WhatsApp and SMS messages, and the providers' signed callbacks (issue 30)
+  { pattern: /^\/api\/v1\/messages(\/|$)/, service: 'notification' },
   { pattern: /^\/media\//, service: 'media' },
 ];
 

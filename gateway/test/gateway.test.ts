@@ -18,12 +18,18 @@ import { ADMIN, startAuth } from '@furniture/auth/testing';
 
 /** A stand-in service that records what reaches it. */
 async function recordingService(name: string) {
-  const hits: { method: string; url: string; headers: Record<string, unknown> }[] = [];
+  const hits: { method: string; url: string; headers: Record<string, unknown>; body: string }[] =
+    [];
   const app = express();
   app.get('/ready', (_req, res) => res.json({ status: 'ready', checks: { mongo: true } }));
   app.use((req, res) => {
-    hits.push({ method: req.method, url: req.originalUrl, headers: req.headers });
-    res.json({ service: name, url: req.originalUrl });
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      hits.push({ method: req.method, url: req.originalUrl, headers: req.headers, body });
+      res.json({ service: name, url: req.originalUrl });
+    });
   });
   const server = await listen(app);
   return { ...server, hits };
@@ -51,6 +57,8 @@ describe('routing table', () => {
     ['/api/v1/donations/3/items/1/lot', 'catalog'],
     ['/api/v1/donations/3/items/1/photos', 'media'],
     ['/media/donations/3/1/abc.webp', 'media'],
+    ['/api/v1/messages/', 'notification'],
+    ['/api/v1/messages/callbacks/whatsapp', 'notification'],
   ])('when the path is %s, then it goes to %s', (p, service) => {
     expect(serviceFor(p)).toBe(service);
   });
@@ -94,6 +102,7 @@ describe('gateway in front of the real auth service', () => {
       RATE_LIMIT_LOGIN: '8',
       RATE_LIMIT_PUBLIC_WRITES: '3',
       RATE_LIMIT_PUBLIC_LOOKUPS: '5',
+      RATE_LIMIT_MESSAGE_CALLBACKS: '4',
       BODY_LIMIT_BYTES: '2048',
       UPLOAD_BODY_LIMIT_BYTES: '8192',
     });
@@ -301,6 +310,29 @@ describe('gateway in front of the real auth service', () => {
     expect((await http.get('/api/v1/lots/4')).status).toBe(200);
     // a donor's lookup is a lookup by phone number
     expect((await http.post('/api/v1/donations/lookup', { phone: '5' })).status).toBe(429);
+  });
+
+  test('when a provider posts its callbacks, then they reach the notification service byte for byte with their signature, under a limit of their own', async () => {
+    const notification = others[3]!;
+    const raw = '{"object":"whatsapp_business_account", "entry":[ ]}';
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await fetch(`${gateway.url}/api/v1/messages/callbacks/whatsapp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-hub-signature-256': `sha256=${i}` },
+        body: raw,
+      });
+      statuses.push(res.status);
+    }
+    // four per minute here: the fifth is refused at the gateway
+    expect(statuses).toEqual([200, 200, 200, 200, 429]);
+    const hits = notification.hits.filter((h) => h.url === '/api/v1/messages/callbacks/whatsapp');
+    expect(hits).toHaveLength(4);
+    // the service checks the signature over the raw body: spacing and order kept as sent
+    expect(hits[0]!.body).toBe(raw);
+    expect(hits[3]!.headers['x-hub-signature-256']).toBe('sha256=3');
+    // staff calls under /messages are not callbacks: they pass as before
+    expect((await http.get('/api/v1/messages/status')).status).toBe(200);
   });
 
   test('when a body is larger than allowed, then 413; photo uploads have their own larger limit', async () => {

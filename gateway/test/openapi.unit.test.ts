@@ -120,6 +120,7 @@ function serviceApps(): Record<string, Express> {
       publicApplications: unused,
       moderation: unused,
       wishes: unused,
+      messageRequests: unused,
       privacy: unused,
       handovers: unused,
     }),

@@ -11,6 +11,7 @@ export const DEFAULT_PORTS: InfraPorts = {
   s3Console: 9001,
   smtp: 1025,
   mailHttp: 8025,
+  messagesHttp: 8026,
 };
 
 const PORT_ENV: Record<keyof InfraPorts, string> = {
@@ -19,9 +20,10 @@ const PORT_ENV: Record<keyof InfraPorts, string> = {
   s3Console: 'S3_CONSOLE_PORT',
   smtp: 'SMTP_PORT',
   mailHttp: 'MAIL_HTTP_PORT',
+  messagesHttp: 'MESSAGES_HTTP_PORT',
 };
 
-/** DEFAULT_PORTS with MONGO_PORT, S3_PORT, S3_CONSOLE_PORT, SMTP_PORT, MAIL_HTTP_PORT applied. */
+/** DEFAULT_PORTS with MONGO_PORT, S3_PORT, S3_CONSOLE_PORT, SMTP_PORT, MAIL_HTTP_PORT, MESSAGES_HTTP_PORT applied. */
 export function portsFromEnv(env: NodeJS.ProcessEnv = process.env): InfraPorts {
   const ports = { ...DEFAULT_PORTS };
   for (const key of Object.keys(PORT_ENV) as Array<keyof InfraPorts>) {
@@ -69,7 +71,8 @@ export async function runInfraForeground(opts: ForegroundOptions = {}): Promise<
       ports: opts.ports ?? portsFromEnv(),
       log,
     });
-    for (const [key, value] of Object.entries(infra.env)) out(`${key}=${value}`);
+    for (const [key, value] of Object.entries({ ...infra.env, ...infra.messagesEnv }))
+      out(`${key}=${value}`);
     log('local infrastructure is running; press Ctrl-C to stop it');
     const sig = await stopRequested;
     log(`${sig}: stopping local infrastructure`);

@@ -1,9 +1,30 @@
 // @furniture/infra: local infrastructure for `make run` and the integration tests: a
-// MongoDB-compatible server (FerretDB on SQLite), RabbitMQ, S3 (MinIO) and an SMTP catcher.
+// MongoDB-compatible server (FerretDB on SQLite), RabbitMQ, S3 (MinIO), an SMTP catcher and a
+// WhatsApp/SMS provider stand-in.
 export { startInfra, type Infra, type InfraOptions, type InfraPorts } from './start-infra';
 export { ensureTools, ensureTool, type ToolName } from './tools';
 export { startMailCatcher, type MailCatcher, type MailCatcherOptions } from './mail-catcher';
 export type { MailAddress, MessageSummary, StoredMessage } from './mail-catcher';
+export {
+  startMessagesStandIn,
+  twilioSignature,
+  whatsappSignature,
+  type CapturedMessage,
+  type MessagesStandIn,
+  type MessagesStandInOptions,
+} from './messages-standin';
+export {
+  MESSAGES_PROVIDER_ENV_KEYS,
+  gatewayCallbackUrls,
+  messagesProviderEnv,
+  standInSettings,
+  wireToGateway,
+} from './messages/local';
+export {
+  ensureMessagesCredentials,
+  newMessagesCredentials,
+  type MessagesCredentials,
+} from './run/keys';
 export {
   startPrivateRabbit,
   type PrivateRabbit,

@@ -1,11 +1,21 @@
 // startInfra: every component whose URL is set in the environment (MONGO_URL, AMQP_URL, S3_URL,
 // SMTP_URL + MAIL_API_URL) is used as is; the others are started here and stopped by stop().
+// The WhatsApp/SMS stand-in starts unless a real provider is configured (any WHATSAPP_* / SMS_*
+// provider setting in the environment).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startFerret } from './ferretdb';
 import { chooseFerretBackend, dropFerretDatabase } from './postgres';
 import { startMailCatcher } from './mail-catcher';
+import { startMessagesStandIn, type MessagesStandIn } from './messages-standin';
+import {
+  configuredProviderKeys,
+  messagesProviderEnv,
+  standInSettings,
+  type MessagesProviderEnv,
+} from './messages/local';
+import { ensureMessagesCredentials, type MessagesCredentials } from './run/keys';
 import { formatS3Url, parseS3Url, startMinio, type S3Settings } from './minio';
 import { killStaleProcess } from './process';
 import { REPO_ROOT } from './paths';
@@ -19,6 +29,8 @@ export interface InfraPorts {
   s3Console: number;
   smtp: number;
   mailHttp: number;
+  /** the WhatsApp/SMS stand-in's HTTP port (MESSAGES_HTTP_PORT) */
+  messagesHttp: number;
 }
 
 export interface InfraOptions {
@@ -43,8 +55,17 @@ export interface Infra {
   smtpUrl: string;
   /** http://127.0.0.1:PORT (Mailpit-compatible API); '' when SMTP_URL is external and MAIL_API_URL unset. */
   mailApiUrl: string;
-  /** The same URLs as environment variables (MONGO_URL, AMQP_URL, S3_URL, SMTP_URL, MAIL_API_URL). */
-  env: Record<'MONGO_URL' | 'AMQP_URL' | 'S3_URL' | 'SMTP_URL' | 'MAIL_API_URL', string>;
+  /** The WhatsApp/SMS stand-in's http://127.0.0.1:PORT; '' when a real provider is configured. */
+  messagesApiUrl: string;
+  /** The stand-in and its credentials, when this call started it (not with a real provider). */
+  messages?: { standIn: MessagesStandIn; credentials: MessagesCredentials };
+  /** The notification service's provider settings pointing at the stand-in ({} with a real provider). */
+  messagesEnv: Partial<MessagesProviderEnv>;
+  /** The same URLs as environment variables (MONGO_URL, AMQP_URL, S3_URL, SMTP_URL, MAIL_API_URL, MESSAGES_API_URL). */
+  env: Record<
+    'MONGO_URL' | 'AMQP_URL' | 'S3_URL' | 'SMTP_URL' | 'MAIL_API_URL' | 'MESSAGES_API_URL',
+    string
+  >;
   /**
    * The PostgreSQL database FerretDB keeps its data in, when this call started FerretDB on
    * PostgreSQL (for ensureFerretIndexes); undefined on SQLite or an external MONGO_URL.
@@ -84,7 +105,9 @@ export async function startInfra(opts: InfraOptions): Promise<Infra> {
     s3: envUrl('S3_URL'),
     smtp: envUrl('SMTP_URL'),
     mailApi: envUrl('MAIL_API_URL'),
+    messagesApi: envUrl('MESSAGES_API_URL'),
   };
+  const providerKeys = configuredProviderKeys();
   if (external.mailApi && !external.smtp) {
     log(
       'MAIL_API_URL is set but SMTP_URL is not: starting the local mail catcher and ignoring MAIL_API_URL',
@@ -154,7 +177,37 @@ export async function startInfra(opts: InfraOptions): Promise<Infra> {
     return { value: { smtpUrl: c.smtpUrl, apiUrl: c.apiUrl }, stop: c.stop };
   };
 
-  const results = await Promise.allSettled([mongo(), amqp(), s3(), mail()] as const);
+  const messages = async (): Promise<
+    Part<{ apiUrl: string; started?: Infra['messages']; env: Partial<MessagesProviderEnv> }>
+  > => {
+    if (providerKeys.length > 0) {
+      log(
+        `messages: ${providerKeys.join(', ')} set: using the configured provider, not the local stand-in`,
+      );
+      return { value: { apiUrl: external.messagesApi ?? '', env: {} } };
+    }
+    const credentials = ensureMessagesCredentials(path.join(dataDir, 'keys'));
+    const standIn = await startMessagesStandIn({
+      ...standInSettings(credentials),
+      httpPort: ports.messagesHttp,
+      dir: path.join(dataDir, 'messages'),
+      log,
+    }).catch((err: unknown) => {
+      const hint = 'set MESSAGES_HTTP_PORT, or configure a real provider (WHATSAPP_*, SMS_*)';
+      throw new Error(`${errorMessage(err)} (${hint})`);
+    });
+    log(`messages stand-in ready: WhatsApp and SMS captured at ${standIn.apiUrl}`);
+    return {
+      value: {
+        apiUrl: standIn.apiUrl,
+        started: { standIn, credentials },
+        env: messagesProviderEnv(standIn, credentials),
+      },
+      stop: standIn.stop,
+    };
+  };
+
+  const results = await Promise.allSettled([mongo(), amqp(), s3(), mail(), messages()] as const);
   const stoppers = results.flatMap((r) =>
     r.status === 'fulfilled' && r.value.stop ? [r.value.stop] : [],
   );
@@ -166,12 +219,13 @@ export async function startInfra(opts: InfraOptions): Promise<Infra> {
     if (failed.length)
       throw new Error(`stopping local infrastructure failed: ${failed.join('; ')}`);
   };
-  const [m, a, s, e] = results;
+  const [m, a, s, e, w] = results;
   if (
     m.status === 'rejected' ||
     a.status === 'rejected' ||
     s.status === 'rejected' ||
-    e.status === 'rejected'
+    e.status === 'rejected' ||
+    w.status === 'rejected'
   ) {
     await stopAll().catch((err: unknown) => log(errorMessage(err)));
     const reasons = results.flatMap((r) =>
@@ -186,12 +240,16 @@ export async function startInfra(opts: InfraOptions): Promise<Infra> {
     s3: s.value.value,
     smtpUrl: e.value.value.smtpUrl,
     mailApiUrl: e.value.value.apiUrl,
+    messagesApiUrl: w.value.value.apiUrl,
+    messages: w.value.value.started,
+    messagesEnv: w.value.value.env,
     env: {
       MONGO_URL: m.value.value,
       AMQP_URL: a.value.value,
       S3_URL: external.s3 ?? formatS3Url(s.value.value),
       SMTP_URL: e.value.value.smtpUrl,
       MAIL_API_URL: e.value.value.apiUrl,
+      MESSAGES_API_URL: w.value.value.apiUrl,
     },
     ferretPostgresUrl,
     stop: stopAll,

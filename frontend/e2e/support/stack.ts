@@ -1,7 +1,8 @@
 // The whole platform for the browser tests: the BUILT services, gateway and SPA started with the
 // launcher's startPlatform on free ports, against the infrastructure the jest global setup
-// started (MONGO_URL, AMQP_URL, S3_URL, SMTP_URL, MAIL_API_URL, MESSAGES_API_URL in the
-// environment).
+// started (MONGO_URL, AMQP_URL, S3_URL, SMTP_URL, MAIL_API_URL in the environment). Each stack has
+// a WhatsApp/SMS stand-in of its own: its webhooks lead to this stack's gateway (two stacks run
+// side by side), so use stack.messagesApiUrl, not the global MESSAGES_API_URL.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,7 +14,12 @@ import {
   SERVICE_NAMES,
   freePort,
   freePortRun,
+  newMessagesCredentials,
+  standInSettings,
+  startMessagesStandIn,
   startPlatform,
+  wireToGateway,
+  type MessagesStandIn,
   type Platform,
 } from '@furniture/infra';
 
@@ -23,8 +29,9 @@ export interface Stack {
   apiUrl: string;
   /** the mail catcher's Mailpit-compatible API */
   mailApiUrl: string;
-  /** the WhatsApp and SMS providers' stand-in (issue 30): GET <this>/api/messages */
+  /** this stack's WhatsApp/SMS stand-in (GET /api/messages, POST /api/inbound, …) */
   messagesApiUrl: string;
+  messages: MessagesStandIn;
   /** the services' database server (scenarios that move time forward set dates in it) */
   mongoUrl: string;
   /** the database of a service on mongoUrl */
@@ -107,11 +114,6 @@ export async function startStack(name?: string): Promise<Stack> {
     SMTP_URL: need('SMTP_URL'),
   };
   const mailApiUrl = need('MAIL_API_URL').replace(/\/$/, '');
-  // the jest global setup exports it like MAIL_API_URL; the stand-in's default port otherwise
-  const messagesApiUrl = (process.env.MESSAGES_API_URL ?? 'http://127.0.0.1:8026').replace(
-    /\/$/,
-    '',
-  );
   const suffix = name ? `_${name}` : '';
   const database = (service: (typeof SERVICE_NAMES)[number]) => `furniture_${service}${suffix}`;
   const databases = SERVICE_NAMES.map(database);
@@ -132,6 +134,10 @@ export async function startStack(name?: string): Promise<Stack> {
   const baseUrl = `http://127.0.0.1:${gatewayPort}`;
   const logDir = path.join(dataDir, 'logs');
 
+  const credentials = newMessagesCredentials();
+  const messages = await startMessagesStandIn(standInSettings(credentials));
+  const notificationEnv = wireToGateway(messages, credentials, baseUrl);
+
   let platform: Platform;
   try {
     platform = await startPlatform({
@@ -146,6 +152,7 @@ export async function startStack(name?: string): Promise<Stack> {
         S3_BUCKET: `furniture-e2e-${tag}`,
         ACCESS_TOKEN_TTL_SECONDS: String(ACCESS_TOKEN_TTL_SECONDS),
       },
+      serviceEnv: { notification: notificationEnv },
       // every line is in <dataDir>/logs/<service>.log; only crashes are worth a line here
       print: (line) => {
         if (/ exited \(/.test(line)) process.stderr.write(`[e2e platform] ${line}\n`);
@@ -154,6 +161,7 @@ export async function startStack(name?: string): Promise<Stack> {
       databaseSuffix: suffix,
     });
   } catch (err) {
+    await messages.stop();
     throw new Error(
       `the platform did not start: ${err instanceof Error ? err.message : String(err)} (logs in ${logDir})`,
     );
@@ -163,13 +171,15 @@ export async function startStack(name?: string): Promise<Stack> {
     baseUrl,
     apiUrl: `${baseUrl}/api/v1`,
     mailApiUrl,
-    messagesApiUrl,
+    messagesApiUrl: messages.apiUrl,
+    messages,
     mongoUrl,
     database,
     admin,
     logDir,
     async stop() {
       await platform.stop();
+      await messages.stop();
       await deleteBrokerObjects(amqpUrl, exchange, topologyQueues(exchange)).catch(() => undefined);
       for (const db of databases) await dropDatabase(mongoUrl, db).catch(() => undefined);
     },

@@ -31,11 +31,17 @@ export function rateLimits(opts: {
   publicWritesWindowSeconds: number;
   publicLookups: number;
   publicLookupsWindowSeconds: number;
+  /** the messaging providers' callbacks per client IP per minute (issue 30) */
+  messageCallbacksPerMinute: number;
 }): RequestHandler {
   const login = limiter(opts.login, opts.loginWindowSeconds);
   const publicWrites = limiter(opts.publicWrites, opts.publicWritesWindowSeconds);
   const publicLookups = limiter(opts.publicLookups, opts.publicLookupsWindowSeconds);
+  const callbacks = limiter(opts.messageCallbacksPerMinute, 60);
   return (req, res, next) => {
+    // signed by the provider (checked by the notification service); generous, as every message
+    // brings up to three status callbacks, but not unbounded for a forger
+    if (MESSAGE_CALLBACK.test(req.path)) return callbacks(req, res, next);
     if (req.method === 'POST') {
       if (/^\/api\/v1\/auth\/login\/?$/.test(req.path)) return login(req, res, next);
       if (/^\/api\/v1\/(applications|wishes|donations)\/?$/.test(req.path))
@@ -54,6 +60,7 @@ export function rateLimits(opts: {
   };
 }
 
+const MESSAGE_CALLBACK = /^\/api\/v1\/messages\/callbacks\//;
 const FAMILY_BOOKING = /^\/api\/v1\/handovers\/[^/]+\/booking\/?$/;
 const SECRET_LOOKUP =
   /^\/api\/v1\/(handovers\/[A-Za-z0-9_-]{20,}(\/calendar\.ics)?|locations\/[^/]+\/calendar\.ics)\/?$/;

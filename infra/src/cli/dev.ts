@@ -72,6 +72,7 @@ async function main(): Promise<void> {
       `    gateway          http://127.0.0.1:${gatewayPort}/api/v1/health`,
       `    admin login      ${admin.email} / ${process.env.ADMIN_PASSWORD ? '(ADMIN_PASSWORD)' : admin.password}`,
       `    captured e-mail  ${infra.mailApiUrl || '(external SMTP)'}`,
+      `    WhatsApp / SMS   ${infra.messagesApiUrl || '(configured provider)'}`,
       '    services restart when their code changes (no type check: make typecheck)     stop with Ctrl-C',
       '',
     ].join('\n'),

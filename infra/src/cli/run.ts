@@ -1,7 +1,7 @@
 // `make run`: the whole platform on this machine. Starts the local infrastructure (or uses the
 // URLs given in the environment), every service and the gateway as separate processes, waits
 // until the gateway reports every service ready, and prints where to go and how to log in.
-// Data (database, photos, captured mail, signing keys) stays in .data/run between runs.
+// Data (database, photos, captured mail and messages, signing keys) stays in .data/run between runs.
 import { displayPath, RUN_DATA_DIR } from '../paths';
 import { print, startLocalPlatform } from '../run/local';
 import { errorMessage } from '../util';
@@ -26,6 +26,7 @@ async function main(): Promise<void> {
       `    back-office      ${publicUrl}/admin/login`,
       `    admin login      ${admin.email} / ${process.env.ADMIN_PASSWORD ? '(ADMIN_PASSWORD)' : admin.password}   (created on the first start; change the password in the profile)`,
       `    captured e-mail  ${infra.mailApiUrl || '(external SMTP)'}`,
+      `    WhatsApp / SMS   ${infra.messagesApiUrl || '(configured provider)'}`,
       `    health           ${publicUrl}/api/v1/health`,
       `    data             ${displayPath(RUN_DATA_DIR)} (kept between runs)     stop with Ctrl-C`,
       '',

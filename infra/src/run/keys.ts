@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -32,4 +32,59 @@ export function keyFiles(dir: string): { privateKeyFile: string; publicKeyFile: 
     privateKeyFile: path.join(dir, 'jwt-private.pem'),
     publicKeyFile: path.join(dir, 'jwt-public.pem'),
   };
+}
+
+/** The credentials the local WhatsApp/SMS stand-in and the notification service share. */
+export interface MessagesCredentials {
+  whatsappToken: string;
+  whatsappPhoneNumberId: string;
+  whatsappBusinessAccountId: string;
+  whatsappAppSecret: string;
+  whatsappVerifyToken: string;
+  smsAccountSid: string;
+  smsAuthToken: string;
+  /** the platform's sender number at the stand-in (the To of inbound SMS) */
+  smsFrom: string;
+}
+
+function digits(count: number): string {
+  const bytes = randomBytes(count);
+  return Array.from(bytes, (b, i) => (i === 0 ? 1 + (b % 9) : b % 10)).join('');
+}
+
+/** Fresh random credentials (tests that start a stand-in of their own). */
+export function newMessagesCredentials(): MessagesCredentials {
+  return {
+    whatsappToken: `EAAL${randomBytes(30).toString('base64url')}`,
+    whatsappPhoneNumberId: digits(15),
+    whatsappBusinessAccountId: digits(15),
+    whatsappAppSecret: randomBytes(16).toString('hex'),
+    whatsappVerifyToken: randomBytes(16).toString('base64url'),
+    smsAccountSid: `AC${randomBytes(16).toString('hex')}`,
+    smsAuthToken: randomBytes(16).toString('hex'),
+    smsFrom: LOCAL_SMS_FROM,
+  };
+}
+
+/** The platform's made-up sender number at the stand-in (it never leaves this machine). */
+export const LOCAL_SMS_FROM = '+4930555000199';
+
+/**
+ * The messages stand-in's credentials of a data folder: created once (never in the repository)
+ * and kept, so a restarted `make run` and its stand-in still agree.
+ */
+export function ensureMessagesCredentials(dir: string): MessagesCredentials {
+  const file = path.join(dir, 'messages-standin.json');
+  try {
+    const stored = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<MessagesCredentials>;
+    const fresh = newMessagesCredentials();
+    if (Object.keys(fresh).every((k) => typeof stored[k as keyof MessagesCredentials] === 'string'))
+      return stored as MessagesCredentials;
+  } catch {
+    // none yet (or unreadable): create below
+  }
+  const created = newMessagesCredentials();
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  fs.writeFileSync(file, `${JSON.stringify(created, null, 2)}\n`, { mode: 0o600 });
+  return created;
 }

@@ -4,6 +4,7 @@
 import { keepFerretIndexes } from '../ferret-pg-indexes';
 import { portsFromEnv } from '../foreground';
 import { displayPath, ERASURE_LEDGER_FILE, RUN_DATA_DIR } from '../paths';
+import { wireToGateway } from '../messages/local';
 import { startInfra, type Infra } from '../start-infra';
 import { startPlatform, type Platform } from './platform';
 
@@ -56,6 +57,14 @@ export async function startLocalPlatform(opts: {
     email: process.env.ADMIN_EMAIL ?? LOCAL_ADMIN.email,
     password: process.env.ADMIN_PASSWORD ?? LOCAL_ADMIN.password,
   };
+  // the messages stand-in's webhooks go to the gateway; the notification service sends to it
+  const notificationEnv = infra.messages
+    ? wireToGateway(
+        infra.messages.standIn,
+        infra.messages.credentials,
+        `http://127.0.0.1:${opts.gatewayPort}`,
+      )
+    : {};
   const platform = await startPlatform({
     // erasures are recorded beside the backups, where a restore cannot undo them
     infraEnv: { ...infra.env, ERASURE_LEDGER: ERASURE_LEDGER_FILE },
@@ -68,6 +77,7 @@ export async function startLocalPlatform(opts: {
     publicUrl: opts.publicUrl,
     admin,
     overrides: process.env, // anything set by hand wins
+    serviceEnv: { notification: notificationEnv },
     print,
     watch: opts.watch,
     onStoppable: (stopPlatform) => {

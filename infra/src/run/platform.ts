@@ -25,6 +25,11 @@ export interface PlatformOptions {
   admin: { email: string; password: string };
   /** env for every process, applied last (make run passes process.env: what is set by hand wins) */
   overrides?: NodeJS.ProcessEnv;
+  /**
+   * env for one service only (the notification service's provider settings of the messages
+   * stand-in); `overrides` still win
+   */
+  serviceEnv?: Partial<Record<(typeof SERVICE_NAMES)[number], Record<string, string>>>;
   print: (line: string) => void;
   /**
    * make dev: every process runs under `node --watch` and restarts when a file it loaded changes
@@ -94,6 +99,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
       nodeArgs,
       env: {
         ...common,
+        ...notOverridden(opts.serviceEnv?.[service.name], opts.overrides),
         PORT: String(service.port),
         ...(opts.databaseSuffix
           ? { MONGO_DB: `furniture_${service.name}${opts.databaseSuffix}` }
@@ -156,6 +162,16 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     services.map((s) => [s.name, `http://127.0.0.1:${s.port}`]),
   ) as Platform['serviceUrls'];
   return { gatewayUrl, serviceUrls, keys, missing, supervisor, stop: () => supervisor.stop() };
+}
+
+/** The entries of `env` that `overrides` does not set. */
+function notOverridden(
+  env: Record<string, string> | undefined,
+  overrides: NodeJS.ProcessEnv | undefined,
+): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env ?? {}).filter(([key]) => overrides?.[key] === undefined),
+  );
 }
 
 function isLoopback(host: string): boolean {

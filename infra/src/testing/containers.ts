@@ -2,6 +2,9 @@
 // machines with a Docker engine. testcontainers is an optional package: it is loaded at run time
 // only, so nothing else depends on it being installed.
 import { DEFAULT_MINIO_PASSWORD, DEFAULT_MINIO_USER, formatS3Url, type S3Settings } from '../minio';
+import { startMessagesStandIn } from '../messages-standin';
+import { messagesProviderEnv, standInSettings } from '../messages/local';
+import { newMessagesCredentials } from '../run/keys';
 import type { Infra } from '../start-infra';
 import { noLog, type Log } from '../util';
 
@@ -89,12 +92,21 @@ export async function startContainers(log: Log = noLog): Promise<Infra> {
     secretKey,
     url: `http://${at(minio.value, 9000)}`,
   };
+  // the WhatsApp/SMS stand-in has no container: it runs in this process, as with the launcher
+  const credentials = newMessagesCredentials();
+  const standIn = await startMessagesStandIn({ ...standInSettings(credentials), log }).catch(
+    async (err: unknown) => {
+      await stop();
+      throw err;
+    },
+  );
   const env = {
     MONGO_URL: `mongodb://${at(mongo.value, 27017)}/`,
     AMQP_URL: `amqp://guest:guest@${at(rabbit.value, 5672)}`,
     S3_URL: formatS3Url(s3),
     SMTP_URL: `smtp://${at(mailpit.value, 1025)}`,
     MAIL_API_URL: `http://${at(mailpit.value, 8025)}`,
+    MESSAGES_API_URL: standIn.apiUrl,
   };
   return {
     mongoUrl: env.MONGO_URL,
@@ -102,7 +114,13 @@ export async function startContainers(log: Log = noLog): Promise<Infra> {
     s3,
     smtpUrl: env.SMTP_URL,
     mailApiUrl: env.MAIL_API_URL,
+    messagesApiUrl: standIn.apiUrl,
+    messages: { standIn, credentials },
+    messagesEnv: messagesProviderEnv(standIn, credentials),
     env,
-    stop,
+    async stop() {
+      await standIn.stop();
+      await stop();
+    },
   };
 }

@@ -8,7 +8,7 @@ import { TEST_DATA_DIR } from '../paths';
 import { startInfra, type Infra } from '../start-infra';
 import { ensureTool } from '../tools';
 import { startContainers } from './containers';
-import { INFRA_ENV_KEYS, hasTestInfra, setTestInfra } from './state';
+import { INFRA_ENV_KEYS, MESSAGES_ENV_KEYS, hasTestInfra, setTestInfra } from './state';
 
 const log = (line: string): void => {
   process.stderr.write(`[infra] ${line}\n`);
@@ -36,7 +36,15 @@ export default async function globalSetup(): Promise<void> {
   for (const key of INFRA_ENV_KEYS) {
     if (!process.env[key]) process.env[key] = infra.env[key];
   }
-  const env = Object.fromEntries(INFRA_ENV_KEYS.map((key) => [key, process.env[key] ?? '']));
+  // the stand-in's provider settings (none when a real provider is configured: startInfra then
+  // started no stand-in and the configured settings stay as they are)
+  for (const key of MESSAGES_ENV_KEYS) {
+    const value = infra.messagesEnv[key];
+    if (!process.env[key] && value) process.env[key] = value;
+  }
+  const env = Object.fromEntries(
+    [...INFRA_ENV_KEYS, ...MESSAGES_ENV_KEYS].map((key) => [key, process.env[key] ?? '']),
+  );
   fs.mkdirSync(TEST_DATA_DIR, { recursive: true });
   fs.writeFileSync(path.join(TEST_DATA_DIR, 'env.json'), `${JSON.stringify(env, null, 2)}\n`);
   log(`test infrastructure ready in ${Date.now() - started} ms`);

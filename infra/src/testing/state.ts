@@ -1,5 +1,6 @@
 // The infrastructure handle shared by globalSetup and globalTeardown. Both run in jest's main
 // process but are loaded as separate modules, so the handle lives on globalThis.
+import { MESSAGES_PROVIDER_ENV_KEYS } from '../messages/local';
 import type { Infra } from '../start-infra';
 
 export const INFRA_ENV_KEYS = [
@@ -8,7 +9,15 @@ export const INFRA_ENV_KEYS = [
   'S3_URL',
   'SMTP_URL',
   'MAIL_API_URL',
+  'MESSAGES_API_URL',
 ] as const;
+
+/**
+ * The provider settings of the test stand-in (WHATSAPP_*, SMS_*), exported to the test processes
+ * beside INFRA_ENV_KEYS; the stand-in's webhooks point nowhere until a test sets them
+ * (PUT /api/webhooks), as each test starts its own gateway.
+ */
+export const MESSAGES_ENV_KEYS = MESSAGES_PROVIDER_ENV_KEYS;
 
 const KEY = Symbol.for('@furniture/infra:test-infra');
 

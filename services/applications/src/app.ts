@@ -13,6 +13,7 @@ import type { Moderation } from './domain/moderation';
 import type { Privacy } from './domain/privacy';
 import type { PublicApplications } from './domain/public-applications';
 import type { WishesService } from './domain/wishes-service';
+import type { MessageRequests } from './domain/message-requests';
 import { applicationsRouter } from './entry-points/http/applications-router';
 import {
   handoversRouter,
@@ -27,6 +28,8 @@ export interface ApplicationsAppDeps extends ServiceAppDeps {
   publicApplications: PublicApplications;
   moderation: Moderation;
   wishes: WishesService;
+  /** prepared WhatsApp/SMS messages staff send (issue 30) */
+  messageRequests: MessageRequests;
   privacy: Privacy;
   /** locations, slots, the family's booking, the day plan (issue 29) */
   handovers: Handovers;
@@ -96,11 +99,12 @@ export function createApp(deps: ApplicationsAppDeps): Express {
     applicationsRouter({
       publicApplications: deps.publicApplications,
       moderation: deps.moderation,
+      messageRequests: deps.messageRequests,
       writeLimits: deps.writeLimits,
     }),
   );
   app.use('/api/v1/lots', lotsRouter(deps.publicApplications, deps.wishes));
-  app.use('/api/v1/wishes', wishesRouter(deps.wishes, deps.writeLimits));
+  app.use('/api/v1/wishes', wishesRouter(deps.wishes, deps.messageRequests, deps.writeLimits));
   app.use('/api/v1/privacy', privacyRouter(deps.privacy));
   app.use('/api/v1/locations', locationsRouter(deps.handovers));
   app.use('/api/v1/slots', slotsRouter(deps.handovers));

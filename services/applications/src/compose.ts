@@ -23,6 +23,7 @@ import { catalogDonations } from './integrations/catalog-donations';
 import type { Calendar } from './domain/calendar';
 import { LotReactions } from './domain/lot-reactions';
 import { Pickups } from './domain/pickups';
+import { MessageRequests } from './domain/message-requests';
 import { Moderation } from './domain/moderation';
 import { Privacy, type DonorRecordsSource } from './domain/privacy';
 import { PublicApplications } from './domain/public-applications';
@@ -90,6 +91,7 @@ export async function composeApplications(
   kit.every('pickup dates', config.PICKUP_CHECK_INTERVAL_MS, () => pickups.checkDeadlines());
   const moderation = new Moderation({ applications, lots, pickups, handoverLinks });
   const wishes = new WishesService({ wishes: wishesRepo, lots });
+  const messageRequests = new MessageRequests({ applications, wishes: wishesRepo, lots });
   const reactions = new LotReactions({ applications, lots, pickups, handoverLinks });
   const handovers = new Handovers({
     bookings: handoverBookings,
@@ -147,6 +149,7 @@ export async function composeApplications(
     publicApplications,
     moderation,
     wishes,
+    messageRequests,
     privacy,
     handovers,
     lookupLimit,

@@ -146,6 +146,8 @@ describe('offering furniture', () => {
       donor_name: 'Sabine Gärtner',
       donor_email: 'sabine.gaertner@example.org',
       language: 'uk',
+      // where the donor's WhatsApp/SMS messages go (issue 30)
+      donor_phone: e164Of(phone),
       item_count: 2,
       category_ids: [1, 3],
       available_until: '2099-12-31',

@@ -12,7 +12,7 @@ import type { Calendar } from './calendar';
 import type { HandoverLinks } from './handover-links';
 import type { HandoverRecord, LocationRecord, SlotRecord } from './handover-records';
 import type { ApplicationRecord } from './records';
-import { lotName } from './status-changes';
+import { familyNumbers, lotName } from './status-changes';
 
 export interface HandoverBookingsDeps {
   handovers: HandoversRepository;
@@ -96,6 +96,7 @@ export class HandoverBookings implements HandoverLinks {
       lot_name: lotName(lot, app),
       lot_id: app.lot_id,
       handover_url: app.handover_token ? this.url(app.handover_token) : '',
+      ...familyNumbers(app),
     };
   }
 

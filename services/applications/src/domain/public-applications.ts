@@ -8,7 +8,7 @@ import {
 import { AppError, createEvent, type LotLookup, type LotView } from '@furniture/platform/domain';
 import type { ApplicationsRepository } from '../data-access/applications-repository';
 import { isOpen, type ApplicantFields } from './records';
-import { closeLateApplication, lotName } from './status-changes';
+import { closeLateApplication, familyNumbers, lotName } from './status-changes';
 
 export interface PublicApplicationsDeps {
   applications: ApplicationsRepository;
@@ -105,6 +105,7 @@ export class PublicApplications {
               applicant_email: app.applicant_email,
               language: app.language,
               lot_name: lot.name,
+              ...familyNumbers(app),
               queue_position: position,
               category_id: lot.category_id,
             }),

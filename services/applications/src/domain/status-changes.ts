@@ -55,6 +55,13 @@ export function lotName(
   return lot && (lot.name.de || lot.name.uk) ? lot.name : app.lot_name;
 }
 
+/** Where the family's WhatsApp and SMS messages go (issue 30; E.164). */
+export function familyNumbers(
+  app: Pick<ApplicationRecord, 'applicant_phone' | 'applicant_whatsapp'>,
+) {
+  return { applicant_phone: app.applicant_phone, applicant_whatsapp: app.applicant_whatsapp };
+}
+
 /** What a mail to the family needs: the application, its family and the lot's name. */
 export function familyFields(
   app: ApplicationRecord,
@@ -67,6 +74,7 @@ export function familyFields(
     applicant_email: app.applicant_email,
     language: app.language,
     lot_name: lotName(lot, app),
+    ...familyNumbers(app),
   };
 }
 

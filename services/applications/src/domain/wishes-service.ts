@@ -147,6 +147,7 @@ export class WishesService {
           applicant_email: wish.applicant_email,
           language: wish.language,
           channel,
+          applicant_whatsapp: wish.applicant_whatsapp,
         },
         actor,
       ),

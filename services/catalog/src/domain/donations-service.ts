@@ -55,6 +55,7 @@ export function donorOf(d: DonationData) {
     donor_name: d.donor_name,
     donor_email: d.donor_email,
     language: d.language,
+    donor_phone: d.donor_phone,
   };
 }
 

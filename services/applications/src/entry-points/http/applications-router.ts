@@ -10,6 +10,7 @@ import {
   limitSkipQuerySchema,
   pickupUpdateSchema,
   phoneParamSchema,
+  prepareMessageSchema,
 } from '@furniture/contracts';
 import {
   AppError,
@@ -20,6 +21,7 @@ import {
   takeWrite,
   type WriteLimits,
 } from '@furniture/platform';
+import type { MessageRequests } from '../../domain/message-requests';
 import type { Moderation } from '../../domain/moderation';
 import type { PublicApplications } from '../../domain/public-applications';
 import { honeypotFilled } from './input-helpers';
@@ -39,6 +41,7 @@ function idempotencyKey(header: string | string[] | undefined): string | null {
 export function applicationsRouter(deps: {
   publicApplications: PublicApplications;
   moderation: Moderation;
+  messageRequests: MessageRequests;
   writeLimits?: WriteLimits;
 }): Router {
   const { publicApplications, moderation, writeLimits } = deps;
@@ -119,6 +122,14 @@ export function applicationsRouter(deps: {
   r.patch('/:id/notes', requireStaff, async (req, res) => {
     const { id } = input.params(req, idParamSchema);
     res.json(await moderation.addNote(req.actor!, id, input.body(req, applicationNoteSchema)));
+  });
+
+  // a prepared WhatsApp/SMS message (issue 30): on its way once the note and event are stored
+  r.post('/:id/messages', requireStaff, async (req, res) => {
+    const { id } = input.params(req, idParamSchema);
+    const { template } = input.body(req, prepareMessageSchema);
+    await deps.messageRequests.forApplication(req.actor!, id, template);
+    res.status(202).json({ requested: true });
   });
 
   return r;

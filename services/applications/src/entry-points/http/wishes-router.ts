@@ -6,6 +6,7 @@ import {
   wishStatusQuerySchema,
   wishesQuerySchema,
   wishNotifySchema,
+  prepareMessageSchema,
 } from '@furniture/contracts';
 import {
   AppError,
@@ -16,11 +17,16 @@ import {
   takeWrite,
   type WriteLimits,
 } from '@furniture/platform';
+import type { MessageRequests } from '../../domain/message-requests';
 import type { WishesService } from '../../domain/wishes-service';
 import { honeypotFilled, localizedField } from './input-helpers';
 
 /** /api/v1/wishes: anyone sends a wish; staff list, read and change them. */
-export function wishesRouter(wishes: WishesService, writeLimits?: WriteLimits): Router {
+export function wishesRouter(
+  wishes: WishesService,
+  messageRequests: MessageRequests,
+  writeLimits?: WriteLimits,
+): Router {
   const r = Router();
 
   r.post('/', async (req, res) => {
@@ -67,6 +73,14 @@ export function wishesRouter(wishes: WishesService, writeLimits?: WriteLimits): 
   r.post('/:id/notify', requireStaff, async (req, res) => {
     const { id } = input.params(req, idParamSchema);
     res.json(await wishes.notify(req.actor!, id, input.body(req, wishNotifySchema)));
+  });
+
+  // a prepared WhatsApp/SMS message to the wish's family (issue 30)
+  r.post('/:id/messages', requireStaff, async (req, res) => {
+    const { id } = input.params(req, idParamSchema);
+    const { template } = input.body(req, prepareMessageSchema);
+    await messageRequests.forWish(req.actor!, id, template);
+    res.status(202).json({ requested: true });
   });
 
   return r;

@@ -161,7 +161,7 @@ export const prepareMessageSchema = z.object({
   template: z.enum(PreparedMessages, 'invalid_template'),
 });
 export type PrepareMessageRequest = z.infer<typeof prepareMessageSchema>;
-/** → 202 `{success: true, data}`: the request is on its way (the message list shows it). */
+/** → 202 `{requested: true}`: the request is on its way (the message list shows it). */
 export const prepareMessageAnswer = z.object({ requested: z.literal(true) });
 
 /** Meta's webhook verification query (GET /messages/callbacks/whatsapp). */

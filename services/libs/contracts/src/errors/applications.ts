@@ -108,4 +108,10 @@ export const applicationErrors = {
     de: 'Der Status eines Wunsches kann nicht von „{from}“ zu „{to}“ geändert werden.',
     uk: 'Статус побажання не можна змінити з «{from}» на «{to}».',
   },
+  /** a prepared message (issue 30) to a wish that is no longer active */
+  WISH_NOT_ACTIVE: {
+    status: 409,
+    de: 'Dieser Wunsch ist nicht mehr aktiv; Nachrichten gehen nur zu aktiven Wünschen.',
+    uk: 'Це побажання вже не активне; повідомлення надсилаються лише щодо активних побажань.',
+  },
 } as const satisfies Record<string, ErrorDefinition>;

@@ -10,6 +10,7 @@ import {
   activityLogQuerySchema,
 } from '../api/activity';
 import { impactQuerySchema } from '../api/impact';
+import { prepareMessageSchema } from '../api/messages';
 import {
   donorErasureSchema,
   donorPhoneSchema,
@@ -691,6 +692,16 @@ export const operations: readonly Operation[] = [
       ok: { description: 'the application with the note', schema: answers.applicationAnswer },
       errors: ['APPLICATION_NOT_FOUND'],
     },
+    'POST /applications/{id}/messages': {
+      summary: 'Send the family a prepared WhatsApp/SMS message',
+      description:
+        "template: call_office, still_interested or pickup_reminder. The application gets a note line (CONTACT) and message.requested goes out; the notification service sends it to the family's WhatsApp number (else SMS to its phone) in the family's language, and by e-mail if it fails for good and the family gave an address. GET /messages/?application_id= shows what became of it.",
+      access: 'staff',
+      params: idParamSchema,
+      body: prepareMessageSchema,
+      ok: { status: 202, description: 'requested', schema: answers.prepareMessageAnswer },
+      errors: ['APPLICATION_NOT_FOUND'],
+    },
     // wishes
     'POST /wishes': {
       summary: 'Send a wish (families)',
@@ -723,6 +734,16 @@ export const operations: readonly Operation[] = [
       body: wishStatusBodySchema,
       ok: { description: 'the changed wish', schema: answers.wishAnswer },
       errors: ['WISH_NOT_FOUND', 'WISH_FULFILLED', 'WISH_TRANSITION_NOT_ALLOWED'],
+    },
+    'POST /wishes/{id}/messages': {
+      summary: 'Send the family of an active wish a prepared WhatsApp/SMS message',
+      description:
+        'template: call_office, still_interested or pickup_reminder. The wish gets a note line and message.requested goes out; the notification service sends it (WhatsApp, else SMS) in the wish language. GET /messages/?wish_id= shows what became of it.',
+      access: 'staff',
+      params: idParamSchema,
+      body: prepareMessageSchema,
+      ok: { status: 202, description: 'requested', schema: answers.prepareMessageAnswer },
+      errors: ['WISH_NOT_FOUND', 'WISH_NOT_ACTIVE'],
     },
     'POST /wishes/{id}/notify': {
       summary: 'Tell the family of an active wish about a matching lot',

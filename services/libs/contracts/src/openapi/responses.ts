@@ -52,6 +52,13 @@ export {
   slotListAnswer,
 } from '../api/handovers';
 export {
+  failedMessagesAnswer,
+  messageListAnswer,
+  messageStatusAnswer,
+  optOutAnswer,
+  prepareMessageAnswer,
+} from '../api/messages';
+export {
   donorErasureAnswer,
   donorRecordsAnswer,
   privacyErasureAnswer,
