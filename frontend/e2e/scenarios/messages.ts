@@ -71,7 +71,7 @@ export function messagesScenario(world: World): void {
         await world.messages.waitFor(
           FAMILY.phone,
           'the confirmation, in Ukrainian',
-          (m) => m.template.includes('submitted') && m.language === 'uk',
+          (m) => (m.template ?? '').includes('submitted') && m.language === 'uk',
         );
 
         // staff approve it in the back-office
@@ -95,7 +95,7 @@ export function messagesScenario(world: World): void {
         const approval = await world.messages.waitFor(
           FAMILY.phone,
           'the approval by WhatsApp',
-          (m) => m.template.includes('approved') && m.channel === 'whatsapp',
+          (m) => (m.template ?? '').includes('approved') && m.channel === 'whatsapp',
         );
         expect(approval.language).toBe('uk');
         expect(approval.text).toMatch(CYRILLIC);
@@ -154,7 +154,7 @@ export function messagesScenario(world: World): void {
             .filter({ hasText: t('de', 'admin:messages.kind.staff_still_interested') }),
         );
         const prepared = await world.messages.waitFor(FAMILY.phone, 'the prepared message', (m) =>
-          m.template.includes('still_interested'),
+          (m.template ?? '').includes('still_interested'),
         );
         expect(prepared.language).toBe('uk');
         expect(prepared.text).toMatch(CYRILLIC);

@@ -192,17 +192,18 @@ export class MailCatcher {
 export interface CapturedMessage {
   id: string;
   channel: 'whatsapp' | 'sms';
-  /** the number as the provider got it (WhatsApp: digits; SMS: +E.164) */
+  /** E.164 */
   to: string;
-  language: string;
-  template: string;
+  /** the WhatsApp template's language (SMS: guessed from the text) */
+  language: string | null;
+  template: string | null;
   text: string;
   status: string;
   created_at: string;
 }
 
-/** The WhatsApp and SMS providers' local stand-in: what it was asked to send, newest first. */
-export class MessagesStandIn {
+/** What the stack's WhatsApp and SMS stand-in was asked to send, newest first (GET /api/messages). */
+export class CapturedMessages {
   constructor(private readonly messagesApiUrl: string) {}
 
   async all(): Promise<CapturedMessage[]> {

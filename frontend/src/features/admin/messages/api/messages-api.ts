@@ -54,7 +54,10 @@ export const messagesApi = api.injectEndpoints({
       query: (id) => ({ url: `/messages/${id}/resend`, method: 'POST' }),
       invalidatesTags: (_r, error) => (error ? [] : ['Message', 'MessageStatus']),
     }),
-    /** a prepared message to the family of an application or a wish (202: on its way) */
+    /**
+     * A prepared message to the family of an application or a wish: 202 `{requested: true}`, on
+     * its way; the thread shows it once the notification service has it.
+     */
     sendPreparedMessage: build.mutation<
       unknown,
       { to: 'application' | 'wish'; id: number; template: PreparedMessage }
@@ -72,6 +75,8 @@ export const messagesApi = api.injectEndpoints({
                 type: 'Message',
                 id: threadKey(to === 'application' ? { application_id: id } : { wish_id: id }),
               },
+              // the server notes the request on the application or wish
+              to === 'application' ? 'Application' : 'Wish',
             ],
     }),
     /** whether a number opted out of each channel (a POST: the number stays out of the URL) */
