@@ -137,6 +137,7 @@ function serviceApps(): Record<string, Express> {
       activity: unused,
       impact: unused,
       privacy: unused,
+      messages: unused,
       timeZone: 'Europe/Berlin',
     }),
   };

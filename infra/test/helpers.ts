@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { MESSAGES_PROVIDER_ENV_KEYS } from '../src/messages/local';
 import { REPO_ROOT } from '../src/paths';
 
 /** A fresh folder under .data/infra-selftest (kept after the run so logs can be read). */
@@ -48,9 +49,20 @@ export function canConnect(port: number, host = '127.0.0.1'): Promise<boolean> {
   });
 }
 
-const URL_KEYS = ['MONGO_URL', 'AMQP_URL', 'S3_URL', 'SMTP_URL', 'MAIL_API_URL'] as const;
+const URL_KEYS = [
+  'MONGO_URL',
+  'AMQP_URL',
+  'S3_URL',
+  'SMTP_URL',
+  'MAIL_API_URL',
+  'MESSAGES_API_URL',
+  ...MESSAGES_PROVIDER_ENV_KEYS,
+] as const;
 
-/** Removes the five URL variables (a root globalSetup may have set them); returns a restore function. */
+/**
+ * Removes the URL variables and the messages stand-in's provider settings (a root globalSetup may
+ * have set them); returns a restore function.
+ */
 export function clearInfraEnv(): () => void {
   const saved = Object.fromEntries(URL_KEYS.map((k) => [k, process.env[k]]));
   for (const k of URL_KEYS) delete process.env[k];

@@ -38,7 +38,7 @@ describe('startInfra', () => {
     await dropFerretDatabase(await chooseFerretBackend({ dataDir, fresh: false, log }));
   });
 
-  it('starts FerretDB, MinIO, the mail catcher and finds RabbitMQ, on free ports and fresh data', async () => {
+  it('starts FerretDB, MinIO, the mail catcher, the messages stand-in and finds RabbitMQ, on free ports and fresh data', async () => {
     const t = Date.now();
     infra = await startInfra({ dataDir, fresh: true, log });
     console.log(`startInfra took ${Date.now() - t} ms:\n${lines.join('\n')}`);
@@ -47,6 +47,14 @@ describe('startInfra', () => {
     expect(infra.amqpUrl).toBe('amqp://guest:guest@127.0.0.1:5672');
     expect(infra.smtpUrl).toMatch(/^smtp:\/\/127\.0\.0\.1:\d+$/);
     expect(infra.mailApiUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(infra.messagesApiUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(infra.env.MESSAGES_API_URL).toBe(infra.messagesApiUrl);
+    expect(infra.messagesEnv).toMatchObject({
+      WHATSAPP_API_URL: `${infra.messagesApiUrl}/whatsapp/v21.0`,
+      SMS_API_URL: `${infra.messagesApiUrl}/sms`,
+      WHATSAPP_TOKEN: expect.any(String) as unknown,
+      SMS_ACCOUNT_SID: expect.stringMatching(/^AC[0-9a-f]{32}$/) as unknown,
+    });
     expect(infra.s3).toMatchObject({
       endPoint: '127.0.0.1',
       useSSL: false,
@@ -108,6 +116,25 @@ describe('startInfra', () => {
     expect((await fetch(`${infra?.mailApiUrl ?? ''}/api/v1/messages`)).status).toBe(200);
   });
 
+  it('the messages stand-in takes an SMS with the credentials it gave out', async () => {
+    const env = infra?.messagesEnv ?? {};
+    const res = await fetch(
+      `${env.SMS_API_URL ?? ''}/2010-04-01/Accounts/${env.SMS_ACCOUNT_SID ?? ''}/Messages.json`,
+      {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${Buffer.from(`${env.SMS_ACCOUNT_SID ?? ''}:${env.SMS_AUTH_TOKEN ?? ''}`).toString('base64')}`,
+        },
+        body: new URLSearchParams({ To: '+4915112345678', From: env.SMS_FROM ?? '', Body: 'Test' }),
+      },
+    );
+    expect(res.status).toBe(201);
+    const list = (await (await fetch(`${infra?.messagesApiUrl ?? ''}/api/messages`)).json()) as {
+      messages: Array<{ text: string }>;
+    };
+    expect(list.messages.map((m) => m.text)).toEqual(['Test']);
+  });
+
   it('stop() ends every process it started and frees the ports', async () => {
     const current = infra;
     if (!current) throw new Error('infra not started');
@@ -116,6 +143,7 @@ describe('startInfra', () => {
       String(current.s3.port),
       new URL(current.smtpUrl).port,
       new URL(current.mailApiUrl).port,
+      new URL(current.messagesApiUrl).port,
     ];
     const t = Date.now();
     await current.stop();
@@ -134,13 +162,23 @@ describe('startInfra', () => {
       s3Console: await freePort(),
       smtp: await freePort(),
       mailHttp: await freePort(),
+      messagesHttp: await freePort(),
     };
+    const before = (
+      JSON.parse(fs.readFileSync(path.join(dataDir, 'keys', 'messages-standin.json'), 'utf8')) as {
+        whatsappToken: string;
+      }
+    ).whatsappToken;
     const current = await startInfra({ dataDir, ports, log });
     try {
       expect(current.mongoUrl).toBe(`mongodb://127.0.0.1:${ports.mongo}/`);
       expect(current.s3.port).toBe(ports.s3);
       expect(current.smtpUrl).toBe(`smtp://127.0.0.1:${ports.smtp}`);
       expect(current.mailApiUrl).toBe(`http://127.0.0.1:${ports.mailHttp}`);
+      expect(current.messagesApiUrl).toBe(`http://127.0.0.1:${ports.messagesHttp}`);
+      // the same credentials, and the captured SMS kept
+      expect(current.messagesEnv.WHATSAPP_TOKEN).toBe(before);
+      expect(current.messages?.standIn.messages().map((m) => m.text)).toEqual(['Test']);
       // the console is enabled on a fixed port; it may open a moment after the S3 API
       await waitUntil(
         async () => {
@@ -175,11 +213,16 @@ describe('startInfra', () => {
       process.env.S3_URL = first.env.S3_URL;
       process.env.SMTP_URL = first.smtpUrl;
       process.env.MAIL_API_URL = first.mailApiUrl;
+      // a provider configured by hand: no stand-in, nothing of it set
+      process.env.SMS_ACCOUNT_SID = 'AC-real';
+      process.env.MESSAGES_API_URL = first.messagesApiUrl;
       process.env.AMQP_URL = 'amqp://guest:guest@127.0.0.1:5672';
       const before = childProcesses(selftestDir).length;
       const second = await startInfra({ dataDir: path.join(dataDir, 'unused'), log });
       expect(childProcesses(selftestDir).length).toBe(before);
       expect(second.env).toEqual(first.env);
+      expect(second.messages).toBeUndefined();
+      expect(second.messagesEnv).toEqual({});
       await second.stop();
     } finally {
       clearInfraEnv();

@@ -11,6 +11,8 @@ import { loadNotificationConfig, type NotificationConfig } from './config';
 import { composeMail } from './mail/compose';
 import { registerModels as registerMailModels } from './mail/data-access/models';
 import type { Mailer } from './mail/domain/mail-types';
+import { composeMessages } from './messages/compose';
+import { registerModels as registerMessageModels } from './messages/data-access/models';
 import { ErasedTargetsRepository } from './privacy/data-access/erased-targets-repository';
 import { ErasedFamilies, NotificationPrivacy } from './privacy/domain/privacy-service';
 import { privacyHandlers } from './privacy/entry-points/messaging/handlers';
@@ -21,9 +23,10 @@ export interface NotificationOptions {
 }
 
 /**
- * Wires the notification service's two modules on the kit (start.ts and the tests alike): mail
- * (src/mail) and the activity log with its export and the impact counters (src/activity), each
- * with its own handlers, and the privacy part both share (src/privacy).
+ * Wires the notification service's modules on the kit (start.ts and the tests alike): mail
+ * (src/mail), messages by WhatsApp and SMS (src/messages) and the activity log with its export
+ * and the impact counters (src/activity), each with its own handlers, and the privacy part they
+ * share (src/privacy).
  */
 export async function composeNotification(
   kit: ServiceKit<NotificationConfig>,
@@ -32,20 +35,40 @@ export async function composeNotification(
   const { config, conn } = kit;
   const activityModels = registerActivityModels(conn);
   const mailModels = registerMailModels(conn);
+  const messageModels = registerMessageModels(conn);
   await ensureIndexes(conn);
 
   const erased = new ErasedFamilies(new ErasedTargetsRepository(kit.store));
   const activity = await composeActivity(kit, { models: activityModels, erased });
   const mail = composeMail(kit, { models: mailModels, erased, mailer: options.mailer });
-  const privacy = new NotificationPrivacy({ mails: mail.privacy, activity: activity.privacy });
+  const messages = composeMessages(kit, {
+    models: messageModels,
+    erased,
+    activity: activity.activity,
+    mail: mail.mail,
+  });
+  const privacy = new NotificationPrivacy({
+    mails: mail.privacy,
+    activity: activity.privacy,
+    messages: messages.privacy,
+    optOuts: messages.optOutRecords,
+  });
 
   const app = createApp({
     ...kit.appDeps(),
-    // SMTP is reported but not required: mails wait in their queue while it is away
-    info: { ...kit.appDeps().info, smtp: () => mail.sender.smtpHealthy() },
+    // SMTP and the message providers are reported but not required: what they send waits
+    info: {
+      ...kit.appDeps().info,
+      smtp: () => mail.sender.smtpHealthy(),
+      ...(messages.enabled.whatsapp
+        ? { whatsapp: () => messages.sender.isReachable('whatsapp') }
+        : {}),
+      ...(messages.enabled.sms ? { sms: () => messages.sender.isReachable('sms') } : {}),
+    },
     activity: activity.activity,
     impact: activity.impact,
     privacy,
+    messages: messages.service,
     timeZone: config.TIMEZONE,
   });
 
@@ -53,8 +76,15 @@ export async function composeNotification(
     app,
     // one event, in this order: an erasure is remembered before the modules erase what they keep;
     // a family's mail is queued before the event's log entry is written
-    handlers: combineHandlers(privacyHandlers(erased), mail.handlers, activity.handlers),
+    handlers: combineHandlers(
+      privacyHandlers(erased),
+      mail.handlers,
+      messages.handlers,
+      activity.handlers,
+    ),
     purgeOldMails: mail.purgeOldMails,
+    /** the WhatsApp and SMS side (issue 30) */
+    messages,
     sender: mail.sender,
     /** the failed mails and their resending (the admin command line) */
     mails: mail.mail,

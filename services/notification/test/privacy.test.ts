@@ -110,7 +110,12 @@ test('when an admin asks for the records of a family, then its mails and log ent
     (await svc.http.post('/api/v1/privacy/records', { application_ids: [1], wish_ids: [] })).status,
   ).toBe(401);
   expect((await records([-1])).status).toBe(422);
-  expect((await records([], [])).body).toEqual({ mails: [], activity: [] });
+  expect((await records([], [])).body).toEqual({
+    mails: [],
+    activity: [],
+    messages: [],
+    opt_outs: [],
+  });
 });
 
 test('when an erasure on request arrives, then the mails go, the entries stay without the family, an ERASE entry without personal data is written and the impact counters do not move', async () => {

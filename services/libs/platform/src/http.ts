@@ -23,6 +23,11 @@ export interface ServiceAppOptions {
   metrics?: boolean;
   /** JSON body limit */
   bodyLimit?: string;
+  /**
+   * paths (prefixes) whose JSON body is also kept as it arrived, in `req.rawBody`: a webhook's
+   * signature covers the exact bytes (the notification service's provider callbacks)
+   */
+  rawBodyPaths?: readonly string[];
 }
 
 /**
@@ -144,7 +149,21 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
     });
   }
   app.use(healthRoutes(opts));
-  app.use(express.json({ limit: opts.bodyLimit ?? '100kb' }));
+  const rawPaths = opts.rawBodyPaths ?? [];
+  app.use(
+    express.json({
+      limit: opts.bodyLimit ?? '100kb',
+      ...(rawPaths.length > 0
+        ? {
+            verify: (req, _res, buf) => {
+              const url = (req as { url?: string }).url ?? '';
+              if (rawPaths.some((p) => url.startsWith(p)))
+                (req as { rawBody?: Buffer }).rawBody = Buffer.from(buf);
+            },
+          }
+        : {}),
+    }),
+  );
   return app;
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   ACTIVITY_DETAILS_MAX_CHARS,
   TargetTypes,
+  type ActionType,
   type ActivityFilter,
   type ActivityLogCreate,
   type ActivityLogEntry,
@@ -15,7 +16,13 @@ import {
 } from '@furniture/contracts';
 import { AppError, rangeEnd, rangeStart } from '@furniture/platform/domain';
 import type { ActivityRepository } from '../data-access/activity-repository';
-import { activityFromEvent, searchText, textsOf, type NewActivity } from './activity-mapping';
+import {
+  activityFromEvent,
+  detailTexts,
+  searchText,
+  textsOf,
+  type NewActivity,
+} from './activity-mapping';
 import { ActivityCsvExport, type CsvPiece } from './activity-export';
 import type { ActivityQuery } from './records';
 
@@ -47,6 +54,34 @@ export class ActivityService {
   async recordEvent(event: DomainEvent): Promise<ActivityLogEntry | null> {
     const entry = activityFromEvent(event);
     return entry ? this.write(entry) : null;
+  }
+
+  /**
+   * An entry the service writes of its own accord (the messages module: an opt-out, the budget
+   * warning, a message that failed for good); once per `eventId`.
+   */
+  async recordEntry(e: {
+    eventId: string;
+    action: ActionType;
+    target: TargetType;
+    targetId: number | null;
+    details: Record<string, unknown>;
+    user: Actor | null;
+  }): Promise<void> {
+    await this.write({
+      event_id: e.eventId,
+      event_name: null,
+      source: 'server',
+      user: e.user
+        ? { id: e.user.id, name: e.user.name, email: e.user.email, role: e.user.role }
+        : null,
+      action_type: e.action,
+      target_type: e.target,
+      target_id: e.targetId,
+      details: e.details,
+      search_terms: [...(e.user ? [e.user.name, e.user.email] : []), ...detailTexts(e.details)],
+      created_at: new Date(),
+    });
   }
 
   private async write(entry: NewActivity): Promise<ActivityLogEntry | null> {

@@ -8,7 +8,12 @@ import type { Logger } from '@furniture/platform/domain';
 import type { MailRepository, NewMail } from '../data-access/mail-repository';
 import type { DonationMailFacts } from './donation-mails';
 import type { HandoverMailFacts } from './handover-mails';
-import { renderMail, type MailContext, type MailFacts } from './mail-templates';
+import {
+  renderMail,
+  type MailContext,
+  type MailFacts,
+  type NoticeMailFacts,
+} from './mail-templates';
 import { DonationMailKinds, HandoverMailKinds, MailedEvents, type MailRecord } from './mail-types';
 
 type MailedEvent = keyof typeof MailedEvents;
@@ -181,9 +186,36 @@ export class MailService {
     });
   }
 
+  /**
+   * A mail of the messages module (issue 30): a failed prepared message's text to the family, the
+   * office's budget warning. Once per `eventId`, like every mail.
+   */
+  async queueNotice(mail: {
+    eventId: string;
+    eventName: string;
+    to: string;
+    facts: NoticeMailFacts;
+    applicationId: number | null;
+    lotId: number | null;
+    occurredAt: Date;
+  }): Promise<QueueResult> {
+    return this.queue(
+      { eventId: mail.eventId, name: mail.eventName, occurredAt: mail.occurredAt.toISOString() },
+      mail.facts,
+      {
+        kind: mail.facts.kind,
+        reason: null,
+        application_id: mail.applicationId,
+        lot_id: mail.lotId,
+        donation_id: null,
+        to: mail.to,
+      },
+    );
+  }
+
   private async queue(
-    event: DomainEvent,
-    facts: MailFacts | DonationMailFacts | HandoverMailFacts,
+    event: { eventId: string; name: string; occurredAt: string; traceparent?: string | null },
+    facts: MailFacts | DonationMailFacts | HandoverMailFacts | NoticeMailFacts,
     fields: Pick<NewMail, 'kind' | 'reason' | 'application_id' | 'lot_id' | 'donation_id' | 'to'>,
   ): Promise<QueueResult> {
     const rendered = renderMail(facts, this.deps.context);

@@ -2,7 +2,7 @@ import type { Language, LocalizedText } from '@furniture/contracts';
 import { donationBody, type DonationMailFacts } from './donation-mails';
 import { handoverBody, type HandoverMailFacts } from './handover-mails';
 import { dayIn, writer, type Block, type Body, type MailContext } from './mail-blocks';
-import type { FamilyMailKind } from './mail-types';
+import type { FamilyMailKind, NoticeMailKind } from './mail-types';
 
 export type { MailContext } from './mail-blocks';
 
@@ -46,7 +46,7 @@ interface Phrases {
 const phrases: Record<Language, Phrases> = {
   de: {
     quote: (s) => `„${s}“`,
-    greeting: (name) => `Guten Tag ${name},`,
+    greeting: (name) => (name ? `Guten Tag ${name},` : 'Guten Tag,'),
     signature: (site) => ['Viele Grüße', `Ihr Team von ${site}`],
     automatic:
       'Diese E-Mail wurde automatisch versendet. Bei Fragen antworten Sie einfach auf diese E-Mail oder melden Sie sich bei uns.',
@@ -60,7 +60,7 @@ const phrases: Record<Language, Phrases> = {
   },
   uk: {
     quote: (s) => `«${s}»`,
-    greeting: (name) => `Доброго дня, ${name}!`,
+    greeting: (name) => (name ? `Доброго дня, ${name}!` : 'Доброго дня!'),
     signature: (site) => ['З найкращими побажаннями,', `команда ${site}`],
     automatic:
       'Цей лист надіслано автоматично. Якщо у Вас є запитання, просто дайте відповідь на цей лист або зверніться до нас.',
@@ -306,10 +306,28 @@ function oneLine(s: string): string {
   return s.replace(/\s+/g, ' ').trim();
 }
 
-type AnyMailFacts = MailFacts | DonationMailFacts | HandoverMailFacts;
+/** A mail of the messages module: its subject and paragraphs as given (issue 30). */
+export interface NoticeMailFacts {
+  kind: NoticeMailKind;
+  language: Language;
+  /** whom it greets; '' greets without a name */
+  name: string;
+  subject: string;
+  paragraphs: string[];
+}
+
+type AnyMailFacts = MailFacts | DonationMailFacts | HandoverMailFacts | NoticeMailFacts;
 
 /** Whom the mail greets, and what it says. */
 function bodyOf(facts: AnyMailFacts, ctx: MailContext): [name: string, body: Body] {
+  if ('paragraphs' in facts)
+    return [
+      facts.name,
+      {
+        subject: facts.subject,
+        blocks: facts.paragraphs.map((text) => ({ type: 'p' as const, text })),
+      },
+    ];
   if ('donationId' in facts) return [facts.donorName, donationBody(facts, ctx)];
   const lot = oneLine(lotNameIn(facts.lotName, facts.language, facts.lotId));
   if ('slotKind' in facts) return [facts.applicantName, handoverBody(facts, ctx, lot)];

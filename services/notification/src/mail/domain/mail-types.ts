@@ -52,11 +52,20 @@ export const HandoverMailKinds = {
 } as const satisfies Partial<Record<EventName, string>>;
 export type HandoverMailKind = (typeof HandoverMailKinds)[keyof typeof HandoverMailKinds];
 
+/**
+ * Mails of the messages module (issue 30): a prepared message that failed for good, to a family
+ * with an address (the same text), and the office's warning that 80 % of a month's message
+ * budget are used.
+ */
+export const NoticeMailKinds = ['prepared_message', 'message_budget_warning'] as const;
+export type NoticeMailKind = (typeof NoticeMailKinds)[number];
+
 export type MailKind = FamilyMailKind | DonationMailKind | HandoverMailKind;
-export const MailKinds: readonly MailKind[] = [
+export const MailKinds: readonly (MailKind | NoticeMailKind)[] = [
   ...Object.values(MailedEvents),
   ...Object.values(DonationMailKinds),
   ...Object.values(HandoverMailKinds),
+  ...NoticeMailKinds,
 ];
 
 /**
@@ -127,7 +136,7 @@ export interface MailRecord {
   _id: string;
   id: number;
   event_name: string;
-  kind: MailKind;
+  kind: MailKind | NoticeMailKind;
   /**
    * why the application changed (contracts ApplicationChangeReasons); null for a submission; a
    * handover mail's: `moved` (booked), who gave the slot back (cancelled: `family`, `staff`)

@@ -118,6 +118,18 @@ export class ErasedFamilies {
       wish_id?: unknown;
       donation_id?: unknown;
     };
+    // a prepared message (issue 30) is an application's or a wish's
+    if (event.name === Events.MessageRequested) {
+      if (typeof p.application_id === 'number')
+        return (await this.store.isErased('application', p.application_id))
+          ? { ...none, applicationIds: [p.application_id] }
+          : null;
+      if (typeof p.wish_id === 'number')
+        return (await this.store.isErased('wish', p.wish_id))
+          ? { ...none, wishIds: [p.wish_id] }
+          : null;
+      return null;
+    }
     // a handover is a family's application's, or a donor pickup's donation's (issue 29)
     const handover = event.name.startsWith('handover.');
     if (
@@ -147,7 +159,16 @@ export class ErasedFamilies {
  * wishes and a donor's donations.
  */
 export class NotificationPrivacy {
-  constructor(private readonly deps: { mails: ModulePrivacy; activity: ModulePrivacy }) {}
+  constructor(
+    private readonly deps: {
+      mails: ModulePrivacy;
+      activity: ModulePrivacy;
+      /** WhatsApp and SMS messages (issue 30) */
+      messages: ModulePrivacy;
+      /** the opt-outs kept of these numbers (E.164), by their hashes */
+      optOuts: (phones: string[]) => Promise<StoredRecord[]>;
+    },
+  ) {}
 
   async records(q: PrivacyRecordsQuery): Promise<PrivacyRecords> {
     const ids: PersonIds = {
@@ -155,10 +176,12 @@ export class NotificationPrivacy {
       wishIds: q.wish_ids,
       donationIds: q.donation_ids,
     };
-    const [mails, activity] = await Promise.all([
+    const [mails, activity, messages, optOuts] = await Promise.all([
       this.deps.mails.records(ids),
       this.deps.activity.records(ids),
+      this.deps.messages.records(ids),
+      this.deps.optOuts(q.phones),
     ]);
-    return { mails, activity };
+    return { mails, activity, messages, opt_outs: optOuts };
   }
 }

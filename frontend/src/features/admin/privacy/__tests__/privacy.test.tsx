@@ -18,6 +18,7 @@ const LOOKUP = {
       status: 'rejected',
       applicant_name: 'Olena Kovalenko',
       applicant_phone: E164,
+      applicant_whatsapp: '+380671234567',
       notes: ['[01.11.2026 10:00] admin (a@x) REJECT: abgesagt'],
       created_at: '2026-11-01T09:00:00.000Z',
     },
@@ -52,6 +53,17 @@ const RECORDS = {
       occurred_at: '2026-11-01T09:00:01.000Z',
     },
   ],
+  messages: [
+    {
+      id: 9,
+      application_id: 12,
+      template: 'mb_rejected',
+      channel: 'whatsapp',
+      status: 'read',
+      created_at: '2026-11-01T09:00:02.000Z',
+    },
+  ],
+  opt_outs: [{ channel: 'sms', by: 'family', since: '2026-11-03T09:00:00.000Z' }],
   activity: [
     {
       id: 30,
@@ -121,7 +133,16 @@ describe('data protection page', () => {
     );
     expect(state.bodies).toEqual([
       { path: 'lookup', body: { phone: PHONE } },
-      { path: 'records', body: { application_ids: [12], wish_ids: [4], donation_ids: [21] } },
+      {
+        path: 'records',
+        body: {
+          application_ids: [12],
+          wish_ids: [4],
+          donation_ids: [21],
+          // the looked-up number and the application's WhatsApp number: their opt-outs (issue 30)
+          phones: [E164, '+380671234567'],
+        },
+      },
     ]);
     for (const url of state.urls) expect(url).not.toContain('5550');
     const apps = screen.getByTestId('privacy-applications');
@@ -142,6 +163,14 @@ describe('data protection page', () => {
     ).toBeInTheDocument();
     expect(
       within(screen.getByTestId('privacy-activity')).getByText(/Abgelehnt · Bewerbung #12/),
+    ).toBeInTheDocument();
+    expect(
+      within(screen.getByTestId('privacy-messages')).getByText(
+        /mb_rejected · WhatsApp · gelesen · 01\.11\.2026/,
+      ),
+    ).toBeInTheDocument();
+    expect(
+      within(screen.getByTestId('privacy-opt-outs')).getByText(/Keine Nachrichten mehr per SMS/),
     ).toBeInTheDocument();
   });
 

@@ -29,6 +29,20 @@ const str = (v: unknown) =>
   typeof v === 'string' ? v : v === null || v === undefined ? '' : String(v);
 const num = (v: unknown) => (typeof v === 'number' ? v : 0);
 
+/**
+ * The numbers whose WhatsApp/SMS opt-outs belong to the answer (issue 30): the one looked up and
+ * the WhatsApp numbers its applications and wishes gave.
+ */
+function numbersOf(lookup: PrivacyLookup): string[] {
+  const all = [
+    lookup.phone,
+    ...lookup.applications.map((a) => a.applicant_whatsapp),
+    ...lookup.wishes.map((w) => w.applicant_whatsapp),
+  ];
+  const valid = all.filter((n): n is string => typeof n === 'string' && /^\+\d{6,16}$/.test(n));
+  return [...new Set(valid)].slice(0, 20);
+}
+
 /** One kind of stored record: its count, then one line per record (or "none"). */
 function Section<T>({
   id,
@@ -88,6 +102,7 @@ export function PrivacyPage() {
         application_ids: lookup.applications.map((a) => num(a.id)),
         wish_ids: lookup.wishes.map((w) => num(w.id)),
         donation_ids: lookup.donations.map((d) => num(d.id)),
+        phones: numbersOf(lookup),
       }).unwrap();
       const result = { lookup, records };
       setFound(result);
@@ -125,7 +140,9 @@ export function PrivacyPage() {
       found.lookup.wishes.length +
       found.lookup.donations.length +
       found.records.mails.length +
-      found.records.activity.length
+      found.records.activity.length +
+      (found.records.messages?.length ?? 0) +
+      (found.records.opt_outs?.length ?? 0)
     : 0;
   const erasable = found
     ? found.lookup.applications.length + found.lookup.wishes.length + found.lookup.donations.length
@@ -199,6 +216,8 @@ export function PrivacyPage() {
                       wishes: found.lookup.wishes,
                       donations: found.lookup.donations,
                       mails: found.records.mails,
+                      messages: found.records.messages ?? [],
+                      opt_outs: found.records.opt_outs ?? [],
                       activity: found.records.activity,
                     })
                   }
@@ -265,6 +284,29 @@ export function PrivacyPage() {
               <>
                 {str(m.subject)} · {str(m.to)} · {t(`privacy.mailState.${str(m.state)}`)} ·{' '}
                 {formatDate(str(m.occurred_at), lang)}
+              </>
+            )}
+          />
+          <Section
+            id="privacy-messages"
+            title={t('privacy.messages')}
+            items={(found.records.messages ?? []) as StoredRecord[]}
+            line={(m) => (
+              <>
+                {str(m.template)} · {str(m.channel) === 'sms' ? 'SMS' : 'WhatsApp'} ·{' '}
+                {t(`privacy.messageStatus.${str(m.status)}`, { defaultValue: str(m.status) })} ·{' '}
+                {formatDate(str(m.created_at), lang)}
+              </>
+            )}
+          />
+          <Section
+            id="privacy-opt-outs"
+            title={t('privacy.optOuts')}
+            items={(found.records.opt_outs ?? []) as StoredRecord[]}
+            line={(o) => (
+              <>
+                {t('privacy.optOut', { channel: str(o.channel) === 'sms' ? 'SMS' : 'WhatsApp' })} ·{' '}
+                {formatDate(str(o.since), lang)}
               </>
             )}
           />
