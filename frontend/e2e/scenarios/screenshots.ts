@@ -49,6 +49,7 @@ export const ADMIN_PAGES = [
   'admin-activity',
   'admin-impact',
   'admin-privacy',
+  'admin-messages',
   'admin-profile',
 ] as const;
 
@@ -240,6 +241,12 @@ async function visitEveryPage(world: World, page: Page, lang: Lang, suffix: stri
   await page.goto('/admin/privacy');
   await h1(t(lang, 'admin:privacy.title'));
   await check('admin-privacy');
+
+  // WhatsApp and SMS (issue 30): the channels, the failed messages, the opt-out lookup
+  await page.goto('/admin/messages');
+  await h1(t(lang, 'admin:messages.title'));
+  await visible(main().getByRole('region', { name: t(lang, 'admin:messages.channel.sms') }));
+  await check('admin-messages');
 
   await page.goto('/admin/profile');
   await h1(t(lang, 'admin:profile.title'));

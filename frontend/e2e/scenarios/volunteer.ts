@@ -16,6 +16,7 @@ const ALLOWED: [key: string, path: string][] = [
   ['handovers', 'handovers'],
   ['slots', 'handovers/slots'],
   ['locations', 'handovers/locations'],
+  ['messages', 'messages'],
   ['profile', 'profile'],
 ];
 const ADMIN_ONLY = ['users', 'activity'];

@@ -187,3 +187,48 @@ export class MailCatcher {
     return this.message(found.ID);
   }
 }
+
+/** A message the providers' stand-in captured (issue 30), as GET /api/messages lists it. */
+export interface CapturedMessage {
+  id: string;
+  channel: 'whatsapp' | 'sms';
+  /** E.164 */
+  to: string;
+  /** the WhatsApp template's language (SMS: guessed from the text) */
+  language: string | null;
+  template: string | null;
+  text: string;
+  status: string;
+  created_at: string;
+}
+
+/** What the stack's WhatsApp and SMS stand-in was asked to send, newest first (GET /api/messages). */
+export class CapturedMessages {
+  constructor(private readonly messagesApiUrl: string) {}
+
+  async all(): Promise<CapturedMessage[]> {
+    const res = await fetch(`${this.messagesApiUrl}/api/messages`);
+    if (!res.ok) throw new Error(`stand-in messages: ${res.status}`);
+    return ((await res.json()) as { messages: CapturedMessage[] }).messages;
+  }
+
+  /** The messages to a number (compared by its digits: +49 151 … and 49151… alike). */
+  async to(phone: string): Promise<CapturedMessage[]> {
+    const digits = phone.replace(/\D/g, '');
+    return (await this.all()).filter((m) => m.to.replace(/\D/g, '') === digits);
+  }
+
+  /** Waits for a message to `phone` that `ok` accepts. */
+  async waitFor(
+    phone: string,
+    what: string,
+    ok: (message: CapturedMessage) => boolean,
+    timeoutMs = 60_000,
+  ): Promise<CapturedMessage> {
+    return eventually(
+      `a message to the family's number: ${what}`,
+      async () => (await this.to(phone)).find(ok),
+      timeoutMs,
+    );
+  }
+}

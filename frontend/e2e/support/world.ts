@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import { ApiClient, MailCatcher, eventually, type Lot } from './api';
+import { ApiClient, MailCatcher, CapturedMessages, eventually, type Lot } from './api';
 import { DESKTOP, PHONE, SCREENSHOT_DIR, launchChromium, newContext, visible } from './browser';
 import { t } from './i18n';
 import { furnitureJpeg, type Kind } from './photos';
@@ -84,6 +84,8 @@ export class World {
   browser!: Browser;
   admin!: ApiClient;
   mail!: MailCatcher;
+  /** the WhatsApp and SMS stand-in (issue 30) */
+  messages!: CapturedMessages;
   categories: Category[] = [];
   /** the seeded lots in SEED_LOTS order, with their photos */
   lots: Lot[] = [];
@@ -97,6 +99,7 @@ export class World {
     this.stack = await startStack(this.name);
     this.browser = await launchChromium();
     this.mail = new MailCatcher(this.stack.mailApiUrl);
+    this.messages = new CapturedMessages(this.stack.messagesApiUrl);
     // the administrator seeded in production must choose a new password first (issue 14): done
     // here through the API, so that the scenarios' logins go where they want to
     const seeded = await new ApiClient(this.stack.apiUrl).login(

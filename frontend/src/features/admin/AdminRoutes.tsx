@@ -32,6 +32,7 @@ const DonationLotPage = lazy(() => import('./donations/components/DonationLotPag
 const DayPlanPage = lazy(() => import('./handovers/components/DayPlanPage'));
 const SlotsPage = lazy(() => import('./handovers/components/SlotsPage'));
 const LocationsPage = lazy(() => import('./handovers/components/LocationsPage'));
+const MessagesPage = lazy(() => import('./messages/components/MessagesPage'));
 const ActivityPage = lazy(() => import('./activity/components/ActivityPage'));
 const ImpactPage = lazy(() => import('./impact/components/ImpactPage'));
 const PrivacyPage = lazy(() => import('./privacy/components/PrivacyPage'));
@@ -79,6 +80,7 @@ export function AdminRoutes() {
             <Route path="handovers" element={<DayPlanPage />} />
             <Route path="handovers/slots" element={<SlotsPage />} />
             <Route path="handovers/locations" element={<LocationsPage />} />
+            <Route path="messages" element={<MessagesPage />} />
             <Route
               path="activity"
               element={

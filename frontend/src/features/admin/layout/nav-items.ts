@@ -7,6 +7,7 @@ import {
   Heart,
   HandHeart,
   MapPin,
+  MessagesSquare,
   Package,
   ShieldCheck,
   Tags,
@@ -41,6 +42,8 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { to: '/admin/handovers', key: 'handovers', icon: Truck, adminOnly: false, end: true },
   { to: '/admin/handovers/slots', key: 'slots', icon: CalendarRange, adminOnly: false },
   { to: '/admin/handovers/locations', key: 'locations', icon: MapPin, adminOnly: false },
+  // WhatsApp and SMS (issue 30): channels, failed messages, opt-outs
+  { to: '/admin/messages', key: 'messages', icon: MessagesSquare, adminOnly: false },
   { to: '/admin/activity', key: 'activity', icon: Activity, adminOnly: true },
   { to: '/admin/impact', key: 'impact', icon: ChartColumnBig, adminOnly: true },
   { to: '/admin/privacy', key: 'privacy', icon: ShieldCheck, adminOnly: true },

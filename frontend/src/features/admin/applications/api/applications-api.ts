@@ -26,12 +26,13 @@ export const applicationsApi = adminApi.injectEndpoints({
   endpoints: (build) => ({
     getApplications: build.query<
       ApplicationsPage,
-      { status: ApplicationStatus | ''; page: number }
+      { status: ApplicationStatus | ''; page: number; lotId?: number | null }
     >({
-      query: ({ status, page }) => ({
+      query: ({ status, page, lotId }) => ({
         url: '/applications',
         params: {
           ...(status ? { status } : {}),
+          ...(lotId ? { lot_id: lotId } : {}),
           limit: APPLICATIONS_PAGE_SIZE,
           skip: (page - 1) * APPLICATIONS_PAGE_SIZE,
         },
@@ -97,6 +98,8 @@ export const applicationsApi = adminApi.injectEndpoints({
 export function useApplicationsFollowingApprovals(args: {
   status: ApplicationStatus | '';
   page: number;
+  /** one lot's applications only (a link from elsewhere: /admin/applications?lot=5) */
+  lotId?: number | null;
 }) {
   const dispatch = useAppDispatch();
   const [underWay, setUnderWay] = useState(false);

@@ -19,6 +19,7 @@ import { NOT_SPECIFIED } from '@furniture/contracts/limits';
 import { useLanguage } from '../../../../lib/language';
 import { HandoverLinkSection } from '../../handovers';
 import { formatDate, formatDay, relativeAge } from '../../lib/dates';
+import { MessagesSection, type FamilyNumber } from '../../messages';
 import { useFamilyT } from '../../lib/family-language';
 import { ApplicationStatusBadge } from '../../ui/StatusBadges';
 import type { Application } from '../api/applications-api';
@@ -91,6 +92,28 @@ export function ApplicationCard({
     id: application.lot_id,
   });
   const overdue = application.status === 'approved' && application.pickup_overdue;
+  // the numbers messages go to (WhatsApp, and the phone for SMS), for the opt-out switches
+  const numbers: FamilyNumber[] = erased
+    ? []
+    : whatsapp && whatsapp !== application.applicant_phone
+      ? [
+          {
+            phone: whatsapp,
+            label: t('messages.optOut.whatsappNumber', { phone: formatPhone(whatsapp) }),
+          },
+          {
+            phone: application.applicant_phone,
+            label: t('messages.optOut.phoneNumber', {
+              phone: formatPhone(application.applicant_phone),
+            }),
+          },
+        ]
+      : [
+          {
+            phone: application.applicant_phone,
+            label: t('messages.optOut.number', { phone: formatPhone(application.applicant_phone) }),
+          },
+        ];
 
   return (
     <li
@@ -318,6 +341,18 @@ export function ApplicationCard({
 
       <div className="mt-3">
         <NotesSection application={application} />
+      </div>
+      <div className="mt-3">
+        <MessagesSection
+          collapsible
+          thread={{ application_id: application.id }}
+          sendTo={
+            erased
+              ? undefined
+              : { to: 'application', id: application.id, language: application.language }
+          }
+          numbers={numbers}
+        />
       </div>
       {pickupAction && (
         <PickupDialog

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { ChevronDown, ClipboardX, ImageOff } from 'lucide-react';
+import { ChevronDown, ClipboardX, ImageOff, X } from 'lucide-react';
 import { ApplicationStatuses, type ApplicationStatus } from '@furniture/contracts/enums';
 import { ErrorState } from '../../../../components/ErrorState';
 import { Spinner } from '../../../../components/Spinner';
@@ -122,7 +122,11 @@ export default function ApplicationsPage() {
   const [status, setStatus] = useState<ApplicationStatus | ''>('');
   const [page, setPage] = useState(1);
   const [search, setSearch] = useState('');
-  const list = useApplicationsFollowingApprovals({ status, page });
+  // ?lot=5: one lot's applications (the messages page links a message's application so)
+  const [params, setParams] = useSearchParams();
+  const lotParam = Number(params.get('lot'));
+  const lotId = Number.isInteger(lotParam) && lotParam > 0 ? lotParam : null;
+  const list = useApplicationsFollowingApprovals({ status, page, lotId });
   const totals = useGetApplicationTotalsQuery();
   const shown = (list.data?.applications ?? []).filter((a) => matchesSearch(a, search));
   const groups = groupByLot(shown);
@@ -187,6 +191,22 @@ export default function ApplicationsPage() {
         />
       </div>
 
+      {lotId !== null && (
+        <p className="mb-4 flex flex-wrap items-center gap-2 text-slate-900">
+          {t('applications.lotFilter', { id: lotId })}
+          <button
+            type="button"
+            className="btn-secondary min-h-9 px-2 text-sm"
+            onClick={() => {
+              setParams({});
+              setPage(1);
+            }}
+          >
+            <X aria-hidden="true" className="size-4" />
+            {t('applications.allLots')}
+          </button>
+        </p>
+      )}
       {list.isLoading ? (
         <Spinner label={t('ui.loading')} />
       ) : list.error ? (

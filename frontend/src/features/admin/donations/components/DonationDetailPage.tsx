@@ -18,6 +18,7 @@ import { formatPhone, whatsappLink } from '../../applications';
 import { useGetAdminCategoriesQuery } from '../../categories';
 import { DonorPickupSection } from '../../handovers';
 import { formatDate, formatDay } from '../../lib/dates';
+import { MessagesSection } from '../../messages';
 import { useFamilyT } from '../../lib/family-language';
 import { DonationStatusBadge } from '../../ui/StatusBadges';
 import { useGetDonationQuery, type Donation, type DonationItem } from '../api/donations-api';
@@ -300,6 +301,9 @@ export default function DonationDetailPage() {
             </ol>
           )}
         </Section>
+      </div>
+      <div className="mt-6">
+        <MessagesSection thread={{ donation_id: data.id }} />
       </div>
       {action && (
         <DonationStatusDialog donation={data} status={action} onClose={() => setAction(null)} />

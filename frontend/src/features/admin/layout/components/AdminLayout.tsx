@@ -18,6 +18,7 @@ import {
   useLogoutMutation,
   useSession,
 } from '../../session';
+import { BudgetBanner } from '../../messages';
 import { navItemsFor } from '../nav-items';
 
 function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
@@ -180,6 +181,8 @@ export function AdminLayout() {
         id="admin-main"
         className="mx-auto w-full max-w-7xl min-w-0 px-4 py-5 sm:px-6 lg:px-8 lg:py-8"
       >
+        {/* a message budget that ran low (issue 30): administrators see it on every page */}
+        {user?.role === 'admin' && <BudgetBanner />}
         <Suspense fallback={<PageSpinner />}>
           <Outlet />
         </Suspense>

@@ -24,7 +24,7 @@ describe('role-aware routing and sidebar', () => {
     expect(router.state.location.pathname).toBe('/admin/login');
   });
 
-  test('when an administrator is logged in, then the sidebar shows all thirteen entries in order', async () => {
+  test('when an administrator is logged in, then the sidebar shows all fourteen entries in order', async () => {
     server.use(meHandler(ADMIN));
     renderAdmin('/admin/profile');
     expect(await sidebarEntries()).toEqual([
@@ -37,6 +37,7 @@ describe('role-aware routing and sidebar', () => {
       'Tagesplan',
       'Termine',
       'Orte',
+      'Nachrichten',
       'Aktivitäten',
       'Wirkung',
       'Datenschutz',
@@ -64,6 +65,7 @@ describe('role-aware routing and sidebar', () => {
       'Tagesplan',
       'Termine',
       'Orte',
+      'Nachrichten',
       'Profil',
     ]);
   });

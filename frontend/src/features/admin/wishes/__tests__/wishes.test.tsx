@@ -59,6 +59,14 @@ describe('wishes screens', () => {
   beforeEach(() =>
     server.use(
       meHandler(ADMIN),
+      // the detail's messages (issue 30; their own tests: admin/messages)
+      http.get(apiUrl('/messages/'), () =>
+        HttpResponse.json({ success: true, data: { messages: [] } }),
+      ),
+      http.post(apiUrl('/messages/opt-outs/lookup'), async ({ request }) => {
+        const { phone } = (await request.json()) as { phone: string };
+        return HttpResponse.json({ success: true, data: { phone, whatsapp: false, sms: false } });
+      }),
       http.get(apiUrl('/categories/'), () =>
         HttpResponse.json({ success: true, data: CATEGORIES }),
       ),

@@ -8,6 +8,7 @@ import { useGetAdminCategoriesQuery } from '../../categories';
 import { formatPhone, whatsappLink } from '../../applications';
 import { formatDate } from '../../lib/dates';
 import { useFamilyT } from '../../lib/family-language';
+import { MessagesSection } from '../../messages';
 import { WishStatusBadge } from '../../ui/StatusBadges';
 import { useGetWishQuery } from '../api/wishes-api';
 import { CategoryIconView } from '../../../catalog';
@@ -63,6 +64,8 @@ export default function WishDetailPage() {
   const data = wish.data;
   const category = categories.data?.find((c) => c.id === data.furniture_category);
   const whatsapp = data.applicant_whatsapp || data.applicant_whatsapp_raw;
+  // the family's data was erased (data protection): nothing more goes to it
+  const erased = !whatsapp || whatsapp.startsWith('erased:');
 
   return (
     <div>
@@ -136,6 +139,20 @@ export default function WishDetailPage() {
           </ol>
         </Section>
         {data.status === 'active' && <MatchingLots wish={data} lots={data.matching_lots ?? []} />}
+        <MessagesSection
+          thread={{ wish_id: data.id }}
+          sendTo={erased ? undefined : { to: 'wish', id: data.id, language: data.language }}
+          numbers={
+            !erased
+              ? [
+                  {
+                    phone: whatsapp,
+                    label: t('messages.optOut.whatsappNumber', { phone: formatPhone(whatsapp) }),
+                  },
+                ]
+              : []
+          }
+        />
       </div>
       {editing && <WishStatusDialog wish={data} onClose={() => setEditing(false)} />}
     </div>
