@@ -1,6 +1,6 @@
-import { Events, Subscriptions, type DomainEvent, type EventName } from '@furniture/contracts';
-import type { EventHandler, EventHandlers } from '@furniture/platform';
+import type { EventHandlers } from '@furniture/platform';
 import type { ErasedFamilies, ModulePrivacy } from '../../../privacy/domain/privacy-service';
+import { erasureAwareHandlers } from '../../../privacy/entry-points/messaging/handlers';
 import { isMailedEvent, type MailService } from '../../domain/mail-service';
 
 /**
@@ -14,17 +14,10 @@ export function mailHandlers(deps: {
   privacy: ModulePrivacy;
   erased: ErasedFamilies;
 }): EventHandlers {
-  const handlers: Record<string, EventHandler> = {
-    [Events.PersonalDataErased]: (event) =>
-      deps.privacy.onErased(event as DomainEvent<typeof Events.PersonalDataErased>),
-  };
-  for (const name of Subscriptions.notification as EventName[]) {
-    if (!isMailedEvent(name)) continue;
-    handlers[name] = async (event) => {
-      const erased = await deps.erased.erasedTargetOf(event);
-      if (erased) await deps.privacy.erase(erased);
-      else await deps.mail.onEvent(event);
-    };
-  }
-  return handlers as EventHandlers;
+  return erasureAwareHandlers({
+    takes: isMailedEvent,
+    onEvent: (event) => deps.mail.onEvent(event),
+    privacy: deps.privacy,
+    erased: deps.erased,
+  });
 }
