@@ -288,6 +288,58 @@ describe('delivery tracking by signed callbacks', () => {
 });
 
 describe('fallback, opt-out, failure', () => {
+  test('when a WhatsApp status names our message before its send is recorded, then 503 so Meta posts it again, and once recorded it is applied', async () => {
+    const f = family();
+    const e = withNumbers(submitted(f), { whatsapp: freshNumber() });
+    await m.svc.publish(e);
+    const read = await m.record(e, (r) => r.status === 'read');
+    const http = api(m.callbackBase, { contract: false });
+    const statusOf = (wamid: string, ours: number) =>
+      JSON.stringify({
+        object: 'whatsapp_business_account',
+        entry: [
+          {
+            id: '1',
+            changes: [
+              {
+                field: 'messages',
+                value: {
+                  statuses: [
+                    {
+                      id: wamid,
+                      status: 'delivered',
+                      timestamp: '1',
+                      recipient_id: '1',
+                      biz_opaque_callback_data: String(ours),
+                    },
+                  ],
+                },
+              },
+            ],
+          },
+        ],
+      });
+    const post = (body: string) =>
+      http.post(MESSAGE_CALLBACK_PATHS.whatsapp, body, {
+        headers: { 'x-hub-signature-256': whatsappSignature(m.creds.appSecret, body) },
+      });
+    const messages = m.svc.conn.collection('messages');
+    // the provider answered, our write of its id has not happened yet: the message is "sending"
+    await messages.updateOne({ _id: read._id } as never, {
+      $set: { status: 'sending', provider_id: null },
+    });
+    const early = await post(statusOf('wamid.early', read.id as number));
+    expect(early.status).toBe(503);
+    // recorded now: the same report posted again is applied
+    await messages.updateOne({ _id: read._id } as never, {
+      $set: { status: 'sent', provider_id: 'wamid.early' },
+    });
+    expect((await post(statusOf('wamid.early', read.id as number))).status).toBe(200);
+    expect(await m.record(e)).toMatchObject({ status: 'delivered' });
+    // a report of a message that is not ours (or long done) is taken and changes nothing
+    expect((await post(statusOf('wamid.unknown', 987654))).status).toBe(200);
+  });
+
   test('when the number is not on WhatsApp (accepted, then failed 131026), then the message goes by SMS', async () => {
     const n = freshNumber();
     m.standIn.setBehaviour({ whatsappUnreachable: [n] });

@@ -1142,10 +1142,10 @@ export const operations: readonly Operation[] = [
       summary:
         "The WhatsApp Cloud API's webhooks: message statuses and the families' replies (STOP, START)",
       description:
-        'Signed: X-Hub-Signature-256 = sha256=HMAC-SHA256(WHATSAPP_APP_SECRET, raw body). A missing or wrong signature answers 403 and changes nothing; a body that is no webhook 400.',
+        'Signed: X-Hub-Signature-256 = sha256=HMAC-SHA256(WHATSAPP_APP_SECRET, raw body). A missing or wrong signature answers 403 and changes nothing; a body that is no webhook 400. A status of one of our messages (biz_opaque_callback_data) whose send is still being recorded answers 503: Meta posts it again.',
       access: 'provider-signed',
       ok: { description: 'taken', schema: z.object({ success: z.literal(true) }) },
-      errors: ['MESSAGE_CALLBACK_FORBIDDEN'],
+      errors: ['MESSAGE_CALLBACK_FORBIDDEN', 'SERVICE_UNAVAILABLE'],
       rateLimited: true,
     },
     'POST /messages/callbacks/sms': {

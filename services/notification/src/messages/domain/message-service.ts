@@ -224,13 +224,22 @@ export class MessageService {
     }
     const content = reader.read(raw);
     if (!content) throw new AppError('BAD_REQUEST');
-    for (const report of content.reports) await this.onReport(report);
+    let early = false;
+    for (const report of content.reports) early = (await this.onReport(report)) || early;
     for (const inbound of content.inbound) await this.onInbound(inbound);
+    // a report about a message whose send is still being recorded (the provider was quicker
+    // than our write of its id): 503, and the provider posts it again shortly (Meta retries)
+    if (early) throw new AppError('SERVICE_UNAVAILABLE');
   }
 
-  private async onReport(r: StatusReport): Promise<void> {
+  /** Applies a report; true when it came before its message's provider id was recorded. */
+  private async onReport(r: StatusReport): Promise<boolean> {
     const m = await this.deps.messages.findByProviderId(r.providerId);
-    if (!m || m.channel !== r.channel) return;
+    if (!m || m.channel !== r.channel) {
+      if (m || r.messageId === undefined) return false;
+      const ours = await this.deps.messages.findById(r.messageId);
+      return ours?.status === 'sending';
+    }
     const step = {
       channel: r.channel,
       status: r.status,
@@ -245,9 +254,10 @@ export class MessageService {
         );
         this.deps.onQueued();
       }
-      return;
+      return false;
     }
     await this.deps.messages.report(m, r.status, step);
+    return false;
   }
 
   private async onInbound(msg: InboundMessage): Promise<void> {

@@ -133,6 +133,8 @@ export interface StatusReport {
   status: 'sent' | 'delivered' | 'read' | 'failed';
   /** the provider's error (code and title) of a failure */
   error: string | null;
+  /** our message's id as the provider echoes it (WhatsApp's biz_opaque_callback_data) */
+  messageId?: number;
 }
 
 /** An inbound message from a family (its number E.164, its text). */

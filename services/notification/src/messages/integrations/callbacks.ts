@@ -85,9 +85,11 @@ export function whatsappCallbacks(appSecret: string): CallbackReader {
             if (!id || !status || !['sent', 'delivered', 'read', 'failed'].includes(status))
               continue;
             const err = arr(s.errors).find(isObj);
+            const ours = Number(str(s.biz_opaque_callback_data));
             reports.push({
               channel: 'whatsapp',
               providerId: id.slice(0, 200),
+              ...(Number.isSafeInteger(ours) && ours > 0 ? { messageId: ours } : {}),
               status: status as StatusReport['status'],
               error:
                 status === 'failed'
