@@ -7,6 +7,7 @@ import {
   type StoredCollection,
 } from '@furniture/platform';
 import type { MailRecord, MailThread } from '../domain/mail-types';
+import { dueOfQueue, nextWakeOfQueue } from '../../queue/queue-reads';
 import type { MailDoc, Models } from './models';
 
 export type { MailRecord } from '../domain/mail-types';
@@ -75,36 +76,13 @@ export class MailRepository {
   }
 
   /** Queued mails that are due, and mails whose sending attempt was lost (oldest first). */
-  async due(now: Date, limit: number): Promise<MailRecord[]> {
-    const [queued, lost] = await Promise.all([
-      this.models.Mail.find({ state: 'queued', next_attempt_at: { $lte: now } })
-        .sort({ next_attempt_at: 1, id: 1 })
-        .limit(limit)
-        .lean<MailRecord[]>(),
-      this.models.Mail.find({ state: 'sending', lease_until: { $lte: now } })
-        .sort({ lease_until: 1 })
-        .limit(limit)
-        .lean<MailRecord[]>(),
-    ]);
-    return [...lost, ...queued].slice(0, limit);
+  due(now: Date, limit: number): Promise<MailRecord[]> {
+    return dueOfQueue<MailRecord>(this.models.Mail, 'state', now, limit);
   }
 
   /** When the sender has to look again: the earliest due time of a queued or sending mail. */
-  async nextWakeAt(): Promise<Date | null> {
-    const [queued, sending] = await Promise.all([
-      this.models.Mail.findOne({ state: 'queued' })
-        .sort({ next_attempt_at: 1 })
-        .select({ next_attempt_at: 1 })
-        .lean<Pick<MailRecord, 'next_attempt_at'>>(),
-      this.models.Mail.findOne({ state: 'sending' })
-        .sort({ lease_until: 1 })
-        .select({ lease_until: 1 })
-        .lean<Pick<MailRecord, 'lease_until'>>(),
-    ]);
-    const times = [queued?.next_attempt_at, sending?.lease_until]
-      .filter((d): d is Date => d instanceof Date)
-      .map((d) => d.getTime());
-    return times.length > 0 ? new Date(Math.min(...times)) : null;
+  nextWakeAt(): Promise<Date | null> {
+    return nextWakeOfQueue(this.models.Mail, 'state');
   }
 
   /** Every mail of one application or donation, oldest event first. */

@@ -13,6 +13,7 @@ import {
   type MessageRecord,
   type MessageThread,
 } from '../domain/message-types';
+import { dueOfQueue, nextWakeOfQueue } from '../../queue/queue-reads';
 import type { MessageDoc, Models } from './models';
 
 export type NewMessage = Omit<
@@ -81,36 +82,13 @@ export class MessageRepository {
   }
 
   /** Queued messages that are due, and messages whose sending attempt was lost. */
-  async due(now: Date, limit: number): Promise<MessageRecord[]> {
-    const [queued, lost] = await Promise.all([
-      this.models.Message.find({ status: 'queued', next_attempt_at: { $lte: now } })
-        .sort({ next_attempt_at: 1, id: 1 })
-        .limit(limit)
-        .lean<MessageRecord[]>(),
-      this.models.Message.find({ status: 'sending', lease_until: { $lte: now } })
-        .sort({ lease_until: 1 })
-        .limit(limit)
-        .lean<MessageRecord[]>(),
-    ]);
-    return [...lost, ...queued].slice(0, limit);
+  due(now: Date, limit: number): Promise<MessageRecord[]> {
+    return dueOfQueue<MessageRecord>(this.models.Message, 'status', now, limit);
   }
 
   /** The earliest due time of a queued or sending message. */
-  async nextWakeAt(): Promise<Date | null> {
-    const [queued, sending] = await Promise.all([
-      this.models.Message.findOne({ status: 'queued', next_attempt_at: { $ne: null } })
-        .sort({ next_attempt_at: 1 })
-        .select({ next_attempt_at: 1 })
-        .lean<Pick<MessageRecord, 'next_attempt_at'>>(),
-      this.models.Message.findOne({ status: 'sending' })
-        .sort({ lease_until: 1 })
-        .select({ lease_until: 1 })
-        .lean<Pick<MessageRecord, 'lease_until'>>(),
-    ]);
-    const times = [queued?.next_attempt_at, sending?.lease_until]
-      .filter((d): d is Date => d instanceof Date)
-      .map((d) => d.getTime());
-    return times.length > 0 ? new Date(Math.min(...times)) : null;
+  nextWakeAt(): Promise<Date | null> {
+    return nextWakeOfQueue(this.models.Message, 'status', { next_attempt_at: { $ne: null } });
   }
 
   /** Takes a due message for one attempt; null when someone else took it meanwhile. */
