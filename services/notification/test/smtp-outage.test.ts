@@ -186,3 +186,36 @@ test('when the SMTP server is down while a donor offers and is accepted, then bo
   expect(records.map((m) => m.attempts)).toEqual([1, 1]);
   expect(await box.to(d.email!)).toHaveLength(2);
 });
+
+test('when a mail was left "sending" past its lease (the sender was killed mid-send), then it is sent once more and its record counts the attempt that was cut short', async () => {
+  const svc = await start({
+    SMTP_TIMEOUT_MS: '300',
+    MAIL_LEASE_MS: '1000',
+    MAIL_PROBE_INTERVAL_MS: '300',
+  });
+  await catcher.stopSmtp();
+  const f = family();
+  try {
+    await svc.publish(submitted(f));
+    await eventually(async () => {
+      const mail = await mailOf(svc, f.applicationId);
+      return mail?.state === 'queued' && mail.last_error ? mail : undefined;
+    });
+    // what a kill -9 between the claim and the server's answer leaves behind
+    await svc.conn
+      .collection('mails')
+      .updateOne(
+        { application_id: f.applicationId },
+        { $set: { state: 'sending', attempts: 1, lease_until: new Date(Date.now() - 1000) } },
+      );
+  } finally {
+    await catcher.startSmtp();
+  }
+  await box.waitFor(f.email!, 1);
+  const sent = await eventually(async () => {
+    const record = await mailOf(svc, f.applicationId);
+    return record?.state === 'sent' ? record : undefined;
+  });
+  expect(sent).toMatchObject({ attempts: 2, interrupted_attempts: 1 });
+  expect(await box.to(f.email!)).toHaveLength(1);
+});

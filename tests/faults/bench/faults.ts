@@ -35,7 +35,8 @@ async function main(): Promise<void> {
     const report = await scenario();
     reports.push(report);
     log(
-      `${what}: lost ${report.lost}, duplicated ${report.duplicated}, recovery ${report.recoveryMs} ms`,
+      `${what}: lost ${report.lost}, duplicated ${report.duplicated}, resent after a cut ` +
+        `attempt ${report.resentAfterCut}, recovery ${report.recoveryMs} ms`,
     );
   };
   try {

@@ -22,7 +22,14 @@ export interface FaultReport {
   mailsExpected: number;
   mailsDelivered: number;
   lost: number;
+  /** stored or mailed twice for any reason but the one below */
   duplicated: number;
+  /**
+   * mails delivered a second time, under their Message-ID, because the attempt that delivered
+   * them first was cut short (the notification service killed between the SMTP server's taking
+   * the mail and its record of that): at-least-once delivery, at most one per mail in flight
+   */
+  resentAfterCut: number;
   /** from the dependency's return (or the killed service's restart) to a consistent state */
   recoveryMs: number;
   /** messages left in any dead-letter queue */
@@ -55,9 +62,25 @@ async function mailFigures(lab: FaultLab, exp: Expectation) {
     if (got < n) missing += n - got;
     if (got > n) extra += got - n;
   }
-  const duplicatedIds = [...byId.values()].reduce((a, n) => a + Math.max(n - 1, 0), 0);
+  const twice = [...byId].filter(([, n]) => n > 1);
+  const duplicatedIds = twice.reduce((a, [, n]) => a + n - 1, 0);
+  // a second delivery is explained only by a cut attempt the mail's own record counts
+  let resentAfterCut = 0;
+  for (const [messageId, n] of twice) {
+    const record = await lab
+      .db('notification')
+      .collection('mails')
+      .findOne({ message_id: { $in: [messageId, `<${messageId}>`] } });
+    const cut = Number(record?.interrupted_attempts ?? 0);
+    resentAfterCut += Math.min(n - 1, cut);
+  }
   const delivered = [...perFamily.values()].reduce((a, n) => a + n, 0);
-  return { delivered, missing, duplicated: Math.max(extra, duplicatedIds) };
+  return {
+    delivered,
+    missing,
+    resentAfterCut,
+    duplicated: Math.max(extra, duplicatedIds) - resentAfterCut,
+  };
 }
 
 async function storedFigures(lab: FaultLab, exp: Expectation) {
@@ -112,6 +135,7 @@ async function settle(
     mailsDelivered: mails.delivered,
     lost: exp.accepted.length - stored.stored + mails.missing,
     duplicated: stored.duplicated + mails.duplicated,
+    resentAfterCut: mails.resentAfterCut,
     recoveryMs,
     deadLetters: dead,
     notes,
@@ -403,7 +427,7 @@ export async function shutdownWithoutBroker(
 /** Formats reports as one table. */
 export function table(reports: FaultReport[]): string {
   const rows = [
-    ['fault', 'accepted', 'stored', 'mails', 'lost', 'dup', 'recovery', 'dead'],
+    ['fault', 'accepted', 'stored', 'mails', 'lost', 'dup', 'resent', 'recovery', 'dead'],
     ...reports.map((r) => [
       r.fault,
       String(r.accepted),
@@ -411,6 +435,7 @@ export function table(reports: FaultReport[]): string {
       `${r.mailsDelivered}/${r.mailsExpected}`,
       String(r.lost),
       String(r.duplicated),
+      String(r.resentAfterCut),
       r.recoveryMs >= 0 ? `${(r.recoveryMs / 1000).toFixed(1)} s` : 'never',
       String(r.deadLetters),
     ]),

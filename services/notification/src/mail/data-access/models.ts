@@ -22,6 +22,7 @@ const mailSchema = new Schema<MailDoc>(
     html: { type: String, required: true },
     state: { type: String, enum: MailStates, required: true },
     attempts: { type: Number, required: true },
+    interrupted_attempts: { type: Number, default: 0 },
     next_attempt_at: { type: Date, default: null },
     lease_until: { type: Date, default: null },
     last_error: { type: String, default: null },

@@ -174,7 +174,14 @@ export class MailSender {
       await mails.postpone(mail, new Date(Date.now() + verdict.postponeMs));
       return null;
     });
-    if (claimed) await this.deliver(claimed);
+    if (!claimed) return;
+    if (mail.state === 'sending') {
+      this.opts.logger.warn(
+        { mailId: mail.id, kind: mail.kind, attempt: claimed.attempts },
+        'mail attempt was cut short (the sender stopped mid-send); sending again, it may arrive twice',
+      );
+    }
+    await this.deliver(claimed);
   }
 
   /**

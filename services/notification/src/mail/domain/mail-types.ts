@@ -155,6 +155,12 @@ export interface MailRecord {
   html: string;
   state: MailState;
   attempts: number;
+  /**
+   * attempts cut short mid-send (the service was killed or lost its lease): the server may have
+   * taken the mail already, so the next attempt may deliver it twice, under the same Message-ID
+   * (absent in records of earlier versions)
+   */
+  interrupted_attempts?: number;
   /** when a queued mail is due */
   next_attempt_at: Date | null;
   /** while sending: after this the attempt counts as lost and the mail is tried again */
