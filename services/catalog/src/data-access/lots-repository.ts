@@ -147,9 +147,16 @@ export class LotsRepository {
   }
 
   /** Lots per category, counting only the given statuses. */
-  async countsByCategory(statuses: readonly LotStatus[]): Promise<Map<number, number>> {
-    const { by } = await this.stored.tallies(['category_id'], { status: { $in: [...statuses] } });
-    return new Map([...by.get('category_id')!].map(([category, n]) => [Number(category), n]));
+  /** Per set of statuses: the lots of each category in one of them (the counts read once). */
+  async countsByCategory<T extends (readonly LotStatus[])[]>(
+    ...statusSets: T
+  ): Promise<{ [K in keyof T]: Map<number, number> }> {
+    const wheres = statusSets.map((statuses) => ({ status: { $in: [...statuses] } }));
+    const tallies = await this.stored.talliesEach(['category_id'], wheres);
+    return tallies.map(
+      ({ by }) =>
+        new Map([...by.get('category_id')!].map(([category, n]) => [Number(category), n])),
+    ) as { [K in keyof T]: Map<number, number> };
   }
 
   async insert(

@@ -32,10 +32,9 @@ export class CategoriesService {
 
   /** Every category with its lot count, by id. */
   async list(): Promise<Category[]> {
-    const [categories, counts, archived] = await Promise.all([
+    const [categories, [counts, archived]] = await Promise.all([
       this.deps.categories.list(),
-      this.deps.lots.countsByCategory(COUNTED_STATUSES),
-      this.deps.lots.countsByCategory(['archived']),
+      this.deps.lots.countsByCategory(COUNTED_STATUSES, ['archived']),
     ]);
     return categories.map((c) => toCategory(c, counts.get(c.id) ?? 0, archived.get(c.id) ?? 0));
   }

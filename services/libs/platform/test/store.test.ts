@@ -121,6 +121,17 @@ describe('a list', () => {
       expect(kinds.get(kind) ?? 0).toBe(
         live.filter((d) => d.kind === kind && d.status === 'held').length,
       );
+    // several filters from one read of the counts: each as if asked alone
+    const wheres = [
+      { status: 'held' },
+      { status: { $in: ['open', 'closed'] } },
+      { id: { $gt: 99 } },
+    ];
+    const each = await list.talliesEach(['kind'], wheres);
+    expect(each).toHaveLength(3);
+    for (const [i, where] of wheres.entries())
+      expect(each[i]).toEqual(await list.tallies(['kind'], where));
+    expect(each[1]!.total).toBe(live.filter((d) => d.status !== 'held').length);
     expect(heldLocks()).toBe(0);
   });
 

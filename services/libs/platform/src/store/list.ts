@@ -50,6 +50,12 @@ const HIDDEN = { _outbox: 0, _outbox_pending: 0, _purge: 0 };
 const ID_LAYOUT = 2;
 
 type Bucket = number | string;
+/** How many of a filter's documents hold each value of each field, and how many in all. */
+export interface Tally {
+  total: number;
+  by: Map<string, Map<string, number>>;
+}
+
 interface Plan {
   /** newest first, with how many of the filter's documents each holds */
   buckets: [Bucket, number][];
@@ -329,11 +335,21 @@ export class StoredList<D extends Document = Document> extends StoredCollection<
    * none), and how many there are in all; from the counts where they can say (a tallied field and
    * no filter, or counted fields only), else in one pass of the server.
    */
-  async tallies(
-    fields: string[],
-    where: Document = {},
-  ): Promise<{ total: number; by: Map<string, Map<string, number>> }> {
+  async tallies(fields: string[], where: Document = {}): Promise<Tally> {
+    return (await this.talliesEach(fields, [where]))[0]!;
+  }
+
+  /** `tallies` of several filters, the counts read once for all of them. */
+  async talliesEach(fields: string[], wheres: Document[]): Promise<Tally[]> {
     const kept = await this.counts.read();
+    return Promise.all(wheres.map((where) => this.tallyOf(kept, fields, where)));
+  }
+
+  private async tallyOf(
+    kept: Awaited<ReturnType<KeptCounts['read']>>,
+    fields: string[],
+    where: Document,
+  ): Promise<Tally> {
     const match = this.matcher(where);
     const unfiltered = Object.keys(where).length === 0;
     // a tallied field's own counts hold for the whole list only
