@@ -11,7 +11,8 @@
 //
 // Measures each call BENCH_CALLS (100) times one after another (1 connection; fewer, at least 5,
 // when they take more than BENCH_CALL_BUDGET_MS = 8 s): p50/p95/p99 and req/s (100, not 40: the
-// p95 of 40 calls is their second slowest, which one of FerretDB's rare stalls decides);
+// p95 of 40 calls is their second slowest, which one of FerretDB's rare stalls decides), after
+// BENCH_WARMUP (20) untimed calls on each platform;
 // with BENCH_CONNECTIONS=16 (default) also req/s and p95 at 16 connections (autocannon, 3 s);
 // then the CSV export of the whole log, twice, once the notification service has stored its closed
 // months' rows after the restart (as a running platform has; printed: how long that took): time
@@ -54,6 +55,8 @@ const USERS = Number(process.env.BENCH_USERS ?? 20);
 const CALLS = Number(process.env.BENCH_CALLS ?? 100);
 /** a call slower than this budget is measured fewer times (at least 5) */
 const CALL_BUDGET_MS = Number(process.env.BENCH_CALL_BUDGET_MS ?? 8_000);
+/** untimed calls first, on each platform (see measure) */
+const WARMUP_CALLS = Number(process.env.BENCH_WARMUP ?? 20);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const SLOW_MS = Number(process.env.BENCH_SLOW_MS ?? 0);
 /** another build's gateway (its bench:scale held with BENCH_HOLD=1, same sizes): measured in turn */
@@ -417,6 +420,9 @@ async function timeCall(target: Target, call: Call): Promise<number | string> {
 async function measure(targets: Target[], call: Call): Promise<Figures[]> {
   const times = targets.map(() => [] as number[]);
   const failed: (string | undefined)[] = targets.map(() => undefined);
+  // untimed first: a process started a minute ago (this build's) compiles its hot paths during
+  // its first calls, one held for long (BENCH_VS) has done so; its first calls were its slowest
+  for (let i = 0; i < WARMUP_CALLS; i++) for (const target of targets) await timeCall(target, call);
   const started = performance.now();
   for (let i = 0; i < CALLS; i++) {
     if (i >= 5 && performance.now() - started > CALL_BUDGET_MS * targets.length) break;
