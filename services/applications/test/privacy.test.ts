@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Events } from '@furniture/contracts';
 import { phoneKey } from '@furniture/platform';
-import { eventually } from '@furniture/platform/testing';
+import { eventually, outboxPublished } from '@furniture/platform/testing';
 import {
   ADMIN,
   adminToken,
@@ -348,13 +348,11 @@ describe('erasure ledger (backups)', () => {
     // a restore runs with the services stopped; here the outbox relay is first let finish its
     // writes of the erasure's events (FerretDB writes a document back whole: a relay write in
     // flight would put the erased fields over the restored document)
-    const published = async (coll: typeof apps, id: number) =>
-      (await coll.findOne({ id }))?._outbox_pending === false;
     await eventually(
       async () =>
-        (await published(apps, f.byPhone)) &&
-        (await published(apps, f.byWhatsapp)) &&
-        (await published(wishes, f.wishId)),
+        (await outboxPublished(apps, { id: f.byPhone })) &&
+        (await outboxPublished(apps, { id: f.byWhatsapp })) &&
+        (await outboxPublished(wishes, { id: f.wishId })),
       { what: "the erasure's events published" },
     );
     // a restore: the documents as they were in the archive

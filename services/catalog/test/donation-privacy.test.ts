@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Events } from '@furniture/contracts';
 import { phoneKey } from '@furniture/platform';
-import { eventually } from '@furniture/platform/testing';
+import { eventually, outboxPublished } from '@furniture/platform/testing';
 import {
   adminToken,
   ADMIN,
@@ -210,7 +210,7 @@ test('when the retention job erased a donation and a restore brought it back, th
   // the restore: the document as the backup had it. A restore runs with the services stopped;
   // here the outbox relay is first let finish its write of the erasure's events (FerretDB writes
   // a document back whole: a relay write in flight would put the erased fields over the restore)
-  await eventually(async () => (await donations.findOne({ id: d.id }))?._outbox_pending === false, {
+  await eventually(() => outboxPublished(donations, { id: d.id }), {
     what: "the erasure's events published",
   });
   await donations.replaceOne({ _id: backup!._id }, backup!);

@@ -4,6 +4,7 @@
  * came back the platform was consistent again. Used by the fault suite (which asserts) and by
  * `npm run bench:faults` (which prints).
  */
+import { outboxPublished } from '@furniture/platform/testing';
 import {
   family,
   sleep,
@@ -183,13 +184,9 @@ export async function databaseOutage(lab: FaultLab, outageMs = 40_000): Promise<
   lab.platform.supervisor.signal('catalog', 'SIGSTOP');
   try {
     await lab.requestApproval(winner);
-    await lab.until('the approval request published', async () => {
-      const doc = await lab
-        .db('applications')
-        .collection('applications')
-        .findOne({ id: winner }, { projection: { _outbox_pending: 1 } });
-      return doc?._outbox_pending === false;
-    });
+    await lab.until('the approval request published', () =>
+      outboxPublished(lab.db('applications').collection('applications'), { id: winner }),
+    );
     await lab.stopDatabase();
   } finally {
     lab.platform.supervisor.signal('catalog', 'SIGCONT');
@@ -415,10 +412,7 @@ export async function shutdownWithoutBroker(
     'SIGTERM while the broker is gone',
     { mailsPer: new Map([[f.email, 1]]), accepted: [{ id: id!, lotId }] },
     back,
-    async () => {
-      const doc = await lab.db('applications').collection('applications').findOne({ id });
-      return doc?._outbox_pending === false;
-    },
+    () => outboxPublished(lab.db('applications').collection('applications'), { id }),
     [`applications ended ${shutdownMs} ms after SIGTERM with the broker gone`],
   );
   return { ...report, shutdownMs };

@@ -238,6 +238,21 @@ export async function eventually<T>(
 }
 
 /**
+ * Whether the document `filter` names exists and the outbox relay has published its events
+ * (`_outbox_pending: false`): a test that writes the document behind the store's back waits for
+ * this, as FerretDB writes a document back whole and a relay write in flight would undo its own.
+ */
+export async function outboxPublished(
+  collection: { findOne(filter: object, opts?: object): Promise<object | null> },
+  filter: object,
+): Promise<boolean> {
+  const doc = (await collection.findOne(filter, { projection: { _outbox_pending: 1 } })) as {
+    _outbox_pending?: boolean;
+  } | null;
+  return doc?._outbox_pending === false;
+}
+
+/**
  * Records every event published on an exchange (its own exclusive queue bound to '#'), so a test
  * can assert what a service emitted.
  */
