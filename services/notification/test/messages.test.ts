@@ -440,6 +440,32 @@ describe('fallback, opt-out, failure', () => {
     expect(m.to(n)).toHaveLength(1);
     expect(await m.recordsOf({ _id: e.eventId })).toHaveLength(1);
   });
+
+  test('when a message was left "sending" past its lease (the sender was killed mid-send), then it is sent once more and its record counts the attempt that was cut short', async () => {
+    const n = freshNumber();
+    const e = withNumbers(submitted(family()), { whatsapp: n });
+    m.standIn.setDown('whatsapp', true);
+    try {
+      await m.svc.publish(e);
+      await m.record(e, (r) => r.status === 'queued' && r.last_error !== null);
+      // what a kill -9 between the claim and the provider's answer leaves behind; taken only from
+      // `queued` (the sender claims it now and then while WhatsApp is away, and gives it back)
+      await eventually(async () => {
+        const { modifiedCount } = await m.svc.conn
+          .collection('messages')
+          .updateOne(
+            { _id: e.eventId as never, status: 'queued', attempts: 0 },
+            { $set: { status: 'sending', attempts: 1, lease_until: new Date(Date.now() - 1000) } },
+          );
+        return modifiedCount === 1 || undefined;
+      });
+    } finally {
+      m.standIn.setDown('whatsapp', false);
+    }
+    const read = await m.record(e, (r) => r.status === 'read');
+    expect(read).toMatchObject({ attempts: 2, interrupted_attempts: 1, channel: 'whatsapp' });
+    expect(m.to(n)).toHaveLength(1);
+  });
 });
 
 describe('staff routes', () => {

@@ -96,6 +96,8 @@ export class MessageRepository {
     const set = {
       status: 'sending' as const,
       attempts: m.attempts + 1,
+      // still `sending` past its lease: that attempt was cut short (as a mail's, MailRepository)
+      interrupted_attempts: (m.interrupted_attempts ?? 0) + (m.status === 'sending' ? 1 : 0),
       lease_until: new Date(now.getTime() + leaseMs),
       updated_at: now,
     };

@@ -161,7 +161,13 @@ export class MessageSender {
       while (next < due.length && !this.stopped) {
         const m = due[next++]!;
         const claimed = await this.opts.messages.claim(m, new Date(), this.opts.leaseMs);
-        if (claimed) await this.deliver(claimed);
+        if (!claimed) continue;
+        if (m.status === 'sending')
+          this.opts.logger.warn(
+            { messageId: m.id, kind: m.kind, attempt: claimed.attempts },
+            'message attempt was cut short (the sender stopped mid-send); sending again, it may arrive twice',
+          );
+        await this.deliver(claimed);
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.opts.concurrency, due.length) }, worker));

@@ -51,6 +51,12 @@ export interface MessageRecord {
   /** "<channel>:<YYYY-MM>" of every accepted attempt (the month's budget counts these) */
   sent_months: string[];
   attempts: number;
+  /**
+   * attempts cut short: the message was still `sending` past its lease (the sender was stopped
+   * between its request and the record of the provider's answer); the provider may have taken
+   * it, so the next attempt may deliver it twice (absent in records of earlier versions)
+   */
+  interrupted_attempts?: number;
   next_attempt_at: Date | null;
   lease_until: Date | null;
   last_error: string | null;
