@@ -448,15 +448,20 @@ describe('fallback, opt-out, failure', () => {
     try {
       await m.svc.publish(e);
       await m.record(e, (r) => r.status === 'queued' && r.last_error !== null);
-      // what a kill -9 between the claim and the provider's answer leaves behind; taken only from
-      // `queued` (the sender claims it now and then while WhatsApp is away, and gives it back)
+      // what a kill -9 between the claim and the provider's answer leaves behind. While WhatsApp
+      // is away the sender claims the message every 1.5 s and gives it back; this raw write must
+      // not meet one of those (FerretDB writes a document as read, change, write: the two would
+      // both apply), so it is made only when the message is not due for another half second
       await eventually(async () => {
-        const { modifiedCount } = await m.svc.conn
-          .collection('messages')
-          .updateOne(
-            { _id: e.eventId as never, status: 'queued', attempts: 0 },
-            { $set: { status: 'sending', attempts: 1, lease_until: new Date(Date.now() - 1000) } },
-          );
+        const { modifiedCount } = await m.svc.conn.collection('messages').updateOne(
+          {
+            _id: e.eventId as never,
+            status: 'queued',
+            attempts: 0,
+            next_attempt_at: { $gt: new Date(Date.now() + 500) },
+          },
+          { $set: { status: 'sending', attempts: 1, lease_until: new Date(Date.now() - 1000) } },
+        );
         return modifiedCount === 1 || undefined;
       });
     } finally {
