@@ -1,10 +1,10 @@
 import type { Model, QueryFilter } from 'mongoose';
 
 /**
- * The reads of an outgoing queue that the mail and the message senders share: records wait
- * `queued` until `next_attempt_at`, and one left `sending` past `lease_until` (a crash mid-send)
- * is due again. `stateField` names the field holding that state (`state` for mails, `status` for
- * messages).
+ * The reads of an outgoing queue that the mail and the message senders share, and the fields of
+ * a claim: records wait `queued` until `next_attempt_at`, and one left `sending` past
+ * `lease_until` (a crash mid-send) is due again. `stateField` names the field holding that state
+ * (`state` for mails, `status` for messages).
  */
 export async function dueOfQueue<T>(
   model: Model<T>,
@@ -49,4 +49,25 @@ export async function nextWakeOfQueue<T>(
     .filter((d): d is Date => d instanceof Date)
     .map((d) => d.getTime());
   return times.length > 0 ? new Date(Math.min(...times)) : null;
+}
+
+/**
+ * What a claim of a due record sets beside its `sending` state: one more attempt and a lease. A
+ * record still `sending` (past its lease: it is due) lost its attempt mid-send, a sender stopped
+ * between the server's or provider's taking it and its record: counted in
+ * `interrupted_attempts`, since this attempt may deliver it a second time.
+ */
+export function claimFields(
+  record: { attempts: number; interrupted_attempts?: number; state?: string; status?: string },
+  stateField: 'state' | 'status',
+  now: Date,
+  leaseMs: number,
+) {
+  return {
+    attempts: record.attempts + 1,
+    interrupted_attempts:
+      (record.interrupted_attempts ?? 0) + (record[stateField] === 'sending' ? 1 : 0),
+    lease_until: new Date(now.getTime() + leaseMs),
+    updated_at: now,
+  };
 }

@@ -7,7 +7,7 @@ import {
   type StoredCollection,
 } from '@furniture/platform';
 import type { MailRecord, MailThread } from '../domain/mail-types';
-import { dueOfQueue, nextWakeOfQueue } from '../../queue/queue-reads';
+import { claimFields, dueOfQueue, nextWakeOfQueue } from '../../queue/queue-reads';
 import type { MailDoc, Models } from './models';
 
 export type { MailRecord } from '../domain/mail-types';
@@ -92,17 +92,7 @@ export class MailRepository {
 
   /** Takes a due mail for one attempt; null when someone else took it or it changed meanwhile. */
   async claim(mail: MailRecord, now: Date, leaseMs: number): Promise<MailRecord | null> {
-    const attempts = mail.attempts + 1;
-    // a mail still `sending` past its lease lost its attempt mid-send (a crash): counted, since
-    // the server may have taken it already and this attempt may deliver it a second time
-    const interrupted = (mail.interrupted_attempts ?? 0) + (mail.state === 'sending' ? 1 : 0);
-    const set = {
-      state: 'sending' as const,
-      attempts,
-      interrupted_attempts: interrupted,
-      lease_until: new Date(now.getTime() + leaseMs),
-      updated_at: now,
-    };
+    const set = { state: 'sending' as const, ...claimFields(mail, 'state', now, leaseMs) };
     const done = await this.stored.update(
       { _id: mail._id, state: mail.state, attempts: mail.attempts },
       { $set: set },

@@ -13,7 +13,7 @@ import {
   type MessageRecord,
   type MessageThread,
 } from '../domain/message-types';
-import { dueOfQueue, nextWakeOfQueue } from '../../queue/queue-reads';
+import { claimFields, dueOfQueue, nextWakeOfQueue } from '../../queue/queue-reads';
 import type { MessageDoc, Models } from './models';
 
 export type NewMessage = Omit<
@@ -93,14 +93,7 @@ export class MessageRepository {
 
   /** Takes a due message for one attempt; null when someone else took it meanwhile. */
   async claim(m: MessageRecord, now: Date, leaseMs: number): Promise<MessageRecord | null> {
-    const set = {
-      status: 'sending' as const,
-      attempts: m.attempts + 1,
-      // still `sending` past its lease: that attempt was cut short (as a mail's, MailRepository)
-      interrupted_attempts: (m.interrupted_attempts ?? 0) + (m.status === 'sending' ? 1 : 0),
-      lease_until: new Date(now.getTime() + leaseMs),
-      updated_at: now,
-    };
+    const set = { status: 'sending' as const, ...claimFields(m, 'status', now, leaseMs) };
     const done = await this.stored.update(
       { _id: m._id, status: m.status, attempts: m.attempts },
       { $set: set },
