@@ -123,7 +123,7 @@ export class ServiceKit<C extends ServiceBaseConfig = ServiceBaseConfig> {
 
   /** Publishes every pending outbox event now; resolves when done (tests). */
   async flushOutbox(): Promise<number> {
-    let n = 0;
+    let n = await this.store.flushOutbox();
     for (const relay of this.relays) n += await relay.sweep();
     return n;
   }
@@ -197,6 +197,12 @@ export class ServiceKit<C extends ServiceBaseConfig = ServiceBaseConfig> {
       (event) => this.revoked.apply(event),
       () => void this.catchUpRevocations(),
     );
+    // the entities' outboxes: the store kicks the relay after every write that carries events
+    this.store.startRelay({
+      publisher: this.bus,
+      logger: this.logger,
+      intervalMs: this.config.OUTBOX_INTERVAL_MS,
+    });
     for (const relay of this.relays) relay.start();
     const leases = this.store.leases();
     for (const job of this.jobs) {
@@ -223,7 +229,7 @@ export class ServiceKit<C extends ServiceBaseConfig = ServiceBaseConfig> {
     this.stopping.abort();
     for (const job of this.jobs) if (job.timer) clearInterval(job.timer);
     for (const fn of [...this.stoppers].reverse()) await fn();
-    await Promise.all(this.relays.map((r) => r.stop()));
+    await Promise.all([this.store.stopRelay(), ...this.relays.map((r) => r.stop())]);
   }
 
   private registerMetrics(): void {
@@ -249,7 +255,7 @@ export class ServiceKit<C extends ServiceBaseConfig = ServiceBaseConfig> {
       this.bus.consumerState().state === 'paused' ? 1 : 0,
     );
     gauge('outbox_backlog', 'Documents with events not yet published', async () => {
-      let n = 0;
+      let n = await this.store.outboxBacklog();
       for (const relay of this.relays) n += await relay.backlog();
       return n;
     });

@@ -357,4 +357,36 @@ describe('a collection', () => {
     expect(await other.take(job, 60_000, at(91))).toBe(true);
     expect(await holder.take(job, 60_000, at(92))).toBe(false);
   });
+
+  test('when a lease changes hands, then its fence rises; a holder whose renewal is refused is told it lost the lease while its work runs', async () => {
+    const job = uniqueName('job');
+    const leases = conn.collection<{ _id: string; fence?: number }>('job_leases');
+    const [a, b] = [new Store(conn).leases(), new Store(conn).leases()];
+    const t0 = Date.now();
+    const at = (seconds: number) => new Date(t0 + seconds * 1000);
+    expect(await a.take(job, 60_000, at(0))).toBe(true);
+    expect(await a.take(job, 60_000, at(30))).toBe(true);
+    expect((await leases.findOne({ _id: job }))?.fence).toBe(1);
+    expect(await b.take(job, 60_000, at(91))).toBe(true);
+    expect((await leases.findOne({ _id: job }))?.fence).toBe(2);
+
+    const held = uniqueName('job');
+    let fence = 0;
+    const ran = await a.whileHeld(held, 300, async (lease) => {
+      fence = lease.fence;
+      expect(lease.lost.aborted).toBe(false);
+      // another process took it over (this one paused longer than the lease, say)
+      await leases.updateOne(
+        { _id: held },
+        { $set: { holder: 'another process', until: at(600) }, $inc: { fence: 1 } },
+      );
+      await new Promise((resolve) => lease.lost.addEventListener('abort', resolve));
+    });
+    expect({ ran, fence }).toEqual({ ran: true, fence: 1 });
+    // the new holder keeps it: the old one's end gave nothing up
+    expect(await leases.findOne({ _id: held })).toMatchObject({
+      holder: 'another process',
+      fence: 2,
+    });
+  });
 });

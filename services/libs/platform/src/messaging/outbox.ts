@@ -61,6 +61,19 @@ async function pullEach(
 }
 
 /**
+ * A collection whose documents carry an outbox, with the field that names a document in its
+ * writes (their turn, the store's lock: the relay's removal takes the same; default `id`, else
+ * `_id`).
+ */
+export interface OutboxSource {
+  outbox: Collection<Document>;
+  key: string;
+}
+
+const sourceOf = (c: Collection<Document> | OutboxSource): OutboxSource =>
+  'outbox' in c ? c : { outbox: c, key: 'id' };
+
+/**
  * Publishes the events documents carry, in order per document, then removes them. Runs right
  * after each write (`kick`) and on an interval to pick up what a crash left behind. Several
  * replicas may publish the same event twice: consumers are idempotent.
@@ -73,7 +86,8 @@ export class OutboxRelay {
 
   constructor(
     private readonly opts: {
-      collections: Collection<Document>[];
+      /** read at every sweep: the store adds the collections declared after the relay's start */
+      collections: readonly (Collection<Document> | OutboxSource)[];
       publisher: Pick<EventBus, 'publish'>;
       logger: Logger;
       intervalMs?: number;
@@ -117,16 +131,20 @@ export class OutboxRelay {
    */
   async sweep(): Promise<number> {
     let published = 0;
-    for (const collection of this.opts.collections) {
+    for (const source of this.opts.collections.map(sourceOf)) {
+      const collection = source.outbox;
       const docs = await collection
-        .find({ _outbox_pending: true }, { projection: { _id: 1, id: 1, _outbox: 1, _purge: 1 } })
+        .find(
+          { _outbox_pending: true },
+          { projection: { _id: 1, id: 1, [source.key]: 1, _outbox: 1, _purge: 1 } },
+        )
         .limit(BATCH)
         .toArray();
       let next = 0;
       let failure: { err: unknown } | undefined;
       const worker = async () => {
         while (next < docs.length && !failure) {
-          const sent = await this.drain(collection, docs[next++]!).catch((err: unknown) => {
+          const sent = await this.drain(source, docs[next++]!).catch((err: unknown) => {
             // an unroutable event is kept in its document; the documents behind it go on
             if (!(err instanceof UnroutableEventError)) failure ??= { err };
             return 0;
@@ -148,9 +166,10 @@ export class OutboxRelay {
    * it is emptied (or the tombstone deleted) by an update guarded by that content; when events
    * were added meanwhile, the published ones are pulled one by one and the new ones stay.
    */
-  private async drain(collection: Collection<Document>, doc: Document): Promise<number> {
+  private async drain(source: OutboxSource, doc: Document): Promise<number> {
+    const collection = source.outbox;
     const _id = doc._id as ObjectId;
-    const lockId = (doc.id as number | undefined) ?? String(_id);
+    const lockId = (doc[source.key] as number | string | undefined) ?? String(_id);
     const events = (doc._outbox ?? []) as DomainEvent[];
     let sent = 0;
     try {
@@ -200,8 +219,8 @@ export class OutboxRelay {
   /** Documents with events not yet published (the outbox backlog). */
   async backlog(): Promise<number> {
     let total = 0;
-    for (const collection of this.opts.collections) {
-      total += await collection.countDocuments({ _outbox_pending: true });
+    for (const { outbox } of this.opts.collections.map(sourceOf)) {
+      total += await outbox.countDocuments({ _outbox_pending: true });
     }
     return total;
   }

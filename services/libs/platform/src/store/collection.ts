@@ -1,7 +1,7 @@
 import type { DomainEvent } from '@furniture/contracts';
 import type { Collection, Document, Filter, UpdateFilter } from 'mongodb';
 import { docWithEvents, tombstoneUpdate, withEvents } from '../messaging/outbox';
-import { retryingDuplicates, type Connection } from '../mongo';
+import { nextId, retryingDuplicates, type Connection } from '../mongo';
 import { withDocLock } from './locks';
 
 /**
@@ -11,7 +11,7 @@ import { withDocLock } from './locks';
  * lot), so every lookup on a hot path goes by a string `_id`. On MongoDB and FerretDB on
  * PostgreSQL it is simply the primary key.
  */
-export const docKey = (id: number): string => String(id);
+export const docKey = (id: number | string): string => String(id);
 
 /** What a repository declares of a collection it writes through the store. */
 export interface CollectionDeclaration {
@@ -24,9 +24,16 @@ export interface CollectionDeclaration {
    * by a TTL index where the server has them (MongoDB), by a job every hour where not (FerretDB).
    */
   expiry?: { field: string; afterMs?: number };
-  /** fields that each have a unique index (besides a model's own indexes) */
-  unique?: readonly string[];
+  /** unique keys: a field, or several fields together */
+  unique?: readonly (string | IndexKeys)[];
+  /** indexes of the reads (one per filter and sort a repository asks) */
+  indexes?: readonly IndexKeys[];
+  /** documents carry an outbox: the relay's query is indexed */
+  outbox?: boolean;
 }
+
+/** An index's keys as MongoDB's (`{ status: 1, id: -1 }`). */
+export type IndexKeys = Readonly<Record<string, 1 | -1>>;
 
 /** One change decided on a document as it was read (StoredCollection.mutate). */
 export type Mutation<T> =
@@ -171,10 +178,20 @@ export class StoredCollection<D extends Document = Document> {
   /** After a write that changed `before` into `after` (null: removed); lists count it. */
   protected async written(_before: Document, _after: Document | null): Promise<void> {}
 
-  /** At start: the indexes the store needs (the unique keys', the expiry's). */
+  /** The next id of the collection's counter (ids are drawn in arrival order). */
+  nextId(): Promise<number> {
+    return nextId(this.conn, this.decl.name);
+  }
+
+  /** At start: the declared indexes, the unique keys', the outbox's and the expiry's. */
   async ensureIndexes(): Promise<void> {
-    for (const field of this.decl.unique ?? [])
-      await this.collection.createIndex({ [field]: 1 } as never, { unique: true });
+    for (const unique of this.decl.unique ?? [])
+      await this.collection.createIndex(
+        (typeof unique === 'string' ? { [unique]: 1 } : unique) as never,
+        { unique: true },
+      );
+    for (const keys of this.decl.indexes ?? []) await this.collection.createIndex(keys as never);
+    if (this.decl.outbox) await this.collection.createIndex({ _outbox_pending: 1 } as never);
     const { expiry } = this.decl;
     if (!expiry) return;
     await this.collection

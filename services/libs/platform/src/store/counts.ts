@@ -19,6 +19,12 @@ export interface KeptCountsDoc {
   ready: boolean;
   /** the layout of the documents the counts were built for; absent before there was one (1) */
   layout?: number;
+  /**
+   * The declaration the counts were built for (countsStamp); absent in counts of a version before
+   * the stamp, which were built by the declarations of that version (the same as the first one
+   * that stamps them: it adopts them).
+   */
+  declaration?: string;
   n: Record<string, number>;
 }
 
@@ -36,9 +42,16 @@ export class KeptCounts {
 
   constructor(
     private readonly collection: Collection<KeptCountsDoc>,
-    private readonly layout = 1,
+    private readonly layout: number,
+    /** the list's declaration as text (countsStamp) */
+    private readonly stamp: string,
     private readonly id = 'all',
   ) {}
+
+  /** Counts of this declaration (stamped so, or from before stamps: adopted by `open`). */
+  private ours(doc: KeptCountsDoc): boolean {
+    return doc.declaration === this.stamp;
+  }
 
   /**
    * At start: makes sure the counts document exists. Without one, an empty list starts with
@@ -47,13 +60,35 @@ export class KeptCounts {
    * for a rebuild left unfinished and for ready counts of an older layout (`relayoutOnly`).
    */
   async open(hasDocuments: () => Promise<boolean>): Promise<boolean> {
-    const existing = await this.collection.findOne({ _id: this.id });
+    let existing = await this.collection.findOne({ _id: this.id });
+    if (existing && existing.declaration === undefined) {
+      // counts of the version before stamps: built by these declarations (the first stamp)
+      await withDocLock(this.collection, this.id, () =>
+        this.collection.updateOne(
+          { _id: this.id, declaration: { $exists: false } },
+          { $set: { declaration: this.stamp } },
+        ),
+      );
+      existing = await this.collection.findOne({ _id: this.id });
+    }
+    if (existing && !this.ours(existing)) {
+      // built for another declaration: not read (the lists ask the server) until rebuilt, and
+      // no longer moved by this version's writes (their keys would be of another kind)
+      this.relayoutOnly = false;
+      return true;
+    }
     if (existing) {
       this.relayoutOnly = existing.ready && (existing.layout ?? 1) !== this.layout;
       return !existing.ready || this.relayoutOnly;
     }
     const any = await hasDocuments();
-    const doc = { _id: this.id, ready: !any, layout: this.layout, n: {} };
+    const doc = {
+      _id: this.id,
+      ready: !any,
+      layout: this.layout,
+      declaration: this.stamp,
+      n: {},
+    };
     // not inserted: another replica opened them first and rebuilds them
     return (await insertedUnlessTaken(() => this.collection.insertOne(doc))) && any;
   }
@@ -61,12 +96,13 @@ export class KeptCounts {
   /** Ready counts of this layout (read only: what a replica waiting for another's rebuild asks). */
   async isCurrent(): Promise<boolean> {
     const doc = await this.collection.findOne({ _id: this.id });
-    return !!doc?.ready && (doc.layout ?? 1) === this.layout;
+    return !!doc?.ready && (doc.layout ?? 1) === this.layout && this.ours(doc);
   }
 
   /**
    * Adds to counts after a write (negative deltas subtract). Called after the write succeeded: a
-   * process dying in between leaves a count one off until the next rebuild.
+   * process dying in between leaves a count one off until the next rebuild. Counts of another
+   * declaration (a replica of the other version during a rollout) are left as they are.
    */
   async add(deltas: Map<string, number>): Promise<void> {
     const inc: Record<string, number> = {};
@@ -74,7 +110,7 @@ export class KeptCounts {
     if (Object.keys(inc).length === 0) return;
     // in-process lock: FerretDB applies an update as read, change, write
     await withDocLock(this.collection, this.id, () =>
-      this.collection.updateOne({ _id: this.id }, { $inc: inc }),
+      this.collection.updateOne({ _id: this.id, declaration: this.stamp }, { $inc: inc }),
     );
   }
 
@@ -84,7 +120,9 @@ export class KeptCounts {
    */
   async read(): Promise<{ n: Record<string, number>; current: boolean } | null> {
     const doc = await this.collection.findOne({ _id: this.id });
-    return doc?.ready ? { n: doc.n, current: (doc.layout ?? 1) === this.layout } : null;
+    return doc?.ready && this.ours(doc)
+      ? { n: doc.n, current: (doc.layout ?? 1) === this.layout }
+      : null;
   }
 
   /**
@@ -97,7 +135,7 @@ export class KeptCounts {
     await withDocLock(this.collection, this.id, () =>
       this.collection.replaceOne(
         { _id: this.id },
-        { ready: true, layout: this.layout, n: counts },
+        { ready: true, layout: this.layout, declaration: this.stamp, n: counts },
         { upsert: true },
       ),
     );

@@ -5,24 +5,41 @@
 // parts, layouts and their rebuilds, per-document turns and TTL emulation stay in here, behind an
 // interface a MongoDB-native implementation could satisfy without touching a repository
 // (docs/service-guide.md "The store").
+import { isDeepStrictEqual } from 'node:util';
+import type { z } from 'zod';
 import type { Logger } from '../logger';
 import type { Connection } from '../mongo';
+import { OutboxRelay, type OutboxSource } from '../messaging/outbox';
+import type { EventBus } from '../messaging/bus';
 import { StoredCollection, type CollectionDeclaration } from './collection';
+import { Entity, ListedEntity, type EntityDeclaration, type ListOptions } from './entity';
 import { mongoLimiter, type Limiter, type LimiterDeclaration } from './limiter';
 import { Leases } from './leases';
 import { StoredList, type ListDeclaration } from './list';
+import { recordCodec, type RecordSchema } from './record';
 
 export {
   docKey,
   StoredCollection,
   type CollectionDeclaration,
+  type IndexKeys,
   type Mutated,
   type Mutation,
 } from './collection';
-export { StoredList, type ListDeclaration, type ListPage } from './list';
+export {
+  Entity,
+  ListedEntity,
+  type Change,
+  type EntityDeclaration,
+  type Events,
+  type FindOptions,
+  type ListOptions,
+} from './entity';
+export type { RecordSchema } from './record';
+export { StoredList, type ListDeclaration, type ListPage, type Tally } from './list';
 export { KeptSummaries, type SummaryDeclaration } from './summaries';
 export type { Limiter, LimiterDeclaration } from './limiter';
-export { Leases } from './leases';
+export { Leases, type Lease } from './leases';
 
 /** A rebuild's lease; renewed while it runs, taken over this long after its holder died. */
 const REBUILD_LEASE_MS = 60_000;
@@ -34,39 +51,144 @@ export interface StoreJob {
   run: () => Promise<unknown>;
 }
 
+/** An entity's record type and stored form, from its declaration's record. */
+export type EntityOf<S extends RecordSchema> = Entity<z.output<S>, z.input<S>>;
+export type ListedEntityOf<S extends RecordSchema> = ListedEntity<z.output<S>, z.input<S>>;
+
+/** A name's one declaration and what it made. */
+interface Declared {
+  kind: 'entity' | 'collection' | 'list';
+  decl: object;
+  made: unknown;
+}
+
 /** One service database's store: its declared collections and lists, opened with the service. */
 export class Store {
   private readonly collections: StoredCollection[] = [];
   private readonly lists: StoredList[] = [];
+  private readonly declared = new Map<string, Declared>();
+  /** the collections that carry an outbox (read by the relay at every sweep) */
+  private readonly outboxes: OutboxSource[] = [];
+  private relay?: OutboxRelay;
 
   constructor(private readonly conn: Connection) {}
 
-  /** A collection written through the store (guarded writes, expiry); one per name. */
-  collection<D extends object>(decl: CollectionDeclaration): StoredCollection<D> {
-    const declared = this.collections.find((c) => c.decl.name === decl.name);
-    if (declared) return declared as unknown as StoredCollection<D>;
+  /**
+   * The one declaration of `name`: a second one that says the same answers what the first made
+   * (two repositories of one collection share it); one that says anything else is refused at the
+   * start, where it is made (it used to be ignored, and one of them silently wrong).
+   */
+  private once<T>(kind: Declared['kind'], decl: { name: string }, make: () => T): T {
+    const declared = this.declared.get(decl.name);
+    if (declared) {
+      if (declared.kind === kind && isDeepStrictEqual(declared.decl, decl))
+        return declared.made as T;
+      throw new Error(
+        `${decl.name} is declared twice, differently: declare it once and share what it made`,
+      );
+    }
+    const made = make();
+    this.declared.set(decl.name, { kind, decl, made });
+    return made;
+  }
+
+  /**
+   * An entity: one collection's records, declared once (their fields, key, indexes, unique keys,
+   * expiry, tombstones, outbox, list), read and written only through what this answers (entity.ts).
+   */
+  entity<S extends RecordSchema>(
+    decl: EntityDeclaration<S> & { list: ListOptions },
+  ): ListedEntityOf<S>;
+  entity<S extends RecordSchema>(decl: EntityDeclaration<S>): EntityOf<S>;
+  entity<S extends RecordSchema>(decl: EntityDeclaration<S>): EntityOf<S> | ListedEntityOf<S> {
+    return this.once('entity', decl, () => {
+      const codec = recordCodec(decl.name, decl.record);
+      const stored: CollectionDeclaration = {
+        name: decl.name,
+        key: decl.idFromKey ? '_id' : decl.key,
+        expiry: decl.expiry,
+        unique: decl.unique,
+        indexes: decl.indexes,
+        outbox: decl.outbox,
+      };
+      const host = { kick: () => this.kick() };
+      let made: EntityOf<S> | ListedEntityOf<S>;
+      let collection: StoredCollection;
+      if (decl.list) {
+        const list = this.newList({ ...stored, ...decl.list, tombstones: decl.tombstones });
+        made = new ListedEntity(decl as EntityDeclaration, list, codec, host);
+        collection = list;
+      } else {
+        collection = this.newCollection(stored);
+        made = new Entity(decl as EntityDeclaration, collection, codec, host);
+      }
+      if (decl.outbox)
+        this.outboxes.push({ outbox: collection.collection as never, key: stored.key! });
+      return made;
+    });
+  }
+
+  private newCollection<D extends object>(decl: CollectionDeclaration): StoredCollection<D> {
     const stored = new StoredCollection<D>(this.conn, decl);
     this.collections.push(stored as never);
     return stored;
   }
 
-  /** A list: a collection read page by page, counted and tallied (list.ts). */
-  list<D extends object>(decl: ListDeclaration): StoredList<D> {
+  private newList<D extends object>(decl: ListDeclaration): StoredList<D> {
     const list = new StoredList<D>(this.conn, decl);
     this.collections.push(list as never);
     this.lists.push(list as never);
     return list;
   }
 
+  /** A collection written through the store (guarded writes, expiry); one per name. */
+  collection<D extends object>(decl: CollectionDeclaration): StoredCollection<D> {
+    return this.once('collection', decl, () => this.newCollection<D>(decl));
+  }
+
+  /** A list: a collection read page by page, counted and tallied (list.ts). */
+  list<D extends object>(decl: ListDeclaration): StoredList<D> {
+    return this.once('list', decl, () => this.newList<D>(decl));
+  }
+
+  /**
+   * Publishes what the entities' writes carry (their outboxes), started by the service kit: right
+   * after every write that carries events (the store kicks it) and on an interval for what a
+   * crash or a broker outage left behind.
+   */
+  startRelay(opts: {
+    publisher: Pick<EventBus, 'publish'>;
+    logger: Logger;
+    intervalMs?: number;
+  }): void {
+    this.relay ??= new OutboxRelay({ ...opts, collections: this.outboxes });
+    this.relay.start();
+  }
+
+  /** Asks the relay to publish now (before its start, its first sweep will). */
+  private kick(): void {
+    this.relay?.kick();
+  }
+
+  /** Publishes every pending event now; resolves when done (tests, the kit's flush). */
+  async flushOutbox(): Promise<number> {
+    return this.relay ? this.relay.sweep() : 0;
+  }
+
+  /** Documents with events not yet published. */
+  async outboxBacklog(): Promise<number> {
+    return this.relay ? this.relay.backlog() : 0;
+  }
+
+  /** Stops the relay (waits for a running sweep, briefly: what it was publishing stays). */
+  async stopRelay(): Promise<void> {
+    await this.relay?.stop();
+  }
+
   /** A budget of points per key and window, counted in the database (limiter.ts). */
   limiter(decl: LimiterDeclaration): Limiter {
-    if (!this.collections.some((c) => c.decl.name === decl.table))
-      this.collection({
-        name: decl.table,
-        key: 'key',
-        unique: ['key'],
-        expiry: { field: 'expire' },
-      });
+    // several limiters share a table: the same declaration each time
+    this.collection({ name: decl.table, key: 'key', unique: ['key'], expiry: { field: 'expire' } });
     return mongoLimiter(this.conn, decl);
   }
 

@@ -6,6 +6,20 @@ interface LeaseDoc {
   _id: string;
   holder: string;
   until: Date;
+  /** raised by every new holder (absent in leases from before fences: 0) */
+  fence?: number;
+}
+
+/** A lease held (Leases.whileHeld): its fence token and the signal of its loss. */
+export interface Lease {
+  name: string;
+  /**
+   * Raised each time the lease changes hands: a writer that carries it can be refused once a
+   * newer holder wrote (the fence of the writes a job guards by it).
+   */
+  fence: number;
+  /** aborted once this holder may have lost the lease: a renewal refused, or not made in time */
+  lost: AbortSignal;
 }
 
 /**
@@ -25,12 +39,18 @@ export class Leases {
   /** Takes or renews the lease of `name` for `ms`; false while another holder has it. */
   async take(name: string, ms: number, now = new Date()): Promise<boolean> {
     const until = new Date(now.getTime() + ms);
-    const renewed = await this.stored.update(
-      { _id: name, $or: [{ holder: this.holder }, { until: { $lte: now } }] },
-      { $set: { holder: this.holder, until } },
-    );
-    if (renewed) return true;
-    return insertedUnlessTaken(() => this.stored.insert({ _id: name, holder: this.holder, until }));
+    const set = { $set: { holder: this.holder, until } };
+    if (await this.stored.update({ _id: name, holder: this.holder }, set)) return true;
+    const taken = { ...set, $inc: { fence: 1 } };
+    if (await this.stored.update({ _id: name, until: { $lte: now } }, taken)) return true;
+    const first = { _id: name, holder: this.holder, until, fence: 1 };
+    return insertedUnlessTaken(() => this.stored.insert(first));
+  }
+
+  /** The fence of the lease of `name` while this process holds it, else null. */
+  private async fenceOf(name: string): Promise<number | null> {
+    const doc = await this.stored.collection.findOne({ _id: name });
+    return doc?.holder === this.holder ? (doc.fence ?? 0) : null;
   }
 
   /** Gives the lease of `name` up at once (when this process holds it). */
@@ -40,14 +60,30 @@ export class Leases {
 
   /**
    * Runs `work` under the lease of `name`, renewed every third of `ms` while it runs; false (and
-   * `work` not run) while another holder has it.
+   * `work` not run) while another holder has it. `work` gets the lease: its fence, and a signal
+   * aborted when a renewal is refused or none succeeded before the lease ran out (work that must
+   * not go on without the lease checks it before each write).
    */
-  async whileHeld(name: string, ms: number, work: () => Promise<unknown>): Promise<boolean> {
+  async whileHeld(
+    name: string,
+    ms: number,
+    work: (lease: Lease) => Promise<unknown>,
+  ): Promise<boolean> {
     if (!(await this.take(name, ms))) return false;
-    const renew = setInterval(() => void this.take(name, ms).catch(() => undefined), ms / 3);
+    const fence = await this.fenceOf(name);
+    if (fence === null) return false;
+    const lost = new AbortController();
+    let heldUntil = Date.now() + ms;
+    const renewal = async () => {
+      const at = Date.now();
+      const renewed = await this.take(name, ms).catch(() => null);
+      if (renewed) heldUntil = at + ms;
+      if (renewed === false || Date.now() >= heldUntil) lost.abort();
+    };
+    const renew = setInterval(() => void renewal(), ms / 3);
     renew.unref();
     try {
-      await work();
+      await work({ name, fence, lost: lost.signal });
     } finally {
       clearInterval(renew);
       await this.give(name).catch(() => undefined);

@@ -1,7 +1,7 @@
 import type { DomainEvent } from '@furniture/contracts';
 import type { Document, Filter, Sort, UpdateFilter } from 'mongodb';
 import { withEvents, NOT_DELETED } from '../messaging/outbox';
-import { nextId, type Connection } from '../mongo';
+import type { Connection } from '../mongo';
 import { StoredCollection, type CollectionDeclaration } from './collection';
 import {
   blockOf,
@@ -40,6 +40,19 @@ export interface ListPage {
   /** only documents with a smaller id (id lists: the last id the previous page showed) */
   beforeId?: number;
   projection?: Document;
+}
+
+/**
+ * What a list's counts are made of, as text: counts built for another declaration (a field added
+ * to `countedBy`, a tally, tombstones) have other keys, and are rebuilt rather than read.
+ */
+export function countsStamp(decl: ListDeclaration): string {
+  return JSON.stringify({
+    countedBy: decl.countedBy ?? [],
+    tallied: Object.entries(decl.tallied ?? {}).sort(([a], [b]) => (a < b ? -1 : 1)),
+    buckets: decl.day ? { day: decl.day.from, order: decl.day.order } : 'block',
+    tombstones: decl.tombstones ?? false,
+  });
 }
 
 /** A page that reaches over more buckets than this reads them in one query (filtered lists). */
@@ -111,6 +124,7 @@ export class StoredList<D extends Document = Document> extends StoredCollection<
     this.counts = new KeptCounts(
       conn.collection<KeptCountsDoc>(decl.counts) as never,
       decl.day ? 1 : ID_LAYOUT,
+      countsStamp(decl),
     );
   }
 
@@ -120,11 +134,6 @@ export class StoredList<D extends Document = Document> extends StoredCollection<
 
   private get order(): Sort {
     return this.decl.day?.order ?? { id: -1 };
-  }
-
-  /** The next id of the list (ids are drawn in arrival order). */
-  nextId(): Promise<number> {
-    return nextId(this.conn, this.decl.name);
   }
 
   /**
