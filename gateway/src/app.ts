@@ -1,9 +1,8 @@
-import http from 'node:http';
+import type http from 'node:http';
 import type { Express } from 'express';
 import express from 'express';
 import compression from 'compression';
 import helmet from 'helmet';
-import { createProxyMiddleware } from 'http-proxy-middleware';
 import {
   AppError,
   canonicalApiPath,
@@ -20,11 +19,13 @@ import { apiDocs } from './api-docs';
 import type { GatewayConfig } from './config';
 import { servicesHealth } from './health';
 import { bodyLimit } from './middleware/body-limit';
-import { publicCache } from './middleware/public-cache';
+import { publicCache, type CacheFeed } from './middleware/public-cache';
 import { rateLimits } from './middleware/rate-limits';
 import { spa } from './middleware/spa';
 import { verifyToken } from './middleware/verify-token';
-import { isUploadPath, serviceFor, ServiceNames, type ServiceName } from './routes';
+import { proxyToServices } from './proxy';
+import { isUploadPath, ServiceNames, type ServiceName } from './routes';
+import { Upstreams } from './upstreams';
 
 type Config = Pick<
   GatewayConfig,
@@ -48,6 +49,12 @@ type Config = Pick<
   | 'UPLOAD_TIMEOUT_MS'
   | 'PUBLIC_CACHE_MAX_MS'
   | 'PUBLIC_CACHE_MAX_BYTES'
+  | 'PUBLIC_CACHE_LIVE_MAX_MS'
+  | 'UPSTREAM_PROBE_MS'
+  | 'UPSTREAM_MAX_SOCKETS'
+  | 'MAX_CONCURRENT_REQUESTS'
+  | 'MAX_REQUEST_WAIT_MS'
+  | 'PUBLIC_REQUEST_SHARE'
   | 'SOURCE_URL'
   | 'jwtPublicKey'
   | 'JWT_ISSUER'
@@ -95,11 +102,6 @@ function securityHeaders(): express.RequestHandler {
   };
 }
 
-/** The service each proxied request was routed to (matched once per request). */
-const ROUTED = new WeakMap<express.Request, ServiceName>();
-const serviceOf = (req: express.Request): ServiceName =>
-  ROUTED.get(req) ?? (serviceFor(req.originalUrl.split('?')[0] ?? '') as ServiceName);
-
 function trustProxy(value: string): boolean | number | string {
   if (value === 'true') return true;
   if (value === 'false') return false;
@@ -132,21 +134,26 @@ export function createGatewayApp(opts: {
   config: Config;
   logger: Logger;
   isAccepting?: () => boolean;
+  /** the platform's events, which drop kept public answers when what they show changes */
+  cacheFeed?: CacheFeed;
 }): Express {
   const { config, logger } = opts;
-  const targets: Record<ServiceName, string> = {
+  const settings: Record<ServiceName, string> = {
     auth: config.AUTH_URL,
     catalog: config.CATALOG_URL,
     applications: config.APPLICATIONS_URL,
     media: config.MEDIA_URL,
     notification: config.NOTIFICATION_URL,
   };
+  const pools = Object.fromEntries(
+    ServiceNames.map((name) => [name, Upstreams.parse(name, settings[name])]),
+  ) as Record<ServiceName, Upstreams>;
+  for (const pool of Object.values(pools)) pool.watch(config.UPSTREAM_PROBE_MS);
   const verifier = new TokenVerifier({
     publicKey: config.jwtPublicKey,
     issuer: config.JWT_ISSUER,
     audience: config.JWT_AUDIENCE,
   });
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 512, keepAliveMsecs: 30000 });
 
   const app = express();
   app.disable('x-powered-by');
@@ -162,11 +169,15 @@ export function createGatewayApp(opts: {
   app.use(securityHeaders());
   app.use(healthRoutes({ name: 'gateway', isAccepting: opts.isAccepting }));
   app.get(['/api/v1/health', '/api/v1/ready'], async (_req, res) => {
-    const services = await servicesHealth(targets);
+    const services = await servicesHealth(pools);
     const ok = Object.values(services).every((s) => s.ready);
-    // the public answer says which service is ready, not its checks, latency or errors
+    // the public answer says which service is ready and how many of its processes, not its
+    // checks, latency or errors
     const summary = Object.fromEntries(
-      Object.entries(services).map(([name, s]) => [name, { status: s.status, ready: s.ready }]),
+      Object.entries(services).map(([name, s]) => [
+        name,
+        { status: s.status, ready: s.ready, instances: s.instances },
+      ]),
     );
     res.status(ok ? 200 : 503).json({
       status: ok ? 'ok' : 'degraded',
@@ -181,6 +192,8 @@ export function createGatewayApp(opts: {
   // is already encoded as the service sent it); writes drop them all
   const shared = publicCache({
     maxMs: config.PUBLIC_CACHE_MAX_MS,
+    liveMaxMs: config.PUBLIC_CACHE_LIVE_MAX_MS,
+    feed: opts.cacheFeed,
     maxBytes: config.PUBLIC_CACHE_MAX_BYTES,
     maxEntryBytes: 1024 * 1024,
   });
@@ -209,53 +222,21 @@ export function createGatewayApp(opts: {
   );
   app.use(['/api/v1', '/media'], verifyToken(verifier));
 
-  const proxy = createProxyMiddleware<express.Request, express.Response>({
-    router: (req) => targets[serviceOf(req)],
-    changeOrigin: false,
-    xfwd: true,
-    agent,
-    proxyTimeout: config.PROXY_TIMEOUT_MS,
-    on: {
-      proxyRes: (proxyRes, req) => shared.capture(proxyRes, req as express.Request),
-      proxyReq: (proxyReq, req) => {
-        // the address this gateway saw (after its own trusted proxies), never a chain the client
-        // wrote: the services trust exactly this one hop
-        proxyReq.setHeader('x-forwarded-for', (req as express.Request).ip ?? '');
-        // the host the client asked for (the auth service sets the refresh cookie's Secure flag
-        // by it), as this gateway's trusted proxies say
-        const host = (req as express.Request).hostname;
-        if (host) proxyReq.setHeader('x-forwarded-host', host);
-        // cookies are the auth service's business only (its refresh cookie, path /api/v1/auth)
-        if (serviceOf(req as express.Request) !== 'auth') {
-          proxyReq.removeHeader('cookie');
-        }
-        if (isUploadPath(req.path)) proxyReq.setTimeout(config.UPLOAD_TIMEOUT_MS);
+  app.use(
+    proxyToServices({
+      pools,
+      shared,
+      logger,
+      proxyTimeoutMs: config.PROXY_TIMEOUT_MS,
+      uploadTimeoutMs: config.UPLOAD_TIMEOUT_MS,
+      maxSockets: config.UPSTREAM_MAX_SOCKETS,
+      admission: {
+        concurrency: config.MAX_CONCURRENT_REQUESTS,
+        maxWaitMs: config.MAX_REQUEST_WAIT_MS,
+        publicShare: config.PUBLIC_REQUEST_SHARE,
       },
-      error: (err, req, res) => {
-        logger.warn(
-          { err: (err as Error).message, url: (req as express.Request).originalUrl },
-          'service unreachable',
-        );
-        const response = res as express.Response;
-        if ('headersSent' in response && !response.headersSent) {
-          response.status(503).json({
-            success: false,
-            code: 'SERVICE_UNAVAILABLE',
-            message: new AppError('SERVICE_UNAVAILABLE').localizedMessage('de'),
-            detail: 'service unavailable',
-          });
-        } else if ('destroy' in response) {
-          response.destroy();
-        }
-      },
-    },
-  });
-  app.use((req, res, next) => {
-    const service = serviceFor(req.path);
-    if (!service) return next();
-    ROUTED.set(req, service);
-    return proxy(req, res, next);
-  });
+    }),
+  );
   // unknown API paths answer JSON, never the SPA
   app.use(['/api', '/media'], (req, _res, next) =>
     next(new AppError('ROUTE_NOT_FOUND', { extra: { path: req.originalUrl } })),

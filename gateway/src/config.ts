@@ -2,6 +2,17 @@ import path from 'node:path';
 import { baseConfigShape, loadConfig, platformRelease, readSecret } from '@furniture/platform';
 import { z } from 'zod';
 
+/** One URL, or several separated by commas (the processes of one service). */
+const serviceUrls = z
+  .string()
+  .refine(
+    (value) =>
+      value
+        .split(',')
+        .every((url) => z.url({ protocol: /^https?$/ }).safeParse(url.trim()).success),
+    'a URL, or several separated by commas',
+  );
+
 /** Every key of the gateway; see README "Configuration". */
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
   const c = loadConfig(
@@ -10,11 +21,22 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
       PORT: z.coerce.number().int().default(8080),
       /** Prometheus metrics, on their own port that no ingress routes */
       METRICS_PORT: z.coerce.number().int().default(9464),
-      AUTH_URL: z.url().default('http://127.0.0.1:4001'),
-      CATALOG_URL: z.url().default('http://127.0.0.1:4002'),
-      APPLICATIONS_URL: z.url().default('http://127.0.0.1:4003'),
-      MEDIA_URL: z.url().default('http://127.0.0.1:4004'),
-      NOTIFICATION_URL: z.url().default('http://127.0.0.1:4005'),
+      /**
+       * each service's address; several processes of one service (make run REPLICAS=2) as a
+       * comma-separated list, spread round robin (upstreams.ts)
+       */
+      AUTH_URL: serviceUrls.default('http://127.0.0.1:4001'),
+      CATALOG_URL: serviceUrls.default('http://127.0.0.1:4002'),
+      APPLICATIONS_URL: serviceUrls.default('http://127.0.0.1:4003'),
+      MEDIA_URL: serviceUrls.default('http://127.0.0.1:4004'),
+      NOTIFICATION_URL: serviceUrls.default('http://127.0.0.1:4005'),
+      /**
+       * connections to one service process at once; more requests wait for one (and, waiting too
+       * long, are answered 503 with Retry-After: MAX_REQUEST_WAIT_MS)
+       */
+      UPSTREAM_MAX_SOCKETS: z.coerce.number().int().min(1).max(65535).default(512),
+      /** how often the processes of a service with several are asked whether they are ready */
+      UPSTREAM_PROBE_MS: z.coerce.number().int().min(100).max(60000).default(1000),
       /**
        * where the public site's source link (GET /api/v1/source) leads, as the AGPL's § 13 asks:
        * the code this installation runs (a changed version's own repository); by default the
@@ -63,6 +85,12 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
        * (`Cache-Control: public, s-maxage`): the category list and the lots of a category; 0 = never
        */
       PUBLIC_CACHE_MAX_MS: z.coerce.number().int().min(0).max(60000).default(1000),
+      /**
+       * how long the gateway may keep such an answer while it hears the platform's events, which
+       * drop it as soon as anything it shows changes (a lot, its queue, a category); the lot page
+       * and its queue panel too (issue 48). 0 = never longer than PUBLIC_CACHE_MAX_MS
+       */
+      PUBLIC_CACHE_LIVE_MAX_MS: z.coerce.number().int().min(0).max(300000).default(30000),
       /** memory for those answers, all together */
       PUBLIC_CACHE_MAX_BYTES: z.coerce
         .number()

@@ -1,39 +1,30 @@
 import type { ServiceName } from './routes';
+import type { Upstreams } from './upstreams';
 
 export interface ServiceHealth {
   status: 'up' | 'down';
   ready: boolean;
-  checks?: Record<string, boolean>;
-  latency_ms: number;
-  error?: string;
+  /** how many of its processes are ready (of `configured`) */
+  instances: number;
+  configured: number;
 }
 
-/** Asks every service's /ready (in parallel, with a timeout). */
+/** Asks every process of every service for /ready (in parallel, with a timeout). */
 export async function servicesHealth(
-  targets: Record<ServiceName, string>,
+  pools: Record<ServiceName, Upstreams>,
   timeoutMs = 2000,
 ): Promise<Record<ServiceName, ServiceHealth>> {
   const entries = await Promise.all(
-    (Object.entries(targets) as [ServiceName, string][]).map(async ([name, url]) => {
-      const started = Date.now();
-      try {
-        const res = await fetch(`${url}/ready`, { signal: AbortSignal.timeout(timeoutMs) });
-        const body = (await res.json().catch(() => ({}))) as { checks?: Record<string, boolean> };
-        return [
-          name,
-          { status: 'up', ready: res.ok, checks: body.checks, latency_ms: Date.now() - started },
-        ] as const;
-      } catch (err) {
-        return [
-          name,
-          {
-            status: 'down',
-            ready: false,
-            latency_ms: Date.now() - started,
-            error: (err as Error).message,
-          },
-        ] as const;
-      }
+    (Object.entries(pools) as [ServiceName, Upstreams][]).map(async ([name, pool]) => {
+      const probed = await pool.probe(timeoutMs);
+      const instances = probed.filter((p) => p.ready).length;
+      const health: ServiceHealth = {
+        status: probed.some((p) => p.error === undefined) ? 'up' : 'down',
+        ready: instances > 0,
+        instances,
+        configured: probed.length,
+      };
+      return [name, health] as const;
     }),
   );
   return Object.fromEntries(entries) as Record<ServiceName, ServiceHealth>;

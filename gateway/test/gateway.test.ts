@@ -403,12 +403,16 @@ describe('gateway in front of the real auth service', () => {
       'notification',
     ]);
     // the public answer names no checks, latencies or error texts
-    expect(ok.body.services.auth).toEqual({ status: 'up', ready: true });
+    expect(ok.body.services.auth).toEqual({ status: 'up', ready: true, instances: 1 });
 
     await others[3]!.close();
     const degraded = await http.get('/api/v1/health');
     expect(degraded.status).toBe(503);
-    expect(degraded.body.services.notification).toEqual({ status: 'down', ready: false });
+    expect(degraded.body.services.notification).toEqual({
+      status: 'down',
+      ready: false,
+      instances: 0,
+    });
     const unreachable = await http.get('/api/v1/activity-logs');
     expect(unreachable.status).toBe(503);
     expect(unreachable.body.code).toBe('SERVICE_UNAVAILABLE');

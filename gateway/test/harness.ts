@@ -8,6 +8,7 @@ import {
 import type { Logger } from '@furniture/platform';
 import { createGatewayApp } from '../src/app';
 import { loadGatewayConfig } from '../src/config';
+import type { CacheFeed } from '../src/middleware/public-cache';
 
 /** No service listens here: what the gateway routes to it fails fast (503). */
 export const NOWHERE = 'http://127.0.0.1:9';
@@ -25,6 +26,7 @@ export async function startTestGateway(
   >,
   env: Record<string, string> = {},
   logger: Logger = silentLogger,
+  extra: { cacheFeed?: CacheFeed } = {},
 ) {
   const config = loadGatewayConfig({
     AUTH_URL: NOWHERE,
@@ -39,5 +41,5 @@ export async function startTestGateway(
     LOG_LEVEL: 'silent',
     ...env,
   });
-  return listen(createGatewayApp({ config, logger }));
+  return listen(createGatewayApp({ config, logger, ...extra }));
 }

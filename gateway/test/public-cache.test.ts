@@ -28,6 +28,12 @@ async function catalog() {
       res.send(gzipSync(body));
     } else res.send(body);
   });
+  app.get('/api/v1/lots/slow', (_req, res) => {
+    setTimeout(() => {
+      res.setHeader('cache-control', 'public, max-age=0, s-maxage=1');
+      res.json({ version });
+    }, 300);
+  });
   app.get('/api/v1/lots/private', (_req, res) => {
     res.setHeader('cache-control', 'private, max-age=60');
     res.json({ version });
@@ -128,6 +134,19 @@ describe('the gateway keeps shareable public answers for a moment', () => {
     expect(next.data[0]!.version).toBe(first.data[0]!.version + 1);
   });
 
+  test('when many ask for the same answer at once, then one request reaches the service and the others get its answer', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, () =>
+        fetch(`${gateway.url}/api/v1/lots/slow`).then(async (r) => ({
+          status: r.status,
+          body: (await r.json()) as { version: number },
+        })),
+      ),
+    );
+    expect(answers.every((a) => a.status === 200 && a.body.version >= 1)).toBe(true);
+    expect(countOf(service.hits, 'GET /api/v1/lots/slow')).toBe(1);
+  });
+
   test('when staff ask, or the answer is private, sets a cookie or is not a 200, then nothing is kept', async () => {
     const token = signTestToken({ id: 1, role: 'admin' });
     for (let i = 0; i < 2; i++) {
@@ -156,6 +175,49 @@ describe('with PUBLIC_CACHE_MAX_MS=0', () => {
       await fetch(`${gateway.url}/api/v1/categories/`);
       await fetch(`${gateway.url}/api/v1/categories/`);
       expect(countOf(service.hits, 'GET /api/v1/categories/')).toBe(2);
+    } finally {
+      await gateway.close();
+      await service.close();
+    }
+  });
+});
+
+describe('while the gateway hears the platform’s events', () => {
+  /** a feed the test drives: live or not, and an event that drops what is kept */
+  function manualFeed() {
+    const drops: (() => void)[] = [];
+    let live = true;
+    return {
+      feed: { live: () => live, subscribe: (drop: () => void) => void drops.push(drop) },
+      event: () => drops.forEach((drop) => drop()),
+      setLive: (value: boolean) => (live = value),
+    };
+  }
+
+  test('when no event says the answer changed, then it is kept past PUBLIC_CACHE_MAX_MS; an event drops it at once', async () => {
+    const service = await catalog();
+    const events = manualFeed();
+    const gateway = await startTestGateway(
+      { CATALOG_URL: service.url },
+      { PUBLIC_CACHE_MAX_MS: '200', PUBLIC_CACHE_LIVE_MAX_MS: '30000' },
+      undefined,
+      { cacheFeed: events.feed },
+    );
+    try {
+      await fetch(`${gateway.url}/api/v1/categories/`);
+      await pause(600);
+      await fetch(`${gateway.url}/api/v1/categories/`);
+      expect(countOf(service.hits, 'GET /api/v1/categories/')).toBe(1);
+      events.event(); // e.g. lot.updated, handled by the cache feed
+      await fetch(`${gateway.url}/api/v1/categories/`);
+      expect(countOf(service.hits, 'GET /api/v1/categories/')).toBe(2);
+      // without the feed the second's rule holds again
+      events.setLive(false);
+      events.event();
+      await fetch(`${gateway.url}/api/v1/categories/`);
+      await pause(600);
+      await fetch(`${gateway.url}/api/v1/categories/`);
+      expect(countOf(service.hits, 'GET /api/v1/categories/')).toBe(4);
     } finally {
       await gateway.close();
       await service.close();

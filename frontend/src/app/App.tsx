@@ -1,5 +1,6 @@
 import { Suspense } from 'react';
 import { BrowserRouter } from 'react-router';
+import { BusyNotice } from '../components/BusyNotice';
 import { PageSpinner } from '../components/Spinner';
 import { AppRoutes } from './router';
 
@@ -12,6 +13,7 @@ export function App() {
     <BrowserRouter>
       <Suspense fallback={<PageSpinner />}>
         <AppRoutes />
+        <BusyNotice />
       </Suspense>
     </BrowserRouter>
   );

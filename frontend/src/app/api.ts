@@ -9,6 +9,7 @@ import {
 } from '@reduxjs/toolkit/query/react';
 import { Limits } from '@furniture/contracts/limits';
 import { env } from '../config/env';
+import { BUSY_RETRIES, busyDelayMs, waitWhileBusy } from '../lib/busy';
 import { takeEarlyAnswer } from './early-loads';
 import { currentLanguage } from './i18n';
 
@@ -292,6 +293,24 @@ export async function callWithSession<T>(
 }
 
 /**
+ * The seconds a shed call should wait before trying again (503 SERVICE_BUSY, or a 503 with
+ * Retry-After), or null when the call was not shed. A shed call was refused before any work, so
+ * trying it again is safe whatever its method.
+ */
+export function shedRetryAfter(result: {
+  error?: FetchBaseQueryError;
+  meta?: { response?: Response };
+}): number | null {
+  const error = result.error;
+  if (!error || error.status !== 503) return null;
+  const header = result.meta?.response?.headers.get('retry-after');
+  const code = (error.data as { code?: unknown } | undefined)?.code;
+  if (code !== 'SERVICE_BUSY' && !header) return null;
+  const seconds = Number(header);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : 2;
+}
+
+/**
  * The one base query: sends the page language, the staff session's token when there is one
  * (callWithSession), and normalizes every failure to ApiError.
  */
@@ -300,11 +319,24 @@ export const baseQuery: BaseQueryFn<string | FetchArgs, unknown, ApiError> = asy
   api,
   extraOptions,
 ) => {
-  const result = await callWithSession(
+  let result = await callWithSession(
     api,
     async (token) => rawBaseQuery(withBearer(args, token), api, extraOptions as object),
     (r) => r.error?.status === 401,
   );
+  // shed under load before anything was done (issue 48): tried again after the server's
+  // Retry-After, with backoff, while the page says "busy, trying again" (BusyNotice)
+  for (let attempt = 0; attempt < BUSY_RETRIES && !api.signal.aborted; attempt++) {
+    const retryAfter = shedRetryAfter(result);
+    if (retryAfter === null) break;
+    await waitWhileBusy(busyDelayMs(retryAfter, attempt), api.signal);
+    if (api.signal.aborted) break;
+    result = await callWithSession(
+      api,
+      async (token) => rawBaseQuery(withBearer(args, token), api, extraOptions as object),
+      (r) => r.error?.status === 401,
+    );
+  }
   if (result.error) {
     return {
       error: normalizeError(result.error, result.meta?.response?.statusText),

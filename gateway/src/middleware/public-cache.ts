@@ -14,8 +14,19 @@ import { LRUCache } from 'lru-cache';
  * write that passes this gateway (any method but GET/HEAD/OPTIONS, to any service) drops
  * everything at once, and an answer asked for before a write is never stored; a change made
  * by an event (a lot reserved after an approval) or through another gateway replica is seen
- * after at most `maxMs`.
+ * after at most `maxMs` — or, while this gateway hears the platform's events (`feed`), as soon as
+ * the event arrives: every event that may change a public answer (a lot, its queue, a category)
+ * drops them all, and meanwhile an answer may be kept for up to `liveMaxMs` (issue 48: a rush on
+ * one popular lot then costs its services one request per half minute). When the feed is lost,
+ * or comes back (events may have been missed), everything kept is dropped.
  */
+export interface CacheFeed {
+  /** the events reach this gateway now */
+  live(): boolean;
+  /** calls `drop` for every event that may change a public answer, and when the feed breaks */
+  subscribe(drop: () => void): void;
+}
+
 export interface PublicCache {
   /** answers a hit (304 when the client holds the ETag); a miss goes on to the proxy */
   serve: RequestHandler;
@@ -47,8 +58,12 @@ const PER_ANSWER_HEADERS = new Set([
 ]);
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const KEY = Symbol('public-cache-key');
+const WAITED = Symbol('public-cache-waited');
+/** how long a request waits for the same answer on its way, and how many may wait for one */
+const WAIT_MS = 2000;
+const MAX_WAITERS = 10_000;
 
-type Marked = Request & { [KEY]?: { key: string; generation: number } };
+type Marked = Request & { [KEY]?: { key: string; generation: number }; [WAITED]?: boolean };
 
 function sharedMaxAgeMs(cacheControl: string | undefined): number {
   if (!cacheControl || !/(^|,)\s*public\s*(,|$)/i.test(cacheControl)) return 0;
@@ -65,18 +80,35 @@ const MESSAGE_CALLBACK = /^\/messages\/callbacks\//;
 
 export function publicCache(opts: {
   maxMs: number;
+  /** how long an answer may be kept while the feed is live */
+  liveMaxMs?: number;
+  feed?: CacheFeed;
   maxBytes: number;
   maxEntryBytes: number;
 }): PublicCache {
   // each entry's size (its body and about its headers) is given where it is stored
   const entries = new LRUCache<string, Stored>({ maxSize: opts.maxBytes });
   let generation = 0;
+  /** per key whose answer is on its way from the service: the requests waiting for it */
+  const pending = new Map<string, (() => void)[]>();
+  /** keys whose last answer was not kept, and when: their requests go straight on for a while */
+  const notKeptAt = new LRUCache<string, number>({ max: 10_000 });
+  const dropAll = (): void => {
+    generation++;
+    entries.clear();
+  };
+  opts.feed?.subscribe(dropAll);
+  /** a shareable answer's time here: its s-maxage (at most maxMs), or liveMaxMs while live */
+  const keepMs = (sharedMs: number): number => {
+    if (sharedMs <= 0 || opts.maxMs <= 0) return 0;
+    const live = opts.feed?.live() ? (opts.liveMaxMs ?? 0) : 0;
+    return Math.max(Math.min(sharedMs, opts.maxMs), live);
+  };
 
   const serve: RequestHandler = (req, res, next) => {
     if (!READS.has(req.method) && !MESSAGE_CALLBACK.test(req.path)) {
       // a write through this gateway: whatever it changes is not served from here again
-      generation++;
-      entries.clear();
+      dropAll();
       return next();
     }
     if (opts.maxMs <= 0 || req.method !== 'GET' || req.headers.authorization) return next();
@@ -85,7 +117,34 @@ export function publicCache(opts: {
     const key = `${variant} ${req.originalUrl}`;
     const hit = entries.get(key);
     if (!hit) {
+      // a rush asks for the same few pages: while one request for this answer is on its way,
+      // the others wait for it (a short while) instead of all going to the service
+      const waiting = pending.get(key);
+      const notKept = (notKeptAt.get(key) ?? 0) > Date.now() - WAIT_MS;
+      if (waiting && !notKept && !(req as Marked)[WAITED] && waiting.length < MAX_WAITERS) {
+        (req as Marked)[WAITED] = true;
+        const timer = setTimeout(() => release(), WAIT_MS);
+        const release = (): void => {
+          clearTimeout(timer);
+          const at = waiting.indexOf(release);
+          if (at >= 0) waiting.splice(at, 1);
+          // a visitor who gave up while waiting costs nothing more
+          if (!res.destroyed) serve(req, res, next);
+        };
+        waiting.push(release);
+        return;
+      }
       (req as Marked)[KEY] = { key, generation };
+      if (!waiting) {
+        pending.set(key, []);
+        res.once('close', () => {
+          const waiters = pending.get(key) ?? [];
+          pending.delete(key);
+          // an answer that was not kept (not shareable, an error): others need not wait for it
+          if (!entries.has(key)) notKeptAt.set(key, Date.now());
+          for (const waiter of [...waiters]) waiter();
+        });
+      }
       return next();
     }
     res.setHeader('age', String(Math.floor((Date.now() - hit.storedAt) / 1000)));
@@ -107,7 +166,7 @@ export function publicCache(opts: {
     const marked = (req as Marked)[KEY];
     if (!marked || proxyRes.statusCode !== 200) return;
     const h = proxyRes.headers;
-    const ttl = Math.min(sharedMaxAgeMs(h['cache-control']), opts.maxMs);
+    const ttl = keepMs(sharedMaxAgeMs(h['cache-control']));
     if (ttl <= 0 || h['set-cookie']) return;
     if (h.vary && !/^\s*accept-encoding\s*$/i.test(h.vary)) return;
     const length = Number(h['content-length'] ?? 0);

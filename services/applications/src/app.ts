@@ -37,6 +37,8 @@ export interface ApplicationsAppDeps extends ServiceAppDeps {
   lookupLimit?: (ip: string) => Promise<number>;
   /** public writes per client address and per phone number */
   writeLimits?: WriteLimits;
+  /** s-maxage of the public answers the gateway may keep (a lot's queue panel); 0 = never */
+  shareSeconds?: number;
 }
 
 // answers keyed by a phone number: nobody may walk through numbers to learn who applied
@@ -103,7 +105,7 @@ export function createApp(deps: ApplicationsAppDeps): Express {
       writeLimits: deps.writeLimits,
     }),
   );
-  app.use('/api/v1/lots', lotsRouter(deps.publicApplications, deps.wishes));
+  app.use('/api/v1/lots', lotsRouter(deps.publicApplications, deps.wishes, deps.shareSeconds));
   app.use('/api/v1/wishes', wishesRouter(deps.wishes, deps.messageRequests, deps.writeLimits));
   app.use('/api/v1/privacy', privacyRouter(deps.privacy));
   app.use('/api/v1/locations', locationsRouter(deps.handovers));

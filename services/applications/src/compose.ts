@@ -154,6 +154,8 @@ export async function composeApplications(
     handovers,
     lookupLimit,
     writeLimits,
+    // a lot's queue panel may be kept by the gateway for a second, longer while it hears the events
+    shareSeconds: 1,
   });
   return {
     app,

@@ -361,6 +361,23 @@ describe('eligibility and queue (GET /lots/{id}/can-apply, /applications-info)',
     expect((await s.http.get('/api/v1/lots/xyz/can-apply')).status).toBe(422);
   });
 
+  test('when the queue panel is read without a phone, then a shared cache may keep it, and an application through the gateway shows at once; with a phone never', async () => {
+    const lot = await s.createLot();
+    const info = () => s.http.get(`/api/v1/lots/${lot}/applications-info`);
+    const first = await info();
+    expect(first.headers.get('cache-control')).toBe('public, max-age=0, s-maxage=1');
+    expect(first.body.data.applications_count).toBe(0);
+    // kept by the gateway; the application (a write through it) drops what it keeps
+    expect((await apply(lot, { applicant_phone: newPhone() })).status).toBe(201);
+    expect((await info()).body.data.applications_count).toBe(1);
+    const phone = await s.http.get(
+      `/api/v1/lots/${lot}/applications-info?phone=${enc(newPhone())}`,
+    );
+    expect(phone.headers.get('cache-control') ?? '').not.toMatch(/public|s-maxage/);
+    const asStaff = await s.http.get(`/api/v1/lots/${lot}/applications-info`, staff());
+    expect(asStaff.headers.get('cache-control') ?? '').not.toMatch(/public|s-maxage/);
+  });
+
   test('when three families apply and the first is rejected, then queue places are counted oldest first among open applications', async () => {
     const lot = await s.createLot();
     const phones = [newPhone(), newPhone(), newPhone()];

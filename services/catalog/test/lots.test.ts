@@ -360,6 +360,19 @@ describe('reading lots', () => {
     const staff = await svc.http.get(`/api/v1/lots/category/${cat}`, { token: admin });
     expect(staff.headers.get('cache-control') ?? '').not.toMatch(/public|s-maxage/);
   });
+
+  test('when one lot is read anonymously, then a shared cache may keep it (the gateway drops it when the lot changes); staff answers never', async () => {
+    const cat = await newCategory('Einzeln', 'Окремо');
+    const lot = await newLot({ category_id: cat });
+    const shared = 'public, max-age=0, s-maxage=1';
+    const anonymous = await svc.http.get(`/api/v1/lots/${lot.id}`);
+    expect(anonymous.status).toBe(200);
+    expect(anonymous.headers.get('cache-control')).toBe(shared);
+    expect(anonymous.headers.get('etag')).toBeTruthy();
+    const staff = await svc.http.get(`/api/v1/lots/${lot.id}`, { token: admin });
+    expect(staff.body.id).toBe(lot.id);
+    expect(staff.headers.get('cache-control') ?? '').not.toMatch(/public|s-maxage/);
+  });
 });
 
 describe('pages of a category', () => {

@@ -1,5 +1,6 @@
 import { http, HttpResponse } from 'msw';
 import { api, type ApiError } from '../api';
+import { busyDelayMs, busyWaiting } from '../../lib/busy';
 import { i18n } from '../i18n';
 import { makeStore } from '../store';
 import { apiUrl, server } from '../../test/server';
@@ -101,5 +102,56 @@ describe('base query', () => {
   test('when the network is down, then the error has status 0 and code NETWORK_ERROR', async () => {
     server.use(http.get(apiUrl('/probe'), () => HttpResponse.error()));
     expect((await callProbe()).error).toMatchObject({ status: 0, code: 'NETWORK_ERROR' });
+  });
+
+  test('when the platform sheds a call under load (503 SERVICE_BUSY, Retry-After), then it waits, says so, and tries again', async () => {
+    let calls = 0;
+    server.use(
+      http.get(apiUrl('/probe'), () => {
+        calls++;
+        if (calls === 1)
+          return HttpResponse.json(
+            {
+              success: false,
+              code: 'SERVICE_BUSY',
+              message: 'Gerade sind sehr viele Besucher hier.',
+            },
+            { status: 503, headers: { 'retry-after': '1' } },
+          );
+        return HttpResponse.json({ ok: true });
+      }),
+    );
+    const seen: number[] = [];
+    const watch = setInterval(() => seen.push(busyWaiting()), 50);
+    try {
+      expect((await callProbe()).data).toEqual({ ok: true });
+    } finally {
+      clearInterval(watch);
+    }
+    expect(calls).toBe(2);
+    expect(Math.max(...seen)).toBe(1);
+    expect(busyWaiting()).toBe(0);
+  });
+
+  test('when a 503 says nothing of being busy (a service that is down), then it is not tried again here', async () => {
+    let calls = 0;
+    server.use(
+      http.get(apiUrl('/probe'), () => {
+        calls++;
+        return HttpResponse.json({ code: 'SERVICE_UNAVAILABLE', message: 'weg' }, { status: 503 });
+      }),
+    );
+    expect((await callProbe()).error).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+    expect(calls).toBe(1);
+  });
+});
+
+describe('the wait before trying a shed call again', () => {
+  test('then it starts at Retry-After, doubles, stays under 15 s and is spread by a quarter', () => {
+    expect(busyDelayMs(2, 0, 0.5)).toBe(2000);
+    expect(busyDelayMs(2, 1, 0.5)).toBe(4000);
+    expect(busyDelayMs(2, 5, 0.5)).toBe(15000);
+    expect(busyDelayMs(2, 0, 0)).toBe(1500);
+    expect(busyDelayMs(2, 0, 1)).toBe(2500);
   });
 });

@@ -70,6 +70,15 @@ export const baseConfigShape = {
    * accepting (0 on one machine; the k8s config sets it longer than endpoint propagation)
    */
   DRAIN_DELAY_MS: envInt(0, { min: 0, max: 120000 }),
+  /**
+   * Shed, don't queue (admission.ts): requests served at once (at the gateway: per service), how
+   * long one may wait for its place before it is answered 503 with Retry-After, and the share of
+   * the places that public (anonymous) requests may fill; staff calls, logins and health keep
+   * the rest
+   */
+  MAX_CONCURRENT_REQUESTS: envInt(64, { min: 1, max: 10000 }),
+  MAX_REQUEST_WAIT_MS: envInt(1000, { min: 0, max: 60000 }),
+  PUBLIC_REQUEST_SHARE: z.coerce.number().min(0.05).max(1).default(0.75),
   /** serve Prometheus metrics on /metrics */
   METRICS_ENABLED: envBool.default(true),
   /** how often the outbox relay looks for events a crash or an outage left behind */

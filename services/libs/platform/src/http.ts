@@ -4,6 +4,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import { AppError } from './app-error';
 import client from 'prom-client';
 import type { TokenVerifier } from './auth';
+import { Admission, isPriorityRequest, type AdmissionOptions } from './admission';
 import { errorHandler, notFoundHandler } from './errors';
 import { httpLogger, type Logger } from './logger';
 
@@ -23,6 +24,8 @@ export interface ServiceAppOptions {
   metrics?: boolean;
   /** JSON body limit */
   bodyLimit?: string;
+  /** shed, don't queue (admission.ts): the places and the longest wait; none in unit tests */
+  shedding?: Pick<AdmissionOptions, 'concurrency' | 'maxWaitMs' | 'publicShare'>;
   /**
    * paths (prefixes) whose JSON body is also kept as it arrived, in `req.rawBody`: a webhook's
    * signature covers the exact bytes (the notification service's provider callbacks)
@@ -149,6 +152,10 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
     });
   }
   app.use(healthRoutes(opts));
+  if (opts.shedding) {
+    const admission = new Admission({ ...opts.shedding, isPriority: isPriorityRequest });
+    app.use(admission.middleware);
+  }
   const rawPaths = opts.rawBodyPaths ?? [];
   app.use(
     express.json({

@@ -1,10 +1,14 @@
-import type { Server } from 'node:http';
+import http, { type Server } from 'node:http';
 import type { Express } from 'express';
 import { answerClientErrors } from './http';
 import type { Logger } from './logger';
+import { guardRequestPaths, inRequestScope } from './request-scope';
 import { settlesWithin } from './time';
 
 type Step = { name: string; run: () => Promise<unknown> | unknown; limitMs: number };
+
+/** Connections the kernel may hold for a listener before it accepts them. */
+const LISTEN_BACKLOG = 4096;
 
 /** No single step but the HTTP drain may hold the shutdown longer than this. */
 const STEP_LIMIT_MS = 6000;
@@ -36,8 +40,13 @@ export class Lifecycle {
 
   listen(app: Express, port: number, host: string): Promise<Server> {
     return new Promise((resolve, reject) => {
-      const server = app.listen(port, host, (err?: Error) => {
-        if (err) return reject(err);
+      // every request in its own scope, for the last-resort handler (request-scope.ts)
+      const server = http.createServer((req, res) => inRequestScope(req, res, app));
+      server.once('error', reject);
+      // a rush's connections wait in the kernel's queue (up to net.core.somaxconn) rather than
+      // being refused at node's default of 511
+      server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
+        server.off('error', reject);
         this.onShutdown(
           'http server',
           () => closeServer(server, this.timeoutMs),
@@ -51,7 +60,12 @@ export class Lifecycle {
     });
   }
 
-  handleSignals(): void {
+  /**
+   * The process's signals (graceful shutdown) and its last-resort handler of errors on a
+   * request's path (request-scope.ts); called once by every process that serves.
+   */
+  handleSignals(name = 'process'): void {
+    guardRequestPaths(this.logger, name);
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       process.once(signal, () => {
         this.logger.info({ signal }, 'shutting down');

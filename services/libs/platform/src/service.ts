@@ -45,6 +45,9 @@ export interface ServiceBaseConfig {
   METRICS_ENABLED: boolean;
   OUTBOX_INTERVAL_MS: number;
   PROCESSED_EVENTS_RETENTION_DAYS: number;
+  MAX_CONCURRENT_REQUESTS: number;
+  MAX_REQUEST_WAIT_MS: number;
+  PUBLIC_REQUEST_SHARE: number;
 }
 
 /** Anything with a driver collection: a mongoose model, or a collection itself. */
@@ -160,6 +163,11 @@ export class ServiceKit<C extends ServiceBaseConfig = ServiceBaseConfig> {
       details: () => ({ consumer: this.bus.consumerState() }),
       isAccepting: this.isAccepting,
       metrics: this.config.METRICS_ENABLED,
+      shedding: {
+        concurrency: this.config.MAX_CONCURRENT_REQUESTS,
+        maxWaitMs: this.config.MAX_REQUEST_WAIT_MS,
+        publicShare: this.config.PUBLIC_REQUEST_SHARE,
+      },
     };
   }
 
@@ -329,7 +337,7 @@ export function runService<C extends ServiceBaseConfig, S extends ComposedServic
     const config = def.loadConfig();
     const logger = createLogger(def.name, config.LOG_LEVEL);
     const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS, config.DRAIN_DELAY_MS);
-    lifecycle.handleSignals();
+    lifecycle.handleSignals(def.name);
 
     const conn = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger });
     lifecycle.onShutdown('mongo', () => conn.close());

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { idParamSchema, lotPhoneQuerySchema, type EligibilityCheck } from '@furniture/contracts';
-import { input, phoneFields, requireStaff } from '@furniture/platform';
+import { input, phoneFields, requireStaff, sendShareableJson } from '@furniture/platform';
 import { refusals, type PublicApplications } from '../../domain/public-applications';
 import type { WishesService } from '../../domain/wishes-service';
 import { localized } from './input-helpers';
@@ -9,7 +9,12 @@ import { localized } from './input-helpers';
  * The lot page's queue panel and eligibility check (public), and the wishes a lot matches
  * (staff).
  */
-export function lotsRouter(publicApplications: PublicApplications, wishes: WishesService): Router {
+export function lotsRouter(
+  publicApplications: PublicApplications,
+  wishes: WishesService,
+  /** s-maxage of the queue panel every visitor sees (no phone, no token) */
+  shareSeconds = 0,
+): Router {
   const r = Router();
 
   const phoneOf = (req: Parameters<typeof input.query>[0]) => {
@@ -37,7 +42,11 @@ export function lotsRouter(publicApplications: PublicApplications, wishes: Wishe
 
   r.get('/:id/applications-info', async (req, res) => {
     const { id } = input.params(req, idParamSchema);
-    res.json({ success: true, data: await publicApplications.queueInfo(id, phoneOf(req)) });
+    const phone = phoneOf(req);
+    const answer = { success: true, data: await publicApplications.queueInfo(id, phone) };
+    // without a phone the panel is the same for every visitor: the gateway may keep it (dropped
+    // when the lot's queue changes); with one it is that family's, never shared
+    sendShareableJson(res, answer, phone || req.actor ? 0 : shareSeconds);
   });
 
   return r;

@@ -8,10 +8,9 @@ import {
   type CategoryAnswer,
   type DeletedAnswer,
 } from '@furniture/contracts';
-import { input, requireStaff } from '@furniture/platform';
+import { input, requireStaff, sendShareableJson } from '@furniture/platform';
 import type { CategoriesService } from '../../domain/categories-service';
 import { message, type MessageKey } from './messages';
-import { sendShareableJson } from './shareable-json';
 
 /** /api/v1/categories: reads are public, writes need a staff token (admin or volunteer). */
 export function categoriesRouter(categories: CategoriesService, shareSeconds = 0): Router {

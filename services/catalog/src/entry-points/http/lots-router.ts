@@ -10,10 +10,9 @@ import {
   type DeletedAnswer,
   type LotCount,
 } from '@furniture/contracts';
-import { AppError, input, requireStaff } from '@furniture/platform';
+import { AppError, input, requireStaff, sendShareableJson } from '@furniture/platform';
 import type { LotsService } from '../../domain/lots-service';
 import { message } from './messages';
-import { sendShareableJson } from './shareable-json';
 
 /** A lot id in the path; anything that cannot be one is a lot that does not exist. */
 function lotId(req: Request): number {
@@ -59,7 +58,9 @@ export function lotsRouter(lots: LotsService, shareSeconds = 0): Router {
   });
 
   r.get('/:id', async (req, res) => {
-    res.json(await lots.get(req.actor, lotId(req)));
+    // a lot as every visitor sees it: the gateway may keep it (dropped when the lot changes);
+    // staff see archived lots and more, never shared
+    sendShareableJson(res, await lots.get(req.actor, lotId(req)), req.actor ? 0 : shareSeconds);
   });
 
   r.post('/', requireStaff, async (req, res) => {

@@ -65,6 +65,18 @@ export const commonErrors = {
     de: 'Der Dienst ist vorübergehend nicht erreichbar. Bitte versuchen Sie es gleich noch einmal.',
     uk: 'Сервіс тимчасово недоступний. Будь ласка, спробуйте ще раз за хвилину.',
   },
+  /** shed under load (issue 48): answered at once with Retry-After instead of a long wait */
+  SERVICE_BUSY: {
+    status: 503,
+    de: 'Gerade sind sehr viele Besucher hier. Wir versuchen es gleich noch einmal.',
+    uk: 'Зараз тут дуже багато відвідувачів. Ми спробуємо ще раз за мить.',
+  },
+  /** the gateway could not complete a request (an error on its way through): that one only */
+  BAD_GATEWAY: {
+    status: 502,
+    de: 'Die Anfrage konnte nicht bearbeitet werden. Bitte versuchen Sie es noch einmal.',
+    uk: 'Не вдалося обробити запит. Будь ласка, спробуйте ще раз.',
+  },
   INTERNAL: {
     status: 500,
     de: 'Ein unerwarteter Fehler ist aufgetreten.',

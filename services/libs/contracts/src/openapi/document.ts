@@ -1237,6 +1237,8 @@ export function errorCodesOf(op: Operation): ErrorCode[] {
     // a token that is sent is checked on every call, public or not
     codes.add('TOKEN_INVALID').add('TOKEN_EXPIRED');
     codes.add('SERVICE_UNAVAILABLE'); // the gateway, when the service does not answer
+    // shed under load, at once with Retry-After (gateway or service); an error on the way
+    codes.add('SERVICE_BUSY').add('BAD_GATEWAY');
   }
   if (op.access === 'signed-in' || op.access === 'staff' || op.access === 'admin')
     codes.add('AUTH_REQUIRED');

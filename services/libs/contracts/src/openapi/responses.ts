@@ -161,6 +161,11 @@ export const platformHealthAnswer = z.object({
   services: z.record(
     z.string(),
     // public: no checks, latencies or error texts (each service's own /ready has them)
-    z.object({ status: z.enum(['up', 'down']), ready: z.boolean() }),
+    z.object({
+      status: z.enum(['up', 'down']),
+      ready: z.boolean(),
+      /** how many of the service's processes are ready (make run REPLICAS=N: up to N) */
+      instances: z.number().int().min(0),
+    }),
   ),
 });
