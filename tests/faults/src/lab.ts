@@ -317,13 +317,18 @@ export class FaultLab {
     return res.status === 200 ? res.body.photos.length : -1;
   }
 
+  /** Every application of a lot, page by page (a steady load makes more than one page). */
   async applicationsOfLot(lotId: number): Promise<Application[]> {
-    const res = await this.call<{ applications: Application[] }>(
-      'GET',
-      `/applications/?lot_id=${lotId}&limit=100`,
-    );
-    if (res.status !== 200) throw new Error(`applications of lot ${lotId}: ${res.status}`);
-    return res.body.applications;
+    const all: Application[] = [];
+    for (;;) {
+      const res = await this.call<{ applications: Application[]; total: number }>(
+        'GET',
+        `/applications/?lot_id=${lotId}&limit=100&skip=${all.length}`,
+      );
+      if (res.status !== 200) throw new Error(`applications of lot ${lotId}: ${res.status}`);
+      all.push(...res.body.applications);
+      if (res.body.applications.length === 0 || all.length >= res.body.total) return all;
+    }
   }
 
   async lotStatus(lotId: number): Promise<string | null> {
