@@ -6,7 +6,8 @@ NPM_STAMP := node_modules/.install-stamp
 .PHONY: help install tools machine build build-run run dev reset backup restore demo test test-unit test-node24 lint typecheck e2e up down bench-gateway clean
 
 help:
-	@echo "make run    - everything on this machine at http://localhost:8080 (data kept in .data/run)"
+	@echo "make run    - everything on this machine at http://localhost:8080 (data kept in .data/run);"
+	@echo "              REPLICAS=2: two processes of every service behind the gateway, as pods"
 	@echo "make dev    - the same, services restarted on change, the SPA on Vite's dev server (:5173)"
 	@echo "make reset  - delete make run's data (.data/run and its database): the next run starts afresh"
 	@echo "make backup - one archive of make run's data in .data/backups (while it runs, or not)"

@@ -3,7 +3,7 @@
 // until the gateway reports every service ready, and prints where to go and how to log in.
 // Data (database, photos, captured mail and messages, signing keys) stays in .data/run between runs.
 import { displayPath, RUN_DATA_DIR } from '../paths';
-import { print, startLocalPlatform } from '../run/local';
+import { print, replicasFromEnv, startLocalPlatform } from '../run/local';
 import { errorMessage } from '../util';
 
 async function main(): Promise<void> {
@@ -28,6 +28,9 @@ async function main(): Promise<void> {
       `    captured e-mail  ${infra.mailApiUrl || '(external SMTP)'}`,
       `    WhatsApp / SMS   ${infra.messagesApiUrl || '(configured provider)'}`,
       `    health           ${publicUrl}/api/v1/health`,
+      ...(replicasFromEnv() > 1
+        ? [`    processes        ${replicasFromEnv()} of every service behind the gateway (REPLICAS)`]
+        : []),
       `    data             ${displayPath(RUN_DATA_DIR)} (kept between runs)     stop with Ctrl-C`,
       '',
     ].join('\n'),

@@ -11,6 +11,16 @@ import { startPlatform, type Platform } from './platform';
 /** Documented local defaults of the single-machine run (README); override with env. */
 const LOCAL_ADMIN = { email: 'admin@moebelbruecke.local', password: 'moebel-admin-2026' };
 
+/** REPLICAS (make run REPLICAS=2): processes of every service, 1 by default. */
+export function replicasFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.REPLICAS?.trim();
+  if (!raw) return 1;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 8)
+    throw new Error(`REPLICAS must be a whole number from 1 to 8, got "${raw}"`);
+  return n;
+}
+
 export const print = (line: string): void => {
   process.stdout.write(`${line}\n`);
 };
@@ -73,6 +83,7 @@ export async function startLocalPlatform(opts: {
     // reachable from this machine only unless HOST says otherwise (the documented admin password)
     gatewayHost: process.env.HOST ?? '127.0.0.1',
     servicePortBase: Number(process.env.SERVICE_PORT_BASE ?? 4001),
+    replicas: replicasFromEnv(),
     metricsPort: Number(process.env.METRICS_PORT ?? 9464),
     publicUrl: opts.publicUrl,
     admin,

@@ -16,8 +16,16 @@ export interface PlatformOptions {
   /** keys/ and logs/ live here */
   dataDir: string;
   gatewayPort: number;
-  /** the five services listen on this port and the next four */
+  /**
+   * the five services listen on this port and the next four; their further processes (replicas)
+   * ten and twenty … ports higher
+   */
   servicePortBase: number;
+  /**
+   * processes of every service (make run REPLICAS=2), on one database, broker and S3; the
+   * gateway spreads requests over them round robin, as a Kubernetes Service over pods
+   */
+  replicas?: number;
   gatewayHost?: string;
   /** the gateway's metrics port; a free one when not given */
   metricsPort?: number;
@@ -52,8 +60,10 @@ export interface PlatformOptions {
 
 export interface Platform {
   gatewayUrl: string;
-  /** each service's own URL (http://127.0.0.1:port) */
+  /** each service's own URL (http://127.0.0.1:port): its first process */
   serviceUrls: Record<(typeof SERVICE_NAMES)[number], string>;
+  /** every process of each service: its name in the supervisor and its URL (first one first) */
+  instances: Record<(typeof SERVICE_NAMES)[number], { name: string; url: string }[]>;
   keys: { privateKeyFile: string; publicKeyFile: string; created: boolean };
   /** services whose build is missing (not started) */
   missing: string[];
@@ -70,13 +80,42 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   });
   opts.onStoppable?.(() => supervisor.stop());
   const keys = ensureKeyPair(path.join(opts.dataDir, 'keys'));
-  const services = SERVICE_NAMES.map((name, i) => ({ name, port: opts.servicePortBase + i }));
+  const replicas = Math.max(1, Math.floor(opts.replicas ?? 1));
+  const instances = Object.fromEntries(
+    SERVICE_NAMES.map((name, i) => [
+      name,
+      Array.from({ length: replicas }, (_, r) => ({
+        // the first process keeps the service's name (logs, fault tests); the others are -2, -3 …
+        name: r === 0 ? name : `${name}-${r + 1}`,
+        url: `http://127.0.0.1:${opts.servicePortBase + i + 10 * r}`,
+      })),
+    ]),
+  ) as Platform['instances'];
+  const services = SERVICE_NAMES.flatMap((name) =>
+    instances[name].map((instance) => ({
+      name,
+      process: instance.name,
+      port: Number(new URL(instance.url).port),
+    })),
+  );
+  // the gateway gets every process of a service; the services call each other's first (the
+  // internal calls, rare: snapshots at start) — on Kubernetes one Service address balances both
+  const gatewayUrls = Object.fromEntries(
+    SERVICE_NAMES.map((name) => [
+      `${name.toUpperCase()}_URL`,
+      instances[name].map((i) => i.url).join(','),
+    ]),
+  );
   const urls = Object.fromEntries(
-    services.map((s) => [`${s.name.toUpperCase()}_URL`, `http://127.0.0.1:${s.port}`]),
+    SERVICE_NAMES.map((name) => [`${name.toUpperCase()}_URL`, instances[name][0]!.url]),
   );
   const common: NodeJS.ProcessEnv = {
     NODE_ENV: 'production',
     LOG_LEVEL: 'info',
+    // with several processes, one that is told to stop first reports not-ready for longer than
+    // the gateway takes to notice (UPSTREAM_PROBE_MS, 1 s), then stops taking connections: a
+    // rolling restart refuses nothing (as the pods' drain on Kubernetes)
+    ...(replicas > 1 ? { DRAIN_DELAY_MS: '2500' } : {}),
     ...opts.infraEnv,
     JWT_PUBLIC_KEY_FILE: keys.publicKeyFile,
     PUBLIC_BASE_URL: opts.publicUrl,
@@ -90,11 +129,11 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   for (const service of services) {
     const entry = path.join(REPO_ROOT, 'services', service.name, 'dist', 'start.js');
     if (!fs.existsSync(entry)) {
-      missing.push(service.name);
+      if (!missing.includes(service.name)) missing.push(service.name);
       continue;
     }
     supervisor.start({
-      name: service.name,
+      name: service.process,
       entry,
       nodeArgs,
       env: {
@@ -127,6 +166,8 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     nodeArgs,
     env: {
       ...common,
+      ...gatewayUrls,
+      ...opts.overrides,
       PORT: String(opts.gatewayPort),
       HOST: opts.gatewayHost ?? '127.0.0.1',
       SPA_DIR: path.join(REPO_ROOT, 'frontend', 'dist'),
@@ -138,15 +179,15 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     await waitUntil(
       async () => {
         const res = await fetch(`${gatewayUrl}/api/v1/health`);
-        if (!res.ok) {
-          const body = (await res.json().catch(() => ({}))) as {
-            services?: Record<string, { ready: boolean }>;
-          };
-          const waiting = Object.entries(body.services ?? {})
-            .filter(([, s]) => !s.ready)
-            .map(([name]) => name);
+        const body = (await res.json().catch(() => ({}))) as {
+          services?: Record<string, { ready: boolean; instances?: number }>;
+        };
+        // every process of every service, not just one of each
+        const waiting = Object.entries(body.services ?? {})
+          .filter(([, s]) => !s.ready || (s.instances ?? 1) < replicas)
+          .map(([name, s]) => (replicas > 1 ? `${name} (${s.instances ?? 0}/${replicas})` : name));
+        if (!res.ok || waiting.length > 0)
           throw new Error(`not ready yet: ${waiting.join(', ') || 'gateway'}`);
-        }
       },
       {
         timeoutMs: opts.readyTimeoutMs ?? 120_000,
@@ -159,9 +200,17 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     throw err;
   }
   const serviceUrls = Object.fromEntries(
-    services.map((s) => [s.name, `http://127.0.0.1:${s.port}`]),
+    SERVICE_NAMES.map((name) => [name, instances[name][0]!.url]),
   ) as Platform['serviceUrls'];
-  return { gatewayUrl, serviceUrls, keys, missing, supervisor, stop: () => supervisor.stop() };
+  return {
+    gatewayUrl,
+    serviceUrls,
+    instances,
+    keys,
+    missing,
+    supervisor,
+    stop: () => supervisor.stop(),
+  };
 }
 
 /** The entries of `env` that `overrides` does not set. */

@@ -65,7 +65,12 @@ export class FaultLab {
     readonly log: (line: string) => void,
   ) {}
 
-  static async start(log: (line: string) => void = () => undefined): Promise<FaultLab> {
+  static async start(
+    log: (line: string) => void = () => undefined,
+    /** processes of every service (issue 42: kill -9 and rolling restarts with two) */
+    opts: { replicas?: number } = {},
+  ): Promise<FaultLab> {
+    const replicas = opts.replicas ?? 1;
     const missing = BUILT.filter((f) => !fs.existsSync(path.join(REPO_ROOT, f)));
     if (missing.length > 0)
       throw new Error(
@@ -73,7 +78,7 @@ export class FaultLab {
       );
     const s3Url = process.env.S3_URL;
     if (!s3Url) throw new Error('S3_URL is not set: run through jest (its global setup) or set it');
-    const dataDir = path.join(TEST_DATA_DIR, 'faults');
+    const dataDir = path.join(TEST_DATA_DIR, replicas > 1 ? `faults-x${replicas}` : 'faults');
     fs.rmSync(dataDir, { recursive: true, force: true });
     fs.mkdirSync(path.join(dataDir, 'logs'), { recursive: true });
 
@@ -93,7 +98,8 @@ export class FaultLab {
     const tag = randomBytes(3).toString('hex');
     const admin = { email: 'admin@faults.moebelbruecke.test', password: `faults-admin-${tag}` };
     const gatewayPort = await freePort();
-    const servicePortBase = await freePortRun(SERVICE_NAMES.length);
+    // replicas listen ten ports apart (startPlatform)
+    const servicePortBase = await freePortRun(SERVICE_NAMES.length + 10 * (replicas - 1));
     const platform = await startPlatform({
       infraEnv: {
         MONGO_URL: ferret.url,
@@ -104,6 +110,7 @@ export class FaultLab {
       dataDir,
       gatewayPort,
       servicePortBase,
+      replicas,
       publicUrl: `http://127.0.0.1:${gatewayPort}`,
       admin,
       overrides: {
@@ -310,13 +317,18 @@ export class FaultLab {
     return res.status === 200 ? res.body.photos.length : -1;
   }
 
+  /** Every application of a lot, page by page (a steady load makes more than one page). */
   async applicationsOfLot(lotId: number): Promise<Application[]> {
-    const res = await this.call<{ applications: Application[] }>(
-      'GET',
-      `/applications/?lot_id=${lotId}&limit=100`,
-    );
-    if (res.status !== 200) throw new Error(`applications of lot ${lotId}: ${res.status}`);
-    return res.body.applications;
+    const all: Application[] = [];
+    for (;;) {
+      const res = await this.call<{ applications: Application[]; total: number }>(
+        'GET',
+        `/applications/?lot_id=${lotId}&limit=100&skip=${all.length}`,
+      );
+      if (res.status !== 200) throw new Error(`applications of lot ${lotId}: ${res.status}`);
+      all.push(...res.body.applications);
+      if (res.body.applications.length === 0 || all.length >= res.body.total) return all;
+    }
   }
 
   async lotStatus(lotId: number): Promise<string | null> {
