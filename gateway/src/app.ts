@@ -23,7 +23,7 @@ import { publicCache, type CacheFeed } from './middleware/public-cache';
 import { rateLimits } from './middleware/rate-limits';
 import { spa } from './middleware/spa';
 import { verifyToken } from './middleware/verify-token';
-import { proxyToServices } from './proxy';
+import { proxied, proxyToServices } from './proxy';
 import { isUploadPath, ServiceNames, type ServiceName } from './routes';
 import { Upstreams } from './upstreams';
 
@@ -160,7 +160,13 @@ export function createGatewayApp(opts: {
   app.set('trust proxy', trustProxy(config.TRUST_PROXY));
   // one request id for the whole chain: kept from the client if well-formed, else new (the
   // request logger picks it and answers it); the services get it in the same header
-  app.use(httpLogger(logger));
+  // a line per request the gateway decided itself (a refusal, an error); what a service
+  // answered is logged there under the same request id, routine answers only at debug
+  app.use(
+    httpLogger(logger, {
+      quiet: (_req, res) => proxied(res as express.Response) || res.statusCode < 400,
+    }),
+  );
   app.use((req, _res, next) => {
     req.headers[REQUEST_ID_HEADER] = (req as { id?: string }).id;
     next();

@@ -6,6 +6,7 @@ import {
   Admission,
   AppError,
   isPriorityRequest,
+  shedReport,
   type AdmissionOptions,
   type Logger,
 } from '@furniture/platform';
@@ -23,6 +24,10 @@ interface Attempts {
 }
 
 const ATTEMPTS = new WeakMap<Request, Attempts>();
+
+/** The answers that came from a service (which logs them itself). */
+const PROXIED = new WeakSet<Response>();
+export const proxied = (res: Response): boolean => PROXIED.has(res);
 
 /** A connection that never reached a process: safe to send to another, whatever the method. */
 const NOT_REACHED = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
@@ -172,6 +177,7 @@ export function proxyToServices(opts: ProxyOptions): RequestHandler {
         // a service's places are this gateway's for each of its instances
         concurrency: opts.admission.concurrency * opts.pools[service].size,
         isPriority: isPriorityRequest,
+        onShed: shedReport((fields, message) => opts.logger.warn({ ...fields, service }, message)),
       }),
     );
 
@@ -180,6 +186,7 @@ export function proxyToServices(opts: ProxyOptions): RequestHandler {
     if (!service) return next();
     forwardedHeaders(req, service);
     admissions.get(service)!.middleware(req, res, () => {
+      PROXIED.add(res);
       void keepBody(req).then(
         (body) => {
           ATTEMPTS.set(req, { service, tried: new Set(), body });

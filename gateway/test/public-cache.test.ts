@@ -51,6 +51,9 @@ async function catalog() {
     version += 1;
     res.status(201).json({ version });
   });
+  app.post('/api/v1/activity-logs/', (_req, res) => {
+    res.status(201).json({ logged: true });
+  });
   const server = await listen(app);
   return { ...server, hits };
 }
@@ -66,7 +69,7 @@ describe('the gateway keeps shareable public answers for a moment', () => {
   beforeAll(async () => {
     service = await catalog();
     gateway = await startTestGateway(
-      { CATALOG_URL: service.url },
+      { CATALOG_URL: service.url, NOTIFICATION_URL: service.url },
       { PUBLIC_CACHE_MAX_MS: String(KEEP_MS) },
     );
   });
@@ -145,6 +148,20 @@ describe('the gateway keeps shareable public answers for a moment', () => {
     );
     expect(answers.every((a) => a.status === 200 && a.body.version >= 1)).toBe(true);
     expect(countOf(service.hits, 'GET /api/v1/lots/slow')).toBe(1);
+  });
+
+  test('when a write cannot change a public answer (a log entry, a login), then what is kept stays', async () => {
+    await pause(KEEP_MS + 100);
+    await fetch(`${gateway.url}/api/v1/categories/`);
+    const token = signTestToken({ id: 1, role: 'admin' });
+    const logged = await fetch(`${gateway.url}/api/v1/activity-logs/`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(logged.status).toBe(201);
+    await fetch(`${gateway.url}/api/v1/categories/`);
+    expect(countOf(service.hits, 'GET /api/v1/categories/')).toBe(1);
   });
 
   test('when staff ask, or the answer is private, sets a cookie or is not a 200, then nothing is kept', async () => {

@@ -1,6 +1,7 @@
 // npm run bench:gateway — the same authenticated read (GET /api/v1/auth/me) measured directly
 // against the auth service and through the gateway, in one run, on this machine's real servers.
 // Prints requests/s and p50/p95 latency of both and their ratio. Asserts nothing.
+// BENCH_GATEWAY_NODE_OPTIONS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") is given to the gateway.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -13,8 +14,8 @@ const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const ADMIN = { email: 'bench@example.org', password: 'bench-password-1' };
 
-function startNode(entry: string, env: NodeJS.ProcessEnv): ChildProcess {
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, entry)], {
+function startNode(entry: string, env: NodeJS.ProcessEnv, nodeArgs: string[] = []): ChildProcess {
+  const child = spawn(process.execPath, [...nodeArgs, path.join(REPO_ROOT, entry)], {
     env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -84,11 +85,17 @@ async function main(): Promise<void> {
         ADMIN_PASSWORD: ADMIN.password,
         AMQP_EXCHANGE: 'bench.events',
       }),
-      startNode('gateway/dist/start.js', {
-        PORT: String(gatewayPort),
-        AUTH_URL: `http://127.0.0.1:${authPort}`,
-        JWT_PUBLIC_KEY_FILE: keys.publicKeyFile,
-      }),
+      startNode(
+        'gateway/dist/start.js',
+        {
+          PORT: String(gatewayPort),
+          AUTH_URL: `http://127.0.0.1:${authPort}`,
+          JWT_PUBLIC_KEY_FILE: keys.publicKeyFile,
+          AMQP_EXCHANGE: 'bench.events',
+        },
+        // e.g. --cpu-prof --cpu-prof-dir=/tmp/prof: where the gateway spends its time
+        (process.env.BENCH_GATEWAY_NODE_OPTIONS ?? '').split(' ').filter(Boolean),
+      ),
     );
     await ready(`http://127.0.0.1:${authPort}/ready`);
     await ready(`http://127.0.0.1:${gatewayPort}/ready`);

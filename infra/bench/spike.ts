@@ -205,6 +205,8 @@ async function main(): Promise<void> {
           LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
           AMQP_EXCHANGE: EXCHANGE,
           RATE_LIMIT_LOGIN: '10000',
+          // e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof": a profile of every process
+          ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
         },
         print: () => undefined,
       });
@@ -225,6 +227,7 @@ async function main(): Promise<void> {
     const gatewayPid = platform?.supervisor.pid('gateway');
     const rows: Figures[] = [];
     for (const connections of LOADS) {
+      console.log(`rush of ${connections} connections for ${DURATION_S} s …`);
       const figures = await rush(url, lotId, connections);
       rows.push(figures);
       console.log(JSON.stringify(figures));

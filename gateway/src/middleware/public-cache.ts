@@ -73,10 +73,13 @@ function sharedMaxAgeMs(cacheControl: string | undefined): number {
 }
 
 /**
- * The messaging providers' status callbacks (issue 30; three per message) change no public
- * answer: they leave the cache as it is.
+ * Writes that may change a public answer: those to the catalog (lots, categories, donations),
+ * the applications service (a lot's queue) and media (a lot's photos). A login, a log entry, a
+ * provider's status callback (three per message) or anything else leaves the kept answers as
+ * they are: under a rush, the staff's logins would otherwise drop them all every time.
  */
-const MESSAGE_CALLBACK = /^\/messages\/callbacks\//;
+const CHANGES_PUBLIC_ANSWERS =
+  /^\/(lots|categories|donations|applications|privacy|locations|slots|handovers)(\/|$)/;
 
 export function publicCache(opts: {
   maxMs: number;
@@ -106,7 +109,8 @@ export function publicCache(opts: {
   };
 
   const serve: RequestHandler = (req, res, next) => {
-    if (!READS.has(req.method) && !MESSAGE_CALLBACK.test(req.path)) {
+    if (!READS.has(req.method)) {
+      if (!CHANGES_PUBLIC_ANSWERS.test(req.path)) return next();
       // a write through this gateway: whatever it changes is not served from here again
       dropAll();
       return next();

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import { AppError } from './app-error';
 
@@ -50,21 +51,46 @@ export function isPriorityRequest(req: Request): boolean {
 /** Seconds a shed client is asked to wait before it tries again. */
 export const SHED_RETRY_AFTER_SECONDS = 2;
 
+/**
+ * The answer to a shed request, made once: a rush sheds thousands a second, and an AppError each
+ * (its stack trace) cost more than answering them.
+ */
+const BUSY = (() => {
+  const error = new AppError('SERVICE_BUSY');
+  const message = error.localizedMessage('de');
+  const body = Buffer.from(
+    JSON.stringify({
+      success: false,
+      code: error.code,
+      message,
+      detail: message,
+      retry_after: SHED_RETRY_AFTER_SECONDS,
+    }),
+  );
+  return {
+    status: error.status,
+    body,
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(body.length),
+      'retry-after': String(SHED_RETRY_AFTER_SECONDS),
+      'cache-control': 'no-store',
+    },
+  };
+})();
+
+/** Answers that were shed (the request log leaves them to one summary line: shedReport). */
+const SHED = new WeakSet<ServerResponse>();
+export const wasShed = (res: ServerResponse): boolean => SHED.has(res);
+
 export function answerBusy(res: Response): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  const error = new AppError('SERVICE_BUSY');
-  res.setHeader('retry-after', String(SHED_RETRY_AFTER_SECONDS));
-  res.setHeader('cache-control', 'no-store');
-  res.status(error.status).json({
-    success: false,
-    code: error.code,
-    message: error.localizedMessage('de'),
-    detail: error.localizedMessage('de'),
-    retry_after: SHED_RETRY_AFTER_SECONDS,
-  });
+  SHED.add(res);
+  res.writeHead(BUSY.status, BUSY.headers);
+  res.end(BUSY.body);
 }
 
 export class Admission {
@@ -167,4 +193,30 @@ export class Admission {
       next!.admit();
     }
   }
+}
+
+/**
+ * One warning per `everyMs` while requests are shed, with how many and why, instead of an error
+ * line for each (a rush sheds thousands a second).
+ */
+export function shedReport(
+  warn: (fields: object, message: string) => void,
+  everyMs = 10_000,
+): NonNullable<AdmissionOptions['onShed']> {
+  let full = 0;
+  let timeout = 0;
+  let timer: NodeJS.Timeout | undefined;
+  return (_req, reason) => {
+    if (reason === 'full') full++;
+    else timeout++;
+    timer ??= setTimeout(() => {
+      warn(
+        { full, waitedTooLong: timeout, seconds: everyMs / 1000 },
+        'busy: requests shed (503 with Retry-After)',
+      );
+      full = 0;
+      timeout = 0;
+      timer = undefined;
+    }, everyMs).unref();
+  };
 }

@@ -4,7 +4,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import { AppError } from './app-error';
 import client from 'prom-client';
 import type { TokenVerifier } from './auth';
-import { Admission, isPriorityRequest, type AdmissionOptions } from './admission';
+import { Admission, isPriorityRequest, shedReport, type AdmissionOptions } from './admission';
 import { errorHandler, notFoundHandler } from './errors';
 import { httpLogger, type Logger } from './logger';
 
@@ -153,7 +153,11 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   }
   app.use(healthRoutes(opts));
   if (opts.shedding) {
-    const admission = new Admission({ ...opts.shedding, isPriority: isPriorityRequest });
+    const admission = new Admission({
+      ...opts.shedding,
+      isPriority: isPriorityRequest,
+      onShed: shedReport((fields, message) => opts.logger.warn(fields, message)),
+    });
     app.use(admission.middleware);
   }
   const rawPaths = opts.rawBodyPaths ?? [];

@@ -1,3 +1,4 @@
+import { wasShed } from './admission';
 import { context, isSpanContextValid, trace } from '@opentelemetry/api';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -98,7 +99,15 @@ const QUIET_PATHS = /\/(health|ready|metrics)$/;
  * logger: at the gateway that cost more than the proxying. Sets `req.id` (the error handler
  * logs it). Nothing is built for a line the level leaves out.
  */
-export function httpLogger(logger: Logger) {
+export function httpLogger(
+  logger: Logger,
+  /**
+   * answers whose line is only a debug line unless they failed (5xx): at the gateway, what a
+   * service answered (the service writes the line, under the same request id) and what the
+   * gateway answered routinely (its kept answers, the web app); a rush is not logged twice
+   */
+  opts: { quiet?: (req: IncomingMessage, res: ServerResponse) => boolean } = {},
+) {
   return (
     req: IncomingMessage & { id?: string },
     res: ServerResponse,
@@ -113,8 +122,15 @@ export function httpLogger(logger: Logger) {
       res.removeListener('close', done);
       // the client went away before the answer was sent: its business, not a fault here
       const aborted = !res.writableFinished;
-      const level =
-        res.statusCode >= 500 ? 'error' : aborted || res.statusCode >= 400 ? 'warn' : 'info';
+      const level = wasShed(res)
+        ? 'debug'
+        : res.statusCode >= 500
+          ? 'error'
+          : opts.quiet?.(req, res)
+            ? 'debug'
+            : aborted || res.statusCode >= 400
+              ? 'warn'
+              : 'info';
       if (!logger.isLevelEnabled(level)) return;
       logger[level](
         {
