@@ -140,6 +140,8 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
         ...common,
         ...notOverridden(opts.serviceEnv?.[service.name], opts.overrides),
         PORT: String(service.port),
+        // each process's metrics on a port of their own, chosen by the system (several replicas)
+        METRICS_PORT: '0',
         ...(opts.databaseSuffix
           ? { MONGO_DB: `furniture_${service.name}${opts.databaseSuffix}` }
           : {}),

@@ -79,8 +79,13 @@ export const baseConfigShape = {
   MAX_CONCURRENT_REQUESTS: envInt(64, { min: 1, max: 10000 }),
   MAX_REQUEST_WAIT_MS: envInt(1000, { min: 0, max: 60000 }),
   PUBLIC_REQUEST_SHARE: z.coerce.number().min(0.05).max(1).default(0.75),
-  /** serve Prometheus metrics on /metrics */
+  /** serve Prometheus metrics on /metrics of METRICS_PORT */
   METRICS_ENABLED: envBool.default(true),
+  /**
+   * the metrics' own port, never the API's (k8s: 9464, the only port the monitoring namespace
+   * may reach); 0: one the system chooses (several processes on one machine), logged at start
+   */
+  METRICS_PORT: envInt(9464, { min: 0, max: 65535 }),
   /** how often the outbox relay looks for events a crash or an outage left behind */
   OUTBOX_INTERVAL_MS: envInt(5000, { min: 50 }),
   /** processed event ids are remembered this long (redeliveries come within minutes) */

@@ -144,13 +144,9 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   app.set('query parser', 'simple');
   app.use(httpLogger(opts.logger));
   app.use(canonicalApiPath);
-  if (opts.metrics !== false) {
-    const registry = metricsRegistry(opts.name);
-    app.use(requestMetrics(registry));
-    app.get('/metrics', async (_req, res) => {
-      res.type(registry.contentType).send(await registry.metrics());
-    });
-  }
+  // counted here, served on the metrics port only (createMetricsApp): whoever may scrape a
+  // process must not thereby reach its API and /internal routes
+  if (opts.metrics !== false) app.use(requestMetrics(metricsRegistry(opts.name)));
   app.use(healthRoutes(opts));
   if (opts.shedding) {
     const admission = new Admission({
@@ -175,6 +171,20 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
         : {}),
     }),
   );
+  return app;
+}
+
+/**
+ * A process's Prometheus metrics on a listener of their own (METRICS_PORT), apart from its API:
+ * the network policies let the monitoring namespace reach this port and no other.
+ */
+export function createMetricsApp(name: string): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  const registry = metricsRegistry(name);
+  app.get('/metrics', async (_req, res) => {
+    res.type(registry.contentType).send(await registry.metrics());
+  });
   return app;
 }
 

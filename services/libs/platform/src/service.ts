@@ -6,7 +6,7 @@ import { readSecret } from './config';
 import { TokenVerifier } from './auth';
 import { RevokedTokens, RevokingEvents, loadRevocations } from './revocations';
 import { isTransientError } from './failures';
-import { metricsRegistry, type HealthCheck, type ServiceAppDeps } from './http';
+import { createMetricsApp, metricsRegistry, type HealthCheck, type ServiceAppDeps } from './http';
 import { Lifecycle, runMain } from './lifecycle';
 import { createLogger, type Logger } from './logger';
 import { EventBus, type EventHandlers } from './messaging/bus';
@@ -43,6 +43,7 @@ export interface ServiceBaseConfig {
   JWT_ISSUER: string;
   JWT_AUDIENCE: string;
   METRICS_ENABLED: boolean;
+  METRICS_PORT: number;
   OUTBOX_INTERVAL_MS: number;
   PROCESSED_EVENTS_RETENTION_DAYS: number;
   MAX_CONCURRENT_REQUESTS: number;
@@ -367,6 +368,13 @@ export function runService<C extends ServiceBaseConfig, S extends ComposedServic
     await kit.start();
 
     await lifecycle.listen(service.app, config.PORT, config.HOST);
-    logger.info({ port: config.PORT, ...def.describe?.(config) }, `${def.name} service listening`);
+    const metrics = config.METRICS_ENABLED
+      ? await lifecycle.listen(createMetricsApp(def.name), config.METRICS_PORT, config.HOST)
+      : undefined;
+    const metricsPort = (metrics?.address() as { port?: number } | null)?.port;
+    logger.info(
+      { port: config.PORT, metricsPort, ...def.describe?.(config) },
+      `${def.name} service listening`,
+    );
   });
 }

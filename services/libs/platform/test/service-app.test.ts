@@ -1,5 +1,5 @@
 import express from 'express';
-import { createServiceApp, finishApp, type ServiceAppOptions } from '../src';
+import { createMetricsApp, createServiceApp, finishApp, type ServiceAppOptions } from '../src';
 import { api, listen, silentLogger } from '../src/testing';
 
 /** A service app with one route, listening on a free port. */
@@ -16,13 +16,15 @@ async function start(opts: Omit<ServiceAppOptions, 'logger'>) {
 }
 
 describe('service app: health, readiness and metrics', () => {
-  test('when metrics are on, then /metrics counts requests by route pattern and status under the service label', async () => {
+  test('when metrics are on, then /metrics of the metrics port counts requests by route pattern and status under the service label, and the API port has none', async () => {
     const { server, http } = await start({ name: 'metrics-on-test', metrics: true });
+    const metrics = await listen(createMetricsApp('metrics-on-test'));
     try {
       await http.get('/api/v1/things/1');
       await http.get('/api/v1/things/2');
       await http.get('/nowhere');
-      const res = await http.get<string>('/metrics');
+      expect((await http.get('/metrics')).status).toBe(404);
+      const res = await api(metrics.url, { contract: false }).get<string>('/metrics');
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
       const count = (route: string, status: string) =>
@@ -39,10 +41,14 @@ describe('service app: health, readiness and metrics', () => {
             .pop(),
         );
       expect(count('/api/v1/things/:id', '200')).toBe(2);
-      expect(count('unmatched', '404')).toBe(1);
+      // /nowhere, and /metrics asked of the API port
+      expect(count('unmatched', '404')).toBe(2);
       expect(res.body).toContain('service="metrics-on-test"');
+      // the metrics listener serves nothing else
+      expect((await api(metrics.url, { contract: false }).get('/ready')).status).toBe(404);
     } finally {
       await server.close();
+      await metrics.close();
     }
   });
 

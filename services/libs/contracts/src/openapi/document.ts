@@ -1213,7 +1213,7 @@ export const operations: readonly Operation[] = [
       also: { 503: 'not ready, or shutting down' },
     },
     'GET /metrics': {
-      summary: 'Prometheus metrics',
+      summary: 'Prometheus metrics, on the metrics port of every process (METRICS_PORT, 9464)',
       access: 'internal',
       ok: { description: 'metrics', schema: z.string(), contentType: 'text/plain' },
     },
