@@ -93,7 +93,7 @@ typecheck: install
 # are single-threaded, and two cores are here
 test: machine tools build-run
 	$(MAKE) --no-print-directory -j2 lint typecheck
-	npx tsx infra/src/cli/install-tools.ts kustomize
+	npx tsx infra/src/cli/install-tools.ts kustomize cyclonus
 	npx jest --ci
 
 # the tests that need no server (the SPA's, *.unit.test.ts elsewhere): seconds, for the inner loop

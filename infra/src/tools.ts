@@ -1,4 +1,4 @@
-// Builds the pinned Go tools (FerretDB, MinIO, kustomize) into the per-user tool cache
+// Builds the pinned Go tools (FerretDB, MinIO, kustomize, cyclonus) into the per-user tool cache
 // (paths.ts toolsDir: ~/.cache/moebelbruecke/tools), shared by every clone of the repository.
 //
 // `go install pkg@version` does not work here (the module proxy answers 403 to the deprecation
@@ -18,7 +18,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { displayPath, toolsDir } from './paths';
 import { errorMessage, noLog, type Log } from './util';
 
-export type ToolName = 'ferretdb' | 'minio' | 'kustomize';
+export type ToolName = 'ferretdb' | 'minio' | 'kustomize' | 'cyclonus';
 
 interface ToolSpec {
   module: string;
@@ -58,6 +58,14 @@ export const TOOLS: Record<ToolName, ToolSpec> = {
     version: 'v5.7.1',
     pkg: '.',
     binEnv: 'KUSTOMIZE_BIN',
+    coldBuild: 'about 2 minutes',
+  },
+  /** the NetworkPolicy simulator of the policy truth table test (not needed to run the platform) */
+  cyclonus: {
+    module: 'github.com/mattfenwick/cyclonus',
+    version: 'v0.5.6',
+    pkg: './cmd/cyclonus',
+    binEnv: 'CYCLONUS_BIN',
     coldBuild: 'about 2 minutes',
   },
 };

@@ -148,8 +148,10 @@ describe.each(overlays)('overlay %s', (overlay) => {
       panels: { title: string }[];
     };
     expect(json.panels.length).toBeGreaterThanOrEqual(8);
-    // the services' http ports, and the gateway's own metrics port (its public port has none)
-    expect(byKind('PodMonitor')).toHaveLength(2);
+    // every process's own metrics port (its API port has none)
+    const monitors = byKind('PodMonitor');
+    expect(monitors).toHaveLength(1);
+    expect(JSON.stringify(monitors[0]?.spec)).toContain('"port":"metrics"');
   });
 
   test('when rendered, then no credentials are in the manifests: connection URLs come from Secrets created outside the repository', () => {
@@ -184,8 +186,7 @@ describe.each(overlays)('overlay %s', (overlay) => {
   });
 
   test('when rendered, then the nightly backup is a CronJob running the backup command of an image with a tag, locked down, with the keys and connection URLs from Secrets', () => {
-    const [cron] = byKind('CronJob');
-    expect(cron?.metadata.name).toBe('backup');
+    const cron = byKind('CronJob').find((c) => c.metadata.name === 'backup');
     const spec = cron!.spec as {
       concurrencyPolicy: string;
       jobTemplate: { spec: { template: { spec: { containers: Container[] } } } };
@@ -331,12 +332,23 @@ describe.each(overlays)('overlay %s', (overlay) => {
           };
         }
       ).template.spec.containers;
-      const scraped = c!.ports.find(
-        (p) => p.name === (d.metadata.name === 'gateway' ? 'metrics' : 'http'),
-      )!;
+      const scraped = c!.ports.find((p) => p.name === 'metrics')!;
       expect(portsFor(d.metadata.name, 'ingress')).toContain(scraped.containerPort);
       expect(portsFor(d.metadata.name, 'egress')).toEqual(expect.arrayContaining([4317, 4318]));
     }
+  });
+
+  test('when rendered, then production runs images by an immutable reference: a release version or a digest, never a branch or latest', () => {
+    if (overlay !== 'production') return;
+    const images = objects().flatMap((o) =>
+      [...JSON.stringify(o.spec ?? {}).matchAll(/"image":"([^"]+)"/g)].map((m) => m[1]!),
+    );
+    expect(images.length).toBeGreaterThanOrEqual(8);
+    for (const image of images)
+      expect(image).toMatch(
+        /^ghcr\.io\/moebelbruecke\/[a-z-]+(:\d+\.\d+\.\d+)?(@sha256:[0-9a-f]{64})?$/,
+      );
+    for (const image of images) expect(image).toMatch(/:\d+\.\d+\.\d+|@sha256:/);
   });
 
   test('when rendered, then everything lands in the overlay namespace', () => {

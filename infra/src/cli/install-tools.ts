@@ -1,6 +1,7 @@
 // Builds the pinned tools into the per-user tool cache (paths.ts toolsDir) when missing:
 //   npx tsx infra/src/cli/install-tools.ts              FerretDB and MinIO (make run, make test)
-//   npx tsx infra/src/cli/install-tools.ts kustomize    also kustomize (the k8s manifest test)
+//   npx tsx infra/src/cli/install-tools.ts kustomize cyclonus   also kustomize and cyclonus (the
+//                                                         k8s manifest and network policy tests)
 import { ensureTool, TOOLS, type ToolName } from '../tools';
 import { errorMessage } from '../util';
 

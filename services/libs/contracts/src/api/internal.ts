@@ -2,7 +2,44 @@ import { z } from 'zod';
 import { DonationStatuses, Roles } from '../enums';
 import { lotSnapshotSchema } from '../events';
 import { Limits } from '../limits';
+import type { ServiceName } from '../topology';
 import { photoUrlsSchema } from './media';
+
+/**
+ * Who may call each internal route, and which service serves it: the one declaration. The callee
+ * refuses every other caller (401 AUTH_REQUIRED without a valid credential of a service, 403
+ * FORBIDDEN for a service not listed; platform internal-calls.ts), the OpenAPI document names the
+ * callers (`x-callers`), and the NetworkPolicies' truth table opens the callee's port to exactly
+ * these services (infra/test/network-policy.test.ts).
+ *
+ * A caller proves who it is with HTTP Basic authentication: its service name and its own secret
+ * (INTERNAL_SECRET), which the callee checks against the SHA-256 digests it holds
+ * (INTERNAL_CALLERS); docs/security.md, "Service-to-service calls".
+ */
+export const InternalCallers = {
+  'GET /internal/revocations': {
+    service: 'auth',
+    callers: ['auth', 'catalog', 'applications', 'media', 'notification'],
+  },
+  'GET /internal/lots/snapshot': { service: 'catalog', callers: ['applications', 'media'] },
+  'POST /internal/donations/{id}/items/{itemId}/photo-claims': {
+    service: 'catalog',
+    callers: ['media'],
+  },
+  'POST /internal/donations/{id}/items/{itemId}/photo-claims/{photoId}': {
+    service: 'catalog',
+    callers: ['media'],
+  },
+  'DELETE /internal/donations/{id}/items/{itemId}/photo-claims/{photoId}': {
+    service: 'catalog',
+    callers: ['media'],
+  },
+  'POST /internal/donations/contacts': { service: 'catalog', callers: ['applications'] },
+  'POST /internal/privacy/donations': { service: 'catalog', callers: ['applications'] },
+  'POST /internal/privacy/donations/erase': { service: 'catalog', callers: ['applications'] },
+  'POST /internal/lots/{id}/adopted-photos': { service: 'media', callers: ['catalog'] },
+} as const satisfies Record<string, { service: ServiceName; callers: readonly ServiceName[] }>;
+export type InternalRoute = keyof typeof InternalCallers;
 
 /**
  * Internal calls between services (never routed by the gateway).
