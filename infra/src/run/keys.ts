@@ -1,4 +1,4 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -24,6 +24,43 @@ export function ensureKeyPair(dir: string): {
   fs.writeFileSync(privateKeyFile, privateKey, { mode: 0o600 });
   fs.writeFileSync(publicKeyFile, publicKey, { mode: 0o644 });
   return { privateKeyFile, publicKeyFile, created: true };
+}
+
+/**
+ * Each service's secret for its /internal calls (docs/security.md, "Service-to-service calls"),
+ * created once under the data folder and kept; every service gets its own secret and the
+ * digests of all (INTERNAL_SECRET, INTERNAL_CALLERS). Not in a backup: a restore makes new ones.
+ */
+export function ensureInternalSecrets(dir: string): Record<string, string> {
+  const file = path.join(dir, 'internal-secrets.json');
+  try {
+    const stored = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>;
+    if (INTERNAL_SERVICES.every((s) => typeof stored[s] === 'string')) return stored;
+  } catch {
+    // none yet (or unreadable): create below
+  }
+  const created = Object.fromEntries(
+    INTERNAL_SERVICES.map((s) => [s, randomBytes(32).toString('base64url')]),
+  );
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  fs.writeFileSync(file, `${JSON.stringify(created, null, 2)}\n`, { mode: 0o600 });
+  return created;
+}
+
+const INTERNAL_SERVICES = ['auth', 'catalog', 'applications', 'media', 'notification'];
+
+/** A service's INTERNAL_SECRET and INTERNAL_CALLERS from the secrets of ensureInternalSecrets. */
+export function internalEnv(
+  secrets: Record<string, string>,
+  service: string,
+): Record<string, string> {
+  const digest = (secret: string) => createHash('sha256').update(secret, 'utf8').digest('hex');
+  return {
+    INTERNAL_SECRET: secrets[service] ?? '',
+    INTERNAL_CALLERS: Object.entries(secrets)
+      .map(([name, secret]) => `${name}:${digest(secret)}`)
+      .join(' '),
+  };
 }
 
 /** Where the key pair of a keys folder is (`make backup` keeps both). */

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../paths';
 import { freePort, waitUntil } from '../util';
-import { ensureKeyPair } from './keys';
+import { ensureInternalSecrets, ensureKeyPair, internalEnv } from './keys';
 import { Supervisor } from './supervisor';
 
 export const SERVICE_NAMES = ['auth', 'catalog', 'applications', 'media', 'notification'] as const;
@@ -80,6 +80,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   });
   opts.onStoppable?.(() => supervisor.stop());
   const keys = ensureKeyPair(path.join(opts.dataDir, 'keys'));
+  const internalSecrets = ensureInternalSecrets(path.join(opts.dataDir, 'keys'));
   const replicas = Math.max(1, Math.floor(opts.replicas ?? 1));
   const instances = Object.fromEntries(
     SERVICE_NAMES.map((name, i) => [
@@ -139,6 +140,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
       env: {
         ...common,
         ...notOverridden(opts.serviceEnv?.[service.name], opts.overrides),
+        ...internalEnv(internalSecrets, service.name),
         PORT: String(service.port),
         // each process's metrics on a port of their own, chosen by the system (several replicas)
         METRICS_PORT: '0',

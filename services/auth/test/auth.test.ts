@@ -13,10 +13,13 @@ import { ADMIN, startAuth } from './harness';
 
 let svc: Awaited<ReturnType<typeof startAuth>>;
 let http: ReturnType<typeof api>;
+/** a service loading the ended sessions, with its internal credential */
+let asCatalog: ReturnType<typeof api>;
 
 beforeAll(async () => {
   svc = await startAuth({ LOGIN_MAX_FAILURES_PER_ACCOUNT: '3', LOGIN_MAX_FAILURES_PER_IP: '50' });
   http = api(svc.url);
+  asCatalog = api(svc.url, { caller: 'catalog' });
 });
 afterAll(async () => {
   await svc?.stop();
@@ -183,7 +186,7 @@ describe('login, me, refresh and logout', () => {
     await http.post('/api/v1/auth/logout', undefined, { token });
     const { sid } = jwt.decode(token) as jwt.JwtPayload;
     const { sid: openSid } = jwt.decode(open.token) as jwt.JwtPayload;
-    const res = await http.get(`/internal/revocations?since=${encodeURIComponent(before)}`);
+    const res = await asCatalog.get(`/internal/revocations?since=${encodeURIComponent(before)}`);
     expect(res.status).toBe(200);
     const sids = (res.body.sessions as { sid: string; revoked_at: string }[]).map((s) => s.sid);
     expect(sids).toContain(sid);
@@ -191,9 +194,9 @@ describe('login, me, refresh and logout', () => {
     expect(Object.keys(res.body.sessions[0]).sort()).toEqual(['revoked_at', 'sid']);
     expect(res.body.truncated).toBe(false);
     const later = new Date(Date.now() + 60_000).toISOString();
-    const none = await http.get(`/internal/revocations?since=${encodeURIComponent(later)}`);
+    const none = await asCatalog.get(`/internal/revocations?since=${encodeURIComponent(later)}`);
     expect(none.body.sessions).toEqual([]);
-    expect((await http.get('/internal/revocations?since=yesterday')).status).toBe(422);
+    expect((await asCatalog.get('/internal/revocations?since=yesterday')).status).toBe(422);
   });
 
   test('when the session is older than its absolute limit, then refresh is refused and the session is announced as ended', async () => {

@@ -86,7 +86,8 @@ export async function composeCatalog(kit: ServiceKit<CatalogConfig>, options: Ca
     donations: donationsRepo,
     lotsRepo,
     lots,
-    photos: options.photoCopies ?? mediaLotPhotoCopies(config.MEDIA_URL),
+    photos:
+      options.photoCopies ?? mediaLotPhotoCopies(kit.internalClient('media', config.MEDIA_URL)),
   });
 
   const app = createApp({

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Events } from '@furniture/contracts';
 import { phoneKey } from '@furniture/platform';
-import { eventually, outboxPublished } from '@furniture/platform/testing';
+import { api, eventually, outboxPublished } from '@furniture/platform/testing';
 import {
   adminToken,
   ADMIN,
@@ -39,6 +39,13 @@ afterAll(async () => {
 });
 
 const admin = { token: adminToken() };
+/** the internal calls, as the media and applications services make them */
+const asMedia = {
+  post: (path: string, body: unknown) => api(svc.url, { caller: 'media' }).post(path, body),
+};
+const asApplications = {
+  post: (path: string, body: unknown) => api(svc.url, { caller: 'applications' }).post(path, body),
+};
 let phones = 0;
 const freshPhone = () => {
   const n = String(100000 + ++phones);
@@ -65,7 +72,7 @@ async function withPhoto(d: { id: number; upload_token: string }) {
   const photoId = randomUUID();
   const base = `/internal/donations/${d.id}/items/1/photo-claims`;
   expect(
-    (await svc.http.post(base, { token: d.upload_token, photo_id: photoId })).body.outcome,
+    (await asMedia.post(base, { token: d.upload_token, photo_id: photoId })).body.outcome,
   ).toBe('claimed');
   const urls = Object.fromEntries(
     ['thumbnail', 'medium', 'large'].map((s) => [
@@ -73,11 +80,12 @@ async function withPhoto(d: { id: number; upload_token: string }) {
       `/media/donations/${d.id}/1/${photoId}-${s}.webp`,
     ]),
   );
-  await svc.http.post(`${base}/${photoId}`, { urls, width: 800, height: 600, bytes: 1000 });
+  await asMedia.post(`${base}/${photoId}`, { urls, width: 800, height: 600, bytes: 1000 });
 }
-const lookup = (e164: string) => svc.http.post('/internal/privacy/donations', { phone: e164 });
+const lookup = (e164: string) =>
+  asApplications.post('/internal/privacy/donations', { phone: e164 });
 const erase = (e164: string) =>
-  svc.http.post('/internal/privacy/donations/erase', { phone: e164, actor: ADMIN });
+  asApplications.post('/internal/privacy/donations/erase', { phone: e164, actor: ADMIN });
 
 test('when a number is looked up, then its donations come as stored, without the outbox', async () => {
   const phone = freshPhone();

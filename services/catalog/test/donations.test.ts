@@ -85,12 +85,13 @@ async function accepted(overrides: Record<string, unknown> = {}, photos = 0) {
 }
 
 /** The media service's calls around a donor's photo (internal, never routed by the gateway). */
+const asMedia = () => api(svc.url, { caller: 'media' });
 const claims = (id: number, itemId: number) =>
   `/internal/donations/${id}/items/${itemId}/photo-claims`;
 const claim = (id: number, itemId: number, token: string, photoId = randomUUID()) =>
-  svc.http.post(claims(id, itemId), { token, photo_id: photoId });
+  asMedia().post(claims(id, itemId), { token, photo_id: photoId });
 const finish = (id: number, itemId: number, photoId: string) =>
-  svc.http.post(`${claims(id, itemId)}/${photoId}`, {
+  asMedia().post(`${claims(id, itemId)}/${photoId}`, {
     urls: {
       thumbnail: `/media/donations/${id}/${itemId}/${photoId}-thumbnail.webp`,
       medium: `/media/donations/${id}/${itemId}/${photoId}-medium.webp`,
@@ -352,7 +353,7 @@ describe('the places among an item’s photos (the media service’s claims)', (
     const dead = randomUUID();
     expect((await claim(d.id, 1, d.upload_token, dead)).body.outcome).toBe('claimed');
     expect((await claim(d.id, 1, d.upload_token)).body.outcome).toBe('full');
-    const release = (photoId: string) => svc.http.delete(`${claims(d.id, 1)}/${photoId}`);
+    const release = (photoId: string) => asMedia().delete(`${claims(d.id, 1)}/${photoId}`);
     expect((await release(held)).body).toEqual({ released: true, stored: false });
     expect((await release(held)).body).toEqual({ released: false, stored: false });
     const again = randomUUID();

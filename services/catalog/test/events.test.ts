@@ -1,5 +1,5 @@
 import { Events, type DomainEvent, type EventName } from '@furniture/contracts';
-import { eventually } from '@furniture/platform/testing';
+import { api, eventually } from '@furniture/platform/testing';
 import {
   ADMIN,
   adminToken,
@@ -454,7 +454,9 @@ describe('snapshot for other services', () => {
     const seen: { id: number; status: string; version: number; photos: string[] }[] = [];
     let after = 0;
     for (let guard = 0; guard < 100; guard++) {
-      const res = await svc.http.get(`/internal/lots/snapshot?after_id=${after}&limit=4`);
+      const res = await api(svc.url, { caller: 'media' }).get(
+        `/internal/lots/snapshot?after_id=${after}&limit=4`,
+      );
       expect(res.status).toBe(200);
       seen.push(...res.body.lots);
       if (res.body.next_after_id === null) break;
@@ -482,7 +484,13 @@ describe('snapshot for other services', () => {
   });
 
   test('when the snapshot is asked for with a bad limit, then 422', async () => {
-    expect((await svc.http.get('/internal/lots/snapshot?limit=0')).status).toBe(422);
-    expect((await svc.http.get('/internal/lots/snapshot?after_id=x')).status).toBe(422);
+    expect(
+      (await api(svc.url, { caller: 'applications' }).get('/internal/lots/snapshot?limit=0'))
+        .status,
+    ).toBe(422);
+    expect(
+      (await api(svc.url, { caller: 'applications' }).get('/internal/lots/snapshot?after_id=x'))
+        .status,
+    ).toBe(422);
   });
 });

@@ -58,7 +58,8 @@ export async function composeMedia(kit: ServiceKit<MediaConfig>, options: MediaO
 
   const photosRepo = new PhotosRepository(kit.store, conn, Limits.photosPerLot);
   const onEvents = kit.outbox([models.Photo]);
-  const catalog = options.catalog ?? catalogSnapshotSource(config.CATALOG_URL);
+  const catalogCalls = kit.internalClient('catalog', config.CATALOG_URL);
+  const catalog = options.catalog ?? catalogSnapshotSource(catalogCalls);
   const lots = new LotsService({ lots: lotsRepo, catalog, logger });
   const sync = new LotReadModelSync({
     lots: lotsRepo,
@@ -95,7 +96,7 @@ export async function composeMedia(kit: ServiceKit<MediaConfig>, options: MediaO
   });
 
   const donationPhotos = new DonationPhotosService({
-    claims: options.donationClaims ?? catalogDonationClaims(config.CATALOG_URL),
+    claims: options.donationClaims ?? catalogDonationClaims(catalogCalls),
     uploads: new DonationUploadsRepository(kit.store),
     store,
     intake,

@@ -297,7 +297,7 @@ describe('a lot made of a donated item', () => {
     const sources = catalog.photosOf(d.id, 1);
     const lotId = 9000 + d.id;
     const adopt = () =>
-      api(svc.url).post(`/internal/lots/${lotId}/adopted-photos`, {
+      api(svc.url, { caller: 'catalog' }).post(`/internal/lots/${lotId}/adopted-photos`, {
         actor: admin,
         photos: sources,
       });

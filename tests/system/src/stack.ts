@@ -14,7 +14,7 @@ import {
   type CatalogOptions,
 } from '@furniture/catalog/service';
 import { notificationService } from '@furniture/notification/service';
-import { topologyQueues, type Logger } from '@furniture/platform';
+import { internalClient, topologyQueues, type Logger } from '@furniture/platform';
 import {
   EventRecorder,
   api,
@@ -22,6 +22,7 @@ import {
   deleteBrokerObjects,
   eventually,
   startService,
+  testInternalSecrets,
   testKeys,
   testUrls,
   uniqueName,
@@ -61,6 +62,13 @@ export async function startSystem(
   const db = opts.databases ?? {};
   // the catalog copies a donated item's photos through the media service, which starts after it
   let mediaUrl = '';
+  // the catalog's own credential, as the catalog service's kit sends it
+  const mediaCalls = () =>
+    internalClient({
+      service: 'media',
+      baseUrl: mediaUrl,
+      credential: { caller: 'catalog', secret: testInternalSecrets().catalog },
+    });
   const catalog = await startService(catalogService, {
     exchange,
     logger: logger?.('catalog'),
@@ -68,7 +76,7 @@ export async function startSystem(
     env: opts.erasureLedger ? { ERASURE_LEDGER: opts.erasureLedger } : undefined,
     options: {
       photoCopies: {
-        adopt: (...args) => mediaLotPhotoCopies(mediaUrl).adopt(...args),
+        adopt: (...args) => mediaLotPhotoCopies(mediaCalls()).adopt(...args),
       },
       ...opts.catalogOptions,
     },

@@ -4,38 +4,27 @@ import {
   type Actor,
   type DonorErasure,
 } from '@furniture/contracts';
-import { DependencyUnavailableError } from '@furniture/platform';
+import type { InternalClient } from '@furniture/platform';
 import type { DonorRecordsSource } from '../domain/privacy';
 
 /**
  * The catalog's privacy calls for donations (contracts api/privacy.ts): a number's donations as
  * stored, and their erasure. Unreachable or failing: DependencyUnavailableError (503).
  */
-export function catalogDonors(baseUrl: string, timeoutMs = 10000): DonorRecordsSource {
-  const post = async (path: string, body: unknown): Promise<unknown> => {
-    let res: Response;
-    try {
-      res = await fetch(new URL(path, baseUrl), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-    } catch (err) {
-      throw new DependencyUnavailableError('catalog', err);
-    }
-    if (!res.ok)
-      throw new DependencyUnavailableError('catalog', new Error(`answered ${res.status}`));
-    return res.json();
-  };
+export function catalogDonors(catalog: InternalClient): DonorRecordsSource {
   return {
     async lookup(e164) {
-      const answer = await post('/internal/privacy/donations', { phone: e164 });
-      return donorRecordsAnswer.parse(answer).donations;
+      const answer = await catalog.call('POST', '/internal/privacy/donations', {
+        body: { phone: e164 },
+        answer: donorRecordsAnswer,
+      });
+      return answer.donations;
     },
     async erase(e164: string, actor: Actor | null): Promise<DonorErasure> {
-      const answer = await post('/internal/privacy/donations/erase', { phone: e164, actor });
-      return donorErasureAnswer.parse(answer);
+      return catalog.call('POST', '/internal/privacy/donations/erase', {
+        body: { phone: e164, actor },
+        answer: donorErasureAnswer,
+      });
     },
   };
 }

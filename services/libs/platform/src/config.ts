@@ -58,6 +58,19 @@ export const baseConfigShape = {
    * ended recently (unset: only the events count)
    */
   AUTH_URL: z.url().optional(),
+  /**
+   * this service's own secret for the /internal calls it makes (or INTERNAL_SECRET_FILE), sent
+   * with its name; unset: its calls carry no credential and are refused (docs/security.md)
+   */
+  INTERNAL_SECRET: z.string().optional(),
+  INTERNAL_SECRET_FILE: z.string().optional(),
+  /**
+   * who may call this service's /internal routes: `service:sha256hex` of each caller's secret,
+   * several per caller while one rotates (or INTERNAL_CALLERS_FILE); unset: every internal call
+   * is refused (401)
+   */
+  INTERNAL_CALLERS: z.string().optional(),
+  INTERNAL_CALLERS_FILE: z.string().optional(),
   /** PEM public key for verifying access tokens (or JWT_PUBLIC_KEY_FILE) */
   JWT_PUBLIC_KEY: z.string().optional(),
   JWT_PUBLIC_KEY_FILE: z.string().optional(),

@@ -3,9 +3,11 @@ import type { Duplex } from 'node:stream';
 import express, { type Express, type RequestHandler } from 'express';
 import { AppError } from './app-error';
 import client from 'prom-client';
+import type { ServiceName } from '@furniture/contracts';
 import type { TokenVerifier } from './auth';
 import { Admission, isPriorityRequest, shedReport, type AdmissionOptions } from './admission';
 import { errorHandler, notFoundHandler } from './errors';
+import { requireInternalCaller } from './internal-calls';
 import { httpLogger, type Logger } from './logger';
 
 export type HealthCheck = () => Promise<boolean> | boolean;
@@ -31,6 +33,11 @@ export interface ServiceAppOptions {
    * signature covers the exact bytes (the notification service's provider callbacks)
    */
   rawBodyPaths?: readonly string[];
+  /**
+   * the digests of the services that may call /internal routes (the kit's, from
+   * INTERNAL_CALLERS); without them every internal call is refused
+   */
+  internalCallers?: Map<ServiceName, Buffer[]>;
 }
 
 /**
@@ -156,6 +163,8 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
     });
     app.use(admission.middleware);
   }
+  // before any body is read: a caller without its credential gets nothing parsed
+  app.use('/internal', requireInternalCaller(opts.internalCallers ?? new Map()));
   const rawPaths = opts.rawBodyPaths ?? [];
   app.use(
     express.json({

@@ -5,6 +5,7 @@ export * from './mongo';
 export * from './auth';
 export * from './revocations';
 export * from './http';
+export * from './internal-calls';
 export * from './lifecycle';
 export * from './service';
 export * from './failures';

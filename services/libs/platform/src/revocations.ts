@@ -5,6 +5,7 @@ import {
   type DomainEvent,
   type EventName,
 } from '@furniture/contracts';
+import { internalAuthorization, type InternalCredential } from './internal-calls';
 
 /** The user events that end sessions before their tokens expire. */
 export const RevokingEvents: readonly EventName[] = [
@@ -97,6 +98,8 @@ export class RevokedTokens {
  */
 export async function loadRevocations(opts: {
   authUrl: string;
+  /** this process's credential for auth's internal route */
+  credential?: InternalCredential;
   revoked: RevokedTokens;
   windowMs: number;
   attempts?: number;
@@ -112,7 +115,10 @@ export async function loadRevocations(opts: {
       // as the catalog's snapshot source builds its URL (read-models/lots.ts)
       const url = new URL(REVOCATIONS_PATH, opts.authUrl);
       url.searchParams.set('since', new Date(Date.now() - opts.windowMs).toISOString());
-      const res = await fetch(url, { signal: AbortSignal.timeout(opts.timeoutMs ?? 5000) });
+      const res = await fetch(url, {
+        headers: opts.credential ? { authorization: internalAuthorization(opts.credential) } : {},
+        signal: AbortSignal.timeout(opts.timeoutMs ?? 5000),
+      });
       if (res.ok) {
         const page = revocationsPageAnswer.parse(await res.json());
         for (const s of page.sessions) opts.revoked.revokeSession(s.sid);

@@ -1,11 +1,17 @@
 import type { Express } from 'express';
 import type { Collection, Document } from 'mongodb';
 import { Gauge, Histogram } from 'prom-client';
-import { Limits } from '@furniture/contracts';
+import { Limits, type ServiceName } from '@furniture/contracts';
 import { readSecret } from './config';
 import { TokenVerifier } from './auth';
 import { RevokedTokens, RevokingEvents, loadRevocations } from './revocations';
 import { isTransientError } from './failures';
+import {
+  internalAuthFromConfig,
+  internalClient,
+  type InternalClient,
+  type InternalCredential,
+} from './internal-calls';
 import { createMetricsApp, metricsRegistry, type HealthCheck, type ServiceAppDeps } from './http';
 import { Lifecycle, runMain } from './lifecycle';
 import { createLogger, type Logger } from './logger';
@@ -33,6 +39,10 @@ export interface ServiceBaseConfig {
   AMQP_EXCHANGE: string;
   AMQP_QUEUE_TYPE: 'classic' | 'quorum';
   AUTH_URL?: string;
+  INTERNAL_SECRET?: string;
+  INTERNAL_SECRET_FILE?: string;
+  INTERNAL_CALLERS?: string;
+  INTERNAL_CALLERS_FILE?: string;
   AMQP_PREFETCH: number;
   AMQP_MAX_ATTEMPTS: number;
   AMQP_RETRY_BASE_MS: number;
@@ -69,6 +79,11 @@ export class ServiceKit<C extends ServiceBaseConfig = ServiceBaseConfig> {
   /** aborted by stop (ends a revocation catch-up still waiting for auth) */
   private readonly stopping = new AbortController();
   readonly processed: ProcessedEvents;
+  /** this service's credential for /internal calls, and the digests of those who may call it */
+  private readonly internalAuth: {
+    credential?: InternalCredential;
+    callers: ReturnType<typeof internalAuthFromConfig>['callers'];
+  };
   /** the service database's storage module: repositories declare what they store there */
   readonly store: Store;
   /** settles when the counts the store found outdated at start are rebuilt */
@@ -94,6 +109,7 @@ export class ServiceKit<C extends ServiceBaseConfig = ServiceBaseConfig> {
       audience: config.JWT_AUDIENCE,
       isRevoked: (token) => this.revoked.isRevoked(token),
     });
+    this.internalAuth = internalAuthFromConfig(name, config);
     this.processed = new ProcessedEvents(conn);
     this.store = new Store(conn);
     this.checks = { mongo: () => pingMongo(conn) };
@@ -101,6 +117,16 @@ export class ServiceKit<C extends ServiceBaseConfig = ServiceBaseConfig> {
     this.every('processed events housekeeping', 3600 * 1000, () =>
       this.processed.purgeBefore(new Date(Date.now() - retentionMs)),
     );
+  }
+
+  /** A client of another service's /internal routes, with this service's credential. */
+  internalClient(service: ServiceName, baseUrl: string, timeoutMs?: number): InternalClient {
+    return internalClient({
+      service,
+      baseUrl,
+      credential: this.internalAuth.credential,
+      timeoutMs,
+    });
   }
 
   /** A readiness check besides the database (S3 for media). Also a dependency of the handlers. */
@@ -169,6 +195,7 @@ export class ServiceKit<C extends ServiceBaseConfig = ServiceBaseConfig> {
         maxWaitMs: this.config.MAX_REQUEST_WAIT_MS,
         publicShare: this.config.PUBLIC_REQUEST_SHARE,
       },
+      internalCallers: this.internalAuth.callers,
     };
   }
 
@@ -184,6 +211,7 @@ export class ServiceKit<C extends ServiceBaseConfig = ServiceBaseConfig> {
     if (!authUrl) return;
     const loaded = await loadRevocations({
       authUrl,
+      credential: this.internalAuth.credential,
       revoked: this.revoked,
       windowMs: 2 * Limits.accessTokenTtlSeconds * 1000,
       signal: this.stopping.signal,

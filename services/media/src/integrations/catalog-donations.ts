@@ -4,7 +4,7 @@ import {
   donationPhotoReleaseAnswer,
   type DonationStoredPhoto,
 } from '@furniture/contracts';
-import { DependencyUnavailableError } from '@furniture/platform';
+import type { InternalClient } from '@furniture/platform';
 import type { z } from 'zod';
 import type { DonationClaims } from '../domain/donation-photos-service';
 
@@ -13,28 +13,13 @@ import type { DonationClaims } from '../domain/donation-photos-service';
  * among the item's photos, report the stored photo, give the place back. Unreachable or failing:
  * DependencyUnavailableError (the upload answers 503 and stores nothing).
  */
-export function catalogDonationClaims(baseUrl: string, timeoutMs = 10000): DonationClaims {
-  const call = async <S extends z.ZodType>(
-    method: string,
+export function catalogDonationClaims(catalog: InternalClient): DonationClaims {
+  const call = <S extends z.ZodType>(
+    method: 'POST' | 'DELETE',
     path: string,
     body: unknown,
     answer: S,
-  ): Promise<z.infer<S>> => {
-    let res: Response;
-    try {
-      res = await fetch(new URL(path, baseUrl), {
-        method,
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-    } catch (err) {
-      throw new DependencyUnavailableError('catalog', err);
-    }
-    if (!res.ok)
-      throw new DependencyUnavailableError('catalog', new Error(`answered ${res.status}`));
-    return answer.parse(await res.json());
-  };
+  ): Promise<z.infer<S>> => catalog.call(method, path, { body, answer });
   const claims = (donationId: number, itemId: number) =>
     `/internal/donations/${donationId}/items/${itemId}/photo-claims`;
 

@@ -80,6 +80,7 @@ import {
   handoverTokenParamsSchema,
   locationCreateSchema,
   locationFeedQuerySchema,
+  locationFeedHeadersSchema,
   locationPatchSchema,
   slotCreateSchema,
   slotListQuerySchema,
@@ -93,6 +94,8 @@ import {
   donationPhotoFinishSchema,
   donationPhotoParamsSchema,
   revocationsQuerySchema,
+  InternalCallers,
+  type InternalRoute,
 } from '../api/internal';
 import { lotPhotoParamsSchema, lotPhotosParamsSchema, photoUploadFieldsSchema } from '../api/media';
 import { Limits, PHOTO_MIME_TYPES } from '../limits';
@@ -828,10 +831,11 @@ export const operations: readonly Operation[] = [
     'GET /locations/{id}/calendar.ics': {
       summary: "A location's booked stops as an iCal feed (staff calendars)",
       description:
-        'key: the secret of the feed (calendar_url of the location). Stops name the kind, the lot and the application or donation number, never a family.',
+        'The secret of the feed (calendar_url of the location) as `key` in the query or in the X-Feed-Key header (404 without either). Stops name the kind, the lot and the application or donation number, never a family.',
       access: 'public',
       params: idParamSchema,
       query: locationFeedQuerySchema,
+      headers: locationFeedHeadersSchema,
       ok: { description: 'the feed', schema: z.string(), contentType: 'text/calendar' },
       errors: ['LOCATION_NOT_FOUND'],
       rateLimited: true,
@@ -1242,6 +1246,8 @@ export function errorCodesOf(op: Operation): ErrorCode[] {
   }
   if (op.access === 'signed-in' || op.access === 'staff' || op.access === 'admin')
     codes.add('AUTH_REQUIRED');
+  // a service's own credential, and a caller the route lists (InternalCallers)
+  if (op.path.startsWith('/internal/')) codes.add('AUTH_REQUIRED').add('FORBIDDEN');
   if (op.access === 'staff' || op.access === 'admin') codes.add('FORBIDDEN');
   if (op.params || op.query || op.body || op.multipart) codes.add('VALIDATION_FAILED');
   if (op.body || op.multipart) BODY_CODES.forEach((c) => codes.add(c));
@@ -1255,7 +1261,8 @@ const ROLE_NOTE: Record<Access, string> = {
   'signed-in': 'A signed-in staff member (bearer token).',
   staff: 'Staff: admin or volunteer (bearer token).',
   admin: 'Administrators only (bearer token).',
-  internal: 'Inside the deployment only; the gateway does not route it.',
+  internal:
+    "Inside the deployment only; the gateway does not route it. An /internal route takes the calling service's own credential (HTTP Basic: its name and INTERNAL_SECRET) and only from the services x-callers lists.",
   'upload-token':
     "Anyone with the donation's upload token in X-Donation-Token (no account); a bearer token that is sent is checked too.",
   'provider-signed':
@@ -1268,7 +1275,9 @@ const ROLES: Partial<Record<Access, string[]>> = {
   admin: ['admin'],
 };
 
-function security(access: Access): Record<string, string[]>[] | undefined {
+function security(op: Operation): Record<string, string[]>[] | undefined {
+  const access = op.access;
+  if (op.path.startsWith('/internal/')) return [{ internalCaller: [] }];
   if (access === 'public' || access === 'internal') return [];
   if (access === 'upload-token') return [{ donationToken: [] }];
   if (access === 'provider-signed') return [{ providerSignature: [] }];
@@ -1321,9 +1330,15 @@ function operationObject(op: Operation): ZodOpenApiOperationObject {
     summary: op.summary,
     description: [op.description, ROLE_NOTE[op.access]].filter(Boolean).join('\n\n'),
     tags: [op.service],
-    security: security(op.access),
+    security: security(op),
     ...(ROLES[op.access] ? { 'x-roles': ROLES[op.access] } : {}),
     ...(op.access === 'internal' ? { 'x-internal': true } : {}),
+    ...(op.path.startsWith('/internal/')
+      ? {
+          'x-callers':
+            InternalCallers[`${op.method.toUpperCase()} ${op.path}` as InternalRoute]?.callers,
+        }
+      : {}),
     ...(op.rateLimited ? { 'x-rate-limited': true } : {}),
     ...(requestParams ? { requestParams } : {}),
     ...(requestBody ? { requestBody } : {}),
@@ -1387,6 +1402,12 @@ export function createOpenApiDocument(opts: { internal?: boolean } = {}): OpenAp
           name: 'X-Hub-Signature-256',
           description:
             "A messaging provider's signature over the raw body: X-Hub-Signature-256 (sha256=HMAC-SHA256 with WHATSAPP_APP_SECRET) or, for SMS, X-Twilio-Signature (Twilio's scheme with SMS_AUTH_TOKEN).",
+        },
+        internalCaller: {
+          type: 'http',
+          scheme: 'basic',
+          description:
+            "A service's own credential for another's /internal routes: its name and its INTERNAL_SECRET; the callee keeps the secret's SHA-256 digest (INTERNAL_CALLERS).",
         },
         donationToken: {
           type: 'apiKey',

@@ -7,6 +7,7 @@ import {
   type LotStatus,
 } from '@furniture/contracts';
 import { DependencyUnavailableError } from '../failures';
+import type { InternalClient } from '../internal-calls';
 import type { LotLookup, LotSnapshotSource, LotView } from './lot-view';
 import { docKey } from '../store/collection';
 import { withDocLock } from '../store/locks';
@@ -166,22 +167,13 @@ const pageSchema = z.object({
 });
 
 /** The catalog's internal snapshot endpoint (contracts api/internal.ts). */
-export function catalogSnapshotSource(baseUrl: string, timeoutMs = 10000): LotSnapshotSource {
+export function catalogSnapshotSource(catalog: InternalClient): LotSnapshotSource {
   return {
-    async lotSnapshotPage(afterId, limit) {
-      const url = new URL(LOT_SNAPSHOT_PATH, baseUrl);
-      url.searchParams.set('after_id', String(afterId));
-      url.searchParams.set('limit', String(limit));
-      let res: Response;
-      try {
-        res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
-      } catch (err) {
-        throw new DependencyUnavailableError('catalog', err);
-      }
-      if (res.status >= 500) throw new DependencyUnavailableError('catalog');
-      if (!res.ok) throw new Error(`catalog snapshot answered ${res.status}`);
-      return pageSchema.parse(await res.json());
-    },
+    lotSnapshotPage: (afterId, limit) =>
+      catalog.call('GET', LOT_SNAPSHOT_PATH, {
+        query: { after_id: String(afterId), limit: String(limit) },
+        answer: pageSchema,
+      }),
   };
 }
 

@@ -12,7 +12,9 @@ import jwt from 'jsonwebtoken';
 import mongoose from 'mongoose';
 import pino from 'pino';
 import {
+  ServiceNames,
   parseEvent,
+  type ServiceName,
   type Actor,
   type DomainEvent,
   type EventName,
@@ -21,6 +23,7 @@ import {
 } from '@furniture/contracts';
 import { TOKEN_ALGORITHM } from '../auth';
 import { answerClientErrors } from '../http';
+import { internalAuthorization, internalSecretDigest } from '../internal-calls';
 import type { Logger } from '../logger';
 import { EventBus } from '../messaging/bus';
 import { topologyQueues } from '../messaging/topology';
@@ -61,6 +64,31 @@ export function uniqueName(prefix: string): string {
 }
 
 export const silentLogger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+
+let internalSecrets: Record<ServiceName, string> | undefined;
+/** Each service's secret for its /internal calls, one set per test process. */
+export function testInternalSecrets(): Record<ServiceName, string> {
+  internalSecrets ??= Object.fromEntries(
+    ServiceNames.map((name) => [name, randomBytes(32).toString('base64url')]),
+  ) as Record<ServiceName, string>;
+  return internalSecrets;
+}
+
+/** The configuration of a test service's internal calls: its own secret, every caller's digest. */
+export function testInternalEnv(service: string): Record<string, string> {
+  const secrets = testInternalSecrets();
+  return {
+    ...(service in secrets ? { INTERNAL_SECRET: secrets[service as ServiceName] } : {}),
+    INTERNAL_CALLERS: ServiceNames.map((s) => `${s}:${internalSecretDigest(secrets[s])}`).join(' '),
+  };
+}
+
+/** The headers a test sends to call an /internal route as `caller`. */
+export function internalHeaders(caller: ServiceName): Record<string, string> {
+  return {
+    authorization: internalAuthorization({ caller, secret: testInternalSecrets()[caller] }),
+  };
+}
 
 let keys: { privateKey: string; publicKey: string } | undefined;
 /** One RSA key pair per test process. */
@@ -162,7 +190,14 @@ export interface ApiResponse<T = any> {
  * against the OpenAPI document (./contract.ts): one the document does not describe throws, so
  * the test fails. `{ contract: false }` for servers that are not ours (stand-ins in a test).
  */
-export function api(baseUrl: string, clientOpts: { contract?: boolean } = {}) {
+export function api(
+  baseUrl: string,
+  clientOpts: {
+    contract?: boolean;
+    /** every call carries this service's internal credential (calls of /internal routes) */
+    caller?: ServiceName;
+  } = {},
+) {
   type Opts = { token?: string; headers?: Record<string, string> };
   const call = async <T = any>(
     method: string,
@@ -170,7 +205,10 @@ export function api(baseUrl: string, clientOpts: { contract?: boolean } = {}) {
     body?: unknown,
     opts: Opts = {},
   ): Promise<ApiResponse<T>> => {
-    const headers: Record<string, string> = { ...opts.headers };
+    const headers: Record<string, string> = {
+      ...(clientOpts.caller ? internalHeaders(clientOpts.caller) : {}),
+      ...opts.headers,
+    };
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
     let payload: string | undefined;
     if (body !== undefined) {
@@ -393,6 +431,7 @@ export async function startService<C extends ServiceBaseConfig, S extends Compos
     JWT_AUDIENCE: TEST_AUDIENCE,
     METRICS_ENABLED: 'false',
     OUTBOX_INTERVAL_MS: '200',
+    ...testInternalEnv(def.name),
     ...opts.env,
   });
   const kit = new ServiceKit(def.name, config, opts.logger ?? silentLogger, conn, bus);
