@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   LotReadModel,
   LotReadModelSync,
@@ -7,7 +8,9 @@ import {
   erasureLedgerOf,
   phoneLookupLimit,
   publicWriteLimits,
+  readSecret,
   type LotSnapshotSource,
+  type Logger,
   type ServiceKit,
 } from '@furniture/platform';
 import { createApp } from './app';
@@ -18,6 +21,7 @@ import { PrivacyRepository } from './data-access/privacy-repository';
 import { WishesRepository } from './data-access/wishes-repository';
 import { HandoversRepository } from './data-access/handovers-repository';
 import { HandoverBookings } from './domain/handover-bookings';
+import { LinkSecrets } from './domain/link-secrets';
 import { Handovers, type DonationContactsSource } from './domain/handovers';
 import { catalogDonations } from './integrations/catalog-donations';
 import type { Calendar } from './domain/calendar';
@@ -44,12 +48,25 @@ export interface ApplicationsOptions {
   donations?: DonationContactsSource;
 }
 
+/** LINK_SECRET: given (required in production), or a new one for this process elsewhere. */
+function linkSecret(config: ApplicationsConfig, logger: Logger): string {
+  if (config.LINK_SECRET || config.LINK_SECRET_FILE)
+    return readSecret(config.LINK_SECRET, config.LINK_SECRET_FILE, 'LINK_SECRET').trim();
+  if (config.NODE_ENV === 'production')
+    throw new Error(
+      'Invalid configuration:\n  LINK_SECRET: set LINK_SECRET or LINK_SECRET_FILE (32+ characters, e.g. openssl rand -base64 32)',
+    );
+  logger.warn('LINK_SECRET is not set: booking links and feed keys change at every start');
+  return randomBytes(32).toString('base64url');
+}
+
 /** Wires the applications service's domain on the kit (start.ts and the tests alike). */
 export async function composeApplications(
   kit: ServiceKit<ApplicationsConfig>,
   options: ApplicationsOptions = {},
 ) {
   const { config, logger, conn } = kit;
+  const catalog = kit.internalClient('catalog', config.CATALOG_URL);
   const models = registerModels(conn);
   await ensureIndexes(conn);
   const lots = new LotReadModel(conn);
@@ -69,6 +86,7 @@ export async function composeApplications(
     logger,
     publicBaseUrl: config.PUBLIC_BASE_URL,
     changeHours: config.HANDOVER_CHANGE_HOURS,
+    links: new LinkSecrets(linkSecret(config, logger)),
   });
   const handoverLinks = handoverBookings;
 
@@ -96,8 +114,13 @@ export async function composeApplications(
   const handovers = new Handovers({
     bookings: handoverBookings,
     pickups,
-    donations: options.donations ?? catalogDonations(config.CATALOG_URL),
+    donations: options.donations ?? catalogDonations(catalog),
     missedGraceMinutes: config.HANDOVER_MISSED_GRACE_MINUTES,
+  });
+  kit.onStart(async () => {
+    const hashed = await handovers.hashClearSecrets();
+    if (hashed.links + hashed.feeds > 0)
+      logger.info(hashed, 'booking links and feed keys stored in clear replaced by their digests');
   });
   // reminders the day before, missed slots, follow-ups: one replica at a time (each write guarded)
   kit.every('handovers', config.HANDOVER_CHECK_INTERVAL_MS, () => handovers.check(), {
@@ -112,7 +135,7 @@ export async function composeApplications(
       onEvents,
     ),
     handovers,
-    donors: options.donors ?? catalogDonors(config.CATALOG_URL),
+    donors: options.donors ?? catalogDonors(catalog),
     now: options.now ?? (() => new Date()),
     retentionDays: config.PERSONAL_DATA_RETENTION_DAYS,
     logger,
@@ -126,7 +149,7 @@ export async function composeApplications(
 
   const lotSync = new LotReadModelSync({
     lots,
-    source: options.lotSource ?? catalogSnapshotSource(config.CATALOG_URL),
+    source: options.lotSource ?? catalogSnapshotSource(catalog),
     logger,
     pageSize: config.LOT_SNAPSHOT_PAGE_SIZE,
   });

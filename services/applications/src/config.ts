@@ -14,6 +14,14 @@ export function loadApplicationsConfig(env: NodeJS.ProcessEnv = process.env) {
        * a number (the privacy lookup and erasure)
        */
       CATALOG_URL: z.url().default('http://127.0.0.1:4002'),
+      /**
+       * the key the handover's bearer secrets are derived from (a family's booking link, a
+       * location's feed key; or LINK_SECRET_FILE): they are never stored, only their digests
+       * (docs/security.md, "Bearer secrets"). Required in production: another key makes every
+       * link shown and sent before it invalid. Elsewhere unset: a new one at each start
+       */
+      LINK_SECRET: z.string().min(32).optional(),
+      LINK_SECRET_FILE: z.string().optional(),
       /** open (pending or approved) applications one phone number may hold across all lots */
       MAX_OPEN_APPLICATIONS_PER_PHONE: envInt(5, { min: 1 }),
       /** when to load the lot read model from the catalog's snapshot at start */

@@ -6,8 +6,9 @@
  * application and the catalog takes the lot; absent lapses it to the next family), donor
  * pickups (the catalog collects the donation), roles, and a broker outage during a booking.
  */
+import { createHash } from 'node:crypto';
 import { Events } from '@furniture/contracts';
-import { startService } from '@furniture/platform/testing';
+import { outboxPublished, startService } from '@furniture/platform/testing';
 import { applicationsService } from '../src/compose';
 import { adminToken, applicationBody, eventually, volunteerToken } from './harness';
 import { startStack, type Stack } from './stack';
@@ -285,6 +286,79 @@ test('when staff open a location feed, then it lists the stops without a family 
   expect(String(feed.body)).not.toMatch(/Natalia|Feedtest|\+49/);
   const wrong = await s.http.get(`${url.pathname}?key=wrong`);
   expect([wrong.status, wrong.body.code]).toEqual([404, 'LOCATION_NOT_FOUND']);
+  // the key in a header instead (a script's way: no key in a URL that proxies keep)
+  const key = url.searchParams.get('key')!;
+  const byHeader = await s.http.get(url.pathname, { headers: { 'x-feed-key': key } });
+  expect(byHeader.status).toBe(200);
+  expect(String(byHeader.body)).toContain(`Familie/Bewerbung #${family.id}`);
+  const none = await s.http.get(url.pathname);
+  expect([none.status, none.body.code]).toEqual([404, 'LOCATION_NOT_FOUND']);
+});
+
+test('when a location and an approval are stored, then neither the feed key nor the booking link is in the database, only their digests; links stored in clear before are turned into digests at start and keep working', async () => {
+  const family = await approvedFamily();
+  const locations = (await s.http.get('/api/v1/locations/', staff())).body.locations;
+  const loc = locations.find((l: { id: number }) => l.id === location)!;
+  const key = new URL(loc.calendar_url).searchParams.get('key')!;
+  const db = s.applications.conn;
+  // the approval's event carries the link to the mail until the relay has published it
+  await eventually(() => outboxPublished(db.collection('applications'), { id: family.id }), {
+    what: 'the approval published',
+  });
+  const stored = JSON.stringify([
+    await db.collection('applications').findOne({ id: family.id }),
+    await db.collection('locations').findOne({ id: location }),
+  ]);
+  expect(stored).not.toContain(family.token);
+  expect(stored).not.toContain(key);
+  expect(stored).toContain(createHash('sha256').update(family.token).digest('hex'));
+  // the same link and feed address are shown again (derived, not stored)
+  expect((await getApp(family.id)).handover_url).toBe(family.app.handover_url);
+  // an older version's clear token and feed key
+  const legacy = await approvedFamily();
+  const oldToken = 'a'.repeat(64);
+  await db
+    .collection('applications')
+    .updateOne(
+      { id: legacy.id },
+      {
+        $set: { handover_token: oldToken },
+        $unset: { handover_seed: '', handover_token_hash: '' },
+      },
+    );
+  const oldKey = 'old-feed-key-stored-in-clear-0123456789';
+  const other = await s.http.post(
+    '/api/v1/locations/',
+    { name: 'Altes Lager', address: 'Hermannstr. 1', city: 'Berlin' },
+    staff(),
+  );
+  await db
+    .collection('locations')
+    .updateOne(
+      { id: other.body.id },
+      { $set: { feed_key: oldKey }, $unset: { feed_seed: '', feed_key_hashes: '' } },
+    );
+  expect(await s.applications.service.handovers.hashClearSecrets()).toEqual({
+    links: 1,
+    feeds: 1,
+  });
+  const after = JSON.stringify([
+    await db.collection('applications').findOne({ id: legacy.id }),
+    await db.collection('locations').findOne({ id: other.body.id }),
+  ]);
+  expect(after).not.toContain(oldToken);
+  expect(after).not.toContain(oldKey);
+  expect((await s.http.get(`/api/v1/handovers/${oldToken}`)).status).toBe(200);
+  expect(
+    (await s.http.get(`/api/v1/locations/${other.body.id}/calendar.ics?key=${oldKey}`)).status,
+  ).toBe(200);
+  const shown = (await s.http.get('/api/v1/locations/', staff())).body.locations.find(
+    (l: { id: number }) => l.id === other.body.id,
+  );
+  expect(
+    (await s.http.get(new URL(shown.calendar_url).pathname + new URL(shown.calendar_url).search))
+      .status,
+  ).toBe(200);
 });
 
 test('when the broker is away during a booking, then the family gets its answer and handover.booked goes out once it is back', async () => {
@@ -569,7 +643,7 @@ test('when a number is looked up, then its handovers are listed; its erasure cle
   const after = await s.applications.conn.collection('handovers').findOne({ id: stop.id });
   expect(after?.note).toBeNull();
   const app = await s.applications.conn.collection('applications').findOne({ id: family.id });
-  expect(app?.handover_token).toBeNull();
+  expect([app?.handover_seed, app?.handover_token_hash]).toEqual([null, null]);
 });
 
 test('when two instances of the service on one database book the last place of a slot at once, then one family gets it', async () => {

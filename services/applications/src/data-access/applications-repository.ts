@@ -64,7 +64,7 @@ function toRecord(doc: ApplicationDoc): ApplicationRecord {
     pickup_reminded_at: iso(doc.pickup_reminded_at),
     pickup_overdue_at: iso(doc.pickup_overdue_at),
     next_in_queue_after: doc.next_in_queue_after ?? null,
-    handover_token: doc.handover_token ?? null,
+    handover_seed: doc.handover_seed ?? null,
     approved_at: iso(doc.approved_at),
     note_open: doc.note_open ?? null,
     created_at: doc.created_at.toISOString(),
@@ -170,7 +170,8 @@ export class ApplicationsRepository {
       rejected_for: null,
       ...freshPickup(null),
       next_in_queue_after: null,
-      handover_token: null,
+      handover_seed: null,
+      handover_token_hash: null,
       approved_at: null,
       note_open: null,
       created_at: now,
@@ -188,8 +189,31 @@ export class ApplicationsRepository {
   }
 
   /** The application of a booking link's token (issue 29), whatever its status. */
-  findByHandoverToken(token: string): Promise<ApplicationRecord | null> {
-    return this.one({ handover_token: token, erased_at: null } as QueryFilter<ApplicationDoc>);
+  findByHandoverTokenHash(hash: string): Promise<ApplicationRecord | null> {
+    return this.one({
+      handover_token_hash: hash,
+      erased_at: null,
+    } as QueryFilter<ApplicationDoc>);
+  }
+
+  /**
+   * Booking links stored in clear before issue 43: each becomes its digest (the family's link
+   * keeps working; it has no seed, so it cannot be shown or sent again). Once, at start.
+   */
+  async hashClearHandoverTokens(digest: (token: string) => string): Promise<number> {
+    const raw = this.models.Application.collection;
+    let n = 0;
+    for (const doc of await raw
+      .find({ handover_token: { $type: 'string' } }, { projection: { handover_token: 1 } })
+      .toArray()) {
+      const token = (doc as { handover_token?: string }).handover_token!;
+      await raw.updateOne(
+        { _id: doc._id, handover_token: token },
+        { $set: { handover_token_hash: digest(token) }, $unset: { handover_token: '' } },
+      );
+      n += 1;
+    }
+    return n;
   }
 
   /** Several applications by id (the day plan), in no particular order. */
@@ -366,7 +390,8 @@ export class ApplicationsRepository {
       ...(to === 'approved'
         ? {
             ...freshPickup(extras.pickupBy ?? null),
-            handover_token: extras.handoverToken ?? null,
+            handover_seed: extras.handover?.seed ?? null,
+            handover_token_hash: extras.handover?.tokenHash ?? null,
             approved_at: new Date(),
           }
         : {}),

@@ -26,7 +26,8 @@ function toLocation(d: LocationDoc): LocationRecord {
     city: d.city,
     notes: d.notes ?? null,
     active: d.active ?? true,
-    feed_key: d.feed_key,
+    feed_seed: d.feed_seed,
+    feed_key_hashes: d.feed_key_hashes ?? [],
     created_at: d.created_at,
     updated_at: d.updated_at,
   };
@@ -126,6 +127,22 @@ export class HandoversRepository {
     return toLocation(doc);
   }
 
+  /** Locations whose feed key is stored in clear (before issue 43): id and key. */
+  async clearFeedKeys(): Promise<{ id: number; key: string }[]> {
+    const docs = await this.models.Location.collection
+      .find({ feed_key: { $type: 'string' } }, { projection: { id: 1, feed_key: 1 } })
+      .toArray();
+    return docs.map((d) => ({ id: d.id as number, key: d.feed_key as string }));
+  }
+
+  /** A clear feed key replaced by a seed and the digests of the keys the feed accepts. */
+  async replaceClearFeedKey(id: number, key: string, seed: string, hashes: string[]) {
+    await this.models.Location.collection.updateOne(
+      { id, feed_key: key },
+      { $set: { feed_seed: seed, feed_key_hashes: hashes }, $unset: { feed_key: '' } },
+    );
+  }
+
   async findLocation(id: number): Promise<LocationRecord | null> {
     const doc = await this.models.Location.findOne({ id }, HIDDEN).lean<LocationDoc>();
     return doc ? toLocation(doc) : null;
@@ -138,7 +155,7 @@ export class HandoversRepository {
 
   async updateLocation(
     id: number,
-    set: Partial<Omit<LocationRecord, 'id' | 'created_at' | 'feed_key'>>,
+    set: Partial<Omit<LocationRecord, 'id' | 'created_at' | 'feed_seed' | 'feed_key_hashes'>>,
   ): Promise<LocationRecord | null> {
     const done = await this.locations.update({ id }, { $set: { ...set, updated_at: new Date() } });
     return done ? this.findLocation(id) : null;

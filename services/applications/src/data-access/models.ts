@@ -28,7 +28,7 @@ export interface ApplicationDoc extends Omit<
   | 'pickup_reminded_at'
   | 'pickup_overdue_at'
   | 'next_in_queue_after'
-  | 'handover_token'
+  | 'handover_seed'
   | 'approved_at'
   | 'note_open'
   | 'created_at'
@@ -42,8 +42,12 @@ export interface ApplicationDoc extends Omit<
   pickup_reminded_at?: Date | null;
   pickup_overdue_at?: Date | null;
   next_in_queue_after?: number | null;
-  /** approved (issue 29): the family's personal booking link's token */
-  handover_token?: string | null;
+  /**
+   * approved (issue 29): the seed of the family's booking link and its token's SHA-256 digest
+   * (the token itself is never stored: domain/link-secrets.ts)
+   */
+  handover_seed?: string | null;
+  handover_token_hash?: string | null;
   approved_at?: Date | null;
   /** the family's data was erased (privacy.ts): on request or after the retention period */
   erased_at?: Date | null;
@@ -102,7 +106,8 @@ const applicationSchema = new Schema<ApplicationDoc>(
     pickup_reminded_at: { type: Date, default: null },
     pickup_overdue_at: { type: Date, default: null },
     next_in_queue_after: { type: Number, default: null },
-    handover_token: { type: String, default: null },
+    handover_seed: { type: String, default: null },
+    handover_token_hash: { type: String, default: null },
     approved_at: { type: Date, default: null },
     note_open: { type: Object, default: null },
     erased_at: { type: Date, default: null },
@@ -126,7 +131,7 @@ applicationSchema.index({ status: 1, updated_at: 1 });
 // the privacy lookup by WhatsApp number
 applicationSchema.index({ applicant_whatsapp: 1 });
 // the family's booking page by its token (issue 29)
-applicationSchema.index({ handover_token: 1 });
+applicationSchema.index({ handover_token_hash: 1 });
 applicationSchema.plugin(outboxPlugin);
 
 const wishSchema = new Schema<WishDoc>(
@@ -156,7 +161,10 @@ wishSchema.plugin(outboxPlugin);
 
 // ---- handover (issue 29) ----------------------------------------------------------------------
 
-/** A pickup location. `feed_key`: the secret of its iCal feed. */
+/**
+ * A pickup location. Its iCal feed's key is never stored: its seed and the digests of the keys
+ * it accepts (the current one; before issue 43 a key stored in clear, kept as its digest).
+ */
 export interface LocationDoc {
   id: number;
   name: string;
@@ -164,7 +172,8 @@ export interface LocationDoc {
   city: string;
   notes: string | null;
   active: boolean;
-  feed_key: string;
+  feed_seed: string;
+  feed_key_hashes: string[];
   created_at: Date;
   updated_at: Date;
 }
@@ -227,7 +236,8 @@ const locationSchema = new Schema<LocationDoc>(
     city: { type: String, required: true },
     notes: { type: String, default: null },
     active: { type: Boolean, default: true },
-    feed_key: { type: String, required: true },
+    feed_seed: { type: String, required: true },
+    feed_key_hashes: { type: [String], default: [] },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },

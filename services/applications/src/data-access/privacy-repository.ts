@@ -79,7 +79,8 @@ export class PrivacyRepository {
       // a closed application's approval is history; its note was free text
       approval: null,
       // the booking link dies with the family's data (issue 29)
-      handover_token: null,
+      handover_seed: null,
+      handover_token_hash: null,
       erased_at: now,
     };
     return this.erase(this.stored.applications, id, set, events);

@@ -10,6 +10,7 @@ import type { ApplicationsRepository } from '../data-access/applications-reposit
 import type { HandoversRepository } from '../data-access/handovers-repository';
 import type { Calendar } from './calendar';
 import type { HandoverLinks } from './handover-links';
+import { LinkSecrets, secretDigest } from './link-secrets';
 import type { HandoverRecord, LocationRecord, SlotRecord } from './handover-records';
 import type { ApplicationRecord } from './records';
 import { familyNumbers, lotName } from './status-changes';
@@ -22,6 +23,8 @@ export interface HandoverBookingsDeps {
   logger: Logger;
   /** the public site, without a trailing slash */
   publicBaseUrl: string;
+  /** the handover's bearer secrets (booking links, feed keys), derived from LINK_SECRET */
+  links: LinkSecrets;
   /** a booking may be changed or cancelled up to this many hours before its slot */
   changeHours: number;
 }
@@ -68,6 +71,16 @@ export class HandoverBookings implements HandoverLinks {
     return `${this.deps.publicBaseUrl}/handover/${token}`;
   }
 
+  issue(): { seed: string; tokenHash: string; url: string } {
+    const seed = LinkSecrets.newSeed();
+    const token = this.deps.links.handoverToken(seed);
+    return { seed, tokenHash: secretDigest(token), url: this.url(token) };
+  }
+
+  urlOf(seed: string): string {
+    return this.url(this.deps.links.handoverToken(seed));
+  }
+
   now(): Date {
     return this.deps.calendar.now();
   }
@@ -95,7 +108,7 @@ export class HandoverBookings implements HandoverLinks {
       language: app.language,
       lot_name: lotName(lot, app),
       lot_id: app.lot_id,
-      handover_url: app.handover_token ? this.url(app.handover_token) : '',
+      handover_url: app.handover_seed ? this.urlOf(app.handover_seed) : '',
       ...familyNumbers(app),
     };
   }

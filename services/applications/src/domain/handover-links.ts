@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-
 /**
  * What the status changes need of the handover (issue 29): an approval carries the family's
  * personal booking link, and an application that leaves `approved` (lapse, cancelled
@@ -8,12 +6,13 @@ import { randomBytes } from 'node:crypto';
 export interface HandoverLinks {
   /** the family's booking page for a token: the public site + /handover/{token} */
   url(token: string): string;
+  /**
+   * a new link for an approval: what the application keeps (the seed and the token's digest,
+   * never the token: link-secrets.ts) and the page it leads to
+   */
+  issue(): { seed: string; tokenHash: string; url: string };
+  /** the booking page of the link an application keeps the seed of */
+  urlOf(seed: string): string;
   /** the application left `approved`: its booked slot, if any, is cancelled by the system */
   applicationLeft(applicationId: number): Promise<void>;
 }
-
-/**
- * A new booking-link token: 32 random bytes as 64 lower-case hex digits (API paths are lower
- * case: the platform refuses others as unknown routes).
- */
-export const newHandoverToken = (): string => randomBytes(32).toString('hex');

@@ -13,8 +13,10 @@ export interface LocationRecord {
   city: string;
   notes: string | null;
   active: boolean;
-  /** the secret of the location's iCal feed */
-  feed_key: string;
+  /** the seed of the location's iCal feed key (the key is derived: link-secrets.ts) */
+  feed_seed: string;
+  /** the digests of the keys the feed accepts */
+  feed_key_hashes: string[];
   created_at: Date;
   updated_at: Date;
 }

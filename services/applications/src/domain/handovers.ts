@@ -1,4 +1,4 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import {
   DonationStatusLabels,
   Events,
@@ -32,6 +32,7 @@ import { addDays, today } from './calendar';
 import { HandoverBookings, placeOf, slotPayload } from './handover-bookings';
 import type { HandoverFollowUp, HandoverRecord, LocationRecord } from './handover-records';
 import { calendar, type CalendarEvent } from './ical';
+import { LinkSecrets, secretDigest } from './link-secrets';
 import { authorOf, SYSTEM_AUTHOR } from './notes';
 import type { Pickups } from './pickups';
 import type { ApplicationRecord } from './records';
@@ -113,7 +114,8 @@ export class Handovers {
   // ---- locations (staff) --------------------------------------------------------------------
 
   private feedUrl(l: LocationRecord): string {
-    return `${this.b.deps.publicBaseUrl}/api/v1/locations/${l.id}/calendar.ics?key=${l.feed_key}`;
+    const key = this.b.deps.links.feedKey(l.feed_seed);
+    return `${this.b.deps.publicBaseUrl}/api/v1/locations/${l.id}/calendar.ics?key=${key}`;
   }
 
   private locationAnswer(l: LocationRecord): LocationAnswer {
@@ -130,10 +132,12 @@ export class Handovers {
   }
 
   async createLocation(input: LocationCreate): Promise<LocationAnswer> {
+    const feedSeed = LinkSecrets.newSeed();
     const created = await this.repo.insertLocation({
       ...input,
       active: true,
-      feed_key: randomBytes(24).toString('base64url'),
+      feed_seed: feedSeed,
+      feed_key_hashes: [secretDigest(this.b.deps.links.feedKey(feedSeed))],
     });
     return this.locationAnswer(created);
   }
@@ -149,6 +153,22 @@ export class Handovers {
     return this.locationAnswer(updated);
   }
 
+  /**
+   * Bearer secrets stored in clear before issue 43 become digests, once at start: a family's
+   * booking link keeps working (it cannot be shown again); a location's feed gets a new key
+   * (shown to staff) and keeps accepting the old one, so subscribed calendars go on.
+   */
+  async hashClearSecrets(): Promise<{ links: number; feeds: number }> {
+    const links = await this.apps.hashClearHandoverTokens(secretDigest);
+    const feeds = await this.repo.clearFeedKeys();
+    for (const { id, key } of feeds) {
+      const seed = LinkSecrets.newSeed();
+      const hashes = [secretDigest(this.b.deps.links.feedKey(seed)), secretDigest(key)];
+      await this.repo.replaceClearFeedKey(id, key, seed, hashes);
+    }
+    return { links, feeds: feeds.length };
+  }
+
   private async requireLocation(id: number): Promise<LocationRecord> {
     const location = await this.repo.findLocation(id);
     if (!location) throw new AppError('LOCATION_NOT_FOUND');
@@ -162,7 +182,13 @@ export class Handovers {
   async locationFeed(id: number, key: string): Promise<string> {
     const location = await this.repo.findLocation(id);
     // a wrong key says no more than an unknown location
-    if (!location || !sameSecret(location.feed_key, key)) throw new AppError('LOCATION_NOT_FOUND');
+    const digest = secretDigest(key);
+    // every accepted digest is compared, in constant time
+    const known = (location?.feed_key_hashes ?? []).reduce(
+      (found, h) => sameSecret(h, digest) || found,
+      false,
+    );
+    if (!location || !known) throw new AppError('LOCATION_NOT_FOUND');
     const from = new Date(this.b.now().getTime() - 7 * DAY_MS);
     const stops = await this.repo.ofLocationFrom(id, from);
     const appIds = stops.flatMap((h) => (h.application_id !== null ? [h.application_id] : []));
@@ -272,7 +298,7 @@ export class Handovers {
 
   /** The approved application of a token; anything else is 404 and says nothing more. */
   private async approvedOf(token: string): Promise<ApplicationRecord> {
-    const app = await this.apps.findByHandoverToken(token);
+    const app = await this.apps.findByHandoverTokenHash(secretDigest(token));
     if (!app || app.status !== 'approved') throw new AppError('HANDOVER_NOT_FOUND');
     return app;
   }

@@ -47,14 +47,14 @@ export function toApplication(
     rejected_for: _rejectedFor,
     request_key: _key,
     pickup_overdue_at: _overdueAt,
-    handover_token: token,
+    handover_seed: seed,
     approved_at: _approvedAt,
     note_open: _noteOpen,
     ...fields
   } = app;
   return {
     ...fields,
-    handover_url: app.status === 'approved' && token && handoverUrl ? handoverUrl(token) : null,
+    handover_url: app.status === 'approved' && seed && handoverUrl ? handoverUrl(seed) : null,
     approval: approval
       ? { ...approval, requested_by: approval.requested_by && actorOf(approval.requested_by) }
       : null,
@@ -234,7 +234,7 @@ export class Moderation {
         index >= 0 ? index + 1 : null,
         this.deps.pickups.isOverdue(a),
         queue?.holder ?? null,
-        this.deps.handoverLinks && ((token: string) => this.deps.handoverLinks!.url(token)),
+        this.deps.handoverLinks && ((seed: string) => this.deps.handoverLinks!.urlOf(seed)),
       );
     });
   }

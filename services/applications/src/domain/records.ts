@@ -64,8 +64,12 @@ export interface ApplicationRecord
   pickup_overdue_at: string | null;
   /** pending and first of the queue because this application let its pickup date lapse */
   next_in_queue_after: number | null;
-  /** approved (issue 29): the token of the family's personal booking link */
-  handover_token: string | null;
+  /**
+   * approved (issue 29): the seed of the family's personal booking link (its token is derived,
+   * never stored: link-secrets.ts); null before the approval, or for an approval made before
+   * issue 43 (its link works, but cannot be shown again)
+   */
+  handover_seed: string | null;
   /** when it was last approved */
   approved_at: string | null;
   /** a staff status change made without a note, whose note may still follow (NoteOpen) */
@@ -110,7 +114,7 @@ export type NewApplication = Omit<
   | 'pickup_reminded_at'
   | 'pickup_overdue_at'
   | 'next_in_queue_after'
-  | 'handover_token'
+  | 'handover_seed'
   | 'approved_at'
   | 'note_open'
 >;
@@ -123,8 +127,8 @@ export interface TransitionExtras {
   rejectedFor?: number | null;
   /** only while an approval of the application is requested (the catalog confirmed it) */
   requireApprovalRequested?: boolean;
-  /** approving: the token of the family's booking link */
-  handoverToken?: string | null;
+  /** approving: the family's booking link: its seed and its token's digest */
+  handover?: { seed: string; tokenHash: string } | null;
   /** a staff change without a note: its note may follow (NoteOpen) */
   noteOpen?: NoteOpen | null;
 }

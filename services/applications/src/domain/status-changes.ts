@@ -9,7 +9,7 @@ import { createEvent } from '@furniture/platform/domain';
 import type { ApplicationsRepository } from '../data-access/applications-repository';
 import { holdsLot, type ApplicationRecord, type TransitionExtras } from './records';
 import type { LotLookup, LotView } from '@furniture/platform/domain';
-import { newHandoverToken, type HandoverLinks } from './handover-links';
+import type { HandoverLinks } from './handover-links';
 import { noteLine, statusLabelDe, SYSTEM_AUTHOR, type NoteAuthor } from './notes';
 
 export type ChangeReason = (typeof ApplicationChangeReasons)[number];
@@ -106,8 +106,8 @@ export async function changeStatus(
 ): Promise<ApplicationRecord | null> {
   const t = transitionOf(app.status, to);
   const lot = await deps.lots.get(app.lot_id);
-  const token = to === 'approved' ? newHandoverToken() : null;
   const links = deps.handoverLinks;
+  const link = to === 'approved' && links ? links.issue() : null;
   const comment = opts.note ?? `Status: ${statusLabelDe[app.status]} → ${statusLabelDe[to]}`;
   const event: DomainEvent = createEvent(
     t.event,
@@ -120,7 +120,7 @@ export async function changeStatus(
       ...(to === 'approved'
         ? {
             pickup_by: opts.pickupBy ?? null,
-            handover_url: token && links ? links.url(token) : null,
+            handover_url: link?.url ?? null,
           }
         : {}),
       ...(to === 'completed' ? { approved_at: app.approved_at } : {}),
@@ -143,7 +143,7 @@ export async function changeStatus(
       : null;
   const updated = await deps.applications.transition(app.id, app.status, to, line, [event], {
     ...opts,
-    handoverToken: token,
+    handover: link && { seed: link.seed, tokenHash: link.tokenHash },
     noteOpen,
   });
   // its booked slot is given back (the handover job catches up after a crash in between)

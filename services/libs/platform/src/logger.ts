@@ -23,15 +23,33 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
 // trace and span ids (tracing.ts) are hex digits
 const TRACE_ID = /^(?:[0-9a-f]{16}|[0-9a-f]{32})$/;
 
+// a bearer secret in a URL: a path segment of 24+ letters, digits, - or _ (a family's booking
+// link, 64 hex digits) that is no UUID (photo and event ids stay readable), and the value of a
+// query parameter named key, token, secret, signature or code (a location's feed key)
+const SECRET_SEGMENT =
+  /\/(?![0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![\w-]))[\w-]{24,}(?=[/?#\s"'<>]|$)/gi;
+const SECRET_PARAM = /([?&;](?:[\w.-]*(?:key|token|secret|signature|sig|code)))=[^&#\s"'<>]+/gi;
+
+/** A text with the bearer secrets of its URLs redacted (issue 43: no token in any log). */
+export function maskSecrets(text: string): string {
+  return text.replace(SECRET_SEGMENT, '/[redacted]').replace(SECRET_PARAM, '$1=[redacted]');
+}
+
+/** What every string of a log line goes through: bearer secrets, then personal data. */
+export function maskLogText(text: string): string {
+  return maskPersonalData(maskSecrets(text));
+}
+
 /**
- * Every string of a log line with phone numbers and e-mail addresses masked (families' numbers
- * travel in URLs: check-status, can-apply, ?phone=). Dates stay as they are.
+ * Every string of a log line with bearer secrets in URLs redacted and phone numbers and e-mail
+ * addresses masked (families' numbers travel in URLs: check-status, can-apply, ?phone=). Dates
+ * stay as they are.
  */
 export function maskLogValue(value: unknown, depth = 0): unknown {
   if (typeof value === 'string')
     return ISO_DATE.test(value) || UUID.test(value) || TRACE_ID.test(value)
       ? value
-      : maskPersonalData(value);
+      : maskLogText(value);
   if (depth > 6 || value === null || typeof value !== 'object') return value;
   if (value instanceof Date) return value;
   if (Array.isArray(value)) return value.map((v) => maskLogValue(v, depth + 1));
@@ -60,7 +78,7 @@ export function createLogger(
       logMethod(args, method) {
         method.apply(
           this,
-          args.map((a) => (typeof a === 'string' ? maskPersonalData(a) : a)) as typeof args,
+          args.map((a) => (typeof a === 'string' ? maskLogText(a) : a)) as typeof args,
         );
       },
     },
@@ -68,6 +86,8 @@ export function createLogger(
       paths: [
         'req.headers.authorization',
         'req.headers.cookie',
+        'req.headers["x-feed-key"]',
+        'req.headers["x-donation-token"]',
         '*.password',
         '*.new_password',
         '*.current_password',
@@ -134,7 +154,7 @@ export function httpLogger(
       if (!logger.isLevelEnabled(level)) return;
       logger[level](
         {
-          req: { id: req.id, method: req.method, url: maskPersonalData(url) },
+          req: { id: req.id, method: req.method, url: maskLogText(url) },
           res: { statusCode: res.statusCode },
           responseTime: Math.round(performance.now() - started),
         },

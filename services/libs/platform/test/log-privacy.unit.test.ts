@@ -114,3 +114,30 @@ describe('personal data in logs', () => {
     expect(entries[0]).toMatchObject({ level: 40, msg: 'request aborted' });
   });
 });
+
+describe('bearer secrets in logs (issue 43)', () => {
+  test('when a URL carries a booking link token, a feed key or another secret parameter, then the line shows it redacted and keeps ids, UUIDs and other parameters readable', () => {
+    const token = '4f9c0a1b2c3d4e5f60718293a4b5c6d7e8f90123456789abcdef0123456789ab';
+    const uuid = '6f1c2b7e-3d4a-4e5f-8a9b-0c1d2e3f4a5b';
+    const cases: [string, string][] = [
+      [`/api/v1/handovers/${token}/booking`, '/api/v1/handovers/[redacted]/booking'],
+      [`https://moebel.example/handover/${token}`, 'https://moebel.example/handover/[redacted]'],
+      [
+        '/api/v1/locations/3/calendar.ics?key=Zx9_abcDEF-1234567890&lang=de',
+        '/api/v1/locations/3/calendar.ics?key=[redacted]&lang=de',
+      ],
+      [
+        '/callbacks/whatsapp?hub.verify_token=abc&hub.challenge=4',
+        '/callbacks/whatsapp?hub.verify_token=[redacted]&hub.challenge=4',
+      ],
+      [`/media/lots/5/${uuid}-large.webp`, `/media/lots/5/${uuid}-large.webp`],
+      [
+        `/internal/donations/7/items/1/photo-claims/${uuid}`,
+        `/internal/donations/7/items/1/photo-claims/${uuid}`,
+      ],
+      ['/api/v1/lots?limit=10&status=available', '/api/v1/lots?limit=10&status=available'],
+    ];
+    for (const [url, shown] of cases)
+      expect(maskLogValue({ req: { url } })).toEqual({ req: { url: shown } });
+  });
+});

@@ -10,6 +10,7 @@ import {
   idParamSchema,
   locationCreateSchema,
   locationFeedQuerySchema,
+  FEED_KEY_HEADER,
   locationPatchSchema,
   slotCreateSchema,
   slotListQuerySchema,
@@ -50,7 +51,8 @@ export function locationsRouter(handovers: Handovers): Router {
   r.get('/:id/calendar.ics', async (req, res) => {
     const { id } = input.params(req, idParamSchema);
     const { key } = input.query(req, locationFeedQuerySchema);
-    const ics = await handovers.locationFeed(id, key);
+    const header = req.get(FEED_KEY_HEADER);
+    const ics = await handovers.locationFeed(id, header || key || '');
     res.set('cache-control', 'private, no-store').type(ICS).send(ics);
   });
   return r;

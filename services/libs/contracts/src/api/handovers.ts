@@ -231,5 +231,13 @@ export type HandoverOutcomeInput = z.infer<typeof handoverOutcomeSchema>;
 
 export const handoverIdParamsSchema = idParamSchema;
 
-/** GET /locations/{id}/calendar.ics?key=: the feed's secret. */
-export const locationFeedQuerySchema = z.object({ key: z.string().min(1).max(200) });
+/**
+ * GET /locations/{id}/calendar.ics?key=: the feed's secret, in the query (what a calendar app
+ * can subscribe to) or in the X-Feed-Key header (what a script should send: a header is not
+ * kept in proxies' and browsers' histories); one of the two is required (404 without).
+ */
+export const locationFeedQuerySchema = z.object({ key: z.string().min(1).max(200).optional() });
+export const locationFeedHeadersSchema = z.object({
+  'x-feed-key': z.string().min(1).max(200).optional(),
+});
+export const FEED_KEY_HEADER = 'x-feed-key';
