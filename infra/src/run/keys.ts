@@ -49,6 +49,24 @@ export function ensureInternalSecrets(dir: string): Record<string, string> {
 
 const INTERNAL_SERVICES = ['auth', 'catalog', 'applications', 'media', 'notification'];
 
+/**
+ * The applications service's LINK_SECRET (booking links and feed keys are derived from it),
+ * created once and kept: another one would make every link sent before invalid.
+ */
+export function ensureLinkSecret(dir: string): string {
+  const file = path.join(dir, 'link-secret');
+  try {
+    const stored = fs.readFileSync(file, 'utf8').trim();
+    if (stored.length >= 32) return stored;
+  } catch {
+    // none yet: create below
+  }
+  const created = randomBytes(32).toString('base64url');
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  fs.writeFileSync(file, created, { mode: 0o600 });
+  return created;
+}
+
 /** A service's INTERNAL_SECRET and INTERNAL_CALLERS from the secrets of ensureInternalSecrets. */
 export function internalEnv(
   secrets: Record<string, string>,

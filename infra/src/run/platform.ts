@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../paths';
 import { freePort, waitUntil } from '../util';
-import { ensureInternalSecrets, ensureKeyPair, internalEnv } from './keys';
+import { ensureInternalSecrets, ensureKeyPair, ensureLinkSecret, internalEnv } from './keys';
 import { Supervisor } from './supervisor';
 
 export const SERVICE_NAMES = ['auth', 'catalog', 'applications', 'media', 'notification'] as const;
@@ -81,6 +81,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   opts.onStoppable?.(() => supervisor.stop());
   const keys = ensureKeyPair(path.join(opts.dataDir, 'keys'));
   const internalSecrets = ensureInternalSecrets(path.join(opts.dataDir, 'keys'));
+  const linkSecret = ensureLinkSecret(path.join(opts.dataDir, 'keys'));
   const replicas = Math.max(1, Math.floor(opts.replicas ?? 1));
   const instances = Object.fromEntries(
     SERVICE_NAMES.map((name, i) => [
@@ -141,6 +142,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
         ...common,
         ...notOverridden(opts.serviceEnv?.[service.name], opts.overrides),
         ...internalEnv(internalSecrets, service.name),
+        ...(service.name === 'applications' ? { LINK_SECRET: linkSecret } : {}),
         PORT: String(service.port),
         // each process's metrics on a port of their own, chosen by the system (several replicas)
         METRICS_PORT: '0',

@@ -18,8 +18,8 @@ const UNUSED_KEY = 'the admin command line verifies and signs no token';
  * services get theirs (MONGO_URL, …), except that
  * - the service's database is <SERVICE>_MONGO_DB (one MONGO_DB cannot name five databases;
  *   unset, the service's own default, furniture_<service>);
- * - a composition builds a token verifier (and auth a signer) that no command uses, so their
- *   keys are not asked for;
+ * - a composition builds a token verifier (and auth a signer, applications its link secrets)
+ *   that no command uses, so their keys are not asked for;
  * - no metrics are registered.
  */
 export function serviceEnv(service: ServiceName, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
@@ -32,6 +32,9 @@ export function serviceEnv(service: ServiceName, env: NodeJS.ProcessEnv): NodeJS
     JWT_PUBLIC_KEY_FILE: '',
     JWT_PRIVATE_KEY: UNUSED_KEY,
     JWT_PRIVATE_KEY_FILE: '',
+    // no command shows or sends a booking link
+    LINK_SECRET: UNUSED_KEY,
+    LINK_SECRET_FILE: '',
     METRICS_ENABLED: 'false',
   };
 }
