@@ -79,6 +79,23 @@ export function loadNotificationConfig(env: NodeJS.ProcessEnv = process.env) {
       /** messages per channel and calendar month (0: no budget); a warning at 80 % */
       WHATSAPP_MONTHLY_BUDGET: envInt(0, { min: 0 }),
       SMS_MONTHLY_BUDGET: envInt(0, { min: 0 }),
+      /**
+       * the messages an anonymous submission triggers (an application's or a donation's
+       * "received"; docs/security.md, "No budget for a bot") go only to numbers of these
+       * countries (ISO 3166 codes, comma-separated), at most one per number and day
+       */
+      ANONYMOUS_MESSAGE_COUNTRIES: z
+        .string()
+        .default('DE,UA,PL')
+        .transform((v) =>
+          v
+            .split(/[\s,]+/)
+            .filter(Boolean)
+            .map((c) => c.toUpperCase()),
+        )
+        .pipe(z.array(z.string().regex(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2 codes, e.g. DE,UA,PL'))),
+      /** …and out of this share (percent) of each channel's monthly budget; 0: none at all */
+      ANONYMOUS_MESSAGE_BUDGET_PERCENT: envInt(20, { min: 0, max: 100 }),
       /** one request to a provider */
       MESSAGE_TIMEOUT_MS: envInt(10000, { min: 100 }),
       /** sending attempts of one message on one channel before the channel counts as failed */

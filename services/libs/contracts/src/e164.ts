@@ -26,3 +26,8 @@ export function toE164(raw: string): string | null {
   }
   return national?.isPossible() ? national.number : null;
 }
+
+/** The country (ISO 3166-1 alpha-2, e.g. DE) of a number in E.164, or null when none fits. */
+export function countryOfE164(e164: string): string | null {
+  return parsePhoneNumberFromString(e164)?.country ?? null;
+}

@@ -1,14 +1,16 @@
 import { MESSAGE_CALLBACK_PATHS, type MessageChannel } from '@furniture/contracts';
-import { metricsRegistry, type ServiceKit } from '@furniture/platform';
+import { localDay, metricsRegistry, type ServiceKit } from '@furniture/platform';
 import { Counter } from 'prom-client';
 import type { ActivityService } from '../activity/domain/activity-service';
 import type { NotificationConfig } from '../config';
 import type { MailService } from '../mail/domain/mail-service';
 import { ModulePrivacy, type ErasedFamilies } from '../privacy/domain/privacy-service';
+import { AnonymousQuotaRepository } from './data-access/anonymous-quota-repository';
 import { MessageRepository } from './data-access/message-repository';
 import type { Models } from './data-access/models';
 import { BudgetWarningRepository, OptOutRepository } from './data-access/opt-out-repository';
 import { MessagePrivacyRepository } from './data-access/privacy-repository';
+import { AnonymousMessages } from './domain/anonymous-messages';
 import { phoneHash } from './domain/channels';
 import { MessageOutcomes } from './domain/message-outcomes';
 import type { MessageActivity, MessageMail } from './domain/message-ports';
@@ -107,6 +109,7 @@ export function composeMessages(
       });
     },
   };
+  const quota = new AnonymousQuotaRepository(kit.store);
   const outcomes = new MessageOutcomes({
     messages,
     optOuts,
@@ -115,6 +118,8 @@ export function composeMessages(
       whatsapp: { enabled: whatsappOn, budget: config.WHATSAPP_MONTHLY_BUDGET },
       sms: { enabled: smsOn, budget: config.SMS_MONTHLY_BUDGET },
     },
+    anonymousPercent: config.ANONYMOUS_MESSAGE_BUDGET_PERCENT,
+    quota,
     activity,
     mail,
     timeZone: config.TIMEZONE,
@@ -127,6 +132,11 @@ export function composeMessages(
     messages,
     providers,
     outcomes,
+    anonymous: new AnonymousMessages({
+      countries: new Set(config.ANONYMOUS_MESSAGE_COUNTRIES),
+      quota,
+      dayOf: (at) => localDay(at, config.TIMEZONE),
+    }),
     logger,
     maxAttempts: config.MESSAGE_MAX_ATTEMPTS,
     retryBaseMs: config.MESSAGE_RETRY_BASE_MS,

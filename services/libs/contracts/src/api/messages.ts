@@ -69,6 +69,12 @@ export const MessageReasons = [
   'budget_spent',
   'provider_refused',
   'undelivered',
+  /** an anonymous submission's confirmation (issue 43): no number of an allowed country */
+  'country_not_allowed',
+  /** … the number had its one confirmation of the day already */
+  'daily_limit',
+  /** … the month's share of the budget for such confirmations is spent */
+  'anonymous_share_spent',
 ] as const;
 export type MessageReason = (typeof MessageReasons)[number];
 

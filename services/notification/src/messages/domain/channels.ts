@@ -6,7 +6,8 @@ import type { MessageRecord } from './message-types';
 export const ChannelOrder: readonly MessageChannel[] = ['whatsapp', 'sms'];
 
 /** Why a channel is passed over for a message. */
-export type PassedOver = 'off' | 'no_number' | 'opted_out' | 'budget_spent' | 'failed';
+export type PassedOver =
+  'off' | 'no_number' | 'opted_out' | 'budget_spent' | 'anonymous_share_spent' | 'failed';
 
 /** What the sender knows about each channel when it decides. */
 export interface ChannelView {
@@ -15,6 +16,8 @@ export interface ChannelView {
   optedOut: (e164: string) => Promise<boolean>;
   /** the month's budget is spent */
   spent: () => Promise<boolean>;
+  /** an anonymous submission's message: the month's share for those is spent */
+  shareSpent?: () => Promise<boolean>;
 }
 
 export type ChannelChoice =
@@ -49,6 +52,7 @@ export async function chooseChannel(
     else if (!to) why = 'no_number';
     else if (await v.optedOut(to)) why = 'opted_out';
     else if (await v.spent()) why = 'budget_spent';
+    else if (v.shareSpent && (await v.shareSpent())) why = 'anonymous_share_spent';
     if (!why) return { channel, to: to!, passed };
     passed.push([channel, why]);
   }
@@ -69,7 +73,9 @@ export async function chooseChannel(
       ? 'opted_out'
       : reasons.includes('budget_spent')
         ? 'budget_spent'
-        : 'no_number';
+        : reasons.includes('anonymous_share_spent')
+          ? 'anonymous_share_spent'
+          : 'no_number';
   return { channel: null, final: 'skipped', reason, passed };
 }
 

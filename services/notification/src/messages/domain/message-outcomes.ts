@@ -4,6 +4,8 @@ import type { BudgetWarningRepository, OptOutRepository } from '../data-access/o
 import type { MessageRepository } from '../data-access/message-repository';
 import { budgetKey, budgetState, monthOf, phoneHash, type ChannelView } from './channels';
 import type { MessageActivity, MessageMail } from './message-ports';
+import type { AnonymousQuotaRepository } from '../data-access/anonymous-quota-repository';
+import { isAnonymousKind } from './anonymous-messages';
 import type { MessageRecord } from './message-types';
 
 export interface ChannelSettings {
@@ -25,6 +27,9 @@ export class MessageOutcomes {
       optOuts: OptOutRepository;
       warnings: BudgetWarningRepository;
       channels: Record<MessageChannel, ChannelSettings>;
+      /** the share (percent) of each channel's budget that anonymous submissions' messages get */
+      anonymousPercent: number;
+      quota: AnonymousQuotaRepository;
       activity: MessageActivity;
       mail: MessageMail;
       timeZone: string;
@@ -49,13 +54,31 @@ export class MessageOutcomes {
     return { used, budget, ...budgetState(used, budget) };
   }
 
-  /** What the sender knows of each channel when it picks one. */
-  view(): Record<MessageChannel, ChannelView> {
+  /**
+   * Whether an anonymous submission's message finds no place in the month's share of the
+   * channel's budget: it takes one of the share's numbered slots (a unique key, exact across
+   * replicas) and keeps it for its retries; a channel without a budget has no share to spend.
+   */
+  async shareSpent(channel: MessageChannel, messageId: number, at = new Date()): Promise<boolean> {
+    const { budget } = this.deps.channels[channel];
+    if (budget <= 0) return false;
+    const size = Math.floor((budget * this.deps.anonymousPercent) / 100);
+    return !(await this.deps.quota.takeSlot(
+      `anonymous:${this.budgetKey(channel, at)}`,
+      size,
+      messageId,
+    ));
+  }
+
+  /** What the sender knows of each channel when it picks one (for message `m`). */
+  view(m?: Pick<MessageRecord, 'id' | 'kind'>): Record<MessageChannel, ChannelView> {
+    const anonymous = m !== undefined && isAnonymousKind(m.kind);
     const one = (channel: MessageChannel): ChannelView => ({
       enabled: this.deps.channels[channel].enabled,
       optedOut: (e164) => this.deps.optOuts.isOptedOut(channel, phoneHash(e164)),
       spent: async () =>
         this.deps.channels[channel].budget > 0 && (await this.usage(channel)).spent,
+      ...(anonymous ? { shareSpent: () => this.shareSpent(channel, m.id) } : {}),
     });
     return { whatsapp: one('whatsapp'), sms: one('sms') };
   }

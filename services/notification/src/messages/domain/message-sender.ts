@@ -1,6 +1,7 @@
 import type { MessageChannel, MessageStep } from '@furniture/contracts';
 import { inTraceOf, type Logger } from '@furniture/platform/domain';
 import type { MessageRepository } from '../data-access/message-repository';
+import type { AnonymousMessages } from './anonymous-messages';
 import { chooseChannel } from './channels';
 import type { MessageOutcomes } from './message-outcomes';
 import { ProviderError, type MessageProvider, type MessageRecord } from './message-types';
@@ -11,6 +12,8 @@ export interface MessageSenderOptions {
   messages: MessageRepository;
   providers: Partial<Record<MessageChannel, MessageProvider>>;
   outcomes: MessageOutcomes;
+  /** anonymous submissions' messages: allowed countries, one per number and day */
+  anonymous?: AnonymousMessages;
   logger: Logger;
   maxAttempts: number;
   retryBaseMs: number;
@@ -182,7 +185,22 @@ export class MessageSender {
   private async deliver(m: MessageRecord): Promise<void> {
     const { messages, outcomes, logger } = this.opts;
     const log = { messageId: m.id, kind: m.kind, attempt: m.attempts };
-    const choice = await chooseChannel(m, outcomes.view());
+    const admitted = this.opts.anonymous
+      ? await this.opts.anonymous.admit(m)
+      : { numbers: { whatsapp_to: m.whatsapp_to, sms_to: m.sms_to } };
+    if ('refused' in admitted) {
+      const done = await messages.markFinal(m, {
+        status: 'skipped',
+        reason: admitted.refused,
+        steps: [],
+      });
+      if (done) {
+        logger.info({ ...log, reason: admitted.refused }, 'message skipped');
+        this.opts.onOutcome?.('none', 'skipped');
+      }
+      return;
+    }
+    const choice = await chooseChannel({ ...m, ...admitted.numbers }, outcomes.view(m));
     const passed = choice.passed
       .filter(([, why]) => why !== 'failed')
       .map(([channel, why]) => this.step(channel, 'skipped', why));

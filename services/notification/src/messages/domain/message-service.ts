@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import {
   type Actor,
   type DomainEvent,
@@ -24,6 +24,15 @@ import type {
 } from './message-types';
 
 export type QueueResult = 'queued' | 'duplicate' | 'not_messaged';
+
+/**
+ * Equal secrets, in constant time: the digests are compared, so neither a differing byte nor a
+ * differing length tells an attacker how close a guess came (issue 43).
+ */
+function sameSecret(given: string, expected: string): boolean {
+  const digest = (v: string) => createHash('sha256').update(v, 'utf8').digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
 
 /**
  * The messages module's domain: every mailed event and every prepared message becomes one
@@ -202,7 +211,7 @@ export class MessageService {
   /** Meta's webhook verification: the challenge when the token matches, else refused. */
   verifyWebhook(mode: string, token: string, challenge: string): string {
     const expected = this.deps.verifyToken;
-    if (mode !== 'subscribe' || !expected || token !== expected) {
+    if (mode !== 'subscribe' || !expected || !sameSecret(token, expected)) {
       this.deps.logger.warn({ channel: 'whatsapp' }, 'webhook verification refused');
       throw new AppError('MESSAGE_CALLBACK_FORBIDDEN');
     }
