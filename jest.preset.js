@@ -59,6 +59,9 @@ module.exports = function preset(dir, extra = {}) {
       '^@furniture/gateway/(app|config)$': path.join(root, 'gateway/src/$1.ts'),
       '^@furniture/gateway/testing$': path.join(root, 'gateway/test/harness.ts'),
     },
+    // age-encryption (the backups' encryption) and the noble and scure libraries under it are ES
+    // modules only: transformed to CommonJS like our own code
+    transformIgnorePatterns: ['/node_modules/(?!(age-encryption|@noble|@scure)/)'],
     testMatch: ['<rootDir>/**/*.test.ts', '<rootDir>/**/*.test.tsx'],
     testPathIgnorePatterns: ['/node_modules/', '/dist/'],
     ...(infra ? INFRA : {}),

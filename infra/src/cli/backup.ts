@@ -6,17 +6,62 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
+  BackupKeyError,
   backupRetentionDays,
   DEFAULT_DATABASES,
+  newBackupIdentity,
+  recipientOf,
   runBackup,
   runRestore,
 } from '@furniture/platform/backup';
 import { assertStopped, hasData, openRunStorage } from '../backup';
 import { BACKUP_DIR, displayPath, ERASURE_LEDGER_FILE, RUN_DATA_DIR } from '../paths';
-import { keyFiles } from '../run/keys';
 import { errorMessage } from '../util';
 
 const log = (line: string) => process.stdout.write(`backup  ${line}\n`);
+
+/**
+ * The archives' private key on this machine: BACKUP_AGE_IDENTITY_FILE, else one in the user's
+ * configuration folder, made by the first `make backup` (never in .data, beside the archives).
+ */
+function identityFile(): string {
+  const configured = process.env.BACKUP_AGE_IDENTITY_FILE?.trim();
+  if (configured) return configured;
+  const base = process.env.XDG_CONFIG_HOME?.trim() || path.join(os.homedir(), '.config');
+  return path.join(base, 'moebelbruecke', 'backup-identity.txt');
+}
+
+/** BACKUP_AGE_RECIPIENT, else the public key of this machine's identity (made when missing). */
+async function recipient(): Promise<string> {
+  const given = process.env.BACKUP_AGE_RECIPIENT?.trim();
+  if (given) return given;
+  const file = identityFile();
+  if (fs.existsSync(file)) return recipientOf(fs.readFileSync(file, 'utf8'));
+  const made = await newBackupIdentity();
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  fs.writeFileSync(file, `# public key: ${made.recipient}\n${made.identity}\n`, { mode: 0o600 });
+  log(
+    `made the archives' key pair: the private key is ${displayPath(file)}; keep a copy of it away from this machine (a password manager): without it no archive can be restored`,
+  );
+  return made.recipient;
+}
+
+/** The private key for a restore: BACKUP_AGE_IDENTITY, or the file of identityFile(). */
+function identity(): string {
+  const given = process.env.BACKUP_AGE_IDENTITY?.trim();
+  if (given) return given;
+  const file = identityFile();
+  if (!fs.existsSync(file))
+    throw new BackupKeyError(
+      `no private key for the archives: put it into ${displayPath(file)} or set BACKUP_AGE_IDENTITY`,
+    );
+  const key = fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('AGE-SECRET-KEY-'));
+  if (!key) throw new BackupKeyError(`${displayPath(file)} holds no age private key`);
+  return key;
+}
 
 async function backup(): Promise<void> {
   if (!hasData(RUN_DATA_DIR) && !process.env.MONGO_URL)
@@ -27,19 +72,14 @@ async function backup(): Promise<void> {
   const storage = await openRunStorage(RUN_DATA_DIR, log);
   log(storage.running ? 'make run is running: reading its data as it is' : 'make run is stopped');
   try {
-    const keysDir = path.join(RUN_DATA_DIR, 'keys');
-    const { privateKeyFile, publicKeyFile } = keyFiles(keysDir);
-    const keys = Object.fromEntries(
-      Object.entries({ 'jwt-private.pem': privateKeyFile, 'jwt-public.pem': publicKeyFile }).filter(
-        ([, file]) => fs.existsSync(file),
-      ),
-    );
     const { location, manifest } = await runBackup({
       mongoUrl: storage.mongoUrl,
       databases: DEFAULT_DATABASES,
       s3Url: storage.s3Url,
       buckets: [process.env.S3_BUCKET?.trim() || 'furniture-media'],
-      keys,
+      // the token signing keys stay out of every archive
+      keys: {},
+      recipient: await recipient(),
       dir: BACKUP_DIR,
       retentionDays: backupRetentionDays(process.env),
       log,
@@ -68,6 +108,7 @@ async function restore(from: string): Promise<void> {
       keysDir: path.join(RUN_DATA_DIR, 'keys'),
       force: process.env.FORCE === '1',
       ledger: process.env.ERASURE_LEDGER || ERASURE_LEDGER_FILE,
+      identity: identity(),
       log,
     });
   } finally {

@@ -1,7 +1,9 @@
 /**
  * The restore drill (issue 31, docs/operations.md "Backup and restore"): a platform with data of
  * every kind (categories, a user, lots with a photo, applications in three states, a wish, a
- * donation with a photo, mails and log entries) is backed up while it runs; a family's data
+ * donation with a photo, mails and log entries) is backed up while it runs, encrypted to an age
+ * public key (issue 43: without the private key nothing of it can be read, a wrong key and a
+ * changed byte are refused before anything is written, no signing key is in it); a family's data
  * (its application and the donation it made) is erased after the backup; the databases are
  * dropped and the bucket emptied; the archive is restored. Every document and every object is
  * compared with the archive (counts and checksums), the platform starts again on what was
@@ -12,11 +14,15 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { BSON, MongoClient } from 'mongodb';
 import sharp from 'sharp';
 import {
+  AGE_MAGIC,
   backupEntries,
+  BackupKeyError,
   DamagedArchiveError,
+  newBackupIdentity,
   existingData,
   listObjects,
   restoreBackup,
@@ -82,10 +88,10 @@ async function documentsNow(): Promise<Map<string, string[]>> {
 }
 
 /** The archive's collections (sorted lines) and objects (checksums). */
-async function archived(file: string) {
+async function archived(file: string, identity: string) {
   const docs = new Map<string, string[]>();
   const objects = new Map<string, string>();
-  for await (const entry of backupEntries(file)) {
+  for await (const entry of backupEntries(file, identity)) {
     const chunks: Buffer[] = [];
     for await (const chunk of entry.body) chunks.push(chunk);
     const body = Buffer.concat(chunks);
@@ -222,23 +228,17 @@ test('when a platform with data of every kind is backed up while it runs, wiped 
   );
   await s.applications.kit.flushOutbox();
 
-  // --- the backup, while the platform runs
-  const keysDir = path.join(work, 'keys');
-  fs.mkdirSync(keysDir);
-  fs.writeFileSync(path.join(keysDir, 'jwt-private.pem'), testKeys().privateKey);
-  fs.writeFileSync(path.join(keysDir, 'jwt-public.pem'), testKeys().publicKey);
+  // --- the backup, while the platform runs, encrypted to the operator's public key; the token
+  // signing keys are not given to it (as the backup command gives none)
+  const { identity, recipient } = await newBackupIdentity();
   const started = Date.now();
   const { file, manifest } = await writeBackup(
     {
       mongoUrl: urls.mongoUrl,
       databases: Object.values(databases),
       s3: { client: s3, buckets: [bucket] },
-      keys: {
-        'jwt-private.pem': path.join(keysDir, 'jwt-private.pem'),
-        'jwt-public.pem': path.join(keysDir, 'jwt-public.pem'),
-      },
     },
-    { dir: path.join(work, 'backups'), version: 'drill' },
+    { dir: path.join(work, 'backups'), version: 'drill', recipient },
   );
   const backupMs = Date.now() - started;
   expect(manifest.databases[databases.applications]).toMatchObject({ applications: 4, wishes: 1 });
@@ -248,7 +248,13 @@ test('when a platform with data of every kind is backed up while it runs, wiped 
   expect(manifest.databases[databases.notification]?.mails).toBeGreaterThanOrEqual(6);
   expect(manifest.buckets[bucket]).toBe((await listObjects(s3, bucket)).length);
   expect(manifest.buckets[bucket]).toBeGreaterThanOrEqual(3); // three sizes of the photo
-  expect(manifest.keys.sort()).toEqual(['jwt-private.pem', 'jwt-public.pem']);
+  expect(manifest.keys).toEqual([]);
+  // what a thief who copies the archive holds: age's header and ciphertext, no tar, no gzip
+  const stolen = fs.readFileSync(file);
+  expect(path.basename(file)).toMatch(/\.tar\.gz\.age$/);
+  expect(stolen.subarray(0, AGE_MAGIC.length).toString('latin1')).toBe(AGE_MAGIC);
+  expect(() => zlib.gunzipSync(stolen)).toThrow();
+  expect(stolen.includes(Buffer.from(testKeys().privateKey.split('\n')[1]!))).toBe(false);
 
   // --- after the backup, an administrator erases a family's data
   const erasure = await s.http.post('/api/v1/privacy/erase', { phone: erasedPhone }, staff);
@@ -270,20 +276,29 @@ test('when a platform with data of every kind is backed up while it runs, wiped 
   const targets = { mongoUrl: urls.mongoUrl, s3, keysDir: path.join(work, 'restored-keys') };
   expect(await existingData(manifest, targets)).toEqual([]);
 
-  // a damaged archive is refused before anything is written
-  const damaged = path.join(work, 'damaged.tar.gz');
+  // no key, a wrong key, a changed byte: each refused, clearly, before anything is written
+  await expect(restoreBackup(file, targets)).rejects.toThrow(/archive is encrypted/);
+  const wrong = await newBackupIdentity();
+  const refusal = restoreBackup(file, targets, { identity: wrong.identity });
+  await expect(refusal).rejects.toBeInstanceOf(BackupKeyError);
+  await expect(restoreBackup(file, targets, { identity: wrong.identity })).rejects.toThrow(
+    /encrypted to another key/,
+  );
+  const damaged = path.join(work, 'damaged.tar.gz.age');
   const bytes = fs.readFileSync(file);
   bytes[Math.floor(bytes.length / 2)]! ^= 0xff;
   fs.writeFileSync(damaged, bytes);
-  await expect(restoreBackup(damaged, targets)).rejects.toBeInstanceOf(DamagedArchiveError);
+  await expect(restoreBackup(damaged, targets, { identity })).rejects.toBeInstanceOf(
+    DamagedArchiveError,
+  );
   expect(await existingData(manifest, targets)).toEqual([]);
 
   // --- the restore, and every document and object compared with the archive
   const restoreStarted = Date.now();
-  const restored: Manifest = await restoreBackup(file, targets);
+  const restored: Manifest = await restoreBackup(file, targets, { identity });
   const restoreMs = Date.now() - restoreStarted;
   expect(restored.created_at).toBe(manifest.created_at);
-  const archive = await archived(file);
+  const archive = await archived(file, identity);
   const now = await documentsNow();
   expect([...now.keys()].sort()).toEqual([...archive.docs.keys()].sort());
   for (const [name, lines] of archive.docs) {
@@ -306,10 +321,8 @@ test('when a platform with data of every kind is backed up while it runs, wiped 
     const type = manifest.files.find((f) => f.path === `objects/${bucket}/${o.name}`)?.content_type;
     expect((await s3.statObject(bucket, o.name)).metaData['content-type']).toBe(type);
   }
-  for (const key of ['jwt-private.pem', 'jwt-public.pem'])
-    expect(fs.readFileSync(path.join(targets.keysDir, key))).toEqual(
-      fs.readFileSync(path.join(keysDir, key)),
-    );
+  // no signing key came back: the platform keeps (or makes) its own
+  expect(fs.existsSync(path.join(targets.keysDir, 'jwt-private.pem'))).toBe(false);
   // the erased family and its donation are in the archive, as they were when it was taken
   expect(now.get(`databases/${databases.applications}/applications.jsonl`)!.join()).toContain(
     erasedName,

@@ -50,8 +50,11 @@ test('when S3 does not answer after the databases were read, then the backup fai
 
 test('when archives are named by their time, then the time is read back and the older ones are found', () => {
   const at = new Date('2026-04-30T03:00:01.234Z');
-  expect(backupFileName(at)).toBe('moebelbruecke-backup-2026-04-30T03-00-01.234Z.tar.gz');
+  expect(backupFileName(at, false)).toBe('moebelbruecke-backup-2026-04-30T03-00-01.234Z.tar.gz');
+  // encrypted (every archive since issue 43)
+  expect(backupFileName(at)).toBe('moebelbruecke-backup-2026-04-30T03-00-01.234Z.tar.gz.age');
   expect(backupTime(`/x/${backupFileName(at)}`)).toEqual(at);
+  expect(backupTime(`/x/${backupFileName(at, false)}`)).toEqual(at);
   expect(backupTime('erasures.jsonl')).toBeUndefined();
   for (const day of ['2026-01-01', '2026-04-01'])
     fs.writeFileSync(path.join(dir, backupFileName(new Date(`${day}T00:00:00Z`))), '');

@@ -13,11 +13,12 @@ import zlib from 'node:zlib';
 import type { Client } from 'minio';
 import { BSON, MongoClient, type Document } from 'mongodb';
 import tar from 'tar-stream';
+import { AGE_MAGIC, BackupKeyError, decryptStream, encryptStream } from './encryption';
 import { isMissing, listObjects } from './s3';
 
 export const BACKUP_FORMAT = 'moebelbruecke-backup/1';
 const MANIFEST = 'manifest.json';
-const NAME = /^moebelbruecke-backup-(\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}Z)\.tar\.gz$/;
+const NAME = /^moebelbruecke-backup-(\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}Z)\.tar\.gz(\.age)?$/;
 const INSERT_BATCH = 500;
 /** documents as stored: an int stays an int, a double a double, a long a long (no JS numbers) */
 const READ_AS_STORED = { batchSize: 1000, promoteValues: false, promoteLongs: false } as const;
@@ -58,8 +59,20 @@ export interface BackupSources {
 export type Log = (line: string) => void;
 
 /** The archive's file name for a moment (sorts by time; retention reads it back). */
-export function backupFileName(at: Date): string {
-  return `moebelbruecke-backup-${at.toISOString().replace(/:/g, '-')}.tar.gz`;
+export function backupFileName(at: Date, encrypted = true): string {
+  return `moebelbruecke-backup-${at.toISOString().replace(/:/g, '-')}.tar.gz${encrypted ? '.age' : ''}`;
+}
+
+/** Whether a file is age-encrypted (its first bytes), as every archive since issue 43 is. */
+export function isEncryptedArchive(file: string): boolean {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const head = Buffer.alloc(AGE_MAGIC.length);
+    fs.readSync(fd, head, 0, head.length, 0);
+    return head.toString('latin1') === AGE_MAGIC;
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** When an archive named by backupFileName was taken; undefined for any other name. */
@@ -128,12 +141,19 @@ function connect(url: string): MongoClient {
  */
 export async function writeBackup(
   sources: BackupSources,
-  opts: { dir: string; version: string; log?: Log; now?: () => Date },
+  opts: {
+    dir: string;
+    version: string;
+    /** the age public key the archive is encrypted to (none: a plain .tar.gz, tests of the format) */
+    recipient?: string;
+    log?: Log;
+    now?: () => Date;
+  },
 ): Promise<{ file: string; manifest: Manifest }> {
   const log = opts.log ?? (() => undefined);
   const started = (opts.now ?? (() => new Date()))();
   fs.mkdirSync(opts.dir, { recursive: true });
-  const file = path.join(opts.dir, backupFileName(started));
+  const file = path.join(opts.dir, backupFileName(started, opts.recipient !== undefined));
   const partial = `${file}.partial`;
   const work = fs.mkdtempSync(path.join(opts.dir, '.backup-'));
   const manifest: Manifest = {
@@ -147,7 +167,13 @@ export async function writeBackup(
     files: [],
   };
   const pack = tar.pack();
-  const written = pipeline(pack, zlib.createGzip(), fs.createWriteStream(partial));
+  const gzip = zlib.createGzip();
+  // encrypted as it is written: the archive never lies on a disk in clear
+  const body = opts.recipient ? await encryptStream(gzip, opts.recipient) : gzip;
+  const written = Promise.all([
+    pipeline(pack, gzip),
+    pipeline(body, fs.createWriteStream(partial)),
+  ]);
   const mongo = connect(sources.mongoUrl);
   try {
     // the databases before the objects: a photo record read first finds its object later
@@ -241,13 +267,23 @@ export async function writeBackup(
 /** Every entry of an archive in order, each body to be consumed before the next. */
 export async function* backupEntries(
   file: string,
+  identity?: string,
 ): AsyncGenerator<{ name: string; size: number; body: AsyncIterable<Buffer> }> {
   const extract = tar.extract();
   const source = fs.createReadStream(file);
+  let plain: Readable = source;
+  if (isEncryptedArchive(file)) {
+    if (!identity)
+      throw new BackupKeyError(
+        'the archive is encrypted: give the private key it was encrypted to (BACKUP_AGE_IDENTITY or BACKUP_AGE_IDENTITY_FILE)',
+      );
+    plain = await decryptStream(source, identity);
+  }
   const gunzip = zlib.createGunzip();
   source.on('error', (err) => extract.destroy(err));
+  plain.on('error', (err) => extract.destroy(err));
   gunzip.on('error', (err) => extract.destroy(err));
-  source.pipe(gunzip).pipe(extract);
+  plain.pipe(gunzip).pipe(extract);
   try {
     for await (const entry of extract) {
       yield {
@@ -274,11 +310,11 @@ export class DamagedArchiveError extends Error {
  * and checksum, nothing else, as many documents in each collection as counted. Answers the
  * manifest; throws DamagedArchiveError otherwise. Writes nothing.
  */
-export async function verifyBackup(file: string): Promise<Manifest> {
+export async function verifyBackup(file: string, identity?: string): Promise<Manifest> {
   const seen = new Map<string, { size: number; sha256: string; lines: number }>();
   let manifestText = '';
   try {
-    for await (const entry of backupEntries(file)) {
+    for await (const entry of backupEntries(file, identity)) {
       const sink = new Sha256Sink();
       const chunks: Buffer[] = [];
       for await (const chunk of entry.body) {
@@ -294,6 +330,7 @@ export async function verifyBackup(file: string): Promise<Manifest> {
         });
     }
   } catch (err) {
+    if (err instanceof BackupKeyError) throw err;
     throw new DamagedArchiveError(file, (err as Error).message);
   }
   if (!manifestText) throw new DamagedArchiveError(file, 'it has no manifest');
@@ -404,10 +441,10 @@ async function* linesOf(body: AsyncIterable<Buffer>): AsyncGenerator<string> {
 export async function restoreBackup(
   file: string,
   targets: RestoreTargets,
-  opts: { force?: boolean; log?: Log } = {},
+  opts: { force?: boolean; log?: Log; identity?: string } = {},
 ): Promise<Manifest> {
   const log = opts.log ?? (() => undefined);
-  const manifest = await verifyBackup(file);
+  const manifest = await verifyBackup(file, opts.identity);
   log(
     `${path.basename(file)}: checked (${manifest.files.length} files, taken ${manifest.created_at}, version ${manifest.version})`,
   );
@@ -426,7 +463,7 @@ export async function restoreBackup(
   const mongo = connect(targets.mongoUrl);
   try {
     await mongo.connect();
-    for await (const entry of backupEntries(file)) {
+    for await (const entry of backupEntries(file, opts.identity)) {
       const [kind, owner, ...rest] = entry.name.split('/');
       const name = rest.join('/');
       if (kind === 'databases' && owner && name.endsWith('.jsonl')) {

@@ -13,6 +13,7 @@ import {
   type Log,
   type Manifest,
 } from './archive';
+import { checkRecipient } from './encryption';
 import { openErasureLedger } from './erasure-ledger';
 import { listObjects, s3Client } from './s3';
 
@@ -44,8 +45,13 @@ export interface BackupSettings {
   s3Url?: string;
   s3Region?: string;
   buckets: string[];
-  /** name in the archive → key file */
+  /**
+   * name in the archive → key file. The token signing keys are left out (issue 43): a restore
+   * where they are lost makes new ones, and every session ends
+   */
   keys: Record<string, string>;
+  /** the age public key every archive is encrypted to (BACKUP_AGE_RECIPIENT) */
+  recipient: string;
   /** where the archive is written (and kept, unless uploaded) */
   dir: string;
   /** a bucket to keep the archives in instead of `dir` (the k8s CronJob) */
@@ -85,7 +91,7 @@ export async function runBackup(
         source && s.buckets.length > 0 ? { client: source.client, buckets: s.buckets } : undefined,
       keys: s.keys,
     },
-    { dir: s.dir, version: platformVersion(), log: s.log },
+    { dir: s.dir, version: platformVersion(), recipient: checkRecipient(s.recipient), log: s.log },
   );
   const cutoff = new Date(Date.now() - s.retentionDays * DAY_MS);
   if (!s.upload) {
@@ -100,17 +106,24 @@ export async function runBackup(
   try {
     // an S3 object appears whole or not at all
     await target.client.fPutObject(s.upload.bucket, key, file, {
-      'Content-Type': 'application/gzip',
+      'Content-Type': 'application/octet-stream',
     });
   } finally {
     fs.rmSync(file, { force: true });
   }
-  const expired = (await listObjects(target.client, s.upload.bucket, s.upload.prefix))
-    .filter((o) => (backupTime(o.name) ?? new Date()) < cutoff)
-    .map((o) => o.name);
-  if (expired.length > 0) {
-    await target.client.removeObjects(s.upload.bucket, expired);
-    s.log(`deleted ${expired.length} archive(s) older than ${s.retentionDays} days`);
+  try {
+    const expired = (await listObjects(target.client, s.upload.bucket, s.upload.prefix))
+      .filter((o) => (backupTime(o.name) ?? new Date()) < cutoff)
+      .map((o) => o.name);
+    if (expired.length > 0) {
+      await target.client.removeObjects(s.upload.bucket, expired);
+      s.log(`deleted ${expired.length} archive(s) older than ${s.retentionDays} days`);
+    }
+  } catch (err) {
+    // a put-only credential (docs/operations.md): the bucket's lifecycle rule keeps the retention
+    s.log(
+      `old archives not deleted here (${(err as Error).message}): the bucket's lifecycle rule must delete them after ${s.retentionDays} days`,
+    );
   }
   return { location: `s3://${s.upload.bucket}/${key}`, manifest };
 }
@@ -126,6 +139,8 @@ export interface RestoreSettings {
   force: boolean;
   /** the ERASURE_LEDGER setting (with s3Url for an s3:// one) */
   ledger?: string;
+  /** the age private key the archive was encrypted to (BACKUP_AGE_IDENTITY) */
+  identity?: string;
   log: Log;
 }
 
@@ -152,8 +167,12 @@ export async function runRestore(s: RestoreSettings): Promise<Manifest> {
         s3: s.s3Url ? s3Client(s.s3Url, s.s3Region).client : undefined,
         keysDir: s.keysDir,
       },
-      { force: s.force, log: s.log },
+      { force: s.force, log: s.log, identity: s.identity },
     );
+    if (!manifest.keys.some((k) => k.includes('private')))
+      s.log(
+        'the archive holds no token signing key (kept out of backups): where the key is lost, a new one is made (make run: at its next start; k8s: create the Secrets anew, k8s/README.md) and every session ends: staff log in again',
+      );
     const ledger = openErasureLedger(s.ledger, s.s3Url, s.s3Region);
     if (!ledger) {
       s.log(

@@ -6,6 +6,7 @@
 //   node services/libs/platform/dist/cli/backup.js verify <archive>
 /* eslint-disable no-console -- a command-line tool prints */
 import { verifyBackup } from '../backup/archive';
+import { BackupKeyError } from '../backup/encryption';
 import { backupRetentionDays, DEFAULT_DATABASES, runBackup, runRestore } from '../backup/command';
 import { readSecret } from '../config';
 
@@ -13,11 +14,18 @@ const usage = `usage: backup.js backup | restore <archive | s3://bucket/key> | v
 
   env (backup):  MONGO_URL, BACKUP_DATABASES (${DEFAULT_DATABASES.join(',')}),
                  S3_URL or S3_URL_FILE, S3_BUCKET (furniture-media), S3_REGION,
-                 JWT_PRIVATE_KEY_FILE, JWT_PUBLIC_KEY_FILE (kept when set),
+                 BACKUP_AGE_RECIPIENT (the age public key every archive is encrypted to),
                  BACKUP_DIR (/backups), or BACKUP_S3_BUCKET and BACKUP_S3_PREFIX (backups/),
                  BACKUP_RETENTION_DAYS (at most PERSONAL_DATA_RETENTION_DAYS, 180)
-  env (restore): MONGO_URL, S3_URL, KEYS_DIR (where the keys go), FORCE=1 (replace data),
-                 ERASURE_LEDGER (the applications service's and the catalog's)`;
+  env (restore): MONGO_URL, S3_URL, BACKUP_AGE_IDENTITY or BACKUP_AGE_IDENTITY_FILE (the private
+                 key: also for verify), KEYS_DIR, FORCE=1 (replace data), ERASURE_LEDGER`;
+
+/** The private key of the archives, when given (restore, verify). */
+function identity(env: NodeJS.ProcessEnv): string | undefined {
+  return env.BACKUP_AGE_IDENTITY || env.BACKUP_AGE_IDENTITY_FILE
+    ? readSecret(env.BACKUP_AGE_IDENTITY, env.BACKUP_AGE_IDENTITY_FILE, 'BACKUP_AGE_IDENTITY')
+    : undefined;
+}
 
 function list(value: string | undefined, fallback: string[]): string[] {
   const items = (value ?? '')
@@ -44,9 +52,6 @@ async function main(): Promise<void> {
   const dir = env.BACKUP_DIR?.trim() || '/backups';
   switch (command) {
     case 'backup': {
-      const keys: Record<string, string> = {};
-      if (env.JWT_PRIVATE_KEY_FILE) keys['jwt-private.pem'] = env.JWT_PRIVATE_KEY_FILE;
-      if (env.JWT_PUBLIC_KEY_FILE) keys['jwt-public.pem'] = env.JWT_PUBLIC_KEY_FILE;
       const bucket = env.BACKUP_S3_BUCKET?.trim();
       const { location } = await runBackup({
         mongoUrl: required('MONGO_URL'),
@@ -54,7 +59,9 @@ async function main(): Promise<void> {
         s3Url,
         s3Region: env.S3_REGION,
         buckets: s3Url ? list(env.BACKUP_BUCKETS ?? env.S3_BUCKET, ['furniture-media']) : [],
-        keys,
+        // the token signing keys stay out of every archive
+        keys: {},
+        recipient: required('BACKUP_AGE_RECIPIENT'),
         dir,
         upload: bucket
           ? {
@@ -80,13 +87,14 @@ async function main(): Promise<void> {
         keysDir: env.KEYS_DIR?.trim() || undefined,
         force: env.FORCE === '1',
         ledger: env.ERASURE_LEDGER,
+        identity: identity(env),
         log,
       });
       console.log(`restored ${archive}`);
       return;
     case 'verify': {
       if (!archive) throw new Error('verify: name the archive');
-      const m = await verifyBackup(archive);
+      const m = await verifyBackup(archive, identity(env));
       console.log(
         `${archive}: intact, ${m.files.length} files, taken ${m.created_at}, version ${m.version}`,
       );
@@ -100,5 +108,6 @@ async function main(): Promise<void> {
 
 main().catch((err: unknown) => {
   console.error(`${process.argv[2] ?? 'backup'} failed: ${(err as Error).message}`);
-  process.exit(1);
+  // a wrong key is the operator's to fix, not a damaged archive
+  process.exit(err instanceof BackupKeyError ? 3 : 1);
 });
