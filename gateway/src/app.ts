@@ -20,7 +20,7 @@ import type { GatewayConfig } from './config';
 import { servicesHealth } from './health';
 import { bodyLimit } from './middleware/body-limit';
 import { publicCache, type CacheFeed } from './middleware/public-cache';
-import { rateLimits } from './middleware/rate-limits';
+import { rateLimits, type SharedLimits } from './middleware/rate-limits';
 import { spa } from './middleware/spa';
 import { verifyToken } from './middleware/verify-token';
 import { proxied, proxyToServices } from './proxy';
@@ -136,6 +136,8 @@ export function createGatewayApp(opts: {
   isAccepting?: () => boolean;
   /** the platform's events, which drop kept public answers when what they show changes */
   cacheFeed?: CacheFeed;
+  /** rate limit counters every gateway replica shares (start.ts); none: this process's memory */
+  sharedLimits?: SharedLimits;
 }): Express {
   const { config, logger } = opts;
   const settings: Record<ServiceName, string> = {
@@ -224,6 +226,8 @@ export function createGatewayApp(opts: {
       publicLookups: config.RATE_LIMIT_PUBLIC_LOOKUPS,
       publicLookupsWindowSeconds: config.RATE_LIMIT_PUBLIC_LOOKUPS_WINDOW_SECONDS,
       messageCallbacksPerMinute: config.RATE_LIMIT_MESSAGE_CALLBACKS,
+      shared: opts.sharedLimits,
+      logger,
     }),
   );
   app.use(['/api/v1', '/media'], verifyToken(verifier));

@@ -1,5 +1,11 @@
 import path from 'node:path';
-import { baseConfigShape, loadConfig, platformRelease, readSecret } from '@furniture/platform';
+import {
+  baseConfigShape,
+  envBool,
+  loadConfig,
+  platformRelease,
+  readSecret,
+} from '@furniture/platform';
 import { z } from 'zod';
 
 /** One URL, or several separated by commas (the processes of one service). */
@@ -49,6 +55,12 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
       SPA_DIR: z.string().default(path.resolve(__dirname, '../../frontend/dist')),
       /** express "trust proxy": which hops may set X-Forwarded-For (the ingress in k8s) */
       TRUST_PROXY: z.string().default('loopback'),
+      /**
+       * the gateway's own database (on MONGO_URL): the rate limits every replica shares (issue
+       * 43); RATE_LIMIT_SHARED=false counts in each replica's memory instead
+       */
+      MONGO_DB: z.string().default('furniture_gateway'),
+      RATE_LIMIT_SHARED: envBool.default(true),
       /** login attempts per client IP per window */
       RATE_LIMIT_LOGIN: z.coerce.number().int().min(1).default(20),
       RATE_LIMIT_LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),

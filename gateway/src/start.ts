@@ -6,6 +6,7 @@ import { EventBus, Lifecycle, createLogger, runMain } from '@furniture/platform'
 import { createGatewayApp, createMetricsApp } from './app';
 import { cacheFeedOf } from './cache-feed';
 import { loadGatewayConfig } from './config';
+import { sharedLimits } from './middleware/shared-limits';
 
 runMain('gateway', async () => {
   const config = loadGatewayConfig();
@@ -31,7 +32,17 @@ runMain('gateway', async () => {
     lifecycle.onShutdown('event feed', () => bus.stop());
     cacheFeed = cacheFeedOf(bus, logger);
   }
-  const app = createGatewayApp({ config, logger, isAccepting: lifecycle.isAccepting, cacheFeed });
+  const limits = config.RATE_LIMIT_SHARED
+    ? sharedLimits({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger })
+    : undefined;
+  if (limits) lifecycle.onShutdown('shared rate limits', () => limits.stop());
+  const app = createGatewayApp({
+    config,
+    logger,
+    isAccepting: lifecycle.isAccepting,
+    cacheFeed,
+    sharedLimits: limits?.shared,
+  });
   await lifecycle.listen(app, config.PORT, config.HOST);
   if (config.METRICS_ENABLED)
     await lifecycle.listen(createMetricsApp(), config.METRICS_PORT, config.HOST);

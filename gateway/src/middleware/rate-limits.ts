@@ -1,17 +1,19 @@
 import type { Request, RequestHandler } from 'express';
 import { rateLimit } from 'express-rate-limit';
-import { AppError } from '@furniture/platform';
+import { AppError, type Limiter, type LimiterDeclaration, type Logger } from '@furniture/platform';
 
 /**
  * Per-client-IP limits on login, on the public writes (applications, wishes, donations, a
  * family's booking) and on the public lookups by phone number (check-status, can-apply and
  * applications-info with a phone, a donor's lookup) or by secret (a family's booking page, a
- * location's iCal feed). The counters live in this gateway replica's memory; the auth service
- * additionally throttles logins per account and per IP in its database, and the applications
- * and catalog services count public writes per address and per phone number and lookups per
- * address in their own, shared by every replica.
+ * location's iCal feed). The counters live in the gateway's own database (`shared`, issue 43):
+ * one budget for every gateway replica, not one per replica. While that database does not answer
+ * (or no database is given: tests of the routing) each replica counts in its memory, so a client
+ * is never let through unlimited. The auth service additionally throttles logins per account and
+ * per IP in its database, and the applications and catalog services count public writes per
+ * address and per phone number and lookups per address in their own.
  */
-function limiter(max: number, windowSeconds: number): RequestHandler {
+function memoryLimiter(max: number, windowSeconds: number): RequestHandler {
   return rateLimit({
     windowMs: windowSeconds * 1000,
     limit: max,
@@ -24,6 +26,54 @@ function limiter(max: number, windowSeconds: number): RequestHandler {
   });
 }
 
+/** How long a replica waits for the shared counters before it counts in its memory instead. */
+const SHARED_TIMEOUT_MS = 1000;
+
+/** The shared counters of every replica, for a budget (`shared` of rateLimits). */
+export type SharedLimits = (decl: LimiterDeclaration) => Limiter;
+
+function limiter(
+  name: string,
+  max: number,
+  windowSeconds: number,
+  shared: SharedLimits | undefined,
+  logger: Logger | undefined,
+): RequestHandler {
+  const local = memoryLimiter(max, windowSeconds);
+  if (!shared) return local;
+  const counters = shared({
+    table: 'gateway_rate_limits',
+    prefix: name,
+    points: max,
+    windowSeconds,
+  });
+  let warned = 0;
+  return (req, res, next) => {
+    const key = req.ip ?? 'unknown';
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('no answer')), SHARED_TIMEOUT_MS);
+    });
+    Promise.race([counters.take(key), timeout])
+      .then((waitSeconds) => {
+        if (waitSeconds === 0) return next();
+        res.setHeader('retry-after', String(waitSeconds));
+        next(new AppError('RATE_LIMITED', { extra: { retry_after: waitSeconds } }));
+      })
+      .catch((err: unknown) => {
+        if (Date.now() - warned > 60_000) {
+          warned = Date.now();
+          logger?.warn(
+            { err: (err as Error).message, limit: name },
+            'shared rate limits unreachable: counting in this replica until they answer',
+          );
+        }
+        local(req, res, next);
+      })
+      .finally(() => clearTimeout(timer));
+  };
+}
+
 export function rateLimits(opts: {
   login: number;
   loginWindowSeconds: number;
@@ -33,11 +83,16 @@ export function rateLimits(opts: {
   publicLookupsWindowSeconds: number;
   /** the messaging providers' callbacks per client IP per minute (issue 30) */
   messageCallbacksPerMinute: number;
+  /** the counters every gateway replica shares (none: this replica's memory) */
+  shared?: SharedLimits;
+  logger?: Logger;
 }): RequestHandler {
-  const login = limiter(opts.login, opts.loginWindowSeconds);
-  const publicWrites = limiter(opts.publicWrites, opts.publicWritesWindowSeconds);
-  const publicLookups = limiter(opts.publicLookups, opts.publicLookupsWindowSeconds);
-  const callbacks = limiter(opts.messageCallbacksPerMinute, 60);
+  const make = (name: string, max: number, windowSeconds: number) =>
+    limiter(name, max, windowSeconds, opts.shared, opts.logger);
+  const login = make('login', opts.login, opts.loginWindowSeconds);
+  const publicWrites = make('writes', opts.publicWrites, opts.publicWritesWindowSeconds);
+  const publicLookups = make('lookups', opts.publicLookups, opts.publicLookupsWindowSeconds);
+  const callbacks = make('callbacks', opts.messageCallbacksPerMinute, 60);
   return (req, res, next) => {
     // signed by the provider (checked by the notification service); generous, as every message
     // brings up to three status callbacks, but not unbounded for a forger
