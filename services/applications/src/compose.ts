@@ -6,6 +6,7 @@ import {
   defineService,
   ensureIndexes,
   erasureLedgerOf,
+  ledgerWatermark,
   phoneLookupLimit,
   publicWriteLimits,
   readSecret,
@@ -141,8 +142,22 @@ export async function composeApplications(
     logger,
     ledger: erasureLedgerOf(config),
   });
-  // before the service answers: nothing a restored backup brought back is served (docs/privacy.md)
-  kit.onStart(() => privacy.catchUp());
+  // before the service answers: nothing a restored backup brought back is served (docs/privacy.md);
+  // a ledger that does not answer holds the start up for a few seconds only
+  kit.catchUp('erasure_ledger', () => privacy.catchUp());
+  const ledger = erasureLedgerOf(config);
+  if (ledger)
+    kit.every(
+      'erasure ledger compaction',
+      24 * 3600 * 1000,
+      async () => {
+        const dropped = await ledger.compact(
+          ledgerWatermark(new Date(), config.PERSONAL_DATA_RETENTION_DAYS),
+        );
+        if (dropped > 0) logger.info({ dropped }, 'erasure ledger compacted');
+      },
+      { oneReplica: true },
+    );
   kit.every('personal data retention', config.RETENTION_CHECK_INTERVAL_MS, () =>
     privacy.applyRetention(),
   );

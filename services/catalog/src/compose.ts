@@ -74,7 +74,7 @@ export async function composeCatalog(kit: ServiceKit<CatalogConfig>, options: Ca
     ledger: erasureLedgerOf(config),
   });
   // before the service answers: no donor erased after a restored backup is served again
-  kit.onStart(() => donationPrivacy.catchUp());
+  kit.catchUp('erasure_ledger', () => donationPrivacy.catchUp());
   kit.every(
     'donation data retention',
     config.RETENTION_CHECK_INTERVAL_MS,

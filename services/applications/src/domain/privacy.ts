@@ -12,6 +12,7 @@ import {
   DependencyUnavailableError,
   type ErasureLedger,
   type Logger,
+  ledgerWatermark,
 } from '@furniture/platform/domain';
 import type { PrivacyRepository } from '../data-access/privacy-repository';
 import { OPEN_STATUSES } from './records';
@@ -133,7 +134,9 @@ export class Privacy {
     let applications = 0;
     let wishes = 0;
     const now = this.deps.now();
-    for (const entry of (await this.deps.ledger?.entries()) ?? []) {
+    // only what an archive that may still be restored can hold (the ledger's watermark)
+    const since = ledgerWatermark(now, this.deps.retentionDays);
+    for (const entry of (await this.deps.ledger?.entries(since)) ?? []) {
       for (const id of await this.deps.privacy.notErased('application', entry.applications))
         if (await this.eraseOne('application', id, entry.reason, now, entry.actor)) applications++;
       for (const id of await this.deps.privacy.notErased('wish', entry.wishes))

@@ -5,6 +5,7 @@ import {
   type ErasedRecord,
   type ErasureLedger,
   type Logger,
+  ledgerWatermark,
 } from '@furniture/platform/domain';
 import type { DonationsRepository, StoredDonation } from '../data-access/donations-repository';
 import {
@@ -109,7 +110,9 @@ export class DonationPrivacy {
    */
   async catchUp(): Promise<number> {
     let erased = 0;
-    for (const entry of (await this.deps.ledger?.entries()) ?? []) {
+    // only what an archive that may still be restored can hold (the ledger's watermark)
+    const since = ledgerWatermark(this.deps.now(), this.deps.retentionDays);
+    for (const entry of (await this.deps.ledger?.entries(since)) ?? []) {
       for (const id of await this.deps.donations.notErased(entry.donations ?? []))
         if (await this.eraseOne(id, entry.reason, entry.actor, { evenOpen: true })) erased++;
     }

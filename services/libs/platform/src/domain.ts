@@ -14,3 +14,4 @@ export type { AuthenticatedActor, PresentedToken } from './auth';
 export { formatLocal, localDay, localInstant, rangeEnd, rangeStart } from './dates';
 export { changesOf } from './changes';
 export type { ErasureLedger, ErasureEntry, ErasedRecord } from './backup/erasure-ledger';
+export { ledgerWatermark } from './backup/watermark';

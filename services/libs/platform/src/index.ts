@@ -29,5 +29,5 @@ export { inRequestScope } from './request-scope';
 export * from './phone-input';
 export * from './public-limits';
 export * from './release';
-export { erasureLedgerOf, openErasureLedger } from './backup/erasure-ledger';
+export { erasureLedgerOf, ledgerWatermark, openErasureLedger } from './backup/erasure-ledger';
 export type { ErasedRecord, ErasureEntry, ErasureLedger } from './backup/erasure-ledger';

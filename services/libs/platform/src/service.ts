@@ -93,6 +93,8 @@ export class ServiceKit<C extends ServiceBaseConfig = ServiceBaseConfig> {
   private readonly starters: (() => unknown)[] = [];
   private readonly stoppers: (() => Promise<unknown> | unknown)[] = [];
   private readonly checks: Record<string, HealthCheck>;
+  /** shown on /ready without failing it (catch-ups that go on after the start) */
+  private readonly infos: Record<string, HealthCheck> = {};
   private started = false;
 
   constructor(
@@ -176,6 +178,47 @@ export class ServiceKit<C extends ServiceBaseConfig = ServiceBaseConfig> {
     this.starters.push(fn);
   }
 
+  /**
+   * Work that should be done before the service answers but needs something that may be away
+   * (the erasure ledger on S3): waited for at most `waitMs` at start. Not done by then, the
+   * service starts anyway, tries again in the background (a doubling pause up to a minute) until
+   * it succeeds, and /ready shows `<name>: false` meanwhile, without failing it: an outage of S3
+   * holds up no rollout and no scale-up (issue 43).
+   */
+  catchUp(name: string, run: () => Promise<unknown>, opts: { waitMs?: number } = {}): void {
+    let done = false;
+    this.infos[name] = () => done;
+    this.onStart(async () => {
+      const loop = (async () => {
+        for (let pause = 1000; !this.stopping.signal.aborted; pause = Math.min(pause * 2, 60_000)) {
+          try {
+            await run();
+            done = true;
+            return;
+          } catch (err) {
+            this.logger.warn(
+              { err: (err as Error).message, work: name, retryInMs: pause },
+              'catch-up at start failed; the service answers and tries again',
+            );
+            await new Promise((resolve) => setTimeout(resolve, pause).unref());
+          }
+        }
+      })();
+      let timer: NodeJS.Timeout | undefined;
+      const waited = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, opts.waitMs ?? 5000);
+        timer.unref();
+      });
+      await Promise.race([loop, waited]);
+      clearTimeout(timer);
+      if (!done)
+        this.logger.warn(
+          { work: name },
+          'not caught up at start: answering meanwhile (see /ready)',
+        );
+    });
+  }
+
   onStop(fn: () => Promise<unknown> | unknown): void {
     this.stoppers.push(fn);
   }
@@ -186,7 +229,7 @@ export class ServiceKit<C extends ServiceBaseConfig = ServiceBaseConfig> {
       logger: this.logger,
       verifier: this.verifier,
       checks: this.checks,
-      info: { broker: () => this.bus.isConnected() },
+      info: { broker: () => this.bus.isConnected(), ...this.infos },
       details: () => ({ consumer: this.bus.consumerState() }),
       isAccepting: this.isAccepting,
       metrics: this.config.METRICS_ENABLED,

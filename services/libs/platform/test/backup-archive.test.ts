@@ -61,7 +61,7 @@ test('when archives are named by their time, then the time is read back and the 
   fs.writeFileSync(path.join(dir, 'erasures.jsonl'), '');
   expect(
     backupsOlderThan(dir, new Date('2026-02-01T00:00:00Z')).map((f) => path.basename(f)),
-  ).toEqual(['moebelbruecke-backup-2026-01-01T00-00-00.000Z.tar.gz']);
+  ).toEqual(['moebelbruecke-backup-2026-01-01T00-00-00.000Z.tar.gz.age']);
 });
 
 test('when the retention of the archives is set, then it defaults to and may not exceed the personal-data retention period', () => {

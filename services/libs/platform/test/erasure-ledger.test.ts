@@ -6,7 +6,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { listObjects, openErasureLedger, s3Client, type ErasureEntry } from '../src/backup';
+import {
+  ledgerWatermark,
+  listObjects,
+  openErasureLedger,
+  s3Client,
+  type ErasureEntry,
+} from '../src/backup';
 import { testUrls, uniqueName } from '../src/testing';
 
 const entry = (at: string, id: number): ErasureEntry => ({
@@ -61,4 +67,40 @@ test('when the setting is empty, relative or names no bucket, then there is no l
   expect(() => openErasureLedger('backups/erasures.jsonl')).toThrow(/absolute file path/);
   expect(() => openErasureLedger('s3:///x', 'http://a:b@127.0.0.1:9000')).toThrow(/no bucket/);
   expect(() => openErasureLedger('s3://bucket/x')).toThrow(/S3_URL/);
+});
+
+test('when a ledger is compacted at a watermark, then the entries before it are gone, those after it stay, and a read from the watermark on lists nothing older (file and S3)', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-'));
+  const { s3Url } = testUrls();
+  const s3 = s3Client(s3Url).client;
+  const bucket = uniqueName('ledger').replace(/_/g, '-');
+  await s3.makeBucket(bucket);
+  try {
+    const ledgers = [
+      openErasureLedger(path.join(dir, 'erasures.jsonl'))!,
+      openErasureLedger(`s3://${bucket}/erasures/`, s3Url)!,
+    ];
+    for (const ledger of ledgers) {
+      for (const [at, id] of [
+        ['2026-01-10T10:00:00.000Z', 1],
+        ['2026-02-10T10:00:00.000Z', 2],
+        ['2026-06-10T10:00:00.000Z', 3],
+      ] as const)
+        await ledger.append(entry(at, id));
+      const watermark = ledgerWatermark(new Date('2026-08-01T00:00:00Z'), 180);
+      expect(watermark).toBe('2026-02-01T00:00:00.000Z');
+      const ids = async (since?: string) =>
+        (await ledger.entries(since)).map((e) => e.applications[0]!.id);
+      expect(await ids(watermark)).toEqual([2, 3]);
+      expect(await ledger.compact(watermark)).toBe(1);
+      expect(await ids()).toEqual([2, 3]);
+      expect(await ledger.compact(watermark)).toBe(0);
+    }
+    expect((await listObjects(s3, bucket, 'erasures/')).length).toBe(2);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+    const names = (await listObjects(s3, bucket)).map((o) => o.name);
+    if (names.length > 0) await s3.removeObjects(bucket, names);
+    await s3.removeBucket(bucket);
+  }
 });

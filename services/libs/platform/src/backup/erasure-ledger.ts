@@ -10,6 +10,8 @@ import type { Actor } from '@furniture/contracts';
 import { readSecret } from '../config';
 import { listObjects, s3Client } from './s3';
 
+export { ledgerWatermark } from './watermark';
+
 /** One erased record: its id and when it was created (an id a restore hands out again differs). */
 export interface ErasedRecord {
   id: number;
@@ -31,7 +33,17 @@ export interface ErasureLedger {
   readonly where: string;
   /** durably appended when it resolves */
   append(entry: ErasureEntry): Promise<void>;
-  entries(): Promise<ErasureEntry[]>;
+  /**
+   * the entries, oldest first; with `since` (an ISO time, the watermark) only those at or after
+   * it: an S3 ledger then lists from there on and reads nothing older
+   */
+  entries(since?: string): Promise<ErasureEntry[]>;
+  /**
+   * Drops the entries before the watermark (no archive that may still be restored is older):
+   * the file is rewritten; on S3 the objects are deleted where the credential may (under object
+   * lock the bucket's lifecycle rule does it). Answers how many were dropped.
+   */
+  compact(before: string): Promise<number>;
 }
 
 /** A JSON-lines file, appended to and flushed to disk before the erasure goes on. */
@@ -49,7 +61,7 @@ class FileLedger implements ErasureLedger {
     }
   }
 
-  async entries(): Promise<ErasureEntry[]> {
+  async entries(since = ''): Promise<ErasureEntry[]> {
     let text: string;
     try {
       text = await fs.promises.readFile(this.where, 'utf8');
@@ -60,11 +72,29 @@ class FileLedger implements ErasureLedger {
     // a line cut short by a crash while appending is no entry
     return text.split('\n').flatMap((line) => {
       try {
-        return line ? [JSON.parse(line) as ErasureEntry] : [];
+        const entry = line ? (JSON.parse(line) as ErasureEntry) : undefined;
+        return entry && entry.at >= since ? [entry] : [];
       } catch {
         return [];
       }
     });
+  }
+
+  async compact(before: string): Promise<number> {
+    const all = await this.entries();
+    const kept = all.filter((e) => e.at >= before);
+    if (kept.length === all.length) return 0;
+    // written whole beside it and renamed over it: a crash leaves the old or the new file
+    const tmp = `${this.where}.compacting-${process.pid}`;
+    const handle = await fs.promises.open(tmp, 'w', 0o600);
+    try {
+      await handle.write(kept.map((e) => `${JSON.stringify(e)}\n`).join(''));
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fs.promises.rename(tmp, this.where);
+    return all.length - kept.length;
   }
 }
 
@@ -91,8 +121,18 @@ class S3Ledger implements ErasureLedger {
     });
   }
 
-  async entries(): Promise<ErasureEntry[]> {
-    const objects = await listObjects(this.s3.client, this.bucket, this.prefix);
+  /** An entry's object name starts with its time (append), so names sort by time. */
+  private keyTime(time: string): string {
+    return `${this.prefix}${time.replace(/:/g, '-')}`;
+  }
+
+  async entries(since = ''): Promise<ErasureEntry[]> {
+    const objects = await listObjects(
+      this.s3.client,
+      this.bucket,
+      this.prefix,
+      since ? this.keyTime(since) : '',
+    );
     const out: ErasureEntry[] = [];
     for (const o of objects) {
       const chunks: Buffer[] = [];
@@ -100,7 +140,16 @@ class S3Ledger implements ErasureLedger {
         chunks.push(chunk as Buffer);
       out.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as ErasureEntry);
     }
-    return out.sort((a, b) => a.at.localeCompare(b.at));
+    return out.filter((e) => e.at >= since).sort((a, b) => a.at.localeCompare(b.at));
+  }
+
+  async compact(before: string): Promise<number> {
+    const old = (await listObjects(this.s3.client, this.bucket, this.prefix))
+      .map((o) => o.name)
+      .filter((name) => name < this.keyTime(before));
+    for (let i = 0; i < old.length; i += 1000)
+      await this.s3.client.removeObjects(this.bucket, old.slice(i, i + 1000));
+    return old.length;
   }
 }
 

@@ -38,9 +38,11 @@ export async function listObjects(
   client: Client,
   bucket: string,
   prefix = '',
+  /** only the names after this one (S3 lists in name order) */
+  startAfter = '',
 ): Promise<{ name: string; size: number; lastModified: Date }[]> {
   const out: { name: string; size: number; lastModified: Date }[] = [];
-  const stream = client.listObjectsV2(bucket, prefix, true);
+  const stream = client.listObjectsV2(bucket, prefix, true, startAfter);
   for await (const item of stream as AsyncIterable<{
     name?: string;
     size: number;
