@@ -6,7 +6,6 @@ import {
   type LotSnapshot,
   type LotStatus,
 } from '@furniture/contracts';
-import { DependencyUnavailableError } from '../failures';
 import type { InternalClient } from '../internal-calls';
 import type { LotLookup, LotSnapshotSource, LotView } from './lot-view';
 import { docKey } from '../store/collection';
