@@ -317,15 +317,13 @@ test('when a location and an approval are stored, then neither the feed key nor 
   // an older version's clear token and feed key
   const legacy = await approvedFamily();
   const oldToken = 'a'.repeat(64);
-  await db
-    .collection('applications')
-    .updateOne(
-      { id: legacy.id },
-      {
-        $set: { handover_token: oldToken },
-        $unset: { handover_seed: '', handover_token_hash: '' },
-      },
-    );
+  await db.collection('applications').updateOne(
+    { id: legacy.id },
+    {
+      $set: { handover_token: oldToken },
+      $unset: { handover_seed: '', handover_token_hash: '' },
+    },
+  );
   const oldKey = 'old-feed-key-stored-in-clear-0123456789';
   const other = await s.http.post(
     '/api/v1/locations/',
