@@ -5,19 +5,9 @@ import {
   loadConfig,
   platformRelease,
   readSecret,
+  serviceAddress,
 } from '@furniture/platform';
 import { z } from 'zod';
-
-/** One URL, or several separated by commas (the processes of one service). */
-const serviceUrls = z
-  .string()
-  .refine(
-    (value) =>
-      value
-        .split(',')
-        .every((url) => z.url({ protocol: /^https?$/ }).safeParse(url.trim()).success),
-    'a URL, or several separated by commas',
-  );
 
 /** Every key of the gateway; see README "Configuration". */
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
@@ -31,11 +21,11 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
        * each service's address; several processes of one service (make run REPLICAS=2) as a
        * comma-separated list, spread round robin (upstreams.ts)
        */
-      AUTH_URL: serviceUrls.default('http://127.0.0.1:4001'),
-      CATALOG_URL: serviceUrls.default('http://127.0.0.1:4002'),
-      APPLICATIONS_URL: serviceUrls.default('http://127.0.0.1:4003'),
-      MEDIA_URL: serviceUrls.default('http://127.0.0.1:4004'),
-      NOTIFICATION_URL: serviceUrls.default('http://127.0.0.1:4005'),
+      AUTH_URL: serviceAddress.default('http://127.0.0.1:4001'),
+      CATALOG_URL: serviceAddress.default('http://127.0.0.1:4002'),
+      APPLICATIONS_URL: serviceAddress.default('http://127.0.0.1:4003'),
+      MEDIA_URL: serviceAddress.default('http://127.0.0.1:4004'),
+      NOTIFICATION_URL: serviceAddress.default('http://127.0.0.1:4005'),
       /**
        * connections to one service process at once; more requests wait for one (and, waiting too
        * long, are answered 503 with Retry-After: MAX_REQUEST_WAIT_MS)

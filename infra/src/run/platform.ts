@@ -100,16 +100,13 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
       port: Number(new URL(instance.url).port),
     })),
   );
-  // the gateway gets every process of a service; the services call each other's first (the
-  // internal calls, rare: snapshots at start) — on Kubernetes one Service address balances both
-  const gatewayUrls = Object.fromEntries(
+  // every process of each service, to the gateway and to the services that call it (on
+  // Kubernetes one Service address stands for them all)
+  const urls = Object.fromEntries(
     SERVICE_NAMES.map((name) => [
       `${name.toUpperCase()}_URL`,
       instances[name].map((i) => i.url).join(','),
     ]),
-  );
-  const urls = Object.fromEntries(
-    SERVICE_NAMES.map((name) => [`${name.toUpperCase()}_URL`, instances[name][0]!.url]),
   );
   const common: NodeJS.ProcessEnv = {
     NODE_ENV: 'production',
@@ -172,8 +169,6 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     nodeArgs,
     env: {
       ...common,
-      ...gatewayUrls,
-      ...opts.overrides,
       PORT: String(opts.gatewayPort),
       HOST: opts.gatewayHost ?? '127.0.0.1',
       SPA_DIR: path.join(REPO_ROOT, 'frontend', 'dist'),

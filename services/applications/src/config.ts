@@ -1,5 +1,5 @@
 import { Limits } from '@furniture/contracts';
-import { baseConfigShape, envBool, envInt, loadConfig } from '@furniture/platform';
+import { baseConfigShape, serviceAddress, envBool, envInt, loadConfig } from '@furniture/platform';
 import { z } from 'zod';
 
 /** Every key of the applications service; see README "Configuration". */
@@ -13,7 +13,7 @@ export function loadApplicationsConfig(env: NodeJS.ProcessEnv = process.env) {
        * the catalog service: its internal lot snapshot (read model rebuild) and the donations of
        * a number (the privacy lookup and erasure)
        */
-      CATALOG_URL: z.url().default('http://127.0.0.1:4002'),
+      CATALOG_URL: serviceAddress.default('http://127.0.0.1:4002'),
       /**
        * the key the handover's bearer secrets are derived from (a family's booking link, a
        * location's feed key; or LINK_SECRET_FILE): they are never stored, only their digests

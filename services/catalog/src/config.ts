@@ -1,5 +1,5 @@
 import { Limits } from '@furniture/contracts';
-import { baseConfigShape, envInt, loadConfig } from '@furniture/platform';
+import { baseConfigShape, serviceAddress, envInt, loadConfig } from '@furniture/platform';
 import { z } from 'zod';
 
 /** Every key of the catalog service; see README "Configuration". */
@@ -10,7 +10,7 @@ export function loadCatalogConfig(env: NodeJS.ProcessEnv = process.env) {
       PORT: z.coerce.number().int().default(4002),
       MONGO_DB: z.string().default('furniture_catalog'),
       /** the media service, which copies a donated item's photos into the lot made of it */
-      MEDIA_URL: z.url().default('http://127.0.0.1:4004'),
+      MEDIA_URL: serviceAddress.default('http://127.0.0.1:4004'),
       /**
        * public donations per client address and window, counted in the database (all replicas
        * together): generous, since the people of one shelter share its address

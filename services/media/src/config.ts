@@ -1,5 +1,11 @@
 import { Limits } from '@furniture/contracts';
-import { baseConfigShape, envInt, loadConfig, readSecret } from '@furniture/platform';
+import {
+  baseConfigShape,
+  serviceAddress,
+  envInt,
+  loadConfig,
+  readSecret,
+} from '@furniture/platform';
 import { z } from 'zod';
 
 export interface S3Settings {
@@ -50,7 +56,7 @@ export function loadMediaConfig(env: NodeJS.ProcessEnv = process.env) {
         .default('furniture-media'),
       S3_REGION: z.string().default('us-east-1'),
       /** catalog service, for the lot read model's snapshot (GET /internal/lots/snapshot) */
-      CATALOG_URL: z.url().default('http://127.0.0.1:4002'),
+      CATALOG_URL: serviceAddress.default('http://127.0.0.1:4002'),
       /** lots per page when the lot read model is rebuilt from the catalog's snapshot */
       LOT_SNAPSHOT_PAGE_SIZE: envInt(500, { min: 1, max: 1000 }),
       /** images decoded and encoded at the same time in this process; more wait in line */

@@ -30,6 +30,20 @@ export function envInt(fallback: number, range: { min?: number; max?: number } =
 }
 
 /** Keys every service reads. */
+/**
+ * Another service's address: one URL, or several separated by commas (make run REPLICAS=2: each
+ * of its processes, asked in turn, internal-calls.ts addressesOf).
+ */
+export const serviceAddress = z
+  .string()
+  .refine(
+    (value) =>
+      value
+        .split(',')
+        .every((url) => z.url({ protocol: /^https?$/ }).safeParse(url.trim()).success),
+    'a URL, or several separated by commas',
+  );
+
 export const baseConfigShape = {
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   /** pino level */
@@ -57,7 +71,7 @@ export const baseConfigShape = {
    * the auth service (internal calls): a starting or reconnected process loads the sessions it
    * ended recently (unset: only the events count)
    */
-  AUTH_URL: z.url().optional(),
+  AUTH_URL: serviceAddress.optional(),
   /**
    * this service's own secret for the /internal calls it makes (or INTERNAL_SECRET_FILE), sent
    * with its name; unset: its calls carry no credential and are refused (docs/security.md)

@@ -148,30 +148,61 @@ export interface InternalClient {
   ): Promise<z.infer<S>>;
 }
 
+/**
+ * A service's address setting: one URL (a Kubernetes Service, which spreads the connections
+ * itself), or several separated by commas (make run REPLICAS=2: each process of the service).
+ */
+export function addressesOf(setting: string): string[] {
+  return setting
+    .split(',')
+    .map((url) => url.trim())
+    .filter(Boolean);
+}
+
+/**
+ * Whether a failed call may be sent to another process of the service: always when the
+ * connection never reached one (it is not there); a read also when a kept-alive connection
+ * broke under it (the process went away).
+ */
+function mayTryNext(err: unknown, method: string): boolean {
+  const code = (err as { cause?: { code?: string } } | undefined)?.cause?.code ?? '';
+  if (['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH'].includes(code)) return true;
+  return method === 'GET' && ['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE'].includes(code);
+}
+
 export function internalClient(opts: {
   /** the callee, as DependencyUnavailableError names it */
   service: ServiceName;
+  /** one address, or several separated by commas (addressesOf) */
   baseUrl: string;
   credential?: InternalCredential;
   timeoutMs?: number;
 }): InternalClient {
+  const addresses = addressesOf(opts.baseUrl);
+  let next = 0;
   return {
     async call(method, path, call) {
-      const url = new URL(path, opts.baseUrl);
-      for (const [k, v] of Object.entries(call.query ?? {})) url.searchParams.set(k, v);
       const headers: Record<string, string> = {};
       if (opts.credential) headers.authorization = internalAuthorization(opts.credential);
       if (call.body !== undefined) headers['content-type'] = 'application/json';
-      let res: Response;
-      try {
-        res = await fetch(url, {
-          method,
-          headers,
-          body: call.body === undefined ? undefined : JSON.stringify(call.body),
-          signal: AbortSignal.timeout(call.timeoutMs ?? opts.timeoutMs ?? 10000),
-        });
-      } catch (err) {
-        throw new DependencyUnavailableError(opts.service, err);
+      let res: Response | undefined;
+      // round robin over the service's processes; one that refuses the connection is passed
+      // for the next (the call never reached it, whatever its method)
+      const first = next++ % addresses.length;
+      for (let tried = 0; !res; tried++) {
+        const url = new URL(path, addresses[(first + tried) % addresses.length]);
+        for (const [k, v] of Object.entries(call.query ?? {})) url.searchParams.set(k, v);
+        try {
+          res = await fetch(url, {
+            method,
+            headers,
+            body: call.body === undefined ? undefined : JSON.stringify(call.body),
+            signal: AbortSignal.timeout(call.timeoutMs ?? opts.timeoutMs ?? 10000),
+          });
+        } catch (err) {
+          if (mayTryNext(err, method) && tried + 1 < addresses.length) continue;
+          throw new DependencyUnavailableError(opts.service, err);
+        }
       }
       if (!res.ok) {
         await res.body?.cancel().catch(() => undefined);

@@ -5,7 +5,7 @@ import {
   type DomainEvent,
   type EventName,
 } from '@furniture/contracts';
-import { internalAuthorization, type InternalCredential } from './internal-calls';
+import { addressesOf, internalAuthorization, type InternalCredential } from './internal-calls';
 
 /** The user events that end sessions before their tokens expire. */
 export const RevokingEvents: readonly EventName[] = [
@@ -113,7 +113,9 @@ export async function loadRevocations(opts: {
     if (opts.signal?.aborted) return null;
     try {
       // as the catalog's snapshot source builds its URL (read-models/lots.ts)
-      const url = new URL(REVOCATIONS_PATH, opts.authUrl);
+      // several processes of auth (make run REPLICAS=2): each attempt asks the next
+      const addresses = addressesOf(opts.authUrl);
+      const url = new URL(REVOCATIONS_PATH, addresses[(attempt - 1) % addresses.length]);
       url.searchParams.set('since', new Date(Date.now() - opts.windowMs).toISOString());
       const res = await fetch(url, {
         headers: opts.credential ? { authorization: internalAuthorization(opts.credential) } : {},
