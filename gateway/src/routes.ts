@@ -15,6 +15,9 @@ export const routes: readonly { pattern: RegExp; service: ServiceName }[] = [
   // a donor's photo upload (the donation itself is the catalog's)
   { pattern: /^\/api\/v1\/donations\/[^/]+\/items\/[^/]+\/photos\/?$/, service: 'media' },
   { pattern: /^\/api\/v1\/(categories|lots|donations)(\/|$)/, service: 'catalog' },
+  // the warehouse (issue 45): storage places, scans and label sheets (a lot's label is under /lots)
+  { pattern: /^\/api\/v1\/(storage-places|scan)(\/|$)/, service: 'catalog' },
+  { pattern: /^\/api\/v1\/labels\.pdf$/, service: 'catalog' },
   { pattern: /^\/api\/v1\/(applications|wishes)(\/|$)/, service: 'applications' },
   // handover (issue 29): locations, slots, the family's booking, the day plan
   { pattern: /^\/api\/v1\/(locations|slots|handovers)(\/|$)/, service: 'applications' },

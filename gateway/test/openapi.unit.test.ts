@@ -114,6 +114,7 @@ function serviceApps(): Record<string, Express> {
       donationLots: unused,
       donationPhotos: unused,
       donationPrivacy: unused,
+      warehouse: unused,
     }),
     applications: applicationsApp({
       ...base,

@@ -46,3 +46,4 @@ export { chooseFerretBackend, dropFerretDatabase, type FerretBackend } from './p
 export { startPlatform, SERVICE_NAMES, type Platform, type PlatformOptions } from './run/platform';
 export { freePort, freePortRun, isPortFree, waitUntil } from './util';
 export { ensureFerretIndexes, keepFerretIndexes } from './ferret-pg-indexes';
+export { crop, decodeQr, renderPdf, y4mOf, type RenderedPage } from './testing/labels';

@@ -13,10 +13,12 @@ import type { DonationPhotos } from './domain/donation-photos';
 import type { DonationPrivacy } from './domain/donation-privacy';
 import type { DonationsService } from './domain/donations-service';
 import type { LotsService } from './domain/lots-service';
+import type { Warehouse } from './domain/warehouse';
 import { categoriesRouter } from './entry-points/http/categories-router';
 import { donationsRouter } from './entry-points/http/donations-router';
 import { internalRouter } from './entry-points/http/internal-router';
 import { lotsRouter } from './entry-points/http/lots-router';
+import { warehouseRouter } from './entry-points/http/warehouse-router';
 
 export interface CatalogAppDeps extends ServiceAppDeps {
   categories: CategoriesService;
@@ -25,6 +27,8 @@ export interface CatalogAppDeps extends ServiceAppDeps {
   donationLots: DonationLots;
   donationPhotos: DonationPhotos;
   donationPrivacy: DonationPrivacy;
+  /** storage places, label codes, labels, scans and counts (issue 45) */
+  warehouse: Warehouse;
   /** public donations per client address and per phone number */
   writeLimits?: WriteLimits;
   /** the donors' lookups by phone number per client address */
@@ -44,6 +48,7 @@ export function createApp(deps: CatalogAppDeps): Express {
     internalRouter(deps.lots, deps.donationPhotos, deps.donationPrivacy, deps.donations),
   );
   app.use('/api/v1', authenticate(deps.verifier));
+  app.use('/api/v1', warehouseRouter(deps.warehouse));
   app.use('/api/v1/categories', categoriesRouter(deps.categories, deps.shareSeconds ?? 0));
   app.use('/api/v1/lots', lotsRouter(deps.lots, deps.shareSeconds ?? 0));
   app.use(

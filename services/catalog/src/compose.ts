@@ -10,6 +10,8 @@ import { createApp } from './app';
 import { loadCatalogConfig, type CatalogConfig } from './config';
 import { CategoriesRepository } from './data-access/categories-repository';
 import { DonationsRepository } from './data-access/donations-repository';
+import { LabelCodesRepository } from './data-access/label-codes-repository';
+import { StoragePlacesRepository } from './data-access/storage-places-repository';
 import { LotsRepository } from './data-access/lots-repository';
 import { registerModels } from './data-access/models';
 import { OutboxMessages } from './data-access/outbox-messages';
@@ -18,9 +20,12 @@ import { DonationLots, type LotPhotoCopies } from './domain/donation-lots';
 import { DonationPhotos } from './domain/donation-photos';
 import { DonationPrivacy } from './domain/donation-privacy';
 import { DonationsService } from './domain/donations-service';
+import { LabelCodes } from './domain/label-codes';
 import { LotEvents } from './domain/lot-events';
 import { LotsService } from './domain/lots-service';
+import { Warehouse, type LabelPrinter } from './domain/warehouse';
 import { eventHandlers } from './entry-points/messaging/handlers';
+import { pdfLabelPrinter } from './integrations/label-pdf';
 import { mediaLotPhotoCopies } from './integrations/media-photos';
 
 export interface CatalogOptions {
@@ -28,6 +33,8 @@ export interface CatalogOptions {
   now?: () => Date;
   /** where a donated item's photos are copied into its lot (the media service by default) */
   photoCopies?: LotPhotoCopies;
+  /** how labels become PDF (pdfkit by default) */
+  labelPrinter?: LabelPrinter;
 }
 
 /**
@@ -47,7 +54,24 @@ export async function composeCatalog(kit: ServiceKit<CatalogConfig>, options: Ca
   const outbox = new OutboxMessages(models, publish);
 
   const categories = new CategoriesService({ categories: categoriesRepo, lots: lotsRepo });
-  const lots = new LotsService({ lots: lotsRepo, categories: categoriesRepo });
+  const places = new StoragePlacesRepository(kit.store);
+  const codes = new LabelCodes({ codes: new LabelCodesRepository(kit.store) });
+  const lots = new LotsService({ lots: lotsRepo, categories: categoriesRepo, codes, places });
+  const warehouse = new Warehouse({
+    places,
+    lots: lotsRepo,
+    codes,
+    printer: options.labelPrinter ?? pdfLabelPrinter,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+  });
+  // lots of earlier versions get their codes in batches, one replica at a time (a code's claim
+  // decides anyway: a lot never gets two)
+  kit.every(
+    'label codes of earlier lots',
+    config.LABEL_BACKFILL_INTERVAL_MS,
+    () => warehouse.labelEarlierLots(),
+    { oneReplica: true },
+  );
   const lotEvents = new LotEvents({ lots: lotsRepo, outbox });
   const seeded = await categories.seed();
   if (seeded > 0) logger.info({ seeded }, 'known categories created');
@@ -98,6 +122,7 @@ export async function composeCatalog(kit: ServiceKit<CatalogConfig>, options: Ca
     donationLots,
     donationPhotos,
     donationPrivacy,
+    warehouse,
     writeLimits: publicWriteLimits(kit.store, {
       perIp: config.PUBLIC_WRITES_PER_IP,
       windowSeconds: config.PUBLIC_WRITES_PER_IP_WINDOW_SECONDS,
@@ -120,6 +145,7 @@ export async function composeCatalog(kit: ServiceKit<CatalogConfig>, options: Ca
     donations,
     donationPhotos,
     donationPrivacy,
+    warehouse,
   };
 }
 

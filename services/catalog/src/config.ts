@@ -43,6 +43,13 @@ export function loadCatalogConfig(env: NodeJS.ProcessEnv = process.env) {
       S3_URL: z.string().optional(),
       S3_URL_FILE: z.string().optional(),
       S3_REGION: z.string().default('us-east-1'),
+      /** the public site: a label's QR code opens its back-office scan page (issue 45) */
+      PUBLIC_BASE_URL: z
+        .url()
+        .default('http://localhost:8080')
+        .transform((v) => v.replace(/\/+$/, '')),
+      /** how often lots of earlier versions are looked for that have no label code yet */
+      LABEL_BACKFILL_INTERVAL_MS: envInt(60 * 1000, { min: 1000 }),
     },
     env,
   );

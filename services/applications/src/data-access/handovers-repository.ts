@@ -11,6 +11,7 @@ import {
   activeKey,
   type HandoverFollowUp,
   type HandoverRecord,
+  type ItemCheck,
   type LocationRecord,
   type SlotRecord,
 } from '../domain/handover-records';
@@ -69,6 +70,7 @@ function toHandover(d: HandoverDoc): HandoverRecord {
     closed_at: d.closed_at ?? null,
     created_at: d.created_at,
     updated_at: d.updated_at,
+    item_check: d.item_check ?? null,
   };
 }
 
@@ -320,6 +322,16 @@ export class HandoversRepository {
       events(after),
     );
     return done ? after : null;
+  }
+
+  /** The item's scan at a booked stop (issue 45), with its event; false once it is closed. */
+  recordItemCheck(h: HandoverRecord, check: ItemCheck, events: DomainEvent[]): Promise<boolean> {
+    return this.write(
+      h.id,
+      { status: 'booked' },
+      { $set: { item_check: check, updated_at: new Date() } },
+      events,
+    );
   }
 
   /** The reminder of a booking is given, once (still booked on the same slot), with its event. */

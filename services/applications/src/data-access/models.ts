@@ -13,7 +13,7 @@ import {
   type Wish,
 } from '@furniture/contracts';
 import { outboxPlugin } from '@furniture/platform';
-import type { HandoverFollowUp } from '../domain/handover-records';
+import type { HandoverFollowUp, ItemCheck } from '../domain/handover-records';
 import type { ApplicationRecord, ApprovalRecord, NoteOpen } from '../domain/records';
 
 const localized = { de: { type: String, default: '' }, uk: { type: String, default: '' } };
@@ -226,6 +226,8 @@ export interface HandoverDoc {
   closed_at: Date | null;
   created_at: Date;
   updated_at: Date;
+  /** the last scan of the item (issue 45): a code and lot ids, nothing of the family */
+  item_check?: ItemCheck | null;
 }
 
 const locationSchema = new Schema<LocationDoc>(
@@ -285,6 +287,7 @@ const handoverSchema = new Schema<HandoverDoc>(
     closed_at: { type: Date, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
+    item_check: { type: Object, default: null },
   },
   { collection: 'handovers', versionKey: false },
 );

@@ -34,6 +34,19 @@ export interface SlotRecord {
   created_at: Date;
 }
 
+/**
+ * The last scan of the item at a handover (issue 45): the code, the lot it named, whether it
+ * was the booked lot, and whether the driver confirmed a mismatch.
+ */
+export interface ItemCheck {
+  code: string;
+  scanned_lot_id: number | null;
+  match: boolean;
+  confirmed: boolean;
+  at: Date;
+  by_user_id: number | null;
+}
+
 /** What an outcome still has to do to the application, retried until done. */
 export type HandoverFollowUp = 'complete' | 'lapse' | 'overdue';
 
@@ -57,6 +70,8 @@ export interface HandoverRecord {
   closed_at: Date | null;
   created_at: Date;
   updated_at: Date;
+  /** the item scanned before the outcome (issue 45; null: not scanned) */
+  item_check: ItemCheck | null;
 }
 
 /** The key that makes one booking per application or donation (unique while booked). */

@@ -4,6 +4,7 @@ import {
   Events,
   HandoverStatusLabels,
   Limits,
+  normalizeLabelCode,
   type Actor,
   type DayPlanStop,
   type DomainEvent,
@@ -11,6 +12,8 @@ import {
   type FamilyBooking,
   type HandoverFamilyAnswer,
   type HandoverOutcomeInput,
+  type HandoverScan,
+  type HandoverScanAnswer,
   type LocationAnswer,
   type LocationCreate,
   type LocationPatch,
@@ -575,6 +578,12 @@ export class Handovers {
         status: h.status,
         position: i + 1,
         note: h.note,
+        item_check: h.item_check && {
+          code: h.item_check.code,
+          scanned_lot_id: h.item_check.scanned_lot_id,
+          match: h.item_check.match,
+          confirmed: h.item_check.confirmed,
+        },
       };
     });
   }
@@ -597,6 +606,70 @@ export class Handovers {
     }
     await this.followUp(closed);
     return (await this.present([(await this.repo.findHandover(id)) ?? closed]))[0]!;
+  }
+
+  /**
+   * The item about to be handed over, scanned or typed (issue 45): the booked lot's code is
+   * what the lot read model learnt from the catalog's events (docs/decisions.md "The
+   * warehouse"). Every scan is recorded on the stop and in the activity log; another lot's code
+   * answers WRONG_ITEM (naming both lots), no lot's UNKNOWN_ITEM, until the driver confirms it.
+   */
+  async scanItem(actor: Actor, id: number, input: HandoverScan): Promise<HandoverScanAnswer> {
+    const h = await this.repo.findHandover(id);
+    if (!h) throw new AppError('HANDOVER_STOP_NOT_FOUND');
+    if (h.application_id === null) throw new AppError('HANDOVER_NO_LOT');
+    const closed = () =>
+      new AppError('HANDOVER_CLOSED', { params: { status: HandoverStatusLabels[h.status] } });
+    if (h.status !== 'booked') throw closed();
+    const app = await this.apps.findById(h.application_id);
+    if (!app) throw new AppError('HANDOVER_STOP_NOT_FOUND');
+    const normalized = normalizeLabelCode(input.code);
+    const code = normalized ?? input.code.trim().slice(0, 40);
+    const [booked, scanned] = await Promise.all([
+      this.b.deps.lots.get(app.lot_id),
+      normalized ? this.b.deps.lots.byLabelCode(normalized) : null,
+    ]);
+    const lot = { id: app.lot_id, name: lotName(booked, app) };
+    const match =
+      scanned?.id === app.lot_id || (normalized !== null && booked?.label_code === normalized);
+    const confirmed = !match && input.confirm === true;
+    const scannedLot = scanned && !match ? { id: scanned.id, name: scanned.name } : null;
+    const recorded = await this.repo.recordItemCheck(
+      h,
+      {
+        code,
+        scanned_lot_id: match ? app.lot_id : (scanned?.id ?? null),
+        match,
+        confirmed,
+        at: new Date(),
+        by_user_id: actor.id,
+      },
+      [
+        createEvent(
+          Events.HandoverItemChecked,
+          {
+            handover_id: h.id,
+            application_id: h.application_id,
+            lot,
+            code,
+            scanned_lot: match ? lot : scannedLot,
+            match,
+            confirmed,
+          },
+          actor,
+        ),
+      ],
+    );
+    if (!recorded) throw closed();
+    if (match || confirmed) return { match, lot, confirmed };
+    const bookedParams = { booked_id: lot.id, booked_name: lot.name.de };
+    const extra = { booked_lot: lot, scanned_lot: scannedLot, scanned_code: code };
+    throw scannedLot
+      ? new AppError('WRONG_ITEM', {
+          params: { ...bookedParams, scanned_id: scannedLot.id, scanned_name: scannedLot.name.de },
+          extra,
+        })
+      : new AppError('UNKNOWN_ITEM', { params: { ...bookedParams, code }, extra });
   }
 
   /** Closes a booked stop with its outcome and event, and gives its place back. */

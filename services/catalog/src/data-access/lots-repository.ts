@@ -62,6 +62,8 @@ function toData(doc: LotData): LotData {
       large: r.large,
     })),
     deleted_photo_ids: doc.deleted_photo_ids ?? [],
+    label_code: doc.label_code ?? null,
+    storage_place_id: doc.storage_place_id ?? null,
   };
 }
 
@@ -205,6 +207,27 @@ export class LotsRepository {
   /** Lots with id > afterId in id order, archived included (read models of other services). */
   async snapshotPage(afterId: number, limit: number): Promise<LotData[]> {
     const docs = await this.models.Lot.find({ ...NOT_DELETED, id: { $gt: afterId } })
+      .sort({ id: 1 })
+      .limit(limit)
+      .lean<LotData[]>();
+    return docs.map(toData);
+  }
+
+  /** The lots recorded on a storage place, newest first (issue 45). */
+  async onPlace(placeId: number): Promise<LotData[]> {
+    const docs = await this.models.Lot.find({ ...NOT_DELETED, storage_place_id: placeId })
+      .sort({ id: -1 })
+      .lean<LotData[]>();
+    return docs.map(toData);
+  }
+
+  countOnPlace(placeId: number): Promise<number> {
+    return this.models.Lot.countDocuments({ ...NOT_DELETED, storage_place_id: placeId });
+  }
+
+  /** Lots of earlier versions that have no label code yet, lowest id first. */
+  async withoutLabel(limit: number): Promise<LotData[]> {
+    const docs = await this.models.Lot.find({ ...NOT_DELETED, label_code: null })
       .sort({ id: 1 })
       .limit(limit)
       .lean<LotData[]>();

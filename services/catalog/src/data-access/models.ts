@@ -66,6 +66,8 @@ const lotSchema = new Schema<LotDoc>(
       default: [],
     },
     deleted_photo_ids: { type: [Number], default: [] },
+    label_code: { type: String, default: null },
+    storage_place_id: { type: Number, default: null },
   },
   { collection: 'lots', versionKey: false },
 );
@@ -74,6 +76,9 @@ lotSchema.plugin(outboxPlugin);
 lotSchema.index({ category_id: 1, status: 1, id: -1 });
 lotSchema.index({ status: 1, id: -1 });
 lotSchema.index({ created_at: -1 });
+// the warehouse (issue 45): the lots of a place; the lots of earlier versions without a code
+lotSchema.index({ storage_place_id: 1, id: -1 });
+lotSchema.index({ label_code: 1, id: 1 });
 
 export interface DonationDoc extends DonationData {
   _id: string;

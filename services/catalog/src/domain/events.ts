@@ -19,6 +19,7 @@ export function lotSnapshot(lot: LotData): LotSnapshot {
     version: lot.version,
     created_at: lot.created_at.toISOString(),
     updated_at: lot.updated_at.toISOString(),
+    label_code: lot.label_code,
   };
 }
 

@@ -138,7 +138,8 @@ export class LotEvents {
     const { application_id: applicationId, lot_id: lotId } = cause.payload;
     await this.deps.lots.mutate(lotId, (lot) =>
       reservedFor(lot, applicationId)
-        ? this.move(cause, lot, 'taken', 'completed', applicationId)
+        ? // handed over: it left the hall, and its place (issue 45)
+          this.move(cause, lot, 'taken', 'completed', applicationId, { storage_place_id: null })
         : null,
     );
   }

@@ -19,6 +19,9 @@ import {
 import { AppError, createEvent } from '@furniture/platform/domain';
 import type { CategoriesRepository } from '../data-access/categories-repository';
 import type { LotFilter, LotsRepository } from '../data-access/lots-repository';
+import type { StoragePlacesRepository } from '../data-access/storage-places-repository';
+import type { LabelCodes } from './label-codes';
+import type { StoragePlaceRecord } from './warehouse-records';
 import { dateRange } from './dates';
 import { changesOf, lotSnapshot } from './events';
 import { mergedText, toLot, type LotData, type LotSet, type PhotoRef } from './records';
@@ -46,6 +49,21 @@ const EDIT_FIELDS = [
 const PHOTO_FIELDS = ['photos', 'gallery_photos'] as const;
 
 const LANGS = ['de', 'uk'] as const;
+
+/** A move's places (issue 45): where the lot was recorded, and where it is now. */
+interface Move {
+  from: StoragePlaceRecord | null;
+  to: StoragePlaceRecord | null;
+}
+
+const placeRef = (p: StoragePlaceRecord | null) =>
+  p && { id: p.id, name: p.name, location_id: p.location_id };
+
+function placeMissing(): AppError {
+  return new AppError('LOT_STORAGE_PLACE_NOT_FOUND', {
+    fieldErrors: [{ loc: ['body', 'storage_place_id'], msg: '', type: 'unknown_storage_place' }],
+  });
+}
 
 function categoryMissing(): AppError {
   return new AppError('LOT_CATEGORY_NOT_FOUND', {
@@ -86,6 +104,9 @@ export class LotsService {
     private readonly deps: {
       lots: LotsRepository;
       categories: CategoriesRepository;
+      /** the warehouse (issue 45): every new lot's label code, the places of a move */
+      codes: LabelCodes;
+      places: StoragePlacesRepository;
     },
   ) {}
 
@@ -108,7 +129,7 @@ export class LotsService {
       skip: q.skip,
       limit: q.limit,
     });
-    return lots.map(toLot);
+    return lots.map((l) => toLot(l, !!actor));
   }
 
   count(actor: Actor | undefined, q: LotsQuery): Promise<number> {
@@ -120,7 +141,7 @@ export class LotsService {
       skip: (q.page - 1) * q.limit,
       limit: q.limit,
     });
-    return { lots: lots.map(toLot), total, page: q.page, limit: q.limit };
+    return { lots: lots.map((l) => toLot(l, !!actor)), total, page: q.page, limit: q.limit };
   }
 
   /**
@@ -144,24 +165,27 @@ export class LotsService {
       ),
     ]);
     if (!category) throw new AppError('CATEGORY_NOT_FOUND');
-    return { lots: lots.map(toLot), total };
+    return { lots: lots.map((l) => toLot(l, !!actor)), total };
   }
 
   async get(actor: Actor | undefined, id: number): Promise<Lot> {
     const lot = await this.deps.lots.findById(id);
     if (!lot || (!actor && lot.status === 'archived')) throw new AppError('LOT_NOT_FOUND');
-    return toLot(lot);
+    return toLot(lot, !!actor);
   }
 
   async create(actor: Actor, input: LotCreate): Promise<Lot> {
+    // the id first: the lot's label code is claimed for it before the lot is stored
+    const id = await this.deps.lots.nextId();
     const created = await this.insert(
       actor,
+      id,
       input,
       [],
       () => [],
-      (data, events) => this.deps.lots.insert(data, events),
+      (data, events) => this.deps.lots.insertAs(id, data, events),
     );
-    return toLot(created!);
+    return toLot(created!, true);
   }
 
   /**
@@ -176,14 +200,15 @@ export class LotsService {
     photos: PhotoRef[],
     events: (lot: LotData) => DomainEvent[],
   ): Promise<Lot | null> {
-    const created = await this.insert(actor, input, photos, events, (data, all) =>
+    const created = await this.insert(actor, id, input, photos, events, (data, all) =>
       this.deps.lots.insertAs(id, data, all),
     );
-    return created && toLot(created);
+    return created && toLot(created, true);
   }
 
   private insert(
     actor: Actor,
+    id: number,
     input: LotCreate,
     photos: PhotoRef[],
     more: (lot: LotData) => DomainEvent[],
@@ -195,6 +220,7 @@ export class LotsService {
     const description = { de: input.description.de, uk: input.description.uk ?? '' };
     return this.deps.categories.withMembersLock(input.category_id, async () => {
       if (!(await this.deps.categories.findById(input.category_id))) throw categoryMissing();
+      const labelCode = await this.deps.codes.claim('lot', id);
       const now = new Date();
       return store(
         {
@@ -217,6 +243,8 @@ export class LotsService {
           reserved_application_id: null,
           photo_refs: photos,
           deleted_photo_ids: [],
+          label_code: labelCode,
+          storage_place_id: null,
         },
         (lot) => [createEvent(Events.LotCreated, { lot: lotSnapshot(lot) }, actor), ...more(lot)],
       );
@@ -243,17 +271,29 @@ export class LotsService {
         ) {
           throw categoryMissing();
         }
-        return this.change(actor, current, input);
+        return this.change(actor, current, input, await this.moveOf(current, input));
       });
     const result =
       input.category_id !== undefined
         ? await this.deps.categories.withMembersLock(input.category_id, write)
         : await write();
     if (!result) throw new AppError('LOT_NOT_FOUND');
-    return toLot(result.after);
+    return toLot(result.after, true);
   }
 
-  private change(actor: Actor, current: LotData, input: LotUpdate | LotPatch) {
+  /** The places of a move the input asks for (PATCH storage_place_id); null: no move. */
+  private async moveOf(current: LotData, input: LotUpdate | LotPatch): Promise<Move | null> {
+    const wanted = (input as LotPatch).storage_place_id;
+    if (wanted === undefined || wanted === current.storage_place_id) return null;
+    const [from, to] = await Promise.all([
+      current.storage_place_id === null ? null : this.deps.places.get(current.storage_place_id),
+      wanted === null ? null : this.deps.places.get(wanted),
+    ]);
+    if (wanted !== null && !to) throw placeMissing();
+    return { from, to };
+  }
+
+  private change(actor: Actor, current: LotData, input: LotUpdate | LotPatch, move: Move | null) {
     const description = mergedText(current.description, input.description);
     const next = {
       name: mergedText(current.name, input.name),
@@ -272,7 +312,8 @@ export class LotsService {
     const photoChanges = changesOf(current, next, PHOTO_FIELDS);
     const statusChanged = status !== current.status;
     const formChanged = Object.keys(formChanges).length > 0;
-    if (!formChanged && !statusChanged && Object.keys(photoChanges).length === 0) return null;
+    if (!formChanged && !statusChanged && !move && Object.keys(photoChanges).length === 0)
+      return null;
 
     const now = new Date();
     const set: LotSet = { ...next, updated_at: now };
@@ -282,6 +323,8 @@ export class LotsService {
       set.status_changed_at = now;
       set.reserved_application_id = null;
     }
+    // a move is no edit of the form: an open lot form stays valid (no new version)
+    if (move) set.storage_place_id = move.to?.id ?? null;
     const changes = { ...formChanges, ...photoChanges };
     return {
       set,
@@ -289,6 +332,10 @@ export class LotsService {
         const events: DomainEvent[] = [];
         if (Object.keys(changes).length > 0) {
           events.push(createEvent(Events.LotUpdated, { lot: lotSnapshot(after), changes }, actor));
+        }
+        if (move) {
+          const moved = { from_place: placeRef(move.from), to_place: placeRef(move.to) };
+          events.push(createEvent(Events.LotMoved, { lot: lotSnapshot(after), ...moved }, actor));
         }
         if (statusChanged) {
           events.push(

@@ -42,6 +42,10 @@ export interface LotData {
   photo_refs: PhotoRef[];
   /** photos already deleted: a late photo.uploaded for them is ignored */
   deleted_photo_ids: number[];
+  /** the lot's label code (issue 45); null for a lot of an earlier version until it gets one */
+  label_code: string | null;
+  /** the storage place the lot is recorded on (issue 45) */
+  storage_place_id: number | null;
 }
 
 /** Fields a change may set (id, creation data and rev belong to the repository). */
@@ -79,9 +83,12 @@ export const mergedText = (kept: LocalizedTextValue, sent?: Partial<LocalizedTex
   uk: sent?.uk ?? kept.uk,
 });
 
-/** The answer shape of a lot (internal fields never leave the service). */
-export function toLot(d: LotData): Lot {
-  return {
+/**
+ * The answer shape of a lot (internal fields never leave the service); staff answers also carry
+ * the warehouse's fields (issue 45).
+ */
+export function toLot(d: LotData, staff = false): Lot {
+  const lot: Lot = {
     id: d.id,
     name: d.name,
     description: d.description,
@@ -99,6 +106,11 @@ export function toLot(d: LotData): Lot {
     created_by_user_id: d.created_by_user_id,
     version: d.version,
   };
+  if (staff) {
+    lot.label_code = d.label_code;
+    lot.storage_place_id = d.storage_place_id;
+  }
+  return lot;
 }
 
 export function toCategory(d: CategoryData, lotCount: number, archivedCount: number): Category {

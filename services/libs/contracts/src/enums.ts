@@ -140,6 +140,9 @@ export const ActionTypes = [
   'HANDOVER_CANCEL',
   'HANDOVER_DONE',
   'HANDOVER_ABSENT',
+  /** the warehouse (issue 45): a lot moved between storage places; the item checked at a handover */
+  'LOT_MOVE',
+  'HANDOVER_ITEM_CHECK',
   /** messages (wave 3, issue 30): a family or donor opted out (STOP, or marked by staff) or back in */
   'MESSAGE_OPT_OUT',
   /** a channel used 80 % of its monthly message budget (once per channel and month) */

@@ -37,6 +37,10 @@ export const Events = {
   LotStatusChanged: 'lot.status_changed',
   LotReserved: 'lot.reserved',
   LotReservationFailed: 'lot.reservation_failed',
+  /** staff moved a lot to another storage place, or off every place (issue 45) */
+  LotMoved: 'lot.moved',
+  /** a lot of an earlier version got its label code (issue 45): read models learn the code */
+  LotLabelled: 'lot.labelled',
   /** a donor offered furniture (wave 3) */
   DonationSubmitted: 'donation.submitted',
   /** staff accepted, declined, collected or cancelled a donation, or the expiry job expired it */
@@ -74,6 +78,8 @@ export const Events = {
   HandoverReminderDue: 'handover.reminder_due',
   /** a stop's outcome: done, absent, or missed (its slot ended without an outcome) */
   HandoverClosed: 'handover.closed',
+  /** the driver scanned the item at a handover: the booked lot, or another one (issue 45) */
+  HandoverItemChecked: 'handover.item_checked',
   WishCreated: 'wish.created',
   WishStatusChanged: 'wish.status_changed',
   /** staff told a wisher about a lot that matches the wish */
@@ -117,8 +123,20 @@ export const lotSnapshotSchema = z.object({
   version: z.number().int(),
   created_at: z.string(),
   updated_at: z.string(),
+  /** the lot's label code (issue 45; absent in earlier versions, null until it has one) */
+  label_code: z.string().nullable().optional(),
 });
 export type LotSnapshot = z.infer<typeof lotSnapshotSchema>;
+
+/** A storage place as events name it (issue 45). */
+const storagePlaceRef = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  location_id: z.number().int(),
+});
+
+/** A lot as a scan names it: its number and its names. */
+const lotRef = z.object({ id: z.number().int(), name: localized });
 
 /** Old and new values of the fields an update changed. */
 const changes = z.record(z.string(), z.object({ old: z.unknown(), new: z.unknown() }));
@@ -269,6 +287,14 @@ export const EventPayloads = {
     lot_status: z.enum(LotStatuses).nullable(),
     reason: z.enum(ApprovalFailureReasons),
   }),
+  [Events.LotMoved]: z.object({
+    lot: lotSnapshotSchema,
+    /** the place it was recorded on (null: none) */
+    from_place: storagePlaceRef.nullable(),
+    /** the place it is recorded on now (null: none) */
+    to_place: storagePlaceRef.nullable(),
+  }),
+  [Events.LotLabelled]: z.object({ lot: lotSnapshotSchema }),
 
   [Events.DonationSubmitted]: z.object({
     ...donorMail,
@@ -366,6 +392,19 @@ export const EventPayloads = {
     ...handoverSlot,
     outcome: z.enum(HandoverStatuses).extract(['done', 'absent', 'missed']),
     note: z.string().nullable(),
+  }),
+  [Events.HandoverItemChecked]: z.object({
+    handover_id: z.number().int(),
+    application_id: z.number().int(),
+    /** the booked lot */
+    lot: lotRef,
+    /** the code as scanned or typed (normalized where it could be) */
+    code: z.string(),
+    /** the lot the code belongs to (null: no lot's code) */
+    scanned_lot: lotRef.nullable(),
+    match: z.boolean(),
+    /** a mismatch the driver confirmed (the second confirmation); false for a warning */
+    confirmed: z.boolean(),
   }),
   [Events.WishCreated]: z.object({
     wish_id: z.number().int(),

@@ -19,4 +19,5 @@ export * from './api/privacy';
 export * from './api/donations';
 export * from './api/handovers';
 export * from './api/messages';
+export * from './api/warehouse';
 export * from './password-policy';

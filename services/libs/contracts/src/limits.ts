@@ -61,6 +61,10 @@ export const Limits = {
   /** a family may book, change or cancel its slot up to this many hours before it (default) */
   handoverChangeHours: 24,
   locationNotesMax: 500,
+  /** the warehouse (issue 45): a storage place's name, lots on one label sheet, codes of a count */
+  storagePlaceNameMax: 100,
+  labelSheetLotsMax: 100,
+  stockCountCodesMax: 1000,
   officeHours: 'Mo–Fr 9:00–18:00',
 } as const;
 

@@ -16,6 +16,8 @@ export const UnloggedEvents: readonly EventName[] = [
   // the approval itself has its entry when it is final (or when it failed)
   Events.ApplicationApprovalRequested,
   Events.ApplicationApprovalWithdrawn,
+  // a code given to a lot of an earlier version: no one did anything (issue 45)
+  Events.LotLabelled,
 ];
 
 const lotEvents = [
@@ -40,7 +42,8 @@ export const Subscriptions: Record<ServiceName, readonly EventName[]> = {
     // a donor pickup marked done: the donation is collected (issue 29)
     Events.HandoverClosed,
   ],
-  applications: [...lotEvents, Events.LotReservationFailed],
+  // lot.labelled: the label code of a lot of an earlier version, for the handover scan (issue 45)
+  applications: [...lotEvents, Events.LotReservationFailed, Events.LotLabelled],
   // lots (read model, photos of deleted lots); erased donations (their donors' photos)
   media: [...lotEvents, Events.PersonalDataErased],
   // the activity log and the families' mails

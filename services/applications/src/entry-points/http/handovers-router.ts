@@ -6,6 +6,7 @@ import {
   donorPickupSchema,
   handoverIdParamsSchema,
   handoverOutcomeSchema,
+  handoverScanSchema,
   handoverTokenParamsSchema,
   idParamSchema,
   locationCreateSchema,
@@ -100,6 +101,11 @@ export function handoversRouter(handovers: Handovers, writeLimits?: WriteLimits)
   r.patch('/:id', requireStaff, async (req, res) => {
     const { id } = input.params(req, handoverIdParamsSchema);
     res.json(await handovers.outcome(req.actor!, id, input.body(req, handoverOutcomeSchema)));
+  });
+  // the item before "erledigt" (issue 45)
+  r.post('/:id/scan', requireStaff, async (req, res) => {
+    const { id } = input.params(req, handoverIdParamsSchema);
+    res.json(await handovers.scanItem(req.actor!, id, input.body(req, handoverScanSchema)));
   });
 
   // ---- the family (its token) ----

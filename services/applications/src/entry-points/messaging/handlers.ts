@@ -7,6 +7,8 @@ export function eventHandlers(reactions: LotReactions): EventHandlers {
   return {
     [Events.LotCreated]: (e) => reactions.lotChanged(e.payload),
     [Events.LotUpdated]: (e) => reactions.lotChanged(e.payload),
+    // a lot of an earlier version got its label code (issue 45)
+    [Events.LotLabelled]: (e) => reactions.lotChanged(e.payload),
     [Events.LotStatusChanged]: (e) => reactions.lotStatusChanged(e.payload, e.actor),
     [Events.LotReserved]: (e) => reactions.lotReserved(e.payload),
     [Events.LotReservationFailed]: (e) => reactions.reservationFailed(e.payload),

@@ -222,6 +222,8 @@ export const lotPatchSchema = z.object({
   category_id: z.number().int().positive().optional(),
   status: lotStatusSchema.optional(),
   version: versionSchema.optional(),
+  /** moves the lot to a storage place (issue 45); null takes it off every place */
+  storage_place_id: z.number('invalid_type').int().positive().nullable().optional(),
 });
 export type LotPatch = z.infer<typeof lotPatchSchema>;
 
@@ -244,6 +246,10 @@ export const lotSchema = z.object({
   /** null for lots the system created */
   created_by_user_id: z.number().int().nullable(),
   version: z.number().int(),
+  /** staff answers (issue 45): the lot's label code (null until it has one) */
+  label_code: z.string().nullable().optional(),
+  /** staff answers (issue 45): the storage place it is recorded on (null: none) */
+  storage_place_id: z.number().int().nullable().optional(),
 });
 export type Lot = z.infer<typeof lotSchema>;
 export const lotAnswerSchema = lotSchema.meta({ id: 'Lot' });

@@ -26,6 +26,7 @@ import { idParamSchema, localizedSchema } from './common';
  * - POST   /api/v1/handovers/                       staff: a donor pickup {donation_id, slot_id}
  * - PUT    /api/v1/handovers/order                  staff: the day plan's order {date, ids}
  * - PATCH  /api/v1/handovers/{id}                   staff: {outcome: done | absent, note?}
+ * - POST   /api/v1/handovers/{id}/scan              staff: the item before "erledigt" (api/warehouse.ts)
  *
  * Times are ISO 8601 with an offset; days (`date`, `from`/`to` as days) are days in
  * Europe/Berlin. An unknown, cancelled-application or ended token answers 404
@@ -200,6 +201,19 @@ export const dayPlanStopSchema = z.object({
   /** the day plan's order (staff may change it) */
   position: int(),
   note: z.string().nullable(),
+  /**
+   * the last scan of the item (issue 45; null: not scanned): the booked lot (match), or another
+   * one whose mismatch the driver confirmed
+   */
+  item_check: z
+    .object({
+      code: z.string(),
+      scanned_lot_id: int().nullable(),
+      match: z.boolean(),
+      confirmed: z.boolean(),
+    })
+    .nullable()
+    .optional(),
 });
 export type DayPlanStop = z.infer<typeof dayPlanStopSchema>;
 export const dayPlanAnswer = z.object({ handovers: z.array(dayPlanStopSchema) });

@@ -34,4 +34,28 @@ export const catalogErrors = {
     de: 'Die gewählte Kategorie existiert nicht.',
     uk: 'Обраної категорії не існує.',
   },
+  /** the warehouse (issue 45) */
+  STORAGE_PLACE_NOT_FOUND: {
+    status: 404,
+    de: 'Lagerplatz nicht gefunden.',
+    uk: 'Місце на складі не знайдено.',
+  },
+  /** two places of one location with the same name (the unique key said so) */
+  STORAGE_PLACE_DUPLICATE_NAME: {
+    status: 409,
+    de: 'An diesem Ort gibt es schon einen Lagerplatz mit diesem Namen.',
+    uk: 'У цьому місці вже є місце на складі з такою назвою.',
+  },
+  /** a move names a place that does not exist (answered as a field error) */
+  LOT_STORAGE_PLACE_NOT_FOUND: {
+    status: 422,
+    de: 'Der gewählte Lagerplatz existiert nicht.',
+    uk: 'Обраного місця на складі не існує.',
+  },
+  /** GET /scan/{code}: no lot and no place has this code */
+  LABEL_NOT_FOUND: {
+    status: 404,
+    de: 'Zu diesem Code gibt es weder ein Lot noch einen Lagerplatz. Bitte den Code prüfen.',
+    uk: 'За цим кодом немає ні лота, ні місця на складі. Перевірте, будь ласка, код.',
+  },
 } as const satisfies Record<string, ErrorDefinition>;

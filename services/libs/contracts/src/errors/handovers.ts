@@ -61,6 +61,24 @@ export const handoverErrors = {
     de: 'Für diese Spende kann keine Abholung gebucht werden (Status: „{status}“).',
     uk: 'Для цієї пожертви не можна призначити вивезення (статус: «{status}»).',
   },
+  /** the item scanned at the handover (issue 45) is another lot than the booked one */
+  WRONG_ITEM: {
+    status: 409,
+    de: 'Das ist Lot {scanned_id} {scanned_name}, gebucht ist Lot {booked_id} {booked_name}.',
+    uk: 'Це лот {scanned_id} {scanned_name}, а заброньовано лот {booked_id} {booked_name}.',
+  },
+  /** the code scanned at the handover is no lot's (a typo, a place's label) */
+  UNKNOWN_ITEM: {
+    status: 409,
+    de: 'Der Code {code} gehört zu keinem Lot, gebucht ist Lot {booked_id} {booked_name}.',
+    uk: 'Код {code} не належить жодному лоту, а заброньовано лот {booked_id} {booked_name}.',
+  },
+  /** a scan at a donor pickup, which hands over no lot */
+  HANDOVER_NO_LOT: {
+    status: 409,
+    de: 'Bei diesem Termin wird kein Lot übergeben.',
+    uk: 'На цій зустрічі лот не передається.',
+  },
   SLOT_PATTERN_TOO_MANY: {
     status: 422,
     de: 'Das Muster ergäbe {count} Termine; höchstens {max} auf einmal.',

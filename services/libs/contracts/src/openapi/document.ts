@@ -98,6 +98,15 @@ import {
   type InternalRoute,
 } from '../api/internal';
 import { lotPhotoParamsSchema, lotPhotosParamsSchema, photoUploadFieldsSchema } from '../api/media';
+import {
+  handoverScanSchema,
+  labelSheetQuerySchema,
+  scanParamsSchema,
+  stockCountSchema,
+  storagePlaceCreateSchema,
+  storagePlaceListQuerySchema,
+  storagePlaceParamsSchema,
+} from '../api/warehouse';
 import { Limits, PHOTO_MIME_TYPES } from '../limits';
 import { Errors, type ErrorCode } from '../errors';
 import { ServiceNames } from '../topology';
@@ -446,12 +455,17 @@ export const operations: readonly Operation[] = [
     'PATCH /lots/{id}': {
       summary: 'Change some fields of a lot',
       description:
-        '`version` is required unless only photos and gallery_photos are sent (setting the main photo).',
+        '`version` is required unless only photos and gallery_photos are sent (setting the main photo). `storage_place_id` moves the lot to a storage place (null: off every place; issue 45): no new version, recorded in the activity log (lot.moved).',
       access: 'staff',
       params: lotIdParam,
       body: lotPatchSchema,
       ok: { description: 'the changed lot', schema: answers.lotAnswerSchema },
-      errors: ['LOT_NOT_FOUND', 'LOT_CATEGORY_NOT_FOUND', 'STALE_VERSION'],
+      errors: [
+        'LOT_NOT_FOUND',
+        'LOT_CATEGORY_NOT_FOUND',
+        'LOT_STORAGE_PLACE_NOT_FOUND',
+        'STALE_VERSION',
+      ],
     },
     'DELETE /lots/{id}': {
       summary: 'Delete a lot',
@@ -462,6 +476,69 @@ export const operations: readonly Operation[] = [
     },
   }),
   ...calls('catalog', V1, {
+    // the warehouse (issue 45)
+    'POST /storage-places': {
+      summary: 'A storage place at a pickup location ("Halle B / Regal 3")',
+      description:
+        'Gets its label code at once (six characters of 23456789ABCDEFGHJKLMNPQRSTUVWXYZ, random). A name is used once per location (case and spaces aside).',
+      access: 'staff',
+      body: storagePlaceCreateSchema,
+      ok: { status: 201, description: 'the new place', schema: answers.storagePlaceAnswer },
+      errors: ['STORAGE_PLACE_DUPLICATE_NAME'],
+    },
+    'GET /storage-places': {
+      summary: "A location's storage places (without location_id: every location's)",
+      access: 'staff',
+      query: storagePlaceListQuerySchema,
+      ok: {
+        description: 'the places with the number of lots recorded on each',
+        schema: answers.storagePlaceListAnswer,
+      },
+    },
+    'GET /storage-places/{id}/label.pdf': {
+      summary: "A storage place's label (PDF, 105 × 74 mm)",
+      description:
+        'A QR code that opens /admin/scan/{code}, the code in large letters and the place name.',
+      access: 'staff',
+      params: storagePlaceParamsSchema,
+      ok: { description: 'the label', schema: z.string(), contentType: 'application/pdf' },
+      errors: ['STORAGE_PLACE_NOT_FOUND'],
+    },
+    'POST /storage-places/{id}/count': {
+      summary: 'A stock count: the codes scanned on a place against what is recorded there',
+      description: `missing: recorded on the place, not scanned; unexpected: scanned, recorded elsewhere or nowhere; unknown_codes: codes of no lot. At most ${Limits.stockCountCodesMax} codes. Nothing changes: staff correct with PATCH /lots/{id} {storage_place_id}.`,
+      access: 'staff',
+      params: storagePlaceParamsSchema,
+      body: stockCountSchema,
+      ok: { description: 'what differs', schema: answers.stockCountAnswer },
+      errors: ['STORAGE_PLACE_NOT_FOUND'],
+    },
+    'GET /scan/{code}': {
+      summary: 'What a label code names: a lot with its place, or a place with its lots',
+      description:
+        'The code as printed or typed, in lower case like every API path (K7M 4QX: /scan/k7m4qx; a dash does not matter). Unknown: 404 LABEL_NOT_FOUND.',
+      access: 'staff',
+      params: scanParamsSchema,
+      ok: { description: 'the lot or the place', schema: answers.scanAnswer },
+      errors: ['LABEL_NOT_FOUND'],
+    },
+    'GET /lots/{id}/label.pdf': {
+      summary: "A lot's label (PDF, 105 × 74 mm)",
+      description:
+        'A QR code that opens /admin/scan/{code}, the code in large letters, the lot name and number. A lot of an earlier version gets its code here if it has none yet.',
+      access: 'staff',
+      params: lotIdParam,
+      ok: { description: 'the label', schema: z.string(), contentType: 'application/pdf' },
+      errors: ['LOT_NOT_FOUND'],
+    },
+    'GET /labels.pdf': {
+      summary: 'An A4 sheet of lot labels (two columns of four, 105 × 74 mm each)',
+      description: `lot_ids: up to ${Limits.labelSheetLotsMax} lot ids, comma-separated, in the order to print (e.g. every lot made from one donation). An unknown lot: 404.`,
+      access: 'staff',
+      query: labelSheetQuerySchema,
+      ok: { description: 'the sheet(s)', schema: z.string(), contentType: 'application/pdf' },
+      errors: ['LOT_NOT_FOUND'],
+    },
     // donations (issue 28)
     'POST /donations': {
       summary: 'Offer furniture (donors)',
@@ -906,6 +983,22 @@ export const operations: readonly Operation[] = [
       body: handoverOutcomeSchema,
       ok: { description: 'the stop', schema: answers.dayPlanStopSchema },
       errors: ['HANDOVER_STOP_NOT_FOUND', 'HANDOVER_CLOSED'],
+    },
+    'POST /handovers/{ref}/scan': {
+      summary: 'The item at a stop, scanned or typed before "erledigt" (issue 45)',
+      description:
+        "The booked lot's code: 200 {match: true}. Another lot's: 409 WRONG_ITEM, no lot's: 409 UNKNOWN_ITEM (both with booked_lot, scanned_lot and scanned_code); the same code again with confirm: true is the driver's second confirmation (200, match false, confirmed true). Every scan is recorded on the stop (item_check) and in the activity log.",
+      access: 'staff',
+      params: z.object({ ref: idParamSchema.shape.id }),
+      body: handoverScanSchema,
+      ok: { description: 'the check', schema: answers.handoverScanAnswer },
+      errors: [
+        'HANDOVER_STOP_NOT_FOUND',
+        'HANDOVER_CLOSED',
+        'HANDOVER_NO_LOT',
+        'WRONG_ITEM',
+        'UNKNOWN_ITEM',
+      ],
     },
     'GET /handovers/{ref}': {
       summary: "A family's booking page: the lot, the pickup date, the slots it may book",

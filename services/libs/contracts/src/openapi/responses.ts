@@ -59,6 +59,13 @@ export {
   slotListAnswer,
 } from '../api/handovers';
 export { prepareMessageAnswer } from '../api/messages';
+export {
+  handoverScanAnswer,
+  scanAnswer,
+  stockCountAnswer,
+  storagePlaceAnswer,
+  storagePlaceListAnswer,
+} from '../api/warehouse';
 /** The message routes answer `{success: true, data}` (issue 30). */
 export const messageListPage = successData(messageListAnswer);
 export const failedMessagesPage = successData(failedMessagesAnswer);

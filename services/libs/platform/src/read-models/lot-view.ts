@@ -17,6 +17,8 @@ export interface LotView {
   updated_at: string;
   /** lot.deleted arrived: kept so that a late event cannot bring the lot back */
   deleted: boolean;
+  /** the lot's label code (issue 45; null until the catalog gave it one) */
+  label_code: string | null;
 }
 
 /** The lot read model as the domain uses it (platform LotReadModel implements it). */
@@ -25,6 +27,8 @@ export interface LotLookup {
   getMany(ids: number[]): Promise<Map<number, LotView>>;
   /** available lots of each category, oldest first, at most `perCategory` each */
   availableByCategory(categoryIds: number[], perCategory: number): Promise<Map<number, LotView[]>>;
+  /** the lot a label code names (issue 45), deleted lots left out */
+  byLabelCode(code: string): Promise<LotView | null>;
   apply(lot: LotSnapshot): Promise<boolean>;
   markDeleted(lot: LotSnapshot): Promise<void>;
 }

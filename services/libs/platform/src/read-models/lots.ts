@@ -25,6 +25,7 @@ interface LotDoc {
   version: number;
   updated_at: Date;
   deleted: boolean;
+  label_code?: string | null;
 }
 
 function docOf(lot: LotSnapshot): LotDoc {
@@ -38,6 +39,8 @@ function docOf(lot: LotSnapshot): LotDoc {
     version: lot.version,
     updated_at: new Date(lot.updated_at),
     deleted: false,
+    // a snapshot of an earlier version says nothing of the code: what is stored stays
+    ...(lot.label_code !== undefined ? { label_code: lot.label_code } : {}),
   };
 }
 
@@ -51,6 +54,7 @@ function toView(doc: LotDoc): LotView {
     version: doc.version,
     updated_at: doc.updated_at.toISOString(),
     deleted: doc.deleted ?? false,
+    label_code: doc.label_code ?? null,
   };
 }
 
@@ -79,6 +83,8 @@ export class LotReadModel implements LotLookup {
     await this.collection.createIndex({ id: 1 }, { unique: true });
     // the lots matching a wish: available lots of a category
     await this.collection.createIndex({ category_id: 1, status: 1, id: 1 });
+    // the item scanned at a handover (issue 45)
+    await this.collection.createIndex({ label_code: 1 });
   }
 
   /** Stores the snapshot unless a newer one (or the deletion) is stored; true when applied. */
@@ -153,6 +159,11 @@ export class LotReadModel implements LotLookup {
       }),
     );
     return out;
+  }
+
+  async byLabelCode(code: string): Promise<LotView | null> {
+    const doc = await this.collection.findOne({ label_code: code, deleted: false });
+    return doc ? toView(doc) : null;
   }
 
   async isEmpty(): Promise<boolean> {

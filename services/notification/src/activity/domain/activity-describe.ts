@@ -30,6 +30,8 @@ export const ActionLabelsDe: Record<ActionType, string> = {
   HANDOVER_CANCEL: 'Übergabetermin abgesagt',
   HANDOVER_DONE: 'Übergabe erledigt',
   HANDOVER_ABSENT: 'Nicht angetroffen',
+  LOT_MOVE: 'Umgelagert',
+  HANDOVER_ITEM_CHECK: 'Artikel bei der Übergabe gescannt',
   MESSAGE_OPT_OUT: 'Nachrichten abbestellt',
   MESSAGE_BUDGET_WARNING: 'Nachrichtenbudget zu 80 % verbraucht',
   MESSAGE_FAILED: 'Nachricht nicht zustellbar',
@@ -119,6 +121,19 @@ function short(value: unknown): string {
   return s.length > 60 ? `${s.slice(0, 57)}…` : s;
 }
 
+/** What the scan at a handover found (issue 45): the booked lot, or which other one. */
+function itemCheckDe(d: Record<string, unknown>): string {
+  const code = `Code ${String(d.code)}`;
+  if (d.match === true) return `richtiger Artikel (${code})`;
+  const scanned =
+    typeof d.scanned_lot_id === 'number'
+      ? `Lot #${d.scanned_lot_id} „${nameOf({ name: d.scanned_lot_name }) ?? ''}“`
+      : 'kein Lot';
+  return d.confirmed === true
+    ? `Abweichung bestätigt: ${scanned} statt des gebuchten Lots (${code})`
+    : `falscher Artikel gescannt: ${scanned} (${code})`;
+}
+
 /** One German sentence of what happened, as the back-office's log shows it. */
 export function describeDe(e: ActivityLogEntry): string {
   const target = `${TargetLabelsDe[e.target_type]}${e.target_id !== null ? ` #${e.target_id}` : ''}`;
@@ -153,6 +168,9 @@ export function describeDe(e: ActivityLogEntry): string {
     if (d.by !== undefined) parts.push(handoverLabel(d.by));
     if (d.outcome === 'missed') parts.push(handoverLabel(d.outcome));
   }
+  if (e.action_type === 'LOT_MOVE')
+    parts.push(`Lagerplatz: ${short(d.from_place ?? '—')} → ${short(d.to_place ?? '—')}`);
+  if (e.action_type === 'HANDOVER_ITEM_CHECK') parts.push(itemCheckDe(d));
   if (typeof d.queue_position === 'number')
     parts.push(`Platz in der Warteschlange: ${d.queue_position}`);
   if (typeof d.photo_id === 'number') parts.push(`Foto #${d.photo_id}`);

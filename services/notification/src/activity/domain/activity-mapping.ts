@@ -178,6 +178,16 @@ const Mappings: { [N in EventName]: ((p: EventPayload<N>) => Mapped | null) | nu
       cause: p.cause,
       application_id: p.application_id,
     }),
+  // the warehouse (issue 45): a move between storage places; a code given to an earlier lot
+  [Events.LotMoved]: ({ lot, from_place, to_place }) =>
+    entry('LOT_MOVE', 'lot', lot.id, {
+      name: lot.name,
+      from_place: from_place?.name ?? null,
+      to_place: to_place?.name ?? null,
+      from_place_id: from_place?.id ?? null,
+      to_place_id: to_place?.id ?? null,
+    }),
+  [Events.LotLabelled]: null,
   // echoes of changes that have their own entry (UnloggedEvents)
   [Events.LotReserved]: null,
   [Events.LotReservationFailed]: null,
@@ -319,6 +329,17 @@ const Mappings: { [N in EventName]: ((p: EventPayload<N>) => Mapped | null) | nu
     onHandover(p.outcome === 'done' ? 'HANDOVER_DONE' : 'HANDOVER_ABSENT', p, {
       outcome: p.outcome,
       note: p.note,
+    }),
+  [Events.HandoverItemChecked]: (p) =>
+    entry('HANDOVER_ITEM_CHECK', 'application', p.application_id, {
+      handover_id: p.handover_id,
+      lot_id: p.lot.id,
+      lot_name: p.lot.name,
+      code: p.code,
+      scanned_lot_id: p.scanned_lot?.id ?? null,
+      scanned_lot_name: p.scanned_lot?.name ?? null,
+      match: p.match,
+      confirmed: p.confirmed,
     }),
   [Events.PhotoUploaded]: (p) =>
     entry('PHOTO_UPLOAD', 'lot', p.lot_id, { photo_id: p.photo_id, url: p.urls.thumbnail }),
