@@ -75,10 +75,17 @@ export async function startStack(
     });
   }
 
+  let catalogStopped = false;
   return {
     url: gateway.url,
+    /** takes the catalog away for the rest of the file */
+    async stopCatalog() {
+      catalogStopped = true;
+      await catalog.stop();
+    },
     http,
     applications,
+    catalog,
     catalogUrl: catalog.url,
     recorder: applications.recorder,
     createLot,
@@ -87,7 +94,8 @@ export async function startStack(
     async stop() {
       await gateway.close();
       await applications.stop();
-      await catalog.stop();
+      // a test may have stopped it already (the catalog away)
+      if (!catalogStopped) await catalog.stop();
       // the exchange was shared: its queues and the exchange itself are ours to remove
       await deleteBrokerObjects(testUrls().amqpUrl, exchange, topologyQueues(exchange));
     },

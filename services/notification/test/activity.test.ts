@@ -1633,3 +1633,105 @@ describe('the stored month rows of the CSV export', () => {
     await svc.conn.collection('activity_export_parts').deleteMany({ month: '1999-01' });
   });
 });
+
+describe('the warehouse (issue 45)', () => {
+  test('when a lot is moved between storage places and a driver scans items at a handover, then each move and each scan has its entry, described in German; a code given to an earlier lot has none', async () => {
+    const t = (n: number) => new Date(Date.UTC(2023, 8, 4, 10, 0, n)).toISOString();
+    const wardrobe = lot(freshId());
+    const regal = { id: freshId(), name: 'Halle B / Regal 3', location_id: 1 };
+    const boden = { id: freshId(), name: 'Halle B / Boden', location_id: 1 };
+    const moved = (from: typeof regal | null, to: typeof regal | null, n: number) =>
+      at(
+        createEvent(
+          Events.LotMoved,
+          { lot: wardrobe, from_place: from, to_place: to },
+          volunteerActor,
+        ),
+        t(n),
+      );
+    const moves = [moved(null, regal, 1), moved(regal, boden, 2), moved(boden, null, 3)];
+    const labelled = at(createEvent(Events.LotLabelled, { lot: wardrobe }, null), t(4));
+
+    const applicationId = freshId();
+    const other = { id: freshId(), name: { de: 'Kleiderschrank weiß, 3-türig', uk: 'Шафа' } };
+    const booked = { id: wardrobe.id, name: wardrobe.name };
+    const scan = (
+      n: number,
+      check: {
+        code: string;
+        scanned_lot: typeof booked | null;
+        match: boolean;
+        confirmed: boolean;
+      },
+    ) =>
+      at(
+        createEvent(
+          Events.HandoverItemChecked,
+          { handover_id: 77, application_id: applicationId, lot: booked, ...check },
+          volunteerActor,
+        ),
+        t(n),
+      );
+    const scans = [
+      scan(5, { code: 'K7M4QX', scanned_lot: other, match: false, confirmed: false }),
+      scan(6, { code: 'K7M4QX', scanned_lot: other, match: false, confirmed: true }),
+      scan(7, { code: 'ZZ', scanned_lot: null, match: false, confirmed: false }),
+      scan(8, { code: 'P2R5TW', scanned_lot: booked, match: true, confirmed: false }),
+    ];
+    await publishAll([...moves, ...scans]);
+    await svc.publish(labelled);
+    await svc.publish(moves[0]!);
+
+    const lotLog = await get(`/api/v1/activity-logs?target_type=lot&target_id=${wardrobe.id}`);
+    expect(lotLog.body.total).toBe(3);
+    expect(
+      [...lotLog.body.data]
+        .reverse()
+        .map((e: ActivityLogEntry) => [e.action_type, e.user_name, e.details]),
+    ).toEqual(
+      [
+        [null, regal],
+        [regal, boden],
+        [boden, null],
+      ].map(([from, to]) => [
+        'LOT_MOVE',
+        volunteerActor.name,
+        {
+          name: wardrobe.name,
+          from_place: from?.name ?? null,
+          to_place: to?.name ?? null,
+          from_place_id: from?.id ?? null,
+          to_place_id: to?.id ?? null,
+        },
+      ]),
+    );
+    const scanLog = await get(
+      `/api/v1/activity-logs?target_type=application&target_id=${applicationId}`,
+    );
+    expect(scanLog.body.total).toBe(4);
+    expect(scanLog.body.data.map((e: ActivityLogEntry) => e.action_type)).toEqual(
+      Array(4).fill('HANDOVER_ITEM_CHECK'),
+    );
+
+    const csv = (
+      await get(`/api/v1/activity-logs/export.csv?target_type=lot&target_id=${wardrobe.id}`)
+    ).body as string;
+    expect(csv).toContain(
+      `Umgelagert: Lot #${wardrobe.id}, „Kleiderschrank weiß“, Lagerplatz: Halle B / Regal 3 → Halle B / Boden`,
+    );
+    expect(csv).toContain('Lagerplatz: — → Halle B / Regal 3');
+    const scanCsv = (
+      await get(
+        `/api/v1/activity-logs/export.csv?target_type=application&target_id=${applicationId}`,
+      )
+    ).body as string;
+    expect(scanCsv).toContain(
+      `falscher Artikel gescannt: Lot #${other.id} „Kleiderschrank weiß, 3-türig“ (Code K7M4QX)`,
+    );
+    expect(scanCsv).toContain(
+      `Abweichung bestätigt: Lot #${other.id} „Kleiderschrank weiß, 3-türig“ statt des gebuchten Lots (Code K7M4QX)`,
+    );
+    expect(scanCsv).toContain('falscher Artikel gescannt: kein Lot (Code ZZ)');
+    expect(scanCsv).toContain('richtiger Artikel (Code P2R5TW)');
+  });
+});
