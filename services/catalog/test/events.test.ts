@@ -474,6 +474,7 @@ describe('snapshot for other services', () => {
         'category_id',
         'created_at',
         'id',
+        'label_code',
         'name',
         'photos',
         'status',

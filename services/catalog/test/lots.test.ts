@@ -99,6 +99,9 @@ describe('creating lots', () => {
         'updated_at',
         'created_by_user_id',
         'version',
+        // staff answers (issue 45)
+        'label_code',
+        'storage_place_id',
       ].sort(),
     );
     expect(Date.now() - Date.parse(lot.created_at)).toBeLessThan(60000);

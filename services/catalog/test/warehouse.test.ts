@@ -43,6 +43,8 @@ const move = (lotId: number, placeId: number | null) =>
 
 /** Makes the lot one of an earlier version, which had no label code. */
 async function unlabel(id: number) {
+  // the relay's write of the lot's outbox must not come between (FerretDB writes a whole document)
+  await svc.kit.flushOutbox();
   await svc.conn
     .collection('lots')
     .updateOne({ _id: String(id) } as never, { $unset: { label_code: '' } });

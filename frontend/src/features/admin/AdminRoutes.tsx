@@ -32,6 +32,9 @@ const DonationLotPage = lazy(() => import('./donations/components/DonationLotPag
 const DayPlanPage = lazy(() => import('./handovers/components/DayPlanPage'));
 const SlotsPage = lazy(() => import('./handovers/components/SlotsPage'));
 const LocationsPage = lazy(() => import('./handovers/components/LocationsPage'));
+const ScanPage = lazy(() => import('./warehouse/components/ScanPage'));
+const StoragePlacesPage = lazy(() => import('./warehouse/components/StoragePlacesPage'));
+const StockCountPage = lazy(() => import('./warehouse/components/StockCountPage'));
 const MessagesPage = lazy(() => import('./messages/components/MessagesPage'));
 const ActivityPage = lazy(() => import('./activity/components/ActivityPage'));
 const ImpactPage = lazy(() => import('./impact/components/ImpactPage'));
@@ -80,6 +83,10 @@ export function AdminRoutes() {
             <Route path="handovers" element={<DayPlanPage />} />
             <Route path="handovers/slots" element={<SlotsPage />} />
             <Route path="handovers/locations" element={<LocationsPage />} />
+            <Route path="scan" element={<ScanPage />} />
+            <Route path="scan/:code" element={<ScanPage />} />
+            <Route path="storage-places" element={<StoragePlacesPage />} />
+            <Route path="storage-places/:placeId/count" element={<StockCountPage />} />
             <Route path="messages" element={<MessagesPage />} />
             <Route
               path="activity"

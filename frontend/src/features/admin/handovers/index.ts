@@ -2,3 +2,4 @@
 // show of it.
 export { DonorPickupSection } from './components/DonorPickupSection';
 export { HandoverLinkSection } from './components/HandoverLinkSection';
+export { useGetLocationsQuery, type LocationAnswer } from './api/handovers-api';

@@ -9,11 +9,13 @@ import {
   MapPin,
   MessagesSquare,
   Package,
+  ScanLine,
   ShieldCheck,
   Tags,
   Truck,
   UserCircle,
   Users,
+  Warehouse,
 } from 'lucide-react';
 import type { Role } from '@furniture/contracts/enums';
 
@@ -42,6 +44,9 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { to: '/admin/handovers', key: 'handovers', icon: Truck, adminOnly: false, end: true },
   { to: '/admin/handovers/slots', key: 'slots', icon: CalendarRange, adminOnly: false },
   { to: '/admin/handovers/locations', key: 'locations', icon: MapPin, adminOnly: false },
+  // the warehouse (issue 45): scan a label, the storage places and their counts
+  { to: '/admin/scan', key: 'scan', icon: ScanLine, adminOnly: false },
+  { to: '/admin/storage-places', key: 'storagePlaces', icon: Warehouse, adminOnly: false },
   // WhatsApp and SMS (issue 30): channels, failed messages, opt-outs
   { to: '/admin/messages', key: 'messages', icon: MessagesSquare, adminOnly: false },
   { to: '/admin/activity', key: 'activity', icon: Activity, adminOnly: true },

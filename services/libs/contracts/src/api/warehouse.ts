@@ -3,6 +3,14 @@ import { Limits } from '../limits';
 import { lotSchema } from './catalog';
 import { idParamSchema, localizedSchema } from './common';
 
+export {
+  LABEL_CODE_ALPHABET,
+  LABEL_CODE_LENGTH,
+  formatLabelCode,
+  normalizeLabelCode,
+  scanPath,
+} from '../label-codes';
+
 /*
  * The warehouse (issue 45): storage places per pickup location, a label code for every lot and
  * place, printable labels, the scan page, moves and stock counts. The catalog owns all of it (the
@@ -18,30 +26,6 @@ import { idParamSchema, localizedSchema } from './common';
  * - PATCH /api/v1/lots/{id} {storage_place_id}     staff: move a lot (null: off every place)
  * - POST /api/v1/handovers/{id}/scan {code}        staff: the item at the handover → {match}
  */
-
-/**
- * The label code's letters: digits and capitals without the ones a tired volunteer mixes up
- * (0/O, 1/I); 32 of them, so six make about a billion codes.
- */
-export const LABEL_CODE_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
-export const LABEL_CODE_LENGTH = 6;
-
-/**
- * A code as typed or read from a label: case, spaces and dashes do not matter ("k7m-4qx" is
- * K7M4QX). Answers null for anything that cannot be a code.
- */
-export function normalizeLabelCode(raw: string): string | null {
-  const code = raw.replace(/[\s-]+/g, '').toUpperCase();
-  if (code.length !== LABEL_CODE_LENGTH) return null;
-  for (const c of code) if (!LABEL_CODE_ALPHABET.includes(c)) return null;
-  return code;
-}
-
-/** A code as printed and shown: two groups of three ("K7M 4QX"), easier to read out. */
-export const formatLabelCode = (code: string): string => `${code.slice(0, 3)} ${code.slice(3)}`;
-
-/** The back-office page a label's QR code opens (the path below the public site). */
-export const scanPath = (code: string): string => `/admin/scan/${code}`;
 
 /** A typed or scanned code in a body: any text, judged by normalizeLabelCode where it is used. */
 const typedCode = z.string('required').trim().min(1, 'required').max(40);

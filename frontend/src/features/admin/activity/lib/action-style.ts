@@ -1,5 +1,6 @@
 import type { LucideIcon } from 'lucide-react';
 import {
+  ArrowRightLeft,
   CheckCheck,
   CheckCircle2,
   CircleAlert,
@@ -15,6 +16,7 @@ import {
   PlusCircle,
   RefreshCw,
   RotateCcw,
+  ScanLine,
   StickyNote,
   Trash2,
   Undo2,
@@ -45,6 +47,8 @@ const STYLES: Record<string, { icon: LucideIcon; tone: string }> = {
   EXPORT: { icon: Download, tone: 'bg-slate-200 text-slate-700' },
   IMPORT: { icon: Upload, tone: 'bg-slate-200 text-slate-700' },
   ERASE: { icon: Eraser, tone: 'bg-red-100 text-red-800' },
+  LOT_MOVE: { icon: ArrowRightLeft, tone: 'bg-sky-100 text-sky-800' },
+  HANDOVER_ITEM_CHECK: { icon: ScanLine, tone: 'bg-violet-100 text-violet-800' },
 };
 
 export const actionStyle = (action: string) =>

@@ -100,5 +100,32 @@ export function describeActivity(entry: ActivityLogEntry, t: TFunction, lang: 'd
   if (typeof d.photo_id === 'number') parts.push(t('activity.describe.photo', { id: d.photo_id }));
   if (text(d.note)) parts.push(t('activity.describe.note', { note: d.note }));
   if (typeof d.rows === 'number') parts.push(t('activity.describe.rows', { n: d.rows }));
+  // the warehouse (issue 45): a move between places, the item scanned at a handover
+  if (actionOf(entry) === 'LOT_MOVE')
+    parts.push(
+      t('activity.describe.move', {
+        from: text(d.from_place) ? d.from_place : '–',
+        to: text(d.to_place) ? d.to_place : '–',
+      }),
+    );
+  if (actionOf(entry) === 'HANDOVER_ITEM_CHECK') {
+    const scanned = nameOf({ name: d.scanned_lot_name }, lang);
+    parts.push(
+      d.match === true
+        ? t('activity.describe.itemMatch', { code: d.code })
+        : t(
+            d.confirmed === true
+              ? 'activity.describe.itemConfirmed'
+              : 'activity.describe.itemWrong',
+            {
+              code: d.code,
+              lot:
+                typeof d.scanned_lot_id === 'number'
+                  ? `Lot #${d.scanned_lot_id}${scanned ? ` „${scanned}“` : ''}`
+                  : t('activity.describe.noLot'),
+            },
+          ),
+    );
+  }
   return parts.join(' · ');
 }

@@ -1,8 +1,5 @@
-import type { Dispatch } from '@reduxjs/toolkit';
-import { callWithSession, type ApiError } from '../../../../app/api';
-import { currentLanguage } from '../../../../app/i18n';
 import { env } from '../../../../config/env';
-import { saveBlob } from '../../lib/download';
+import { downloadWithSession, type SessionStore } from '../../lib/download';
 import type { ActivityFilters } from './activity';
 
 /**
@@ -10,7 +7,7 @@ import type { ActivityFilters } from './activity';
  * loaded page), with the staff session like every call, saved through a download link.
  */
 export async function downloadActivityCsv(
-  store: { dispatch: Dispatch; getState: () => unknown },
+  store: SessionStore,
   filters: ActivityFilters,
 ): Promise<void> {
   const url = new URL(`${env.apiBaseUrl}/activity-logs/export.csv`, window.location.origin);
@@ -18,30 +15,9 @@ export async function downloadActivityCsv(
   if (filters.userId) url.searchParams.set('user_id', filters.userId);
   if (filters.dateFrom) url.searchParams.set('date_from', filters.dateFrom);
   if (filters.dateTo) url.searchParams.set('date_to', filters.dateTo);
-  const response = await callWithSession(
+  await downloadWithSession(
     store,
-    (token) =>
-      fetch(url, {
-        headers: {
-          'Accept-Language': currentLanguage(),
-          ...(token ? { Authorization: `Bearer ${token}` } : {}),
-        },
-      }).catch(() => null),
-    (r) => r?.status === 401,
+    url,
+    `aktivitaeten-${new Date().toISOString().slice(0, 10)}.csv`,
   );
-  if (!response?.ok) {
-    const body = (await response?.json().catch(() => null)) as {
-      message?: string;
-      code?: string;
-    } | null;
-    const error: ApiError = {
-      status: response?.status ?? 0,
-      code: body?.code ?? (response ? 'HTTP_ERROR' : 'NETWORK_ERROR'),
-      message: body?.message ?? `HTTP ${response?.status ?? 0}`,
-    };
-    throw error;
-  }
-  const blob = await response.blob();
-  const name = /filename="?([^";]+)"?/.exec(response.headers.get('content-disposition') ?? '')?.[1];
-  saveBlob(name ?? `aktivitaeten-${new Date().toISOString().slice(0, 10)}.csv`, blob);
 }

@@ -8,6 +8,7 @@ import type {
   SlotCreate,
   SlotPattern,
 } from '@furniture/contracts/api/handovers';
+import type { HandoverScanAnswer } from '@furniture/contracts/api/warehouse';
 import type { HandoverOutcome, SlotKind } from '@furniture/contracts/enums';
 import { adminApi } from '../../api/admin-api';
 
@@ -46,6 +47,15 @@ export const handoversApi = api.injectEndpoints({
         body: { outcome, ...(note ? { note } : {}) },
       }),
       invalidatesTags: ['DayPlan', 'Application', { type: 'Slot', id: 'LIST' }],
+    }),
+    /** the item before "erledigt" (issue 45): 200 {match}, or 409 WRONG_ITEM / UNKNOWN_ITEM */
+    scanItem: build.mutation<HandoverScanAnswer, { id: number; code: string; confirm?: boolean }>({
+      query: ({ id, code, confirm }) => ({
+        url: `/handovers/${id}/scan`,
+        method: 'POST',
+        body: { code, ...(confirm ? { confirm } : {}) },
+      }),
+      invalidatesTags: ['DayPlan'],
     }),
     setOrder: build.mutation<unknown, { date: string; ids: number[] }>({
       query: (body) => ({ url: '/handovers/order', method: 'PUT', body }),
@@ -123,6 +133,7 @@ export const {
   useGetDayPlanQuery,
   useSetOutcomeMutation,
   useSetOrderMutation,
+  useScanItemMutation,
   useBookDonorPickupMutation,
   useGetFamilyHandoverQuery,
   useGetSlotsQuery,

@@ -13,6 +13,7 @@ import {
   Package,
   Phone,
   RotateCcw,
+  ScanLine,
   UserX,
 } from 'lucide-react';
 import type { HandoverOutcome } from '@furniture/contracts/enums';
@@ -35,6 +36,7 @@ import { useGetDayPlanQuery, useSetOrderMutation, type DayPlanStop } from '../ap
 import { useOnline, useOutcomeQueue } from '../lib/use-outcome-queue';
 import { HandoverStatusBadge, SlotKindBadge } from './Badges';
 import { OutcomeDialog } from './OutcomeDialog';
+import { ScanItemDialog } from './ScanItemDialog';
 
 const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -48,6 +50,7 @@ function StopCard({
   pending,
   closedByOther,
   onOutcome,
+  onScan,
   onMove,
   moving,
 }: {
@@ -57,6 +60,8 @@ function StopCard({
   pending: boolean;
   closedByOther: boolean;
   onOutcome: (outcome: HandoverOutcome) => void;
+  /** the item's label before "erledigt" (issue 45) */
+  onScan: () => void;
   onMove: (delta: -1 | 1) => void;
   moving: boolean;
 }) {
@@ -159,6 +164,16 @@ function StopCard({
             )}
           </li>
         )}
+        {stop.item_check && (
+          <li
+            className={`flex items-center gap-2 text-sm font-medium ${stop.item_check.match ? 'text-green-800' : 'text-amber-900'}`}
+          >
+            <ScanLine aria-hidden="true" className="size-4 shrink-0" />
+            {stop.item_check.match
+              ? t('handovers.scan.checkedMatch')
+              : t('handovers.scan.checkedConfirmed', { id: stop.item_check.scanned_lot_id ?? '–' })}
+          </li>
+        )}
         {stop.note && (
           <li className="text-sm text-slate-700">
             <span className="font-medium">{t('handovers.plan.note')}:</span> {stop.note}
@@ -180,6 +195,13 @@ function StopCard({
       <div className="flex flex-wrap items-center gap-2">
         {open && (
           <>
+            {stop.lot && (
+              <button type="button" className="btn-primary" onClick={onScan}>
+                <ScanLine aria-hidden="true" className="size-4" />
+                {t('handovers.scan.button')}
+                <span className="sr-only"> ({who})</span>
+              </button>
+            )}
             <button
               type="button"
               className="btn bg-green-700 text-white hover:bg-green-800"
@@ -247,6 +269,9 @@ export default function DayPlanPage() {
   const [asking, setAsking] = useState<{ stop: DayPlanStop; outcome: HandoverOutcome } | null>(
     null,
   );
+  const [scanning, setScanning] = useState<DayPlanStop | null>(null);
+  /** stops whose item was scanned here (the day plan shows it once it is read again) */
+  const [checked, setChecked] = useState<number[]>([]);
 
   const stops = plan.data ?? [];
   const pendingIds = new Set(pending.map((p) => p.id));
@@ -361,14 +386,32 @@ export default function DayPlanPage() {
               moving={ordering.isLoading}
               onMove={(delta) => move(i, delta)}
               onOutcome={(outcome) => setAsking({ stop, outcome })}
+              onScan={() => setScanning(stop)}
             />
           ))}
         </ol>
+      )}
+      {scanning?.lot && (
+        <ScanItemDialog
+          stop={{ ...scanning, lot: scanning.lot }}
+          onClose={() => setScanning(null)}
+          onDone={() => {
+            setChecked((ids) => [...ids, scanning.id]);
+            setScanning(null);
+            setAsking({ stop: scanning, outcome: 'done' });
+          }}
+        />
       )}
       {asking && (
         <OutcomeDialog
           outcome={asking.outcome}
           name={asking.stop.family.name}
+          unscanned={
+            asking.outcome === 'done' &&
+            asking.stop.lot !== null &&
+            !asking.stop.item_check &&
+            !checked.includes(asking.stop.id)
+          }
           onConfirm={confirm}
           onClose={() => setAsking(null)}
         />

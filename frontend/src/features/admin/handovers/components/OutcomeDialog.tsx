@@ -13,8 +13,11 @@ export function OutcomeDialog({
   name,
   onConfirm,
   onClose,
+  unscanned = false,
 }: {
   outcome: HandoverOutcome;
+  /** a lot's stop whose item was not scanned (issue 45): said before the confirmation */
+  unscanned?: boolean;
   /** the family's or donor's name (the dialog's title) */
   name: string;
   /** answers an error text to show, or null when done */
@@ -42,6 +45,11 @@ export function OutcomeDialog({
     >
       <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-4">
         <p className="text-slate-800">{t(`handovers.plan.confirmText.${outcome}`)}</p>
+        {unscanned && (
+          <p className="rounded-lg bg-amber-50 px-3 py-2 text-amber-950">
+            {t('handovers.scan.unscanned')}
+          </p>
+        )}
         <TextAreaField
           label={t('handovers.plan.noteLabel')}
           value={note}

@@ -14,6 +14,7 @@ import { LotStatusBadge } from '../../ui/StatusBadges';
 import { useGetAdminLotQuery } from '../api/lots-api';
 import { CategoryIconView } from '../../../catalog';
 import { LotWishMatches } from '../../wishes';
+import { LotWarehouseSection } from '../../warehouse';
 import { DeleteLotDialog } from './DeleteLotDialog';
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
@@ -194,6 +195,7 @@ export default function LotDetailPage() {
               </Fact>
             </dl>
           </section>
+          <LotWarehouseSection lot={data} />
           <LotWishMatches lot={data} />
           {category && (
             <section className="card bg-blue-50 p-4 sm:p-5" aria-labelledby="lot-category">
