@@ -19,6 +19,7 @@ import { returningFamilyScenario } from './scenarios/returning-family';
 import { secondChanceScenario } from './scenarios/second-chance';
 import { sessionScenario } from './scenarios/session';
 import { volunteerScenario } from './scenarios/volunteer';
+import { warehouseScenario } from './scenarios/warehouse';
 import { wishScenario } from './scenarios/wish';
 
 const world = new World();
@@ -43,3 +44,4 @@ privacyScenario(world);
 sessionScenario(world);
 handoverScenario(world);
 messagesScenario(world);
+warehouseScenario(world);

@@ -26,6 +26,16 @@ export class ApiClient {
     return (text ? JSON.parse(text) : null) as T;
   }
 
+  /** A GET's answer as bytes (a label PDF), refreshed like `call`. */
+  async bytes(url: string): Promise<Buffer> {
+    let res = await this.send('GET', url, {});
+    if (res.status === 401 && this.refreshCookie && (await this.refresh())) {
+      res = await this.send('GET', url, {});
+    }
+    if (!res.ok) throw new Error(`GET ${url}: ${res.status}`);
+    return Buffer.from(await res.arrayBuffer());
+  }
+
   private send(
     method: string,
     url: string,
