@@ -59,6 +59,13 @@ describe('routing table', () => {
     ['/media/donations/3/1/abc.webp', 'media'],
     ['/api/v1/messages/', 'notification'],
     ['/api/v1/messages/callbacks/whatsapp', 'notification'],
+    // the warehouse (issue 45)
+    ['/api/v1/storage-places/', 'catalog'],
+    ['/api/v1/storage-places/3/count', 'catalog'],
+    ['/api/v1/scan/k7m4qx', 'catalog'],
+    ['/api/v1/labels.pdf', 'catalog'],
+    ['/api/v1/lots/7/label.pdf', 'catalog'],
+    ['/api/v1/handovers/12/scan', 'applications'],
   ])('when the path is %s, then it goes to %s', (p, service) => {
     expect(serviceFor(p)).toBe(service);
   });
