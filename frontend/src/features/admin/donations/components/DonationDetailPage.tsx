@@ -8,6 +8,7 @@ import {
   MessageCircle,
   PackagePlus,
   Phone,
+  Printer,
   RotateCcw,
 } from 'lucide-react';
 import type { DonationStatus } from '@furniture/contracts/enums';
@@ -16,7 +17,11 @@ import { useLanguage } from '../../../../lib/language';
 import { conditionText } from '../../../../lib/lot-condition';
 import { formatPhone, whatsappLink } from '../../applications';
 import { useGetAdminCategoriesQuery } from '../../categories';
+import { useAppStore } from '../../../../app/hooks';
 import { DonorPickupSection } from '../../handovers';
+import { errorText } from '../../lib/errors';
+import { useToast } from '../../ui/Toasts';
+import { downloadLabelSheet } from '../../warehouse';
 import { formatDate, formatDay } from '../../lib/dates';
 import { MessagesSection } from '../../messages';
 import { useFamilyT } from '../../lib/family-language';
@@ -24,6 +29,27 @@ import { DonationStatusBadge } from '../../ui/StatusBadges';
 import { useGetDonationQuery, type Donation, type DonationItem } from '../api/donations-api';
 import { canMakeLot, nextStatuses, photoUrls } from '../lib/donation-rules';
 import { DonationStatusDialog } from './DonationStatusDialog';
+
+/** Every lot made of the donation's items on one A4 sheet of labels (issue 45). */
+function LabelSheetButton({ lotIds }: { lotIds: number[] }) {
+  const { t } = useTranslation('admin');
+  const store = useAppStore();
+  const toast = useToast();
+  if (lotIds.length === 0) return null;
+  const print = async () => {
+    try {
+      await downloadLabelSheet(store, lotIds);
+    } catch (error) {
+      toast('error', errorText(error, t('warehouse.labelFailed')));
+    }
+  };
+  return (
+    <button type="button" className="btn-secondary" onClick={() => void print()}>
+      <Printer aria-hidden="true" className="size-4" />
+      {t('warehouse.printSheet', { count: lotIds.length })}
+    </button>
+  );
+}
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -259,9 +285,12 @@ export default function DonationDetailPage() {
         </div>
       )}
 
-      <h2 className="mt-6 mb-3 text-xl font-bold text-slate-900">
-        {t('donations.itemsTitle', { n: data.items.length })}
-      </h2>
+      <div className="mt-6 mb-3 flex flex-wrap items-center justify-between gap-2">
+        <h2 className="text-xl font-bold text-slate-900">
+          {t('donations.itemsTitle', { n: data.items.length })}
+        </h2>
+        <LabelSheetButton lotIds={data.items.flatMap((i) => (i.lot_id ? [i.lot_id] : []))} />
+      </div>
       <ol className="flex flex-col gap-4">
         {data.items.map((item, i) => (
           <ItemCard key={item.id} donation={data} item={item} n={i + 1} />
