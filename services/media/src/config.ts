@@ -95,3 +95,21 @@ export function loadMediaConfig(env: NodeJS.ProcessEnv = process.env) {
   };
 }
 export type MediaConfig = ReturnType<typeof loadMediaConfig>;
+
+const MB = 1024 * 1024;
+/** the process with no upload in flight: Node, its clients, sharp and libvips (about 130 MB) */
+const BASE_MB = 160;
+/** one image in processing: the decode's buffers, the 1600 px pixels and the three encoders */
+const PER_IMAGE_MB = 64;
+
+/**
+ * The memory the process stays within at these settings, in MB (README "Bounded work and
+ * memory"): its base, every admitted upload's body (held as it arrives and once more as one
+ * buffer), and every image in processing. bench:media reports its peak against it.
+ */
+export function memoryBoundMb(
+  c: Pick<MediaConfig, 'MEDIA_MAX_UPLOADS_IN_FLIGHT' | 'PHOTO_MAX_BYTES' | 'MEDIA_MAX_PARALLEL'>,
+): number {
+  const bodies = c.MEDIA_MAX_UPLOADS_IN_FLIGHT * Math.ceil((2 * c.PHOTO_MAX_BYTES) / MB);
+  return BASE_MB + bodies + c.MEDIA_MAX_PARALLEL * PER_IMAGE_MB;
+}
