@@ -8,6 +8,13 @@ import { wireToGateway } from '../messages/local';
 import { startInfra, type Infra } from '../start-infra';
 import { startPlatform, type Platform } from './platform';
 
+/**
+ * What the media process gets besides the common settings (bench:media measures it so too):
+ * glibc's allocator with libvips' threads, two arenas instead of eight per core halve its peak
+ * memory (services/media README, "Bounded work and memory"); k8s and compose set the same.
+ */
+export const MEDIA_PROCESS_ENV = { MALLOC_ARENA_MAX: '2' } as const;
+
 /** Documented local defaults of the single-machine run (README); override with env. */
 const LOCAL_ADMIN = { email: 'admin@moebelbruecke.local', password: 'moebel-admin-2026' };
 
@@ -88,7 +95,10 @@ export async function startLocalPlatform(opts: {
     publicUrl: opts.publicUrl,
     admin,
     overrides: process.env, // anything set by hand wins
-    serviceEnv: { notification: notificationEnv },
+    serviceEnv: {
+      notification: notificationEnv,
+      media: { ...MEDIA_PROCESS_ENV },
+    },
     print,
     watch: opts.watch,
     onStoppable: (stopPlatform) => {

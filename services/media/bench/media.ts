@@ -17,7 +17,7 @@
 //
 //   BENCH_PHOTOS (40 per kind)  BENCH_CONCURRENCY (4)  BENCH_INPUTS (originals,shrunk)
 //   and any media setting (MEDIA_MAX_PARALLEL, SHARP_CONCURRENCY, WEBP_EFFORT, UV_THREADPOOL_SIZE,
-//   MALLOC_ARENA_MAX …), which is passed on to the media process.
+//   MALLOC_ARENA_MAX …), passed on to the media process over make run's (MEDIA_PROCESS_ENV).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
@@ -26,7 +26,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { startInfra, REPO_ROOT } from '@furniture/infra';
+import { MEDIA_PROCESS_ENV, startInfra, REPO_ROOT } from '@furniture/infra';
 import { Events, PhotoSizeNames, PhotoSizes } from '@furniture/contracts';
 import { EventBus, createEvent, createLogger } from '@furniture/platform';
 import { deleteBrokerObjects, signTestToken, testLot } from '@furniture/platform/testing';
@@ -400,9 +400,13 @@ async function main(): Promise<void> {
       break;
     }
   }
-  const mediaEnv = Object.fromEntries(
-    MEDIA_KEYS.filter((k) => process.env[k]).map((k) => [k, process.env[k]!]),
-  );
+  // the media process as make run starts it, and what is set here on top
+  const mediaEnv: Record<string, string> = {
+    ...MEDIA_PROCESS_ENV,
+    ...Object.fromEntries(
+      MEDIA_KEYS.filter((k) => process.env[k]).map((k) => [k, process.env[k]!]),
+    ),
+  };
   // the media process's settings as it will read them (defaults for what is not set)
   const mediaConfig = loadMediaConfig({ ...mediaEnv, JWT_PUBLIC_KEY: 'unused' });
   const effort = mediaConfig.WEBP_EFFORT;
@@ -507,8 +511,9 @@ async function main(): Promise<void> {
     log(
       `media benchmark (${os.cpus().length} CPUs, ${os.cpus()[0]?.model ?? '?'}, load average ${load()})`,
     );
+    const effective: Record<string, unknown> = { ...mediaConfig, ...mediaEnv };
     log(
-      `  media settings  ${MEDIA_KEYS.map((k) => `${k}=${process.env[k] ?? 'default'}`).join(' ')}`,
+      `  media settings  ${MEDIA_KEYS.map((k) => `${k}=${String(effective[k] ?? 'default')}`).join(' ')}`,
     );
     log(
       `  sharp alone     sharp ${sharp.versions.sharp}, libvips ${sharp.versions.vips}, concurrency ${sharp.concurrency()} (its default here), UV_THREADPOOL_SIZE ${process.env.UV_THREADPOOL_SIZE ?? 'default'}`,

@@ -7,6 +7,7 @@ import {
   readSecret,
 } from '@furniture/platform';
 import { z } from 'zod';
+import { defaultParallel } from './parallelism';
 
 export interface S3Settings {
   endPoint: string;
@@ -59,15 +60,22 @@ export function loadMediaConfig(env: NodeJS.ProcessEnv = process.env) {
       CATALOG_URL: serviceAddress.default('http://127.0.0.1:4002'),
       /** lots per page when the lot read model is rebuilt from the catalog's snapshot */
       LOT_SNAPSHOT_PAGE_SIZE: envInt(500, { min: 1, max: 1000 }),
-      /** images decoded and encoded at the same time in this process; more wait in line */
-      MEDIA_MAX_PARALLEL: envInt(2, { min: 1, max: 64 }),
+      /**
+       * images decoded and encoded at the same time in this process; more wait in line. Default:
+       * two per CPU core, at most 8 (parallelism.ts)
+       */
+      MEDIA_MAX_PARALLEL: envInt(defaultParallel(), { min: 1, max: 64 }),
       /**
        * uploads accepted at once (receiving, waiting or processing); each holds at most one file
        * in memory, so memory stays below about this × PHOTO_MAX_BYTES plus the images being
        * processed. More are refused at once with 503 PHOTO_UPLOADS_BUSY and Retry-After.
        */
       MEDIA_MAX_UPLOADS_IN_FLIGHT: envInt(16, { min: 1, max: 1000 }),
-      /** libvips worker threads per image (sharp.concurrency); 0 = one per CPU core */
+      /**
+       * libvips worker threads per image (sharp.concurrency); 0 = one per CPU core. One: images
+       * in parallel fill the cores (MEDIA_MAX_PARALLEL), which scales better than more threads
+       * within one image (a JPEG's decode and a WebP's encode run on one thread anyway)
+       */
       SHARP_CONCURRENCY: envInt(1, { min: 0, max: 64 }),
       /** images with more pixels are refused from their header, before decoding */
       MEDIA_MAX_INPUT_PIXELS: envInt(50_000_000, { min: 90000 }),

@@ -1,4 +1,6 @@
-// tracing first: it instruments the HTTP modules before anything else loads them
+// the thread pool's size before anything uses the pool; tracing next: it instruments the HTTP
+// modules before anything else loads them
+import './thread-pool';
 import { startTracing } from '@furniture/platform/tracing';
 startTracing('media');
 
