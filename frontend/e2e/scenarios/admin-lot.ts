@@ -1,35 +1,13 @@
 // An administrator on a desktop: log in, create a lot, upload two photos (with progress shown),
-// set the second as the main photo; the public lot page follows.
+// set the second as the main photo; the public lot page follows. Staff on a phone: a 12-MP
+// photo goes up shrunk to 2560 px, one the server could not take is sent again (issue 46).
 import type { Page } from 'playwright-core';
-import { enabled, screenshot, settle, visible } from '../support/browser';
+import { expectAccessible } from '../support/axe';
+import { DESKTOP, PHONE, enabled, screenshot, settle, visible } from '../support/browser';
 import { containing, startsWith, t } from '../support/i18n';
 import { writeJpegs } from '../support/photos';
-import type { World } from '../support/world';
-
-/** Every value a progress bar showed, per bar name (recorded in the page, bars vanish after 1 s). */
-export async function recordProgressBars(page: Page): Promise<void> {
-  await page.evaluate(() => {
-    const seen: Record<string, number[]> = {};
-    (window as unknown as { __progress: typeof seen }).__progress = seen;
-    const note = () => {
-      for (const bar of Array.from(document.querySelectorAll('[role="progressbar"]'))) {
-        const name = bar.getAttribute('aria-label') ?? '';
-        const value = Number(bar.getAttribute('aria-valuenow'));
-        const list = (seen[name] ??= []);
-        if (list.at(-1) !== value) list.push(value);
-      }
-    };
-    new MutationObserver(note).observe(document.body, {
-      subtree: true,
-      childList: true,
-      attributes: true,
-      attributeFilter: ['aria-valuenow'],
-    });
-  });
-}
-
-export const progressSeen = (page: Page) =>
-  page.evaluate(() => (window as unknown as { __progress: Record<string, number[]> }).__progress);
+import { progressSeen, recordProgressBars, recordSentFiles, sentFiles } from '../support/uploads';
+import { logIn, type World } from '../support/world';
 
 /** The photo tiles of the lot form, in gallery order (the first is the main photo). */
 async function tileSources(page: Page): Promise<string[]> {
@@ -153,6 +131,92 @@ export function adminLotScenario(world: World): void {
         .getByRole('region', { name: t('de', 'public:gallery.label') })
         .locator('img');
       expect(thumb((await main.first().getAttribute('src')) ?? '')).toBe(before[1]);
+    }));
+
+  test('staff on a 390 px phone upload a 12-MP photo and a small one to a lot: the big one goes up shrunk to 2560 px as WebP; its first attempt the server could not take shows "try again", which sends it; axe with the failed photo at 390 and 1366 px', () =>
+    world.scenario('staff phone photos', async () => {
+      const lot = await world.admin.createLot({
+        category_id: world.category(4).id,
+        status: 'available',
+        name: { de: 'Kommode mit drei Schubladen', uk: 'Комод із трьома шухлядами' },
+        description: { de: 'Helles Holz, gut erhalten.', uk: 'Світле дерево, добрий стан.' },
+      });
+      const url = `/admin/lots/${lot.id}/edit`;
+      const page = await (await world.context(PHONE, 'de-DE')).newPage();
+      await page.goto(url);
+      await page.waitForURL(/\/admin\/login$/);
+      await logIn(page, world.stack.admin.email, world.stack.admin.password);
+      await page.waitForURL((u) => u.pathname === url);
+      await visible(page.getByText(t('de', 'admin:photos.none')));
+
+      const { paths } = await writeJpegs([
+        {
+          name: 'kommode-handy.jpg',
+          kind: 'wardrobe',
+          hue: 140,
+          size: { width: 4000, height: 3000 },
+        },
+        { name: 'kommode-klein.jpg', kind: 'wardrobe', hue: 300 },
+      ]);
+      // the first upload meets a media service that is away (503), as the gateway answers then
+      let refused = 0;
+      await page.route('**/api/v1/lots/*/photos', (route) =>
+        route.request().method() === 'POST' && refused++ === 0
+          ? route.fulfill({
+              status: 503,
+              contentType: 'application/json',
+              body: JSON.stringify({
+                success: false,
+                code: 'SERVICE_UNAVAILABLE',
+                message: 'Der Dienst ist vorübergehend nicht erreichbar.',
+              }),
+            })
+          : route.fallback(),
+      );
+      await recordSentFiles(page);
+      await page.getByLabel(t('de', 'admin:photos.choose')).setInputFiles(paths);
+      const rows = page.getByRole('list', { name: t('de', 'admin:photos.uploads') });
+      const retry = await visible(
+        rows.getByRole('button', { name: `${t('de', 'upload.retry')} (kommode-handy.jpg)` }),
+      );
+      const gallery = page.getByRole('region', { name: t('de', 'admin:photos.title') });
+      await visible(gallery.getByRole('img', { name: t('de', 'admin:photos.photoN', { n: 1 }) }));
+      await screenshot(page, 'flow-admin-photo-retry-phone');
+      await expectAccessible(page, 'admin-lot-photo-failed-phone');
+      await page.setViewportSize(DESKTOP.viewport!);
+      await expectAccessible(page, 'admin-lot-photo-failed-desktop');
+
+      await retry.click();
+      await visible(gallery.getByRole('img', { name: t('de', 'admin:photos.photoN', { n: 2 }) }));
+      await rows.waitFor({ state: 'detached' });
+      // the phone's photo went up shrunk (both attempts), the small one as it was
+      const shrunk = {
+        name: expect.stringMatching(/^photo_\d+\.webp$/),
+        type: 'image/webp',
+        width: 2560,
+        height: 1920,
+        sha256: expect.any(String),
+      };
+      expect(await sentFiles(page)).toEqual([
+        shrunk,
+        {
+          name: 'kommode-klein.jpg',
+          type: 'image/jpeg',
+          width: 1200,
+          height: 800,
+          sha256: expect.any(String),
+        },
+        shrunk,
+      ]);
+      // the media service took the 2560 px photo
+      const photos = await world.admin.call<{ data: { width: number; height: number }[] }>(
+        'GET',
+        `/lots/${lot.id}/photos`,
+      );
+      expect(photos.data.map((p) => `${p.width}x${p.height}`).sort()).toEqual([
+        '1200x800',
+        '2560x1920',
+      ]);
     }));
 }
 

@@ -4,61 +4,13 @@
 // donor finds the donation by phone, and the donor's mails reach the catcher (issue 28).
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import type { Page } from 'playwright-core';
 import { dialog, screenshot, visible } from '../support/browser';
 import { exactly, startsWith, t } from '../support/i18n';
 import { writeJpegs } from '../support/photos';
+import { progressSeen, recordProgressBars, recordSentFiles, sentFiles } from '../support/uploads';
 import { dayAhead } from '../support/seed';
 import type { World } from '../support/world';
-import { progressSeen, recordProgressBars } from './admin-lot';
 import { viaPhoneMenu } from './family';
-
-interface SentFile {
-  name: string;
-  type: string;
-  width: number;
-  height: number;
-  sha256: string;
-}
-
-/**
- * Records every file the page sends in a form through XMLHttpRequest: its name, type, pixel size
- * and SHA-256 (Chromium does not hand a multipart body of files to the test's request events).
- */
-async function recordSentFiles(page: Page): Promise<void> {
-  await page.evaluate(() => {
-    const sent: Promise<SentFile>[] = [];
-    (window as unknown as { __sent: typeof sent }).__sent = sent;
-    const send = XMLHttpRequest.prototype.send;
-    XMLHttpRequest.prototype.send = function (this: XMLHttpRequest, body) {
-      const file = body instanceof FormData ? body.get('file') : null;
-      if (file instanceof File) {
-        sent.push(
-          (async () => {
-            const bitmap = await createImageBitmap(file);
-            const digest = await crypto.subtle.digest('SHA-256', await file.arrayBuffer());
-            const sha256 = Array.from(new Uint8Array(digest), (b) =>
-              b.toString(16).padStart(2, '0'),
-            ).join('');
-            const out = {
-              name: file.name,
-              type: file.type,
-              width: bitmap.width,
-              height: bitmap.height,
-              sha256,
-            };
-            bitmap.close();
-            return out;
-          })(),
-        );
-      }
-      send.call(this, body);
-    };
-  });
-}
-
-const sentFiles = (page: Page) =>
-  page.evaluate(() => Promise.all((window as unknown as { __sent: Promise<SentFile>[] }).__sent));
 
 /** A pattern for a translated text with a number in place of {{id}}; the number is group 1. */
 function withNumber(text: string): RegExp {

@@ -57,7 +57,7 @@ export function shrinkPlan(
   size: { width: number; height: number },
   bytes: number,
   limits: { maxSide: number; maxBytes: number } = {
-    maxSide: Limits.donationPhotoUploadLongSide,
+    maxSide: Limits.photoUploadLongSide,
     maxBytes: Limits.photoMaxBytes,
   },
 ): ShrinkPlan {
@@ -84,12 +84,19 @@ const browserCodec: ImageCodec = { decode: decodeImage, encode: encodeImage };
 const EXTENSION = { 'image/webp': '.webp', 'image/jpeg': '.jpg' } as const;
 
 /**
- * A donor's photo as it should go up (issue 28): a phone's 12-megapixel photo is drawn anew at
- * 2560 px on its long side at most (shrinkPlan) as WebP, or JPEG where the browser encodes no
- * WebP, so it travels in seconds on a mobile connection; a small photo goes as it is. Where the
- * browser cannot decode or encode, the original goes and the server decides.
+ * A photo as it should go up, a donor's (issue 28) or a lot's in the back-office (issue 46): a
+ * phone's 12-megapixel photo is drawn anew at 2560 px on its long side at most (shrinkPlan) as
+ * WebP, or JPEG where the browser encodes no WebP, so it travels in seconds on a mobile
+ * connection and the server decodes a third of the pixels; a small photo goes as it is. Where
+ * the browser cannot decode or encode, the original goes and the server decides. A drawn photo
+ * is named by `nameOf` (its extension given), else after the original.
  */
-export async function shrinkForUpload(file: File, codec: ImageCodec = browserCodec): Promise<File> {
+export async function shrinkForUpload(
+  file: File,
+  codec: ImageCodec = browserCodec,
+  nameOf: (extension: string) => string = (extension) =>
+    `${file.name.replace(/\.[^.]*$/, '') || 'photo'}${extension}`,
+): Promise<File> {
   let image: DecodedImage | null;
   try {
     image = await codec.decode(file);
@@ -102,10 +109,7 @@ export async function shrinkForUpload(file: File, codec: ImageCodec = browserCod
     if (!plan.resize) return file;
     for (const type of ['image/webp', 'image/jpeg'] as const) {
       const blob = await codec.encode(image, plan.width, plan.height, type, 0.88);
-      if (blob) {
-        const base = file.name.replace(/\.[^.]*$/, '') || 'photo';
-        return new File([blob], `${base}${EXTENSION[type]}`, { type });
-      }
+      if (blob) return new File([blob], nameOf(EXTENSION[type]), { type });
     }
     return file;
   } catch {

@@ -23,7 +23,7 @@ function fakeCodec(size: { width: number; height: number }, encodes: string[]) {
 
 describe('shrinking a donor photo before the upload', () => {
   test('when the long side is above 2560 px, then it is scaled to 2560 px with its proportions kept', () => {
-    expect(Limits.donationPhotoUploadLongSide).toBe(2560);
+    expect(Limits.photoUploadLongSide).toBe(2560);
     expect(shrinkPlan({ width: 4000, height: 3000 }, 4 * MB)).toEqual({
       resize: true,
       width: 2560,

@@ -53,8 +53,8 @@ export const Limits = {
   donationDescriptionMax: 500,
   /** how long a donation's upload token lets the donor add photos */
   donationUploadTokenSeconds: 60 * 60,
-  /** the browser shrinks a donor's photo to this long side before uploading it */
-  donationPhotoUploadLongSide: 2560,
+  /** the browser shrinks a photo (a donor's, a lot's in the back-office) to this long side before uploading it */
+  photoUploadLongSide: 2560,
   /** handover (wave 3): places in one slot, slots one weekly pattern may create */
   slotCapacityMax: 50,
   slotPatternMax: 400,

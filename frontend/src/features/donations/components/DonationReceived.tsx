@@ -1,6 +1,8 @@
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CheckCircle2, CircleAlert, Plus, RotateCcw } from 'lucide-react';
+import { CheckCircle2, CircleAlert, Plus } from 'lucide-react';
+import { UploadRow } from '../../../components/UploadRow';
+import { waiting } from '../../../lib/upload-queue';
 import type { DonationCreated } from '../api/donations-api';
 import type { DonationItemValues } from '../lib/donation-form';
 import { usePhotoUploads, type PhotoUpload } from '../lib/use-photo-uploads';
@@ -10,72 +12,17 @@ function uploadsOf(created: DonationCreated, items: DonationItemValues[]): Photo
   return items.flatMap((item, itemIndex) => {
     const itemId = created.items[itemIndex]?.id;
     if (itemId === undefined) return [];
-    return item.photos.map((photo, photoIndex) => ({
-      key: photo.key,
-      itemIndex,
-      photoIndex,
-      itemId,
-      file: photo.file,
-      preview: photo.preview,
-      state: 'waiting' as const,
-      percent: 0,
-      error: null,
-      canRetry: false,
-    }));
+    return item.photos.map((photo, photoIndex) =>
+      waiting<PhotoUpload>({
+        key: photo.key,
+        itemIndex,
+        photoIndex,
+        itemId,
+        file: photo.file,
+        preview: photo.preview,
+      }),
+    );
   });
-}
-
-function UploadRow({ upload, onRetry }: { upload: PhotoUpload; onRetry: () => void }) {
-  const { t } = useTranslation('donate');
-  const label = t('uploads.photoLabel', { n: upload.photoIndex + 1, item: upload.itemIndex + 1 });
-  const stateText = {
-    waiting: t('uploads.waiting'),
-    preparing: t('uploads.preparing'),
-    uploading: `${upload.percent} %`,
-    done: t('uploads.done'),
-    failed: t('uploads.failed'),
-  }[upload.state];
-  return (
-    <li className="flex items-center gap-3">
-      <img src={upload.preview} alt="" className="size-14 shrink-0 rounded-md object-cover" />
-      <div className="min-w-0 flex-1">
-        <div className="flex justify-between gap-2 text-sm">
-          <span className="truncate font-medium">{label}</span>
-          <span
-            className={upload.state === 'failed' ? 'font-medium text-red-800' : 'text-slate-700'}
-          >
-            {stateText}
-          </span>
-        </div>
-        <div
-          role="progressbar"
-          aria-label={label}
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={upload.percent}
-          aria-valuetext={stateText}
-          className="mt-1 h-2 overflow-hidden rounded-full bg-slate-200"
-        >
-          <div
-            className={`h-full transition-[width] ${upload.state === 'failed' ? 'bg-red-700' : upload.state === 'done' ? 'bg-green-700' : 'bg-blue-700'}`}
-            style={{ width: `${upload.state === 'failed' ? 100 : upload.percent}%` }}
-          />
-        </div>
-        {upload.state === 'failed' && (
-          <div className="mt-1 flex flex-wrap items-center gap-2 text-sm text-red-900">
-            <span>{upload.error ?? t('uploads.network')}</span>
-            {upload.canRetry && (
-              <button type="button" className="btn-secondary min-h-9 py-1" onClick={onRetry}>
-                <RotateCcw aria-hidden="true" className="size-4" />
-                {t('uploads.retry')}
-                <span className="sr-only"> ({label})</span>
-              </button>
-            )}
-          </div>
-        )}
-      </div>
-    </li>
-  );
 }
 
 /**
@@ -133,7 +80,16 @@ export function DonationReceived({
           </p>
           <ul className="flex flex-col gap-3">
             {uploads.map((upload) => (
-              <UploadRow key={upload.key} upload={upload} onRetry={() => retry(upload.key)} />
+              <UploadRow
+                key={upload.key}
+                upload={upload}
+                label={t('uploads.photoLabel', {
+                  n: upload.photoIndex + 1,
+                  item: upload.itemIndex + 1,
+                })}
+                preview={upload.preview}
+                onRetry={() => retry(upload.key)}
+              />
             ))}
           </ul>
         </div>

@@ -58,7 +58,7 @@ export function PhotoPicker({
       <p className="field-hint -mt-2">
         {t('photos.hint', {
           max: Limits.donationPhotosPerItem,
-          side: Limits.donationPhotoUploadLongSide,
+          side: Limits.photoUploadLongSide,
         })}
       </p>
       {photos.length > 0 && (

@@ -29,14 +29,17 @@ import {
   type LotFormValues,
 } from '../lib/lot-form';
 import { galleryUrlOf, listUrlOf } from '../lib/photo-list';
-import { reencodeAsWebp, uploadLotPhoto } from '../lib/upload';
+import { sendPhoto, waiting, type QueuedUpload } from '../../../../lib/upload-queue';
+import { lotPhotoName, uploadLotPhoto } from '../lib/upload';
 import { LotFields } from './LotFields';
 import { EditLotPhotos, PendingLotPhotos, type PendingPhoto } from './LotPhotos';
-import { useUploadBars } from './PhotoUploads';
+import { uploadFailure } from './PhotoUploads';
 
 /** What the new-lot form hands to the edit form when some photos did not upload. */
 interface FormLocationState {
   uploadErrors?: string[];
+  /** the failed uploads themselves (their files), to be sent again there */
+  failedUploads?: QueuedUpload[];
 }
 
 /** /admin/lots/new and /admin/lots/{id}/edit (back-office §2 Lot form). */
@@ -53,7 +56,7 @@ export default function LotFormPage() {
   const [createLot] = useCreateLotMutation();
   const [updateLot] = useUpdateLotMutation();
   const [setPhotos] = useSetLotPhotosMutation();
-  const bars = useUploadBars();
+  const [uploads, setUploads] = useState<QueuedUpload[]>([]);
 
   const [values, setValues] = useState<LotFormValues>(EMPTY_LOT);
   /** the lot as the form was filled from it: its version goes with the save */
@@ -64,7 +67,8 @@ export default function LotFormPage() {
   const [conflict, setConflict] = useState<{ latest: AdminLot; fields: LotField[] } | null>(null);
   const [saving, setSaving] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
-  const uploadErrors = (location.state as FormLocationState | null)?.uploadErrors ?? [];
+  const handedOver = location.state as FormLocationState | null;
+  const uploadErrors = handedOver?.uploadErrors ?? [];
   // the typed text outlives an ended session (photos chosen but not yet uploaded do not)
   const initial = useMemo(
     () => (id === null ? EMPTY_LOT : base ? valuesOf(base) : null),
@@ -120,28 +124,33 @@ export default function LotFormPage() {
     focusFirst(mapped);
   };
 
-  /** Uploads the chosen photos to the new lot, then gives the lot their addresses in that order. */
-  const uploadPending = async (lotIdCreated: number): Promise<string[]> => {
-    const failures: string[] = [];
+  /**
+   * Uploads the chosen photos to the new lot one after the other (each shrunk first, with its
+   * bar), then gives the lot their addresses in the chosen order. Answers the failed uploads
+   * and what went wrong, in words.
+   */
+  const uploadPending = async (
+    lotIdCreated: number,
+  ): Promise<{ failed: QueuedUpload[]; errors: string[] }> => {
+    const queued = pending.map((p) => waiting<QueuedUpload>({ key: p.key, file: p.file }));
+    setUploads(queued);
     const uploaded: Photo[] = [];
-    for (const item of pending) {
-      const bar = bars.start(item.file.name);
-      try {
-        const file = await reencodeAsWebp(item.file);
-        uploaded.push(
-          await uploadLotPhoto(store, lotIdCreated, file, (p) => bars.progress(bar, p)),
-        );
-        bars.finish(bar);
-      } catch (error) {
-        bars.drop(bar);
-        failures.push(
-          t('photos.uploadFailed', {
-            file: item.file.name,
-            message: errorText(error, t('ui.unexpected')),
-          }),
-        );
-      }
+    const failed: QueuedUpload[] = [];
+    for (const upload of queued) {
+      let latest = upload;
+      const sent = await sendPhoto(
+        upload,
+        (_upload, file, onProgress) => uploadLotPhoto(store, lotIdCreated, file, onProgress),
+        (patch) => {
+          latest = { ...latest, ...patch };
+          setUploads((all) => all.map((u) => (u.key === upload.key ? latest : u)));
+        },
+        lotPhotoName,
+      );
+      if (sent) uploaded.push(sent.result);
+      else failed.push(latest);
     }
+    const errors = failed.map((u) => uploadFailure(t, u));
     if (uploaded.length > 0) {
       try {
         await setPhotos({
@@ -150,10 +159,10 @@ export default function LotFormPage() {
           gallery_photos: uploaded.map((p) => galleryUrlOf(p.urls)),
         }).unwrap();
       } catch (error) {
-        failures.push(errorText(error, t('photos.orderFailed')));
+        errors.push(errorText(error, t('photos.orderFailed')));
       }
     }
-    return failures;
+    return { failed, errors };
   };
 
   const save = async (version: number | null) => {
@@ -164,11 +173,11 @@ export default function LotFormPage() {
       if (id === null) {
         const created = await createLot(body).unwrap();
         draft.clear();
-        const failures = await uploadPending(created.id);
+        const { failed, errors } = await uploadPending(created.id);
         toast('success', t('lots.created', { name: body.name.de }));
-        if (failures.length > 0) {
+        if (errors.length > 0) {
           void navigate(`/admin/lots/${created.id}/edit`, {
-            state: { uploadErrors: failures } satisfies FormLocationState,
+            state: { uploadErrors: errors, failedUploads: failed } satisfies FormLocationState,
           });
         } else {
           void navigate('/admin/lots');
@@ -285,9 +294,9 @@ export default function LotFormPage() {
         <LotFields values={values} errors={errors} onChange={(f, v) => set(f)(v)} />
         <div className="card p-4 sm:p-6">
           {id !== null && lot.data ? (
-            <EditLotPhotos lot={lot.data} />
+            <EditLotPhotos lot={lot.data} handedOver={handedOver?.failedUploads} />
           ) : (
-            <PendingLotPhotos pending={pending} onChange={setPending} bars={bars.bars} />
+            <PendingLotPhotos pending={pending} onChange={setPending} uploads={uploads} />
           )}
         </div>
         <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
+import type { Photo } from '@furniture/contracts/api/media';
 import { useTranslation } from 'react-i18next';
 import { useAppDispatch, useAppStore } from '../../../../app/hooks';
 import { errorText } from '../../lib/errors';
@@ -10,10 +11,11 @@ import {
   useSetLotPhotosMutation,
   type AdminLot,
 } from '../api/lots-api';
+import { useUploadQueue, waiting, type QueuedUpload } from '../../../../lib/upload-queue';
 import { checkPhotoFiles, type PhotoProblem } from '../lib/photo-checks';
 import { galleryItems, withMainFirst, type GalleryItem } from '../lib/photo-list';
-import { reencodeAsWebp, uploadLotPhoto } from '../lib/upload';
-import { PhotoDropZone, PhotoProblems, PhotoTile, UploadBars, useUploadBars } from './PhotoUploads';
+import { lotPhotoName, uploadLotPhoto } from '../lib/upload';
+import { LotUploads, PhotoDropZone, PhotoProblems, PhotoTile } from './PhotoUploads';
 
 /** A photo chosen on the new-lot form, uploaded once the lot exists. */
 export interface PendingPhoto {
@@ -22,56 +24,54 @@ export interface PendingPhoto {
   preview: string;
 }
 
+let nextKey = 1;
+
 /**
- * The gallery of an existing lot (edit mode): files upload at once, with progress; set main
- * reorders the lot's photos; delete removes the photo in media (back-office §2 Lot form).
+ * The gallery of an existing lot (edit mode): files upload at once, one after the other, each
+ * shrunk in the browser first and shown with its progress; a failed one can be sent again (also
+ * those the new-lot form hands over); set main reorders the lot's photos; delete removes the
+ * photo in media (back-office §2 Lot form).
  */
-export function EditLotPhotos({ lot }: { lot: AdminLot }) {
+export function EditLotPhotos({
+  lot,
+  handedOver,
+}: {
+  lot: AdminLot;
+  /** uploads of the new-lot form that failed, to be sent again from here */
+  handedOver?: QueuedUpload[];
+}) {
   const { t } = useTranslation('admin');
   const store = useAppStore();
   const dispatch = useAppDispatch();
   const media = useGetLotPhotosQuery(lot.id);
   const [setPhotos, ordering] = useSetLotPhotosMutation();
   const [deletePhoto, deletion] = useDeleteLotPhotoMutation();
-  const uploads = useUploadBars();
+  const uploads = useUploadQueue<QueuedUpload, Photo>({
+    initial: () => handedOver ?? [],
+    send: (_upload, file, onProgress) => uploadLotPhoto(store, lot.id, file, onProgress),
+    onDone: () =>
+      dispatch(
+        lotsApi.util.invalidateTags([
+          { type: 'LotPhotos', id: lot.id },
+          { type: 'AdminLot', id: lot.id },
+        ]),
+      ),
+    nameOf: lotPhotoName,
+    removeDoneAfterMs: 1000,
+  });
   const [problems, setProblems] = useState<PhotoProblem[]>([]);
   const [serverErrors, setServerErrors] = useState<string[]>([]);
   const [deleting, setDeleting] = useState<GalleryItem | null>(null);
   const [deleteError, setDeleteError] = useState<string | null>(null);
-  const [running, setRunning] = useState(0);
 
   const items = useMemo(() => galleryItems(lot.photos, media.data), [lot.photos, media.data]);
+  const present = items.length + uploads.pending;
 
   const onFiles = async (files: File[]) => {
-    const checked = await checkPhotoFiles(files, { present: items.length + running });
+    const checked = await checkPhotoFiles(files, { present });
     setProblems(checked.problems);
     setServerErrors([]);
-    setRunning((n) => n + checked.accepted.length);
-    for (const file of checked.accepted) {
-      const bar = uploads.start(file.name);
-      try {
-        const upload = await reencodeAsWebp(file);
-        await uploadLotPhoto(store, lot.id, upload, (percent) => uploads.progress(bar, percent));
-        uploads.finish(bar);
-      } catch (error) {
-        uploads.drop(bar);
-        setServerErrors((all) => [
-          ...all,
-          t('photos.uploadFailed', {
-            file: file.name,
-            message: errorText(error, t('ui.unexpected')),
-          }),
-        ]);
-      } finally {
-        setRunning((n) => n - 1);
-        dispatch(
-          lotsApi.util.invalidateTags([
-            { type: 'LotPhotos', id: lot.id },
-            { type: 'AdminLot', id: lot.id },
-          ]),
-        );
-      }
-    }
+    uploads.add(checked.accepted.map((file) => waiting({ key: `upload-${nextKey++}`, file })));
   };
 
   const onSetMain = async (index: number) => {
@@ -104,9 +104,9 @@ export function EditLotPhotos({ lot }: { lot: AdminLot }) {
       <h2 id="lot-photos" className="text-lg font-bold text-slate-900">
         {t('photos.title')}
       </h2>
-      <PhotoDropZone onFiles={(files) => void onFiles(files)} present={items.length + running} />
+      <PhotoDropZone onFiles={(files) => void onFiles(files)} present={present} />
       <PhotoProblems problems={problems} serverErrors={serverErrors} />
-      <UploadBars bars={uploads.bars} />
+      <LotUploads uploads={uploads.uploads} onRetry={uploads.retry} onDismiss={uploads.dismiss} />
       {items.length === 0 ? (
         <p className="text-slate-700">{t('photos.none')}</p>
       ) : (
@@ -149,11 +149,12 @@ export function EditLotPhotos({ lot }: { lot: AdminLot }) {
 export function PendingLotPhotos({
   pending,
   onChange,
-  bars,
+  uploads,
 }: {
   pending: PendingPhoto[];
   onChange: (next: PendingPhoto[]) => void;
-  bars: ReturnType<typeof useUploadBars>['bars'];
+  /** the chosen photos on their way up once the lot is created */
+  uploads: QueuedUpload[];
 }) {
   const { t } = useTranslation('admin');
   const [problems, setProblems] = useState<PhotoProblem[]>([]);
@@ -192,7 +193,7 @@ export function PendingLotPhotos({
       <p className="text-sm text-slate-700">{t('photos.afterCreate')}</p>
       <PhotoDropZone onFiles={(files) => void onFiles(files)} present={pending.length} />
       <PhotoProblems problems={problems} serverErrors={[]} />
-      <UploadBars bars={bars} />
+      <LotUploads uploads={uploads} />
       {pending.length > 0 && (
         <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5">
           {pending.map((item, index) => (

@@ -1,7 +1,10 @@
-import { useCallback, useRef, useState, type DragEvent } from 'react';
+import { useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { ImagePlus, Star, Trash2 } from 'lucide-react';
 import { Limits, PHOTO_EXTENSIONS, PHOTO_MIME_TYPES } from '@furniture/contracts/limits';
+import { UploadRow } from '../../../../components/UploadRow';
+import type { QueuedUpload } from '../../../../lib/upload-queue';
 import type { PhotoProblem } from '../lib/photo-checks';
 
 const ACCEPT = [...PHOTO_EXTENSIONS, ...PHOTO_MIME_TYPES].join(',');
@@ -92,63 +95,45 @@ export function PhotoProblems({
   );
 }
 
-export interface UploadBar {
-  id: number;
-  name: string;
-  percent: number;
+/** A failed upload in the spec's words: 'Fehler beim Hochladen von {file}: …'. */
+export function uploadFailure(t: TFunction<'admin'>, upload: QueuedUpload): string {
+  const message =
+    upload.error ?? (upload.status === 0 ? t('common:upload.network') : t('ui.unexpected'));
+  return t('photos.uploadFailed', { file: upload.file.name, message });
 }
 
-/** Progress bars of running uploads; each is removed 1 s after it finished (back-office §9). */
-export function useUploadBars() {
-  const [bars, setBars] = useState<UploadBar[]>([]);
-  const next = useRef(1);
-  const start = useCallback((name: string) => {
-    const id = next.current++;
-    setBars((all) => [...all, { id, name, percent: 0 }]);
-    return id;
-  }, []);
-  const progress = useCallback((id: number, percent: number) => {
-    setBars((all) =>
-      all.map((bar) => (bar.id === id ? { ...bar, percent: Math.max(bar.percent, percent) } : bar)),
-    );
-  }, []);
-  const finish = useCallback((id: number) => {
-    setBars((all) => all.map((bar) => (bar.id === id ? { ...bar, percent: 100 } : bar)));
-    setTimeout(() => setBars((all) => all.filter((bar) => bar.id !== id)), 1000);
-  }, []);
-  const drop = useCallback(
-    (id: number) => setBars((all) => all.filter((bar) => bar.id !== id)),
-    [],
-  );
-  return { bars, start, progress, finish, drop };
-}
-
-export function UploadBars({ bars }: { bars: UploadBar[] }) {
+/**
+ * The photos on their way up, each with its bar (back-office §9; a photo that arrived leaves the
+ * list a second later). A failed one says why in the spec's words, and can be sent again where
+ * that can help (no answer, 429, a server fault) or dismissed.
+ */
+export function LotUploads({
+  uploads,
+  onRetry,
+  onDismiss,
+}: {
+  uploads: QueuedUpload[];
+  onRetry?: (key: string) => void;
+  onDismiss?: (key: string) => void;
+}) {
   const { t } = useTranslation('admin');
-  if (bars.length === 0) return null;
+  if (uploads.length === 0) return null;
   return (
-    <ul className="flex flex-col gap-2">
-      {bars.map((bar) => (
-        <li key={bar.id}>
-          <div className="flex justify-between gap-2 text-sm text-slate-800">
-            <span className="truncate">{bar.name}</span>
-            <span>{bar.percent} %</span>
-          </div>
-          <div
-            role="progressbar"
-            aria-label={t('photos.uploading', { file: bar.name })}
-            aria-valuemin={0}
-            aria-valuemax={100}
-            aria-valuenow={bar.percent}
-            className="mt-1 h-2 overflow-hidden rounded-full bg-slate-200"
-          >
-            <div
-              className="h-full bg-blue-700 transition-[width]"
-              style={{ width: `${bar.percent}%` }}
-            />
-          </div>
-        </li>
-      ))}
+    <ul className="flex flex-col gap-3" aria-label={t('photos.uploads')}>
+      {uploads.map((upload) => {
+        const file = upload.file.name;
+        return (
+          <UploadRow
+            key={upload.key}
+            upload={upload}
+            label={file}
+            barLabel={t('photos.uploading', { file })}
+            failure={uploadFailure(t, upload)}
+            onRetry={onRetry && (() => onRetry(upload.key))}
+            onDismiss={onDismiss && (() => onDismiss(upload.key))}
+          />
+        );
+      })}
     </ul>
   );
 }

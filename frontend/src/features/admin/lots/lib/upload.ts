@@ -2,7 +2,6 @@ import type { Dispatch } from '@reduxjs/toolkit';
 import type { Photo } from '@furniture/contracts/api/media';
 import { callWithSession } from '../../../../app/api';
 import { env } from '../../../../config/env';
-import { decodeImage, encodeImage } from '../../../../lib/shrink-photo';
 import { postWithProgress, uploadOutcome } from '../../../../lib/upload';
 
 /**
@@ -33,30 +32,7 @@ export async function uploadLotPhoto(
 }
 
 /**
- * Re-encodes a photo from the browser as WebP (photo_{timestamp}.webp, back-office §7), at most
- * 2048 px on its longest side: a phone's 12-megapixel JPEG travels as a fraction of its size. The
- * server makes its own sizes anyway (1600 px at most). Where the browser cannot encode WebP (or
- * has no canvas), the file goes as it is.
+ * The name of a photo drawn anew in the browser before its upload (back-office §7: a local blob
+ * goes up as photo_{timestamp}.webp; .jpg where the browser encodes no WebP).
  */
-export async function reencodeAsWebp(file: File, maxSide = 2048): Promise<File> {
-  try {
-    const image = await decodeImage(file);
-    if (!image) return file;
-    try {
-      const scale = Math.min(1, maxSide / Math.max(image.width, image.height));
-      const blob = await encodeImage(
-        image,
-        Math.round(image.width * scale),
-        Math.round(image.height * scale),
-        'image/webp',
-      );
-      // without WebP (Safari) or when it came out bigger, the original is the better upload
-      if (!blob || blob.size >= file.size) return file;
-      return new File([blob], `photo_${Date.now()}.webp`, { type: 'image/webp' });
-    } finally {
-      image.close();
-    }
-  } catch {
-    return file;
-  }
-}
+export const lotPhotoName = (extension: string): string => `photo_${Date.now()}${extension}`;
