@@ -42,22 +42,22 @@ machine:
 build: install
 	npm run build
 
-# make run's build: the server packages transpiled without type checks (type errors are make
-# typecheck's and make test's) and the SPA's build from the per-user cache when its sources match
+# make run's build: the server packages transpiled and the SPA bundled, neither type-checked (type
+# errors are make typecheck's and make test's), the SPA from the per-user cache when its sources match
 build-run: install
 	node scripts/transpile-server.mjs
 	node scripts/build-spa.mjs
 
-# FerretDB and MinIO are built by run.ts itself when missing (startInfra); the launcher runs from
-# its transpiled output (no npx, no tsx: seconds on a busy machine)
-run: build-run
-	node infra/dist/cli/run.js
+# scripts/run.mjs: FerretDB and MinIO built (when missing) beside make install and the builds of
+# build-run, then infra/dist/cli/run.js (no npx, no tsx: seconds on a busy machine); a line per
+# step with its time, each step's output in .data/run/logs/build/
+run:
+	@node scripts/run.mjs
 
 # make run's infrastructure and data, services restarted when their code changes (transpiled on
 # save, `node --watch`), the SPA on Vite's dev server at http://localhost:5173 (SPA_DEV_PORT)
-dev: install
-	node scripts/transpile-server.mjs
-	node infra/dist/cli/dev.js
+dev:
+	@node scripts/run.mjs dev
 
 # make run's data gone (the folder and FerretDB's PostgreSQL database of it): the next run is fresh
 reset: install
@@ -87,6 +87,7 @@ lint: install
 
 typecheck: install
 	npx tsc -p tsconfig.json
+	npx tsc -p frontend/tsconfig.json
 	npx tsc -p frontend/e2e/tsconfig.json
 
 # the servers transpiled (as make run) and type-checked by typecheck, which runs beside lint: both

@@ -2,9 +2,10 @@
 // hash of everything it is built from: frontend/ (without node_modules, dist and the browser
 // tests), the contracts' sources it bundles, the lock file, the root package.json (its version),
 // the VITE_* environment and Node's version. A clone whose hash is cached gets frontend/dist as
-// hard links in a second; any other runs `npm run build -w frontend` (type check, vite build,
-// size budget, compression) and stores the result. Cache: $XDG_CACHE_HOME/moebelbruecke/spa
-// (else ~/.cache/…); NO_SPA_CACHE=1 always builds.
+// hard links in a second; any other runs the steps of the frontend's `npm run build` but its type
+// check (which is make typecheck's, as for the servers): vite build, size budget, compression, and
+// stores the result. Cache: $XDG_CACHE_HOME/moebelbruecke/spa (else ~/.cache/…); NO_SPA_CACHE=1
+// always builds.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -55,8 +56,15 @@ function buildKey() {
 }
 
 function build() {
-  const r = spawnSync('npm', ['run', 'build', '-w', 'frontend'], { cwd: root, stdio: 'inherit' });
-  if (r.status !== 0) process.exit(r.status ?? 1);
+  const frontend = path.join(root, 'frontend');
+  for (const args of [
+    [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'],
+    ['scripts/report-size.mjs'],
+    ['scripts/compress.mjs'],
+  ]) {
+    const r = spawnSync(process.execPath, args, { cwd: frontend, stdio: 'inherit' });
+    if (r.status !== 0) process.exit(r.status ?? 1);
+  }
 }
 
 const started = Date.now();

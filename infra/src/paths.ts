@@ -1,21 +1,9 @@
 // Where things live on disk. This file sits in infra/src (or infra/dist once compiled),
 // so the repository root is two levels up in both cases.
-import os from 'node:os';
 import path from 'node:path';
 
 export const INFRA_DIR = path.resolve(__dirname, '..');
 export const REPO_ROOT = path.resolve(INFRA_DIR, '..');
-
-/**
- * Built Go tools (FerretDB, MinIO, kustomize), the build lock and build logs: one cache per user
- * (`$XDG_CACHE_HOME/moebelbruecke/tools`, else `~/.cache/…`), shared by every clone and every
- * test run, so a second clone starts without building anything. FURNITURE_TOOLS_DIR moves it.
- */
-export function toolsDir(): string {
-  if (process.env.FURNITURE_TOOLS_DIR) return path.resolve(process.env.FURNITURE_TOOLS_DIR);
-  const cache = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
-  return path.join(cache, 'moebelbruecke', 'tools');
-}
 
 /** Data folder of `make run` (kept between runs); RUN_DATA_DIR moves it (a second stack). */
 export const RUN_DATA_DIR = process.env.RUN_DATA_DIR

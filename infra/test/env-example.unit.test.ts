@@ -44,6 +44,8 @@ function settingsReadInCode(): Set<string> {
     ...sources(path.join(REPO_ROOT, 'services/libs/platform/src')),
     ...sources(path.join(REPO_ROOT, 'gateway/src')),
     ...sources(path.join(REPO_ROOT, 'infra/src')),
+    // the Go tools' builder, plain JavaScript run before npm ci
+    path.join(REPO_ROOT, 'scripts/go-tools.cjs'),
     path.join(REPO_ROOT, 'frontend/src/config/env.ts'),
     path.join(REPO_ROOT, 'frontend/vite.config.ts'),
     path.join(REPO_ROOT, 'jest.config.js'),

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
 import { REPO_ROOT } from '../paths';
-import { print, startLocalPlatform } from '../run/local';
+import { print, sinceLaunch, startLocalPlatform } from '../run/local';
 import { errorMessage } from '../util';
 
 /** A helper process whose output lines are printed with a name in front. */
@@ -67,7 +67,7 @@ async function main(): Promise<void> {
   print(
     [
       '',
-      '  ✔ Möbelbrücke is running for development',
+      `  ✔ Möbelbrücke is running for development${sinceLaunch()}`,
       `    web app (Vite)   ${spaUrl}/   (hot reload; /api and /media go to the gateway)`,
       `    gateway          http://127.0.0.1:${gatewayPort}/api/v1/health`,
       `    admin login      ${admin.email} / ${process.env.ADMIN_PASSWORD ? '(ADMIN_PASSWORD)' : admin.password}`,

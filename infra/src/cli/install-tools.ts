@@ -1,4 +1,5 @@
-// Builds the pinned tools into the per-user tool cache (paths.ts toolsDir) when missing:
+// Builds the pinned tools into the per-user tool cache (scripts/go-tools.cjs) when missing, side
+// by side:
 //   npx tsx infra/src/cli/install-tools.ts              FerretDB and MinIO (make run, make test)
 //   npx tsx infra/src/cli/install-tools.ts kustomize cyclonus   also kustomize and cyclonus (the
 //                                                         k8s manifest and network policy tests)
@@ -9,9 +10,9 @@ const log = (line: string): void => console.log(`[tools] ${line}`);
 const extra = process.argv.slice(2).filter((name): name is ToolName => name in TOOLS);
 const wanted: ToolName[] = ['ferretdb', 'minio', ...extra];
 
-(async () => {
-  for (const name of wanted) log(`${name.padEnd(10)}${await ensureTool(name, log)}`);
-})().catch((err: unknown) => {
+Promise.all(
+  wanted.map(async (name) => log(`${name.padEnd(10)}${await ensureTool(name, log)}`)),
+).catch((err: unknown) => {
   console.error(`[tools] ${errorMessage(err)}`);
   process.exitCode = 1;
 });

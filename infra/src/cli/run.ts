@@ -3,7 +3,7 @@
 // until the gateway reports every service ready, and prints where to go and how to log in.
 // Data (database, photos, captured mail and messages, signing keys) stays in .data/run between runs.
 import { displayPath, RUN_DATA_DIR } from '../paths';
-import { print, replicasFromEnv, startLocalPlatform } from '../run/local';
+import { print, replicasFromEnv, sinceLaunch, startLocalPlatform } from '../run/local';
 import { errorMessage } from '../util';
 
 async function main(): Promise<void> {
@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   print(
     [
       '',
-      '  ✔ Möbelbrücke is running',
+      `  ✔ Möbelbrücke is running${sinceLaunch()}`,
       `    public site      ${publicUrl}/`,
       `    back-office      ${publicUrl}/admin/login`,
       `    admin login      ${admin.email} / ${process.env.ADMIN_PASSWORD ? '(ADMIN_PASSWORD)' : admin.password}   (created on the first start; change the password in the profile)`,

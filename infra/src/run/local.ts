@@ -32,6 +32,17 @@ export const print = (line: string): void => {
   process.stdout.write(`${line}\n`);
 };
 
+/**
+ * How long since `make run` / `make dev` started (scripts/run.mjs passes --started-at=<ms>), for
+ * the line that says the platform is ready; '' when started otherwise.
+ */
+export function sinceLaunch(): string {
+  const arg = process.argv.find((a) => a.startsWith('--started-at='));
+  const at = Number(arg?.slice('--started-at='.length));
+  if (!Number.isFinite(at) || at <= 0) return '';
+  return ` (ready ${((Date.now() - at) / 1000).toFixed(1)} s after make started it)`;
+}
+
 export interface LocalPlatform {
   infra: Infra;
   platform: Platform;
