@@ -15,6 +15,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 
 const goTools = createRequire(import.meta.url)('./go-tools.cjs');
@@ -70,6 +71,13 @@ function tail(file, n = 30) {
 }
 
 /**
+ * While the Go tools build they are the run's long pole (minutes; npm and the web app take about
+ * a minute and a half): the other steps yield the cores to them (nice 10, in this session's
+ * group), which costs those steps nothing they would be waited for.
+ */
+let yieldToTools = false;
+
+/**
  * Runs one step (`node <script>` or a command), its output into its log. Resolves with the log's
  * lines when it succeeded; a failed step ends the launcher with the end of its log.
  */
@@ -86,6 +94,13 @@ function step(name, what, command, args, env = {}) {
   });
   fs.closeSync(out);
   running.add(child);
+  if (yieldToTools && name !== 'tools') {
+    try {
+      os.setPriority(child.pid, 10);
+    } catch {
+      // not allowed here: it only takes longer
+    }
+  }
   const heartbeat = setInterval(
     () => say(`${what}: still going (${seconds(Date.now() - begun)})`),
     HEARTBEAT_MS,
@@ -136,6 +151,7 @@ else {
   say(
     `tools: building ${missing.join(' and ')} with Go beside the rest (once per machine; ${logs})`,
   );
+  yieldToTools = true;
   tools = step('tools', 'tools', process.execPath, [
     'scripts/go-tools.cjs',
     '--quiet',

@@ -12,9 +12,9 @@ import { REPO_ROOT } from '../src/paths';
 
 const run = promisify(execFile);
 
-/** A script that appends "<name> start|end <ms>" to the events file around `body`. */
+/** A script that appends "<name> start|end <ms>" (and its niceness) to the events file around `body`. */
 const noting = (name: string, body: string) => `#!/bin/sh
-echo "${name} start $(date +%s%3N)" >> "$EVENTS"
+echo "${name} start $(date +%s%3N) nice=$(nice)" >> "$EVENTS"
 ${body}
 echo "${name} end $(date +%s%3N)" >> "$EVENTS"
 `;
@@ -121,6 +121,8 @@ test('when make run starts on a machine without the tools, then FerretDB and Min
   // the server code and the web app after npm, side by side
   expect(at(s, 'server', 'start')).toBeGreaterThanOrEqual(at(s, 'npm', 'end'));
   expect(at(s, 'webapp', 'start')).toBeLessThan(at(s, 'server', 'end'));
+  // npm yields the cores to the Go builds, the long pole
+  expect(s.events().find((e) => e.name === 'npm' && e.what === 'start')?.rest).toBe('nice=10');
   // the platform only once both tools are there
   expect(at(s, 'start', 'start')).toBeGreaterThanOrEqual(at(s, 'go-ferretdb', 'end'));
   expect(at(s, 'start', 'start')).toBeGreaterThanOrEqual(at(s, 'go-minio', 'end'));
@@ -152,6 +154,10 @@ test('when make run starts on a machine without the tools, then FerretDB and Min
   });
   expect(s.events().filter((e) => e.name.startsWith('go-'))).toEqual([]);
   expect(again.stdout).toMatch(/tools: ferretdb, minio built before/);
+  // with nothing to yield to, at the launcher's own priority
+  expect(s.events().find((e) => e.name === 'npm' && e.what === 'start')?.rest).toBe(
+    `nice=${String(os.getPriority())}`,
+  );
 }, 60_000);
 
 test('when MONGO_URL names a database server, then make run builds no FerretDB, and make dev builds no web app', async () => {
