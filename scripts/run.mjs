@@ -37,13 +37,44 @@ const say = (line) =>
 /** processes of steps still running, stopped when the launcher stops early */
 const running = new Set();
 
+/** The processes below `pid` (its children, theirs …), from /proc. */
+function descendants(pid) {
+  const parents = new Map();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const below = [];
+  const visit = (p) => {
+    for (const [child, parent] of parents) {
+      if (parent === p) {
+        below.push(child);
+        visit(child);
+      }
+    }
+  };
+  visit(pid);
+  return below;
+}
+
+/**
+ * Stops the steps still running with everything they started (npm's and go's children). The
+ * steps stay in this session, not groups of their own: in this session's scheduling group the
+ * launcher's priorities hold (yieldToTools), and Ctrl-C reaches them all.
+ */
 function stopSteps() {
   for (const child of running) {
-    try {
-      // each step runs in its own process group: npm's and go's children go with it
-      process.kill(-child.pid, 'SIGTERM');
-    } catch {
-      // gone already
+    for (const pid of [child.pid, ...descendants(child.pid)]) {
+      try {
+        process.kill(pid, 'SIGTERM');
+      } catch {
+        // gone already
+      }
     }
   }
 }
@@ -72,8 +103,9 @@ function tail(file, n = 30) {
 
 /**
  * While the Go tools build they are the run's long pole (minutes; npm and the web app take about
- * a minute and a half): the other steps yield the cores to them (nice 10, in this session's
- * group), which costs those steps nothing they would be waited for.
+ * a minute and a half): the other steps yield the cores to them (nice 10; all steps are in this
+ * session, so in one scheduling group where nice counts), which costs those steps nothing they
+ * would be waited for.
  */
 let yieldToTools = false;
 
@@ -90,7 +122,6 @@ function step(name, what, command, args, env = {}) {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', out, out],
-    detached: true,
   });
   fs.closeSync(out);
   running.add(child);

@@ -1,6 +1,6 @@
 // make run's launcher (scripts/run.mjs) and the Go tools' builder (scripts/go-tools.cjs) in a
 // copy of the repository whose steps are stand-ins that only note when they ran: a `go` on PATH
-// that "builds" in three and a half seconds, a `make install` that "installs" in two. What is checked
+// that "builds" in six seconds, a `make install` that "installs" in two. What is checked
 // is the order: the Go builds beside npm and the web app, nothing built that the run does not
 // need, a line per step with its time, one build per tool however many processes want it.
 import { execFile, spawn } from 'node:child_process';
@@ -19,7 +19,7 @@ ${body}
 echo "${name} end $(date +%s%3N)" >> "$EVENTS"
 `;
 
-/** A Go that answers `go mod download -json` and "builds" by writing the -o file after 3.5 s. */
+/** A Go that answers `go mod download -json` and "builds" by writing the -o file after 6 s. */
 const FAKE_GO = `#!/bin/sh
 if [ "$1" = mod ]; then
   mkdir -p "$FAKE_MODULES/src" && echo "{\\"Dir\\": \\"$FAKE_MODULES/src\\"}"
@@ -29,7 +29,7 @@ out=""; prev=""
 for a in "$@"; do [ "$prev" = "-o" ] && out="$a"; prev="$a"; done
 tool=$(basename "$out" | cut -d- -f1)
 echo "go-$tool start $(date +%s%3N) cgo=$CGO_ENABLED version=$(cat build/version/version.txt 2>/dev/null)" >> "$EVENTS"
-sleep 3.5
+sleep 6
 printf '#!/bin/sh\\n' > "$out" && chmod +x "$out"
 echo "go-$tool end $(date +%s%3N)" >> "$EVENTS"
 `;
@@ -180,7 +180,7 @@ test('when MONGO_URL names a database server, then make run builds no FerretDB, 
   expect(dev.stdout).toContain('dev platform up');
 }, 60_000);
 
-test('when a step fails, then make run ends with its output and starts nothing', async () => {
+test('when a step fails, then make run ends with its output, stops the builds under way and starts nothing', async () => {
   const s = sandbox();
   fs.writeFileSync(
     path.join(s.root, 'scripts/build-spa.mjs'),
@@ -196,6 +196,11 @@ test('when a step fails, then make run ends with its output and starts nothing',
     /failed: web app \(exit code 3\); its whole output: .*web-app\.log/,
   );
   expect(s.events().map((e) => e.name)).not.toContain('start');
+  // the Go builds still under way were stopped with it, nothing of them left running
+  await new Promise((resolve) => setTimeout(resolve, 7000));
+  expect(s.events().filter((e) => e.name.startsWith('go-') && e.what === 'end')).toEqual([]);
+  const left = await run('pgrep', ['-f', s.root]).catch(() => ({ stdout: '' }));
+  expect(left.stdout.trim()).toBe('');
 }, 60_000);
 
 test('when two processes want the same tool at once, then it is built once and both get it', async () => {
