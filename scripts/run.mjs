@@ -65,7 +65,7 @@ function descendants(pid) {
 /**
  * Stops the steps still running with everything they started (npm's and go's children). The
  * steps stay in this session, not groups of their own: in this session's scheduling group the
- * launcher's priorities hold (yieldToTools), and Ctrl-C reaches them all.
+ * launcher's priorities hold (TOOLS_NICENESS), and Ctrl-C reaches them all.
  */
 function stopSteps() {
   for (const child of running) {
@@ -102,12 +102,12 @@ function tail(file, n = 30) {
 }
 
 /**
- * While the Go tools build they are the run's long pole (minutes; npm and the web app take about
- * a minute and a half): the other steps yield the cores to them (nice 10; all steps are in this
- * session, so in one scheduling group where nice counts), which costs those steps nothing they
- * would be waited for.
+ * The Go builds use every core they are given; npm ci and the web app's build cannot (they wait
+ * on the network, on one compiler): those go first, and the Go builds (nice 10) take every core
+ * they leave, so no core idles while the run builds. All steps are in this session, so in one
+ * scheduling group, where nice counts.
  */
-let yieldToTools = false;
+const TOOLS_NICENESS = 10;
 
 /**
  * Runs one step (`node <script>` or a command), its output into its log. Resolves with the log's
@@ -125,11 +125,11 @@ function step(name, what, command, args, env = {}) {
   });
   fs.closeSync(out);
   running.add(child);
-  if (yieldToTools && name !== 'tools') {
+  if (name === 'tools') {
     try {
-      os.setPriority(child.pid, 10);
+      os.setPriority(child.pid, Math.min(19, os.getPriority() + TOOLS_NICENESS));
     } catch {
-      // not allowed here: it only takes longer
+      // not allowed here: the builds only share the cores evenly
     }
   }
   const heartbeat = setInterval(
@@ -182,7 +182,6 @@ else {
   say(
     `tools: building ${missing.join(' and ')} with Go beside the rest (once per machine; ${logs})`,
   );
-  yieldToTools = true;
   tools = step('tools', 'tools', process.execPath, [
     'scripts/go-tools.cjs',
     '--quiet',
