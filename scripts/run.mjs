@@ -1,8 +1,8 @@
 // `make run` and `make dev`: everything a run needs, side by side where it can, with a line per
 // step saying when it ended (seconds since the start) and how long it took:
 //   tools     FerretDB and MinIO built from their Go modules when missing (not the one a
-//             MONGO_URL or S3_URL replaces): they need nothing of npm, so they build from the
-//             first second, beside everything else (scripts/go-tools.cjs)
+//             MONGO_URL or S3_URL replaces), one after the other: they need nothing of npm, so
+//             they build from the first second, beside everything else (scripts/go-tools.cjs)
 //   npm       `make install`: node_modules linked from the per-user cache, else npm ci
 //   server    the services' JavaScript (scripts/transpile-server.mjs), beside
 //   web app   the SPA's bundle (scripts/build-spa.mjs; not for make dev, whose Vite serves it)
@@ -180,7 +180,7 @@ else if (missing.length === 0) say(`tools: ${needed.join(', ')} built before`);
 else {
   const logs = path.relative(root, path.join(goTools.toolsDir(), 'logs'));
   say(
-    `tools: building ${missing.join(' and ')} with Go beside the rest (once per machine; ${logs})`,
+    `tools: building ${missing.join(', then ')} with Go beside the rest (once per machine; ${logs})`,
   );
   tools = step('tools', 'tools', process.execPath, [
     'scripts/go-tools.cjs',

@@ -15,11 +15,12 @@ export function ensureTool(name: ToolName, log: Log = noLog): Promise<string> {
   return ensureGoTool(name, log);
 }
 
-/** Makes sure FerretDB and MinIO are built (side by side when both are missing). */
+/**
+ * Makes sure FerretDB and MinIO are built, one after the other (each build alone keeps every core
+ * busy; the second reuses what the first compiled).
+ */
 export async function ensureTools(log: Log = noLog): Promise<{ ferretdb: string; minio: string }> {
-  const [ferretdb, minio] = await Promise.all([
-    ensureTool('ferretdb', log),
-    ensureTool('minio', log),
-  ]);
+  const ferretdb = await ensureTool('ferretdb', log);
+  const minio = await ensureTool('minio', log);
   return { ferretdb, minio };
 }

@@ -1,5 +1,5 @@
-// Builds the pinned tools into the per-user tool cache (scripts/go-tools.cjs) when missing, side
-// by side:
+// Builds the pinned tools into the per-user tool cache (scripts/go-tools.cjs) when missing, one
+// after the other:
 //   npx tsx infra/src/cli/install-tools.ts              FerretDB and MinIO (make run, make test)
 //   npx tsx infra/src/cli/install-tools.ts kustomize cyclonus   also kustomize and cyclonus (the
 //                                                         k8s manifest and network policy tests)
@@ -10,9 +10,9 @@ const log = (line: string): void => console.log(`[tools] ${line}`);
 const extra = process.argv.slice(2).filter((name): name is ToolName => name in TOOLS);
 const wanted: ToolName[] = ['ferretdb', 'minio', ...extra];
 
-Promise.all(
-  wanted.map(async (name) => log(`${name.padEnd(10)}${await ensureTool(name, log)}`)),
-).catch((err: unknown) => {
+(async () => {
+  for (const name of wanted) log(`${name.padEnd(10)}${await ensureTool(name, log)}`);
+})().catch((err: unknown) => {
   console.error(`[tools] ${errorMessage(err)}`);
   process.exitCode = 1;
 });
