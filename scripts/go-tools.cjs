@@ -1,6 +1,6 @@
-// The pinned Go tools (FerretDB, MinIO, kustomize, cyclonus …) built from their Go modules into the per-user
-// tool cache ($XDG_CACHE_HOME/moebelbruecke/tools, else ~/.cache/…; FURNITURE_TOOLS_DIR moves it),
-// shared by every clone of the repository. Plain JavaScript with no dependency, so that
+// The pinned Go tools (FerretDB, MinIO, kustomize, cyclonus …) built from their Go modules into
+// the per-user tool cache ($XDG_CACHE_HOME/moebelbruecke/tools, else ~/.cache/…;
+// FURNITURE_TOOLS_DIR moves it), shared by every clone of the repository. Plain JavaScript with no dependency, so that
 // `make run` (scripts/run.mjs) starts these builds before `npm ci` has installed anything;
 // infra/src/tools.ts gives the same to the TypeScript code (startInfra, the tests).
 //

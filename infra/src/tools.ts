@@ -1,7 +1,7 @@
-// The pinned Go tools (FerretDB, MinIO, kustomize, cyclonus …), built into the per-user tool cache on first
-// use. Their list and their build are scripts/go-tools.cjs: plain JavaScript, so that `make run`
-// starts the builds before `npm ci` has installed anything (scripts/run.mjs). A new tool is one
-// entry in its TOOLS.
+// The pinned Go tools (FerretDB, MinIO, kustomize, cyclonus …), built into the per-user tool cache
+// on first use. Their list and their build are scripts/go-tools.cjs: plain JavaScript, so that
+// `make run` starts the builds before `npm ci` has installed anything (scripts/run.mjs). A new
+// tool is one entry in its TOOLS.
 import { ensureTool as ensureGoTool, TOOLS } from '../../scripts/go-tools.cjs';
 import { noLog, type Log } from './util';
 

@@ -424,6 +424,8 @@ async function main(): Promise<void> {
   });
   const exchange = `bench.media.${process.pid}`;
   const [mediaPort, gatewayPort] = [await freePort(), await freePort()];
+  // each process's metrics listener on a port of its own (their default is 9464)
+  const [mediaMetrics, gatewayMetrics] = [await freePort(), await freePort()];
   const children: ChildProcess[] = [];
   const bus = new EventBus({
     url: infra.amqpUrl,
@@ -436,6 +438,7 @@ async function main(): Promise<void> {
     const media = startNode('media', 'services/media/dist/start.js', {
       ...infra.env,
       PORT: String(mediaPort),
+      METRICS_PORT: String(mediaMetrics),
       MONGO_DB: 'bench_media',
       AMQP_EXCHANGE: exchange,
       S3_BUCKET: 'bench-media',
@@ -446,7 +449,9 @@ async function main(): Promise<void> {
     children.push(media);
     const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
     const gateway = startNode('gateway', 'gateway/dist/start.js', {
+      ...infra.env, // its own database (the rate limits every replica shares), as make run's
       PORT: String(gatewayPort),
+      METRICS_PORT: String(gatewayMetrics),
       MEDIA_URL: `http://127.0.0.1:${mediaPort}`,
       JWT_PUBLIC_KEY: keys.publicKey,
     });
@@ -595,6 +600,12 @@ async function main(): Promise<void> {
           .join(', ')}`,
       );
       log(`  media RSS       ${sampled.toFixed(0)} MB sampled peak`);
+      // what an operator pays per core: the media process's CPU per photo against sharp's own
+      const mediaCpu = (cpu.get('media') ?? 0) / measured.length;
+      const allCpu = [...cpu.values()].reduce((a, b) => a + b, 0) / measured.length;
+      log(
+        `  per core        media process ${ms(mediaCpu)} per photo, ${(best.cpuPerPhoto / mediaCpu).toFixed(2)} of sharp alone's speed; all processes ${ms(allCpu)}, ${(best.cpuPerPhoto / allCpu).toFixed(2)}`,
+      );
     }
 
     const peak = memoryOf(media.pid!).peakMb;
