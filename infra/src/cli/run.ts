@@ -29,7 +29,9 @@ async function main(): Promise<void> {
       `    WhatsApp / SMS   ${infra.messagesApiUrl || '(configured provider)'}`,
       `    health           ${publicUrl}/api/v1/health`,
       ...(replicasFromEnv() > 1
-        ? [`    processes        ${replicasFromEnv()} of every service behind the gateway (REPLICAS)`]
+        ? [
+            `    processes        ${replicasFromEnv()} of every service behind the gateway (REPLICAS)`,
+          ]
         : []),
       `    data             ${displayPath(RUN_DATA_DIR)} (kept between runs)     stop with Ctrl-C`,
       '',
