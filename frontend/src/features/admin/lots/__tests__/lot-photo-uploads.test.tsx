@@ -19,6 +19,12 @@ const photoFile = (name: string, type = 'image/jpeg') =>
 /** What the media service received: each upload's file name, type and size. */
 type Received = { name: string; type: string; size: number };
 
+/** The media service's refusals the tests meet, by status. */
+const REFUSALS: Record<number, { code: string; message: string }> = {
+  503: { code: 'SERVICE_UNAVAILABLE', message: 'Dienst vorübergehend nicht verfügbar.' },
+  400: { code: 'PHOTO_CORRUPT', message: 'Die Datei ist beschädigt oder kein Bild.' },
+};
+
 /** POST /lots/{id}/photos answering `answers` in turn (then 201s), recording what arrived. */
 function photoUploads(lotId: number, answers: number[] = []) {
   const received: Received[] = [];
@@ -26,26 +32,8 @@ function photoUploads(lotId: number, answers: number[] = []) {
     const file = (await request.formData()).get('file') as File;
     received.push({ name: file.name, type: file.type, size: file.size });
     const status = answers[received.length - 1] ?? 201;
-    if (status === 503) {
-      return HttpResponse.json(
-        {
-          success: false,
-          code: 'SERVICE_UNAVAILABLE',
-          message: 'Dienst vorübergehend nicht verfügbar.',
-        },
-        { status },
-      );
-    }
-    if (status === 400) {
-      return HttpResponse.json(
-        {
-          success: false,
-          code: 'PHOTO_CORRUPT',
-          message: 'Die Datei ist beschädigt oder kein Bild.',
-        },
-        { status },
-      );
-    }
+    const refusal = REFUSALS[status];
+    if (refusal) return HttpResponse.json({ success: false, ...refusal }, { status });
     const n = received.length;
     return HttpResponse.json(
       {
