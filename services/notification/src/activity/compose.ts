@@ -60,7 +60,7 @@ export async function composeActivity(
   const impact = new ImpactService({ store: impactRepo, timeZone: config.TIMEZONE });
 
   const privacy = new ModulePrivacy({
-    repo: new ActivityPrivacyRepository(kit.store, activityRepo.stored),
+    repo: new ActivityPrivacyRepository(activityRepo.entries, activityRepo.stored),
     logger,
     counted: 'entries',
     what: 'activity entries',

@@ -1,4 +1,4 @@
-import type { Store, StoredCollection } from '@furniture/platform';
+import type { StoredCollection } from '@furniture/platform';
 import type { StoredRecord, TargetType } from '@furniture/contracts';
 import { isoDates, type PersonIds } from '../../privacy/domain/privacy-service';
 import { detailTexts, searchText } from '../domain/activity-mapping';
@@ -94,11 +94,12 @@ export class ActivityPrivacyRepository {
   private readonly stored: StoredCollection<ActivityDoc>;
 
   constructor(
-    store: Store,
+    /** the log as activity-repository.ts declared it (one declaration: its counts follow updates) */
+    entries: StoredCollection<ActivityDoc>,
     /** the CSV export's stored months (activity-repository.ts) */
     private readonly exportMonths: ExportMonthStore,
   ) {
-    this.stored = store.collection<ActivityDoc>({ name: 'activity_logs', key: '_id' });
+    this.stored = entries;
   }
 
   private get activity() {

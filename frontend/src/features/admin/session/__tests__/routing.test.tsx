@@ -24,7 +24,7 @@ describe('role-aware routing and sidebar', () => {
     expect(router.state.location.pathname).toBe('/admin/login');
   });
 
-  test('when an administrator is logged in, then the sidebar shows all fourteen entries in order', async () => {
+  test('when an administrator is logged in, then the sidebar shows all sixteen entries in order', async () => {
     server.use(meHandler(ADMIN));
     renderAdmin('/admin/profile');
     expect(await sidebarEntries()).toEqual([
@@ -37,6 +37,8 @@ describe('role-aware routing and sidebar', () => {
       'Tagesplan',
       'Termine',
       'Orte',
+      'Scannen',
+      'Lagerplätze',
       'Nachrichten',
       'Aktivitäten',
       'Wirkung',
@@ -53,7 +55,7 @@ describe('role-aware routing and sidebar', () => {
     expect(screen.getAllByText(`Version ${version}`).length).toBeGreaterThan(0);
   });
 
-  test('when a volunteer is logged in, then users and activity are not in the sidebar, donations are', async () => {
+  test('when a volunteer is logged in, then users and activity are not in the sidebar, donations and the warehouse are', async () => {
     server.use(meHandler(VOLUNTEER));
     renderAdmin('/admin/profile', VOLUNTEER);
     expect(await sidebarEntries()).toEqual([
@@ -65,6 +67,8 @@ describe('role-aware routing and sidebar', () => {
       'Tagesplan',
       'Termine',
       'Orte',
+      'Scannen',
+      'Lagerplätze',
       'Nachrichten',
       'Profil',
     ]);
