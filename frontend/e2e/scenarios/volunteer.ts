@@ -16,6 +16,8 @@ const ALLOWED: [key: string, path: string][] = [
   ['handovers', 'handovers'],
   ['slots', 'handovers/slots'],
   ['locations', 'handovers/locations'],
+  ['scan', 'scan'],
+  ['storagePlaces', 'storage-places'],
   ['messages', 'messages'],
   ['profile', 'profile'],
 ];
