@@ -141,6 +141,8 @@ export async function composeCatalog(kit: ServiceKit<CatalogConfig>, options: Ca
     handlers: eventHandlers(lotEvents, donations),
     categories,
     lots,
+    /** the lots as the store keeps them (one declaration: tests write behind the API through it) */
+    lotsRepo,
     lotEvents,
     donations,
     donationPhotos,

@@ -21,12 +21,11 @@ export async function startCatalog(env: Record<string, string> = {}, options: Ca
     catalog: svc.service,
     /**
      * Changes a stored lot behind the API (e.g. its creation date), through the store like every
-     * write of the service: FerretDB would otherwise lose one of two concurrent updates.
+     * write of the service (its one declaration of the lots): FerretDB would otherwise lose one of
+     * two concurrent updates.
      */
     setLotFields: (id: number, set: Record<string, unknown>) =>
-      svc.kit.store
-        .collection({ name: 'lots', key: '_id' })
-        .update({ _id: String(id) } as never, { $set: set }),
+      svc.service.lotsRepo.stored.update({ _id: String(id) } as never, { $set: set }),
   };
 }
 export type CatalogHarness = Awaited<ReturnType<typeof startCatalog>>;

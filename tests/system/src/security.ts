@@ -100,6 +100,8 @@ const PARAM_VALUES: Record<string, string> = {
   token: '0'.repeat(64),
   phone: '%2B4917600000000',
   file: '00000000-0000-4000-8000-000000000000-thumbnail.webp',
+  /** a label code (six characters of the labels' alphabet; none such exists) */
+  code: 'zzzzzz',
 };
 
 export function fillPath(path: string, values: Record<string, string> = PARAM_VALUES): string {

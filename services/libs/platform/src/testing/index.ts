@@ -166,6 +166,11 @@ export async function listen(
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
   answerClientErrors(server);
+  // idle keep-alive sockets as in production (lifecycle.ts), not node's 5 s: a test whose next
+  // call comes about 4-5 s after the last (a slow render on a loaded machine) would otherwise
+  // send it on a socket the server is closing that moment (fetch: ECONNRESET)
+  server.keepAliveTimeout = 65000;
+  server.headersTimeout = 66000;
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
