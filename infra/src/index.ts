@@ -44,7 +44,7 @@ export { startFerret, type RunningFerret } from './ferretdb';
 export { startMinio } from './minio';
 export { chooseFerretBackend, dropFerretDatabase, type FerretBackend } from './postgres';
 export { startPlatform, SERVICE_NAMES, type Platform, type PlatformOptions } from './run/platform';
-export { MEDIA_PROCESS_ENV } from './run/local';
+export { MEDIA_PROCESS_ENV, replicasFromEnv } from './run/local';
 export { freePort, freePortRun, isPortFree, waitUntil } from './util';
 export { ensureFerretIndexes, keepFerretIndexes } from './ferret-pg-indexes';
 export { crop, decodeQr, renderPdf, y4mOf, type RenderedPage } from './testing/labels';

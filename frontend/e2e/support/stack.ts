@@ -101,9 +101,10 @@ async function assertFreshDatabases(mongoUrl: string, wanted: string[]): Promise
 /**
  * Starts the platform (about 10-30 s on two cores) and answers where it is. `name` tells two
  * platforms of one run apart: their own databases (furniture_<service>_<name>), data directory,
- * exchange and bucket.
+ * exchange and bucket. `replicas`: OS processes of every service behind the gateway, on the one
+ * database, broker and bucket, as `make run REPLICAS=n` and as pods.
  */
-export async function startStack(name?: string): Promise<Stack> {
+export async function startStack(name?: string, replicas = 1): Promise<Stack> {
   assertBuilt();
   const mongoUrl = need('MONGO_URL');
   const amqpUrl = need('AMQP_URL');
@@ -130,7 +131,8 @@ export async function startStack(name?: string): Promise<Stack> {
   const exchange = `furniture.e2e.${tag}`;
   const admin = { email: 'admin@e2e.moebelbruecke.test', password: `e2e-admin-${tag}` };
   const gatewayPort = await freePort();
-  const servicePortBase = await freePortRun(SERVICE_NAMES.length);
+  // replicas beyond the first listen ten, twenty … ports above the first (startPlatform)
+  const servicePortBase = await freePortRun(SERVICE_NAMES.length + 10 * (replicas - 1));
   const baseUrl = `http://127.0.0.1:${gatewayPort}`;
   const logDir = path.join(dataDir, 'logs');
 
@@ -145,6 +147,7 @@ export async function startStack(name?: string): Promise<Stack> {
       dataDir,
       gatewayPort,
       servicePortBase,
+      replicas,
       publicUrl: baseUrl,
       admin,
       overrides: {

@@ -8,6 +8,7 @@ import { ApiClient, MailCatcher, CapturedMessages, eventually, type Lot } from '
 import { DESKTOP, PHONE, SCREENSHOT_DIR, launchChromium, newContext, visible } from './browser';
 import { t } from './i18n';
 import { furnitureJpeg, type Kind } from './photos';
+import { replicasFromEnv } from '@furniture/infra';
 import { startStack, type Stack } from './stack';
 
 export interface Category {
@@ -92,11 +93,17 @@ export class World {
   private adminContext: BrowserContext | null = null;
   private readonly open = new Set<BrowserContext>();
 
-  /** `name`: a second world of the same run (its own platform; see startStack) */
-  constructor(private readonly name?: string) {}
+  /**
+   * `name`: a second world of the same run (its own platform; see startStack); `replicas`: OS
+   * processes of every service (REPLICAS in the environment when not given, as make run)
+   */
+  constructor(
+    private readonly name?: string,
+    private readonly replicas = replicasFromEnv(),
+  ) {}
 
   async start(): Promise<void> {
-    this.stack = await startStack(this.name);
+    this.stack = await startStack(this.name, this.replicas);
     this.browser = await launchChromium();
     this.mail = new MailCatcher(this.stack.mailApiUrl);
     this.messages = new CapturedMessages(this.stack.messagesApiUrl);
