@@ -1,6 +1,7 @@
 // make run's launcher (scripts/run.mjs) and the Go tools' builder (scripts/go-tools.cjs) in a
 // copy of the repository whose steps are stand-ins that only note when they ran: a `go` on PATH
-// that "builds" in six seconds, a `make install` that "installs" in two. What is checked
+// that "builds" in ten seconds, a `make install` that "installs" in five (seconds apart: the
+// order is checked on a loaded machine too, where starting the builder alone can take two). What is checked
 // is the order: the Go builds beside npm and the web app, nothing built that the run does not
 // need, a line per step with its time, one build per tool however many processes want it.
 import { execFile, spawn } from 'node:child_process';
@@ -19,7 +20,7 @@ ${body}
 echo "${name} end $(date +%s%3N)" >> "$EVENTS"
 `;
 
-/** A Go that answers `go mod download -json` and "builds" by writing the -o file after 6 s. */
+/** A Go that answers `go mod download -json` and "builds" by writing the -o file after 10 s. */
 const FAKE_GO = `#!/bin/sh
 if [ "$1" = mod ]; then
   mkdir -p "$FAKE_MODULES/src" && echo "{\\"Dir\\": \\"$FAKE_MODULES/src\\"}"
@@ -29,7 +30,7 @@ out=""; prev=""
 for a in "$@"; do [ "$prev" = "-o" ] && out="$a"; prev="$a"; done
 tool=$(basename "$out" | cut -d- -f1)
 echo "go-$tool start $(date +%s%3N) cgo=$CGO_ENABLED version=$(cat build/version/version.txt 2>/dev/null) nice=$(nice)" >> "$EVENTS"
-sleep 6
+sleep 10
 printf '#!/bin/sh\\n' > "$out" && chmod +x "$out"
 echo "go-$tool end $(date +%s%3N)" >> "$EVENTS"
 `;
@@ -53,7 +54,7 @@ function sandbox(): Sandbox {
     fs.copyFileSync(path.join(REPO_ROOT, 'scripts', file), path.join(root, 'scripts', file));
   }
   write('fake-bin/go', FAKE_GO, 0o755);
-  write('fake-bin/make', noting('npm', 'sleep 2; echo "install: node_modules linked"'), 0o755);
+  write('fake-bin/make', noting('npm', 'sleep 5; echo "install: node_modules linked"'), 0o755);
   const node = (name: string, ms: number, line: string) =>
     `const fs = process.getBuiltinModule('node:fs');
 fs.appendFileSync(process.env.EVENTS, '${name} start ' + Date.now() + '\\n');
