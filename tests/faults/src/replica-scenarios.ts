@@ -42,7 +42,8 @@ export interface SteadyLoad {
 /**
  * Every `everyMs`, one staff read per service, a public read of the lot page (kept by the
  * gateway) and, every third round, a family's application for `lotId` — each sent once, its
- * answer recorded as it came (nothing is sent again here).
+ * answer recorded as it came (nothing is sent again here), none while the last of its kind is
+ * still on its way.
  */
 export function steadyLoad(lab: FaultLab, lotId: number, everyMs = 250): SteadyLoad {
   const calls: Call[] = [];
@@ -50,12 +51,24 @@ export function steadyLoad(lab: FaultLab, lotId: number, everyMs = 250): SteadyL
   const reads = callsOf(lab, lotId);
   const pending = new Set<Promise<void>>();
   let stopped = false;
-  const record = (what: string, service: Call['service'], send: () => Promise<Answer>) => {
+  // a kind of call still on its way is not sent again (a closed loop per kind): the load stays
+  // steady on a busy machine instead of piling up more than the services can answer in the
+  // gateway's 30 s (each of those would count as refused, though nothing was killed)
+  const inFlight = new Set<string>();
+  const record = (
+    what: string,
+    service: Call['service'],
+    send: () => Promise<Answer>,
+  ): Promise<Answer> | undefined => {
+    if (inFlight.has(what)) return undefined;
+    inFlight.add(what);
     const started = Date.now();
-    const done = send().then((res) => {
-      calls.push({ what, service, started, ended: Date.now(), status: res.status });
-      return res;
-    });
+    const done = send()
+      .then((res) => {
+        calls.push({ what, service, started, ended: Date.now(), status: res.status });
+        return res;
+      })
+      .finally(() => inFlight.delete(what));
     const settled = done.then(() => undefined);
     pending.add(settled);
     void settled.finally(() => pending.delete(settled));
@@ -83,7 +96,7 @@ export function steadyLoad(lab: FaultLab, lotId: number, everyMs = 250): SteadyL
               lot_id: lotId,
             },
           }),
-        ).then((res) => {
+        )?.then((res) => {
           const id = (res.body as { id?: number } | null)?.id;
           if (res.status === 201 && typeof id === 'number')
             accepted.push({ id, lotId, email: f.email });
