@@ -43,7 +43,13 @@ export { REPO_ROOT, RUN_DATA_DIR, TEST_DATA_DIR } from './paths';
 export { startFerret, type RunningFerret } from './ferretdb';
 export { startMinio } from './minio';
 export { chooseFerretBackend, dropFerretDatabase, type FerretBackend } from './postgres';
-export { startPlatform, SERVICE_NAMES, type Platform, type PlatformOptions } from './run/platform';
+export {
+  startPlatform,
+  servicePortSpan,
+  SERVICE_NAMES,
+  type Platform,
+  type PlatformOptions,
+} from './run/platform';
 export { MEDIA_PROCESS_ENV, replicasFromEnv } from './run/local';
 export { freePort, freePortRun, isPortFree, waitUntil } from './util';
 export { ensureFerretIndexes, keepFerretIndexes } from './ferret-pg-indexes';

@@ -12,6 +12,7 @@ import { deleteBrokerObjects, dropDatabase } from '@furniture/platform/testing';
 import {
   REPO_ROOT,
   SERVICE_NAMES,
+  servicePortSpan,
   freePort,
   freePortRun,
   newMessagesCredentials,
@@ -132,7 +133,7 @@ export async function startStack(name?: string, replicas = 1): Promise<Stack> {
   const admin = { email: 'admin@e2e.moebelbruecke.test', password: `e2e-admin-${tag}` };
   const gatewayPort = await freePort();
   // replicas beyond the first listen ten, twenty … ports above the first (startPlatform)
-  const servicePortBase = await freePortRun(SERVICE_NAMES.length + 10 * (replicas - 1));
+  const servicePortBase = await freePortRun(servicePortSpan(replicas));
   const baseUrl = `http://127.0.0.1:${gatewayPort}`;
   const logDir = path.join(dataDir, 'logs');
 

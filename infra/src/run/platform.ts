@@ -72,6 +72,13 @@ export interface Platform {
   stop(): Promise<void>;
 }
 
+/** How far apart the ports of a service's processes are: its replica r listens r × 10 above. */
+const REPLICA_PORT_STEP = 10;
+
+/** How many ports from `servicePortBase` on the services of a platform of `replicas` use. */
+export const servicePortSpan = (replicas: number): number =>
+  SERVICE_NAMES.length + REPLICA_PORT_STEP * (Math.max(1, replicas) - 1);
+
 export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   const supervisor = new Supervisor({
     logDir: path.join(opts.dataDir, 'logs'),
@@ -89,7 +96,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
       Array.from({ length: replicas }, (_, r) => ({
         // the first process keeps the service's name (logs, fault tests); the others are -2, -3 …
         name: r === 0 ? name : `${name}-${r + 1}`,
-        url: `http://127.0.0.1:${opts.servicePortBase + i + 10 * r}`,
+        url: `http://127.0.0.1:${opts.servicePortBase + i + REPLICA_PORT_STEP * r}`,
       })),
     ]),
   ) as Platform['instances'];

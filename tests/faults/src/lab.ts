@@ -22,6 +22,7 @@ import {
   REPO_ROOT,
   TEST_DATA_DIR,
   SERVICE_NAMES,
+  servicePortSpan,
   type FerretBackend,
   type MailCatcher,
   type Platform,
@@ -99,7 +100,7 @@ export class FaultLab {
     const admin = { email: 'admin@faults.moebelbruecke.test', password: `faults-admin-${tag}` };
     const gatewayPort = await freePort();
     // replicas listen ten ports apart (startPlatform)
-    const servicePortBase = await freePortRun(SERVICE_NAMES.length + 10 * (replicas - 1));
+    const servicePortBase = await freePortRun(servicePortSpan(replicas));
     const platform = await startPlatform({
       infraEnv: {
         MONGO_URL: ferret.url,
