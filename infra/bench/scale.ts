@@ -304,6 +304,9 @@ async function seed(
         block: Math.floor((firstApp + i) / 100),
         part: Math.floor((firstApp + i) / 25),
         lot_id: lotId + 1 + lotIndex,
+        // the unique keys of issue 42: a ticket of its own (queue order = id order), no phone place
+        queue_ticket: firstApp + i,
+        phone_slot: `a:${firstApp + i}`,
         status,
         applicant_name: `Familie ${i}`,
         applicant_phone: phone(i),

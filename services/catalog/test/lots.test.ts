@@ -2,6 +2,7 @@ import http from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { Events } from '@furniture/contracts';
 import { Store } from '@furniture/platform';
+import { signTestToken } from '@furniture/platform/testing';
 import { LotsRepository } from '../src/data-access/lots-repository';
 import type { Models } from '../src/data-access/models';
 import {
@@ -265,6 +266,32 @@ describe('reading lots', () => {
     expect(
       ids((await svc.http.get(`/api/v1/lots/?category_id=${cat}&status=archived`, opts)).body),
     ).toEqual([archived.id]);
+  });
+
+  test("when a partner agency's referrer reads or writes lots, then it sees what a visitor sees and every write is 403 (issue 44)", async () => {
+    const cat = await newCategory('Vermittlung', 'Направлення');
+    const open = await newLot({ category_id: cat, name: { de: 'Offener Schrank' } });
+    const archived = await newLot({
+      category_id: cat,
+      status: 'archived',
+      name: { de: 'Archivierter Schrank' },
+    });
+    const referrer = signTestToken({ id: 9001, role: 'referrer', name: 'Olena' });
+    const opts = { token: referrer };
+    expect(ids((await svc.http.get(`/api/v1/lots/?category_id=${cat}`, opts)).body)).toEqual([
+      open.id,
+    ]);
+    expect((await svc.http.get(`/api/v1/lots/${archived.id}`, opts)).status).toBe(404);
+    expect((await svc.http.get(`/api/v1/lots/count?category_id=${cat}`, opts)).body).toEqual({
+      count: 1,
+    });
+    expect((await svc.http.post('/api/v1/lots/', lotBody({ category_id: cat }), opts)).status).toBe(
+      403,
+    );
+    expect(
+      (await svc.http.patch(`/api/v1/lots/${open.id}`, { status: 'archived' }, opts)).status,
+    ).toBe(403);
+    expect((await svc.http.delete(`/api/v1/lots/${open.id}`, opts)).status).toBe(403);
   });
 
   test('when the lots of a category are asked for by number, numeric string or slug, then the same lots; anything else is refused clearly', async () => {

@@ -1,6 +1,7 @@
 import type { DomainEvent, HandoverStatus, SlotKind } from '@furniture/contracts';
 import {
   insertedUnlessTaken,
+  isDuplicateKeyError,
   nextId,
   type Connection,
   type Store,
@@ -15,6 +16,7 @@ import {
   type LocationRecord,
   type SlotRecord,
 } from '../domain/handover-records';
+import { freeSeats, noSeat } from './handover-seats';
 import type { HandoverDoc, LocationDoc, Models, SlotDoc } from './models';
 
 const HIDDEN = { _id: 0, _outbox: 0, _outbox_pending: 0, _purge: 0 };
@@ -34,7 +36,8 @@ function toLocation(d: LocationDoc): LocationRecord {
   };
 }
 
-function toSlot(d: SlotDoc): SlotRecord {
+/** A slot with its places counted from its bookings (handover-seats.ts). */
+function toSlot(d: SlotDoc, booked: number): SlotRecord {
   return {
     id: d.id,
     location_id: d.location_id,
@@ -43,8 +46,8 @@ function toSlot(d: SlotDoc): SlotRecord {
     ends_at: d.ends_at,
     day: d.day,
     capacity: d.capacity,
-    free: d.free,
-    booked: d.booked,
+    free: Math.max(0, d.capacity - booked),
+    booked,
     created_at: d.created_at,
   };
 }
@@ -91,10 +94,10 @@ export type NewHandover = Pick<
 
 /**
  * Locations, slots and handovers (issue 29), written through the store (each write in its
- * document's turn, guarded by what it was decided on; events in the same write). A slot's places
- * are claimed and given back by a guarded `$inc` (free > 0, booked > 0), so a slot never holds
- * more bookings than its capacity, whatever arrives at once; one booking per application or
- * donation rests on the unique `active_key`.
+ * document's turn, guarded by what it was decided on; events in the same write). A booking holds
+ * one of its slot's places as the unique `seat` of its own document (handover-seats.ts), so a
+ * slot never holds more bookings than its capacity, across processes too; one booking per
+ * application or donation rests on the unique `active_key`.
  */
 export class HandoversRepository {
   private readonly locations: StoredCollection<LocationDoc>;
@@ -176,12 +179,21 @@ export class HandoversRepository {
       created_at: new Date(),
     };
     await this.slots.insert({ ...doc });
-    return toSlot(doc);
+    return toSlot(doc, 0);
   }
 
   async findSlot(id: number): Promise<SlotRecord | null> {
     const doc = await this.models.Slot.findOne({ id }, HIDDEN).lean<SlotDoc>();
-    return doc ? toSlot(doc) : null;
+    return doc ? toSlot(doc, (await this.heldSeats(id)).size) : null;
+  }
+
+  /** The places of a slot its bookings hold. */
+  private async heldSeats(slotId: number): Promise<Set<string>> {
+    const docs = await this.models.Handover.find(
+      { slot_id: slotId, status: 'booked' },
+      { _id: 0, seat: 1 },
+    ).lean<Pick<HandoverDoc, 'seat'>[]>();
+    return new Set(docs.map((d) => d.seat ?? ''));
   }
 
   /** Slots starting in [from, to), earliest first; `freeOnly`: those with a free place. */
@@ -195,62 +207,78 @@ export class HandoversRepository {
     const filter: QueryFilter<SlotDoc> = { starts_at: { $gte: q.from, $lt: q.to } };
     if (q.location_id !== undefined) filter.location_id = q.location_id;
     if (q.kinds) filter.kind = { $in: [...q.kinds] };
-    if (q.freeOnly) filter.free = { $gt: 0 };
-    const docs = await this.models.Slot.find(filter, HIDDEN)
-      .sort({ starts_at: 1, id: 1 })
-      .limit(2000)
-      .lean<SlotDoc[]>();
-    return docs.map(toSlot);
+    const [docs, bookings] = await Promise.all([
+      this.models.Slot.find(filter, HIDDEN)
+        .sort({ starts_at: 1, id: 1 })
+        .limit(2000)
+        .lean<SlotDoc[]>(),
+      // a booking copies its slot's start: the bookings of these slots in one read
+      this.models.Handover.find(
+        { status: 'booked', starts_at: { $gte: q.from, $lt: q.to } },
+        { _id: 0, slot_id: 1 },
+      ).lean<Pick<HandoverDoc, 'slot_id'>[]>(),
+    ]);
+    const booked = new Map<number, number>();
+    for (const b of bookings) booked.set(b.slot_id, (booked.get(b.slot_id) ?? 0) + 1);
+    const slots = docs.map((d) => toSlot(d, booked.get(d.id) ?? 0));
+    return q.freeOnly ? slots.filter((s) => s.free > 0) : slots;
   }
 
-  /** Takes one free place of the slot; false when it has none left (or is gone). */
-  claimPlace(slotId: number): Promise<boolean> {
-    return this.slots.update({ id: slotId, free: { $gt: 0 } }, { $inc: { free: -1, booked: 1 } });
-  }
-
-  /** Gives one place of the slot back; false when none was taken (or the slot is gone). */
-  releasePlace(slotId: number): Promise<boolean> {
-    return this.slots.update({ id: slotId, booked: { $gt: 0 } }, { $inc: { free: 1, booked: -1 } });
-  }
-
-  /** Deletes a slot nobody is booked on; false when it has bookings (or is gone). */
-  removeSlot(id: number): Promise<boolean> {
-    return this.slots.remove({ id, booked: 0 });
+  /**
+   * Deletes a slot nobody is booked on; false when it has bookings (or is gone). A booking that
+   * lands between the count and the removal keeps its copy of the slot (docs/decisions.md).
+   */
+  async removeSlot(id: number): Promise<boolean> {
+    if ((await this.heldSeats(id)).size > 0) return false;
+    return this.slots.remove({ id });
   }
 
   // ---- handovers ----
 
   /**
-   * Stores a new booking with its events; null when the application or donation already holds
-   * one (the unique active key).
+   * Stores a new booking with its events and one place of its slot, in one insert (the unique
+   * seat, handover-seats.ts); `full` when the slot has no place left, null when the application
+   * or donation already holds a booking (the unique active key).
    */
   async insertHandover(
     data: NewHandover,
     events: (h: HandoverRecord) => DomainEvent[],
-  ): Promise<HandoverRecord | null> {
+  ): Promise<HandoverRecord | 'full' | null> {
     const now = new Date();
     const { slot, ...rest } = data;
-    const doc: HandoverDoc = {
-      ...rest,
-      ...slotFields(slot),
-      id: await nextId(this.conn, 'handovers'),
-      active_key: activeKey(data),
-      status: 'booked',
-      note: null,
-      reminded_at: null,
-      follow_up: null,
-      closed_by: null,
-      closed_at: null,
-      created_at: now,
-      updated_at: now,
-    };
-    const record = toHandover(doc);
-    const inserted = await insertedUnlessTaken(() =>
-      this.handovers.insert({ ...doc }, events(record)),
-    );
-    if (!inserted) return null;
-    this.onEvents();
-    return record;
+    const id = await nextId(this.conn, 'handovers');
+    for (let attempt = 1; ; attempt++) {
+      const [seat] = freeSeats(slot, await this.heldSeats(slot.id));
+      if (!seat) return 'full';
+      const doc: HandoverDoc = {
+        ...rest,
+        ...slotFields(slot),
+        id,
+        active_key: activeKey(data),
+        seat,
+        status: 'booked',
+        note: null,
+        reminded_at: null,
+        follow_up: null,
+        closed_by: null,
+        closed_at: null,
+        created_at: now,
+        updated_at: now,
+      };
+      const record = toHandover(doc);
+      if (await insertedUnlessTaken(() => this.handovers.insert({ ...doc }, events(record)))) {
+        this.onEvents();
+        return record;
+      }
+      const holder = await this.models.Handover.findOne(
+        { active_key: doc.active_key },
+        { _id: 0, id: 1 },
+      ).lean();
+      if (holder) return null;
+      // another booking took the place first: the places are counted again
+      if (attempt >= 50)
+        throw new Error(`slot ${slot.id}: no place decided after ${attempt} tries`);
+    }
   }
 
   async findHandover(id: number): Promise<HandoverRecord | null> {
@@ -272,28 +300,43 @@ export class HandoversRepository {
     return doc && doc.status === 'booked' ? toHandover(doc) : null;
   }
 
-  /** Moves a booking to another slot (reminder to come again); null when it changed meanwhile. */
+  /**
+   * Moves a booking to a place of another slot (reminder to come again), giving its old place
+   * back in the same write; `full` when the slot has none left, null when the booking changed
+   * meanwhile.
+   */
   async moveHandover(
     h: HandoverRecord,
     slot: SlotRecord,
     by: 'family' | 'staff',
     events: (after: HandoverRecord) => DomainEvent[],
-  ): Promise<HandoverRecord | null> {
-    const set = {
-      ...slotFields(slot),
-      by,
-      reminded_at: null,
-      position: null,
-      updated_at: new Date(),
-    };
-    const after = { ...h, ...set };
-    const done = await this.write(
-      h.id,
-      { status: 'booked', slot_id: h.slot_id },
-      { $set: set },
-      events(after),
-    );
-    return done ? after : null;
+  ): Promise<HandoverRecord | 'full' | null> {
+    for (let attempt = 1; ; attempt++) {
+      const [seat] = freeSeats(slot, await this.heldSeats(slot.id));
+      if (!seat) return 'full';
+      const set = {
+        ...slotFields(slot),
+        seat,
+        by,
+        reminded_at: null,
+        position: null,
+        updated_at: new Date(),
+      };
+      const { seat: _seat, ...moved } = set;
+      const after: HandoverRecord = { ...h, ...moved };
+      try {
+        const done = await this.write(
+          h.id,
+          { status: 'booked', slot_id: h.slot_id },
+          { $set: set },
+          events(after),
+        );
+        return done ? after : null;
+      } catch (err) {
+        // another booking took the place first
+        if (!isDuplicateKeyError(err) || attempt >= 50) throw err;
+      }
+    }
   }
 
   /**
@@ -311,6 +354,7 @@ export class HandoversRepository {
       ...extra,
       status,
       active_key: `ended:${h.id}`,
+      seat: noSeat(h.id),
       closed_at: now,
       updated_at: now,
     };

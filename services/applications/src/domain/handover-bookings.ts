@@ -13,7 +13,7 @@ import type { HandoverLinks } from './handover-links';
 import { LinkSecrets, secretDigest } from './link-secrets';
 import type { HandoverRecord, LocationRecord, SlotRecord } from './handover-records';
 import type { ApplicationRecord } from './records';
-import { familyNumbers, lotName } from './status-changes';
+import { familyNumbers, lotName, referrerOf } from './status-changes';
 
 export interface HandoverBookingsDeps {
   handovers: HandoversRepository;
@@ -58,8 +58,8 @@ export function slotPayload(h: WithSlot, location: LocationRecord | null) {
 }
 
 /**
- * The family's bookings (issue 29): a booked slot is one place of its slot, claimed before the
- * booking is written and given back when it ends. Here what the status changes need (the link
+ * The family's bookings (issue 29): a booked slot is one place of its slot, taken and given back
+ * by the booking's own writes (issue 42, data-access/handover-seats.ts). Here what the status changes need (the link
  * of an approval, the booking given back when an application leaves `approved`), the shared
  * pieces of the events, and the family's view of its booking. The family's own calls and the
  * staff's are in Handovers.
@@ -110,6 +110,7 @@ export class HandoverBookings implements HandoverLinks {
       lot_id: app.lot_id,
       handover_url: app.handover_seed ? this.urlOf(app.handover_seed) : '',
       ...familyNumbers(app),
+      ...referrerOf(app),
     };
   }
 
@@ -148,19 +149,8 @@ export class HandoverBookings implements HandoverLinks {
         actor,
       ) as DomainEvent,
     ]);
-    if (!ended) return false;
-    await this.release(h.slot_id);
-    return true;
-  }
-
-  /** Gives a place of a slot back; a failure is logged (the slot shows one booking too many). */
-  async release(slotId: number): Promise<void> {
-    try {
-      if (!(await this.deps.handovers.releasePlace(slotId)))
-        this.deps.logger.warn({ slotId }, 'a slot place to give back was not taken');
-    } catch (err) {
-      this.deps.logger.error({ err, slotId }, 'a slot place could not be given back');
-    }
+    // its place of the slot was given back by the same write (handover-seats.ts)
+    return ended !== null;
   }
 
   /** The application left `approved`: its booking, if any, is cancelled by the system. */

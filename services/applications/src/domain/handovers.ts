@@ -378,34 +378,25 @@ export class Handovers {
       location?.active === true;
     if (!offered) throw new AppError('SLOT_NOT_OFFERED');
 
-    if (!(await this.repo.claimPlace(slot.id))) throw new AppError('SLOT_FULL');
-    let booked: HandoverRecord | null;
-    try {
-      const family = await this.b.familyOf(app);
-      const events = (h: HandoverRecord): DomainEvent[] => [
-        createEvent(Events.HandoverBooked, {
-          ...slotPayload(h, location),
-          moved_from_slot_id: current ? current.slot_id : null,
-          by: 'family',
-          family,
-        }),
-      ];
-      booked = current
-        ? await this.repo.moveHandover(current, slot, 'family', events)
-        : await this.repo.insertHandover(
-            { application_id: app.id, donation_id: null, by: 'family', position: null, slot },
-            events,
-          );
-    } catch (err) {
-      await this.b.release(slot.id);
-      throw err;
-    }
-    if (!booked) {
-      // the family's own other request changed its booking at the same moment
-      await this.b.release(slot.id);
-      throw new AppError('CONFLICT');
-    }
-    if (current) await this.b.release(current.slot_id);
+    // the place is taken by the booking's own write (handover-seats.ts)
+    const family = await this.b.familyOf(app);
+    const events = (h: HandoverRecord): DomainEvent[] => [
+      createEvent(Events.HandoverBooked, {
+        ...slotPayload(h, location),
+        moved_from_slot_id: current ? current.slot_id : null,
+        by: 'family',
+        family,
+      }),
+    ];
+    const booked = current
+      ? await this.repo.moveHandover(current, slot, 'family', events)
+      : await this.repo.insertHandover(
+          { application_id: app.id, donation_id: null, by: 'family', position: null, slot },
+          events,
+        );
+    if (booked === 'full') throw new AppError('SLOT_FULL');
+    // the family's own other request changed its booking at the same moment
+    if (!booked) throw new AppError('CONFLICT');
     return (await this.b.bookingOf(booked))!;
   }
 
@@ -475,32 +466,23 @@ export class Handovers {
     if (donation.status !== 'accepted') throw refuse();
     if (await this.repo.bookedOf({ donation_id: donation.id })) throw refuse();
     const location = await this.repo.findLocation(slot.location_id);
-    if (!(await this.repo.claimPlace(slot.id))) throw new AppError('SLOT_FULL');
-    let booked: HandoverRecord | null;
-    try {
-      booked = await this.repo.insertHandover(
-        { application_id: null, donation_id: donation.id, by: 'staff', position: null, slot },
-        (h) => [
-          createEvent(
-            Events.HandoverBooked,
-            {
-              ...slotPayload(h, location),
-              moved_from_slot_id: null,
-              by: 'staff',
-              family: null,
-            },
-            actor,
-          ),
-        ],
-      );
-    } catch (err) {
-      await this.b.release(slot.id);
-      throw err;
-    }
-    if (!booked) {
-      await this.b.release(slot.id);
-      throw refuse();
-    }
+    const booked = await this.repo.insertHandover(
+      { application_id: null, donation_id: donation.id, by: 'staff', position: null, slot },
+      (h) => [
+        createEvent(
+          Events.HandoverBooked,
+          {
+            ...slotPayload(h, location),
+            moved_from_slot_id: null,
+            by: 'staff',
+            family: null,
+          },
+          actor,
+        ),
+      ],
+    );
+    if (booked === 'full') throw new AppError('SLOT_FULL');
+    if (!booked) throw refuse();
     return (await this.present([booked]))[0]!;
   }
 
@@ -701,7 +683,6 @@ export class Handovers {
         ),
       ],
     );
-    if (closed) await this.b.release(h.slot_id);
     return closed;
   }
 

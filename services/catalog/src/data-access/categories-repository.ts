@@ -11,9 +11,19 @@ import {
   type Store,
   type StoredCollection,
 } from '@furniture/platform';
+import { randomUUID } from 'node:crypto';
 import type { Document } from 'mongodb';
 import { duplicateCategoryName, type CategoryChange, type CategoryData } from '../domain/records';
 import type { CategoryDoc, Models } from './models';
+
+/** How long a lot's pass into a category lasts (CategoriesRepository.enter). */
+const PASS_MS = 30_000;
+
+interface PassDoc {
+  _id: string;
+  category_id: number;
+  until: Date;
+}
 
 /** Another category already has this German or Ukrainian name: the unique index's refusal. */
 const namedDuplicate = duplicateAs(duplicateCategoryName);
@@ -77,12 +87,79 @@ export class CategoriesRepository {
   }
 
   /**
-   * Serializes "which lots belong to category id" decisions: assigning a lot to the category and
-   * deleting the category (so that no lot is left pointing at a deleted category). In-process,
-   * like every lock of the single-replica FerretDB run.
+   * Serializes "which lots belong to category id" decisions in this process: assigning a lot to
+   * the category and deleting the category. An optimisation only; between processes the passes
+   * below decide.
    */
   withMembersLock<T>(id: number, fn: () => Promise<T>): Promise<T> {
     return this.stored.inTurnOf(`members:${id}`, fn);
+  }
+
+  /**
+   * A lot's way into a category across processes (issue 42), against the category's deletion:
+   * a pass (its own document, written first), then the category read. The deletion writes its
+   * mark first, then reads the passes and lots (`closeForDeletion`). Each side writes before it
+   * reads the other's write, so at least one of them sees the other: the lot is refused, or the
+   * deletion is (both may be). False (and no pass) when the category is gone or being deleted.
+   * A pass lasts PASS_MS: a process that dies holding one delays a deletion by that much at most;
+   * `leave` when the lot is stored (or not).
+   */
+  async enter(categoryId: number, lotId: number): Promise<boolean> {
+    const passes = this.conn.collection<PassDoc>('category_passes');
+    const _id = `${categoryId}#${lotId}#${randomUUID()}`;
+    await passes.insertOne({ _id, category_id: categoryId, until: new Date(Date.now() + PASS_MS) });
+    const doc = await this.models.Category.findOne({ _id: docKey(categoryId) })
+      .select('+deleted_at')
+      .lean<CategoryDoc & { deleting_until?: Date | null }>();
+    const open =
+      !!doc && !doc.deleted_at && !(doc.deleting_until && doc.deleting_until > new Date());
+    if (!open) {
+      await passes.deleteOne({ _id });
+      return false;
+    }
+    this.held.set(`${categoryId}#${lotId}`, _id);
+    return true;
+  }
+
+  /** The lot is stored (or not): its pass is given back. */
+  async leave(categoryId: number, lotId: number): Promise<void> {
+    const key = `${categoryId}#${lotId}`;
+    const _id = this.held.get(key);
+    this.held.delete(key);
+    if (_id) await this.conn.collection<PassDoc>('category_passes').deleteOne({ _id });
+  }
+
+  private readonly held = new Map<string, string>();
+
+  /**
+   * Marks the category as being deleted (new lots are refused while the mark lasts), then answers
+   * whether a lot is on its way in (a live pass). `reopen` takes the mark away again when the
+   * deletion is refused.
+   */
+  async closeForDeletion(id: number): Promise<{ passes: number; reopen: () => Promise<void> }> {
+    const until = new Date(Date.now() + PASS_MS);
+    await this.models.Category.collection.updateOne({ _id: docKey(id) } as never, {
+      $set: { deleting_until: until },
+    });
+    const passes = await this.conn
+      .collection<PassDoc>('category_passes')
+      .countDocuments({ category_id: id, until: { $gt: new Date() } });
+    return {
+      passes,
+      reopen: async () => {
+        await this.models.Category.collection.updateOne({ _id: docKey(id) } as never, {
+          $set: { deleting_until: null },
+        });
+      },
+    };
+  }
+
+  /** Passes that ran out (their process died): deleted now and then. */
+  async purgePasses(): Promise<number> {
+    const res = await this.conn
+      .collection<PassDoc>('category_passes')
+      .deleteMany({ until: { $lt: new Date(Date.now() - PASS_MS) } });
+    return res.deletedCount;
   }
 
   async insert(

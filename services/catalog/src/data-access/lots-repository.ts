@@ -148,6 +148,11 @@ export class LotsRepository {
     return this.stored.count(this.query(filter));
   }
 
+  /** The lots stored now (archived and tombstoned ones too), read from the lots, not the counts. */
+  countStored(filter: Pick<LotFilter, 'categoryId'>): Promise<number> {
+    return this.models.Lot.countDocuments({ category_id: filter.categoryId });
+  }
+
   /** Lots per category, counting only the given statuses. */
   /** Per set of statuses: the lots of each category in one of them (the counts read once). */
   async countsByCategory<T extends (readonly LotStatus[])[]>(

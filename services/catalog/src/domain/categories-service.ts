@@ -95,14 +95,22 @@ export class CategoriesService {
   /** Refused while lots (archived ones too) still belong to the category. */
   async delete(actor: Actor, id: number): Promise<void> {
     const deleted = await this.deps.categories.withMembersLock(id, async () => {
-      const count = await this.deps.lots.count({ categoryId: id });
-      if (count > 0) throw new AppError('CATEGORY_HAS_LOTS', { params: { count } });
-      return this.deps.categories.mutate(id, (current) => ({
-        remove: true,
-        events: [
-          createEvent(Events.CategoryDeleted, { category: categorySnapshot(current) }, actor),
-        ],
-      }));
+      // the mark first, then the lots and the lots on their way in (CategoriesRepository.enter)
+      const { passes, reopen } = await this.deps.categories.closeForDeletion(id);
+      try {
+        const count = await this.deps.lots.countStored({ categoryId: id });
+        if (count + passes > 0)
+          throw new AppError('CATEGORY_HAS_LOTS', { params: { count: count + passes } });
+        return await this.deps.categories.mutate(id, (current) => ({
+          remove: true,
+          events: [
+            createEvent(Events.CategoryDeleted, { category: categorySnapshot(current) }, actor),
+          ],
+        }));
+      } catch (err) {
+        await reopen();
+        throw err;
+      }
     });
     if (!deleted) throw new AppError('CATEGORY_NOT_FOUND');
   }

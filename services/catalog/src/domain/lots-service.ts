@@ -219,7 +219,30 @@ export class LotsService {
   ): Promise<LotData | null> {
     const description = { de: input.description.de, uk: input.description.uk ?? '' };
     return this.deps.categories.withMembersLock(input.category_id, async () => {
-      if (!(await this.deps.categories.findById(input.category_id))) throw categoryMissing();
+      // the lot's pass into its category (against a deletion in another process), given back
+      // once it is stored
+      if (!(await this.deps.categories.enter(input.category_id, id))) throw categoryMissing();
+      try {
+        return await this.stored(actor, id, input, photos, more, store, description);
+      } finally {
+        await this.deps.categories.leave(input.category_id, id);
+      }
+    });
+  }
+
+  private async stored(
+    actor: Actor,
+    id: number,
+    input: LotCreate,
+    photos: PhotoRef[],
+    more: (lot: LotData) => DomainEvent[],
+    store: (
+      data: Omit<LotData, 'id' | 'rev'>,
+      events: (lot: LotData) => DomainEvent[],
+    ) => Promise<LotData | null>,
+    description: { de: string; uk: string },
+  ): Promise<LotData | null> {
+    {
       const labelCode = await this.deps.codes.claim('lot', id);
       const now = new Date();
       return store(
@@ -248,7 +271,7 @@ export class LotsService {
         },
         (lot) => [createEvent(Events.LotCreated, { lot: lotSnapshot(lot) }, actor), ...more(lot)],
       );
-    });
+    }
   }
 
   /**
@@ -273,9 +296,18 @@ export class LotsService {
         }
         return this.change(actor, current, input, await this.moveOf(current, input));
       });
+    const into = input.category_id;
     const result =
-      input.category_id !== undefined
-        ? await this.deps.categories.withMembersLock(input.category_id, write)
+      into !== undefined
+        ? await this.deps.categories.withMembersLock(into, async () => {
+            // the lot's pass into the category, as at creation
+            if (!(await this.deps.categories.enter(into, id))) throw categoryMissing();
+            try {
+              return await write();
+            } finally {
+              await this.deps.categories.leave(into, id);
+            }
+          })
         : await write();
     if (!result) throw new AppError('LOT_NOT_FOUND');
     return toLot(result.after, true);

@@ -133,6 +133,14 @@ interface CounterDoc {
 /**
  * Integer ids from a per-collection counter (ids are shown to users, so they are small integers).
  * `_id` stays internal and never leaves a service.
+ *
+ * Across processes (issue 42) an id is drawn by an insert that wins or loses: the claim document
+ * `<counter>#<n>` in `counters`, whose primary key admits one holder on both engines. A `$inc` on
+ * the counter is not enough: FerretDB 1.24 applies it as a read and a separate write, and two
+ * processes drew the same id (the cross-process suite: a lot insert lost to the unique id and
+ * answered 500). The counter document `<counter>` only says where to start looking (the highest
+ * id drawn, raised with `$max`; a stale value costs a lost insert or two, never a duplicate). The
+ * in-process turn keeps one process's draws from racing each other.
  */
 export async function nextId(conn: Connection, counter: string): Promise<number> {
   return withLock(`${conn.name}.counters:${counter}`, () => drawId(conn, counter));
@@ -140,17 +148,20 @@ export async function nextId(conn: Connection, counter: string): Promise<number>
 
 async function drawId(conn: Connection, counter: string): Promise<number> {
   const counters = conn.collection<CounterDoc>('counters');
-  const doc = await retryingDuplicates(
-    () =>
-      counters.findOneAndUpdate(
-        { _id: counter },
-        { $inc: { seq: 1 } },
-        { upsert: true, returnDocument: 'after' },
-      ),
-    6,
+  const top = async () => ((await counters.findOne({ _id: counter }))?.seq ?? 0) + 1;
+  let candidate = await top();
+  for (let attempt = 1; ; attempt++) {
+    const id = candidate;
+    if (await insertedUnlessTaken(() => counters.insertOne({ _id: `${counter}#${id}`, seq: id })))
+      break;
+    if (attempt >= 1000) throw new Error(`counter ${counter}: no free id after ${attempt} tries`);
+    // another process drew it: start again from the highest id drawn anywhere
+    candidate = Math.max(candidate + 1, await top());
+  }
+  await retryingDuplicates(() =>
+    counters.updateOne({ _id: counter }, { $max: { seq: candidate } }, { upsert: true }),
   );
-  if (!doc) throw new Error(`counter ${counter} did not return a value`);
-  return doc.seq;
+  return candidate;
 }
 
 /** Makes sure the counter is at least `value` (after seeding fixed ids). */
@@ -160,9 +171,11 @@ export async function raiseCounter(
   value: number,
 ): Promise<void> {
   await withLock(`${conn.name}.counters:${counter}`, () =>
-    conn
-      .collection<CounterDoc>('counters')
-      .updateOne({ _id: counter }, { $max: { seq: value } }, { upsert: true }),
+    retryingDuplicates(() =>
+      conn
+        .collection<CounterDoc>('counters')
+        .updateOne({ _id: counter }, { $max: { seq: value } }, { upsert: true }),
+    ),
   );
 }
 

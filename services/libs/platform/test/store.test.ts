@@ -218,6 +218,46 @@ describe('a list', () => {
     await expectPagesAgree(b.list, raw);
   });
 
+  test('when two writers count into one list, then each writes a shard of its own, the pages agree with the server, and a shard left idle is folded into the counts once', async () => {
+    const name = uniqueName('items');
+    const { list, raw } = await itemList(40, name);
+    // a second process's store on the same list (its own shard of the counts)
+    const other = new Store(conn);
+    const second = other.list<Item>({
+      name,
+      counts: `${name}_counts`,
+      countedBy: ['kind', 'status'],
+      tallied: { status: 'status' },
+      tombstones: true,
+    });
+    await other.open(silentLogger);
+    for (let i = 0; i < 30; i++) {
+      const id = await second.nextId();
+      await second.insert({ id, kind: KINDS[id % 3]!, status: STATUSES[id % 2]!, rev: 1 });
+    }
+    const counts = conn.collection<Document>(`${name}_counts`);
+    const shards = await counts.find({ of: 'all' }).toArray();
+    expect(shards).toHaveLength(2);
+    await expectPagesAgree(list, raw);
+    await expectPagesAgree(second, raw);
+    // a shard nobody wrote for the fold's time: one replica folds it, the pages stay the same
+    await counts.updateOne(
+      { _id: shards[0]!._id },
+      { $set: { at: new Date(Date.now() - 16 * 60_000) } },
+    );
+    const fold = other.jobs().find((j) => j.name === `counts of ${name} folded`)!;
+    expect(fold.oneReplica).toBe(true);
+    expect(await fold.run()).toBe(1);
+    expect(await fold.run()).toBe(0);
+    expect(await counts.countDocuments({ of: 'all' })).toBe(1);
+    await expectPagesAgree(list, raw);
+    await expectPagesAgree(second, raw);
+    // a rebuild counts everything and drops the shards
+    await list.rebuild();
+    expect(await counts.countDocuments({ of: 'all' })).toBe(0);
+    await expectPagesAgree(second, raw);
+  });
+
   test('when an older replica stored documents without their part, then the minute job gives the newest blocks theirs and the pages show them', async () => {
     const name = uniqueName('parts');
     const store = new Store(conn);

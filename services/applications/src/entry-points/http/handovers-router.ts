@@ -17,12 +17,19 @@ import {
   slotListQuerySchema,
   slotPatternSchema,
 } from '@furniture/contracts';
-import { AppError, input, requireAdmin, requireStaff, type WriteLimits } from '@furniture/platform';
+import {
+  AppError,
+  input,
+  isStaffActor,
+  requireAdmin,
+  requireStaff,
+  type WriteLimits,
+} from '@furniture/platform';
 import type { Handovers } from '../../domain/handovers';
 
 /** A family's write counts against the public writes of its address (staff are not limited). */
 async function takeIpWrite(limits: WriteLimits | undefined, req: Request): Promise<void> {
-  if (!limits || req.actor) return;
+  if (!limits || isStaffActor(req.actor)) return;
   const wait = await limits.perIp(req.ip ?? 'unknown');
   if (wait > 0) throw new AppError('RATE_LIMITED', { extra: { retry_after: wait } });
 }

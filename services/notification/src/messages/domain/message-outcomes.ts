@@ -70,6 +70,28 @@ export class MessageOutcomes {
     ));
   }
 
+  /** Whether message `messageId` holds one of the month's budget slots of a channel already. */
+  async holdsBudget(channel: MessageChannel, messageId: number, at = new Date()): Promise<boolean> {
+    return this.deps.quota.holdsSlot(`budget:${this.budgetKey(channel, at)}`, messageId);
+  }
+
+  /**
+   * Whether the month's budget of a channel has no place for message `messageId` (issue 42). A
+   * check of the month's count before sending let two processes' senders pass it together, so a
+   * message takes one of the budget's numbered slots (a unique key, as the anonymous share's) and
+   * keeps it for its retries and callbacks; it is asked last (chooseChannel), so that a message
+   * passed over for another reason takes none. The count of accepted messages still decides as
+   * well: messages sent before the slots (the month of an upgrade) count too.
+   */
+  async budgetSpent(channel: MessageChannel, messageId: number, at = new Date()): Promise<boolean> {
+    const { budget } = this.deps.channels[channel];
+    if (budget <= 0) return false;
+    const slots = `budget:${this.budgetKey(channel, at)}`;
+    if (await this.deps.quota.holdsSlot(slots, messageId)) return false;
+    if ((await this.usage(channel, at)).spent) return true;
+    return !(await this.deps.quota.takeSlot(slots, budget, messageId));
+  }
+
   /** What the sender knows of each channel when it picks one (for message `m`). */
   view(m?: Pick<MessageRecord, 'id' | 'kind'>): Record<MessageChannel, ChannelView> {
     const anonymous = m !== undefined && isAnonymousKind(m.kind);
@@ -77,8 +99,11 @@ export class MessageOutcomes {
       enabled: this.deps.channels[channel].enabled,
       optedOut: (e164) => this.deps.optOuts.isOptedOut(channel, phoneHash(e164)),
       spent: async () =>
-        this.deps.channels[channel].budget > 0 && (await this.usage(channel)).spent,
+        this.deps.channels[channel].budget > 0 &&
+        !(m && (await this.holdsBudget(channel, m.id))) &&
+        (await this.usage(channel)).spent,
       ...(anonymous ? { shareSpent: () => this.shareSpent(channel, m.id) } : {}),
+      ...(m ? { takeBudget: async () => !(await this.budgetSpent(channel, m.id)) } : {}),
     });
     return { whatsapp: one('whatsapp'), sms: one('sms') };
   }
