@@ -7,6 +7,9 @@ export type ServiceName = (typeof ServiceNames)[number];
 
 export const routes: readonly { pattern: RegExp; service: ServiceName }[] = [
   { pattern: /^\/api\/v1\/(auth|users)(\/|$)/, service: 'auth' },
+  // partners (issue 44): agencies and invitations are users and roles; referrals beside applications
+  { pattern: /^\/api\/v1\/(agencies|invitations)(\/|$)/, service: 'auth' },
+  { pattern: /^\/api\/v1\/referrals(\/|$)/, service: 'applications' },
   {
     pattern: /^\/api\/v1\/lots\/[^/]+\/(applications-info|can-apply|wish-matches)\/?$/,
     service: 'applications',

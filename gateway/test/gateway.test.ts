@@ -66,6 +66,12 @@ describe('routing table', () => {
     ['/api/v1/labels.pdf', 'catalog'],
     ['/api/v1/lots/7/label.pdf', 'catalog'],
     ['/api/v1/handovers/12/scan', 'applications'],
+    // partners (issue 44)
+    ['/api/v1/agencies/', 'auth'],
+    ['/api/v1/agencies/3/invitations', 'auth'],
+    ['/api/v1/invitations/ab12/accept', 'auth'],
+    ['/api/v1/referrals/', 'applications'],
+    ['/api/v1/referrals/4', 'applications'],
   ])('when the path is %s, then it goes to %s', (p, service) => {
     expect(serviceFor(p)).toBe(service);
   });

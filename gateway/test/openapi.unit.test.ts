@@ -105,7 +105,7 @@ function serviceApps(): Record<string, Express> {
   const base = { logger: silentLogger, verifier, metrics: true };
   const unused = {} as never;
   return {
-    auth: authApp({ ...base, auth: unused, users: unused }),
+    auth: authApp({ ...base, auth: unused, users: unused, partners: unused }),
     catalog: catalogApp({
       ...base,
       categories: unused,
@@ -124,6 +124,7 @@ function serviceApps(): Record<string, Express> {
       messageRequests: unused,
       privacy: unused,
       handovers: unused,
+      referrals: unused,
     }),
     media: mediaApp({
       ...base,

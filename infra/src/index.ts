@@ -50,6 +50,7 @@ export {
   type Platform,
   type PlatformOptions,
 } from './run/platform';
+export { Supervisor } from './run/supervisor';
 export { MEDIA_PROCESS_ENV, replicasFromEnv } from './run/local';
 export { freePort, freePortRun, isPortFree, waitUntil } from './util';
 export { ensureFerretIndexes, keepFerretIndexes } from './ferret-pg-indexes';

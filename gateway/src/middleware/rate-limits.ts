@@ -99,6 +99,8 @@ export function rateLimits(opts: {
     if (MESSAGE_CALLBACK.test(req.path)) return callbacks(req, res, next);
     if (req.method === 'POST') {
       if (/^\/api\/v1\/auth\/login\/?$/.test(req.path)) return login(req, res, next);
+      // an invitation's acceptance guesses a secret and hashes a password, as a login does
+      if (INVITATION_ACCEPT.test(req.path)) return login(req, res, next);
       if (/^\/api\/v1\/(applications|wishes|donations)\/?$/.test(req.path))
         return publicWrites(req, res, next);
       if (DONOR_LOOKUP.test(req.path)) return publicLookups(req, res, next);
@@ -115,6 +117,7 @@ export function rateLimits(opts: {
   };
 }
 
+const INVITATION_ACCEPT = /^\/api\/v1\/invitations\/[^/]+\/accept\/?$/;
 const MESSAGE_CALLBACK = /^\/api\/v1\/messages\/callbacks\//;
 const FAMILY_BOOKING = /^\/api\/v1\/handovers\/[^/]+\/booking\/?$/;
 const SECRET_LOOKUP =

@@ -5,6 +5,7 @@ import {
   authenticate,
   createServiceApp,
   finishApp,
+  isStaffActor,
   type ServiceAppDeps,
   type WriteLimits,
 } from '@furniture/platform';
@@ -12,6 +13,7 @@ import type { Handovers } from './domain/handovers';
 import type { Moderation } from './domain/moderation';
 import type { Privacy } from './domain/privacy';
 import type { PublicApplications } from './domain/public-applications';
+import type { Referrals } from './domain/referrals';
 import type { WishesService } from './domain/wishes-service';
 import type { MessageRequests } from './domain/message-requests';
 import { applicationsRouter } from './entry-points/http/applications-router';
@@ -22,6 +24,7 @@ import {
 } from './entry-points/http/handovers-router';
 import { lotsRouter } from './entry-points/http/lots-router';
 import { privacyRouter } from './entry-points/http/privacy-router';
+import { referralsRouter } from './entry-points/http/referrals-router';
 import { wishesRouter } from './entry-points/http/wishes-router';
 
 export interface ApplicationsAppDeps extends ServiceAppDeps {
@@ -33,6 +36,8 @@ export interface ApplicationsAppDeps extends ServiceAppDeps {
   privacy: Privacy;
   /** locations, slots, the family's booking, the day plan (issue 29) */
   handovers: Handovers;
+  /** issue 44: partner agencies' referrals */
+  referrals: Referrals;
   /** anonymous lookups by phone number per client address: 0, or seconds to wait */
   lookupLimit?: (ip: string) => Promise<number>;
   /** public writes per client address and per phone number */
@@ -53,7 +58,7 @@ function phoneLookupLimit(take: (ip: string) => Promise<number>): RequestHandler
   return (req, _res, next) => {
     const isLookup =
       req.method === 'GET' &&
-      !req.actor &&
+      !isStaffActor(req.actor) &&
       ((PHONE_LOOKUP.test(req.path) &&
         (req.path.includes('/check-status/') || typeof req.query.phone === 'string')) ||
         SECRET_LOOKUP.test(req.path));
@@ -111,6 +116,7 @@ export function createApp(deps: ApplicationsAppDeps): Express {
   app.use('/api/v1/locations', locationsRouter(deps.handovers));
   app.use('/api/v1/slots', slotsRouter(deps.handovers));
   app.use('/api/v1/handovers', handoversRouter(deps.handovers, deps.writeLimits));
+  app.use('/api/v1/referrals', referralsRouter(deps.referrals));
   app.use(englishDuplicate);
   return finishApp(app, deps.logger);
 }

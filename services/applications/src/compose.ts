@@ -1,3 +1,5 @@
+import { backfillApplicationKeys } from './data-access/applications-keys';
+import { backfillSeats } from './data-access/handover-seats';
 import { randomBytes } from 'node:crypto';
 import {
   LotReadModel,
@@ -7,6 +9,7 @@ import {
   ensureIndexes,
   erasureLedgerOf,
   ledgerWatermark,
+  nextId,
   phoneLookupLimit,
   publicWriteLimits,
   readSecret,
@@ -32,6 +35,7 @@ import { MessageRequests } from './domain/message-requests';
 import { Moderation } from './domain/moderation';
 import { Privacy, type DonorRecordsSource } from './domain/privacy';
 import { PublicApplications } from './domain/public-applications';
+import { Referrals } from './domain/referrals';
 import { WishesService } from './domain/wishes-service';
 import { eventHandlers } from './entry-points/messaging/handlers';
 import { catalogDonors } from './integrations/catalog-donors';
@@ -69,6 +73,17 @@ export async function composeApplications(
   const { config, logger, conn } = kit;
   const catalog = kit.internalClient('catalog', config.CATALOG_URL);
   const models = registerModels(conn);
+  // keys of applications stored before them, then the unique indexes on them (issue 42)
+  const keyed = await backfillApplicationKeys(
+    models.Application.collection as never,
+    config.MAX_OPEN_APPLICATIONS_PER_PHONE,
+  );
+  const seated = await backfillSeats(models.Handover.collection as never);
+  if (keyed + seated > 0)
+    logger.info(
+      { keyed, seated },
+      'applications and bookings stored before their unique keys got them',
+    );
   await ensureIndexes(conn);
   const lots = new LotReadModel(conn);
   await lots.ensureIndexes();
@@ -110,6 +125,16 @@ export async function composeApplications(
   kit.every('pickup dates', config.PICKUP_CHECK_INTERVAL_MS, () => pickups.checkDeadlines());
   const moderation = new Moderation({ applications, lots, pickups, handoverLinks });
   const wishes = new WishesService({ wishes: wishesRepo, lots });
+  const referrals = new Referrals({
+    publicApplications,
+    moderation,
+    drawId: () => nextId(conn, 'referrals'),
+    validDays: config.REFERRAL_VALID_DAYS,
+    changes: { applications, lots, handoverLinks },
+    wishes,
+    wishesRepo,
+  });
+  kit.every('expired referrals', config.PICKUP_CHECK_INTERVAL_MS, () => referrals.expire());
   const messageRequests = new MessageRequests({ applications, wishes: wishesRepo, lots });
   const reactions = new LotReactions({ applications, lots, pickups, handoverLinks });
   const handovers = new Handovers({
@@ -190,6 +215,7 @@ export async function composeApplications(
     messageRequests,
     privacy,
     handovers,
+    referrals,
     lookupLimit,
     writeLimits,
     // a lot's queue panel may be kept by the gateway for a second, longer while it hears the events
@@ -206,6 +232,7 @@ export async function composeApplications(
     privacy,
     handovers,
     handoverBookings,
+    referrals,
   };
 }
 

@@ -84,6 +84,8 @@ export function loadApplicationsConfig(env: NodeJS.ProcessEnv = process.env) {
         .url()
         .default('http://localhost:8080')
         .transform((v) => v.replace(/\/+$/, '')),
+      /** issue 44: a referral still pending after this many days closes as expired */
+      REFERRAL_VALID_DAYS: envInt(Limits.referralValidDays, { min: 1, max: 365 }),
       /** a family may book, change or cancel its slot up to this many hours before it */
       HANDOVER_CHANGE_HOURS: envInt(Limits.handoverChangeHours, { min: 0, max: 24 * 14 }),
       /** a booked slot without an outcome this long after its end counts as missed */

@@ -244,6 +244,9 @@ describe('the staff application list, block by block', () => {
         ...rest,
         id: first + i,
         applicant_phone: `bulk:${i}`,
+        // the unique keys of issue 42: each copy its own
+        queue_ticket: first + i,
+        phone_slot: `a:${first + i}`,
         status: i % 3 ? 'rejected' : 'pending',
       };
     });

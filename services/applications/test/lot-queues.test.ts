@@ -240,6 +240,8 @@ describe('the lots’ summaries', () => {
         block: Math.floor(extra / 100),
         part: Math.floor(extra / 25),
         applicant_phone: '+4917600000001',
+        queue_ticket: extra,
+        phone_slot: `a:${extra}`,
         status: 'approved',
         applicant_name: 'Familie Bulk',
       });

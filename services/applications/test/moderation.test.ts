@@ -83,6 +83,25 @@ function expectStampBetween(stamp: string, from: Date, to: Date) {
 }
 
 describe('who may call what', () => {
+  test("when a partner agency's referrer calls a staff call, then 403 (issue 44)", async () => {
+    const lot = await s.createLot();
+    const id = await apply(lot);
+    const referrer = staff(signTestToken({ id: 9001, role: 'referrer', name: 'Olena' }));
+    const calls = [
+      () => s.http.get('/api/v1/applications', referrer),
+      () => s.http.get('/api/v1/applications/stats', referrer),
+      () => s.http.get(`/api/v1/applications/${id}`, referrer),
+      () => s.http.patch(`/api/v1/applications/${id}/status`, { status: 'approved' }, referrer),
+      () => s.http.patch(`/api/v1/applications/${id}/notes`, { note: 'x' }, referrer),
+      () => s.http.get('/api/v1/wishes', referrer),
+    ];
+    for (const call of calls) {
+      const res = await call();
+      expect(res.status).toBe(403);
+      expect(res.body.code).toBe('FORBIDDEN');
+    }
+  });
+
   test('when nobody is logged in or the token is forged, then every staff call answers 401; volunteers and admins may moderate', async () => {
     const lot = await s.createLot();
     const id = await apply(lot);

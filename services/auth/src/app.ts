@@ -7,15 +7,18 @@ import {
   type ServiceAppDeps,
 } from '@furniture/platform';
 import type { AuthService } from './domain/auth-service';
+import type { PartnersService } from './domain/partners-service';
 import type { UsersService } from './domain/users-service';
 import { authRouter, sessionRouter } from './entry-points/http/auth-router';
 import { internalRouter } from './entry-points/http/internal-router';
+import { agenciesRouter, invitationsRouter } from './entry-points/http/partners-router';
 import type { CookieSecurity } from './entry-points/http/session-cookie';
 import { usersRouter } from './entry-points/http/users-router';
 
 export interface AuthAppDeps extends ServiceAppDeps {
   auth: AuthService;
   users: UsersService;
+  partners: PartnersService;
   /** the refresh cookie's Secure flag (default auto: all but loopback hosts) */
   cookieSecurity?: CookieSecurity;
 }
@@ -29,5 +32,7 @@ export function createApp(deps: AuthAppDeps): Express {
   app.use('/api/v1', authenticate(deps.verifier));
   app.use('/api/v1/auth', authRouter(deps.auth, opts));
   app.use('/api/v1/users', usersRouter(deps.users));
+  app.use('/api/v1/agencies', agenciesRouter(deps.partners));
+  app.use('/api/v1/invitations', invitationsRouter(deps.partners));
   return finishApp(app, deps.logger);
 }

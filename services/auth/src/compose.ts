@@ -6,6 +6,8 @@ import { mongoLoginThrottle } from './data-access/login-throttle';
 import { registerModels } from './data-access/models';
 import { SessionsRepository } from './data-access/sessions-repository';
 import { UsersRepository } from './data-access/users-repository';
+import { PartnersRepository } from './data-access/partners-repository';
+import { PartnersService } from './domain/partners-service';
 import { AuthService } from './domain/auth-service';
 import { UsersService } from './domain/users-service';
 import { argon2Hasher, boundedHasher } from './integrations/password-hasher';
@@ -51,7 +53,18 @@ export async function composeAuth(kit: ServiceKit<AuthConfig>) {
     windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
     lockSeconds: config.LOGIN_LOCK_SECONDS,
   });
+  const partners = new PartnersService({
+    partners: new PartnersRepository(kit.store),
+    users,
+    sessions,
+    hasher,
+    policy,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    invitationValidDays: config.INVITATION_VALID_DAYS,
+    onEvents,
+  });
   const auth = new AuthService({
+    agencyOf: (user) => partners.agencyOf(user),
     users,
     sessions,
     hasher,
@@ -65,7 +78,15 @@ export async function composeAuth(kit: ServiceKit<AuthConfig>) {
     refreshBearerGraceSeconds: config.REFRESH_BEARER_GRACE_SECONDS,
     onEvents,
   });
-  const usersService = new UsersService({ users, sessions, hasher, policy, throttle, onEvents });
+  const usersService = new UsersService({
+    users,
+    sessions,
+    hasher,
+    policy,
+    throttle,
+    onEvents,
+    requireAgency: (id) => partners.requireActiveAgency(id),
+  });
 
   // idle and absolute ends are announced (user.logged_out) even when nobody refreshes again
   kit.every('lapsed sessions', config.SESSION_SWEEP_SECONDS * 1000, () => auth.endLapsedSessions());
@@ -97,9 +118,10 @@ export async function composeAuth(kit: ServiceKit<AuthConfig>) {
     ...kit.appDeps(),
     auth,
     users: usersService,
+    partners,
     cookieSecurity: config.REFRESH_COOKIE_SECURE,
   });
-  return { app, auth, users: usersService };
+  return { app, auth, users: usersService, partners };
 }
 
 export const authService = defineService({

@@ -56,6 +56,13 @@ export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env) {
       /** argon2 computations at once, and waiting; beyond both a login answers 429 */
       ARGON2_MAX_CONCURRENT: envInt(4, { min: 1 }),
       ARGON2_MAX_QUEUE: envInt(32, { min: 0 }),
+      /** the back-office's address: a referrer's invitation link is made from it (issue 44) */
+      PUBLIC_BASE_URL: z
+        .url()
+        .default('http://localhost:8080')
+        .transform((v) => v.replace(/\/+$/, '')),
+      /** an invitation link not used within this many days no longer works */
+      INVITATION_VALID_DAYS: envInt(14, { min: 1, max: 90 }),
     },
     env,
   );

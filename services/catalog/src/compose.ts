@@ -72,6 +72,8 @@ export async function composeCatalog(kit: ServiceKit<CatalogConfig>, options: Ca
     () => warehouse.labelEarlierLots(),
     { oneReplica: true },
   );
+  // passes of lots into categories whose process died before giving them back (issue 42)
+  kit.every('category passes', 60_000, () => categoriesRepo.purgePasses());
   const lotEvents = new LotEvents({ lots: lotsRepo, outbox });
   const seeded = await categories.seed();
   if (seeded > 0) logger.info({ seeded }, 'known categories created');

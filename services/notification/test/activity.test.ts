@@ -1249,6 +1249,16 @@ describe('who may read the log', () => {
     },
   );
 
+  test.each(['', '/stats', '/users', '/export.csv'])(
+    "when a partner agency's referrer asks for /activity-logs%s, then 403 (issue 44)",
+    async (path) => {
+      const token = signTestToken({ id: 9001, role: 'referrer', name: 'Olena' });
+      const res = await svc.http.get(`/api/v1/activity-logs${path}`, { token });
+      expect(res.status).toBe(403);
+      expect(res.body.code).toBe('FORBIDDEN');
+    },
+  );
+
   test('when nobody is logged in, then reading and posting answer 401', async () => {
     expect((await svc.http.get('/api/v1/activity-logs')).status).toBe(401);
     expect((await svc.http.get('/api/v1/activity-logs/export.csv')).status).toBe(401);

@@ -14,7 +14,13 @@ export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
  * donor with the donation's upload token (none of the callers here has one); `provider-signed`:
  * a messaging provider's signed callback (none of the callers here can sign).
  */
-export type Who = 'anyone' | 'staff' | 'admin' | 'upload-token' | 'provider-signed';
+export type Who =
+  | 'anyone'
+  | 'staff'
+  | 'admin'
+  | 'referrer-only'
+  | 'upload-token'
+  | 'provider-signed';
 
 export interface Route {
   method: Method;
@@ -74,9 +80,11 @@ export async function routeTable(s: System): Promise<Route[]> {
           ? 'upload-token'
           : anonymousAllowed
             ? 'anyone'
-            : roles && !roles.includes('volunteer')
-              ? 'admin'
-              : 'staff';
+            : roles && !roles.includes('admin')
+              ? 'referrer-only'
+              : roles && !roles.includes('volunteer')
+                ? 'admin'
+                : 'staff';
       routes.push({
         method,
         path,

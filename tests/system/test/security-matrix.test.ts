@@ -44,6 +44,8 @@ function expected(route: Route, caller: Caller): { status: 'allowed' | 401 | 403
   if (route.who === 'provider-signed') return { status: 403, code: 'MESSAGE_CALLBACK_FORBIDDEN' };
   if (caller === 'anonymous') return { status: 401, code: 'AUTH_REQUIRED' };
   if (route.who === 'admin' && caller === 'volunteer') return { status: 403, code: 'FORBIDDEN' };
+  // a referral belongs to a partner agency: only its referrers make one (issue 44)
+  if (route.who === 'referrer-only') return { status: 403, code: 'FORBIDDEN' };
   return { status: 'allowed' };
 }
 

@@ -18,11 +18,13 @@ import {
   HOLDS_LOT,
   holdsLot,
   isOpen,
+  OPEN_STATUSES,
   type ApplicationRecord,
   type LotQueue,
   type NewApplication,
   type TransitionExtras,
 } from '../domain/records';
+import { holdsOpenPlace, noPhoneSlot, phoneSlot } from './applications-keys';
 import type { ApplicationDoc, ApprovalDoc, Models } from './models';
 
 export type { ApplicationRecord } from '../domain/records';
@@ -67,6 +69,15 @@ function toRecord(doc: ApplicationDoc): ApplicationRecord {
     handover_seed: doc.handover_seed ?? null,
     approved_at: iso(doc.approved_at),
     note_open: doc.note_open ?? null,
+    referral: doc.referral
+      ? {
+          ...doc.referral,
+          expires_at: new Date(doc.referral.expires_at).toISOString(),
+          expired_at: doc.referral.expired_at
+            ? new Date(doc.referral.expired_at).toISOString()
+            : null,
+        }
+      : null,
     created_at: doc.created_at.toISOString(),
     updated_at: doc.updated_at.toISOString(),
   };
@@ -88,6 +99,8 @@ type QueueMember = Pick<ApplicationRecord, 'id' | 'lot_id' | 'status' | 'approva
 /** What a lot's summary is made of, of each of its applications. */
 export interface LotMember {
   id: number;
+  /** the queue's order (applications-keys.ts); absent only before the start's backfill */
+  queue_ticket?: number;
   status: ApplicationStatus;
   applicant_name: string;
   approval?: { state?: string } | null;
@@ -95,12 +108,21 @@ export interface LotMember {
 }
 
 /** What a lot's summary is made of (the store recomputes it when one of them changes). */
-export const LOT_QUEUE_FIELDS = ['id', 'status', 'applicant_name', 'approval.state', 'deleted_at'];
+export const LOT_QUEUE_FIELDS = [
+  'id',
+  'queue_ticket',
+  'status',
+  'applicant_name',
+  'approval.state',
+  'deleted_at',
+];
 
 /** A lot's applications as the staff lists present them: its queue and who holds it. */
 export function summarize(members: LotMember[]): LotQueue {
   const live = members.filter((m) => !m.deleted_at);
-  const open = live.filter(isOpen).sort((a, b) => a.id - b.id);
+  const open = live
+    .filter(isOpen)
+    .sort((a, b) => (a.queue_ticket ?? a.id) - (b.queue_ticket ?? b.id) || a.id - b.id);
   const holder = open.find(holdsLot);
   return {
     open: open.map((m) => m.id),
@@ -155,37 +177,140 @@ export class ApplicationsRepository {
   }
 
   /**
-   * Stores a new application with its events; null when the phone already applied for the lot
-   * (the unique index on lot and phone).
+   * Stores a new application with its events, as one decision across processes (issue 42,
+   * applications-keys.ts): the insert claims the application's ticket in the lot's queue and one
+   * of its phone's `maxOpenPerPhone` open places, or loses to the unique indexes and is decided
+   * again. Answers the record and the place in the queue told to the family, `already_applied`
+   * when the phone holds an application for the lot, or the phone's open applications when it
+   * holds all its places.
    */
   async insert(
     data: NewApplication,
-    events: (app: ApplicationRecord) => DomainEvent[],
-  ): Promise<ApplicationRecord | null> {
-    const now = new Date();
-    const doc: ApplicationDoc = {
-      ...data,
-      id: await this.drawId(),
-      approval: null,
-      rejected_for: null,
-      ...freshPickup(null),
-      next_in_queue_after: null,
-      handover_seed: null,
-      handover_token_hash: null,
-      approved_at: null,
-      note_open: null,
-      created_at: now,
-      updated_at: now,
-    };
-    const record = toRecord(doc);
-    if (!(await insertedUnlessTaken(() => this.stored.insert({ ...doc }, events(record)))))
-      return null;
-    this.onEvents();
-    return record;
+    maxOpenPerPhone: number,
+    events: (app: ApplicationRecord, position: number) => DomainEvent[],
+  ): Promise<
+    | { record: ApplicationRecord; position: number }
+    | { refused: 'already_applied' }
+    | { refused: 'too_many_open_applications'; open: number }
+  > {
+    const Application = this.models.Application;
+    const { referral, ...fields } = data;
+    const phone = data.applicant_phone;
+    const id = await this.drawId();
+    const slots = Array.from({ length: maxOpenPerPhone }, (_, k) => phoneSlot(phone, k + 1));
+    for (let attempt = 1; ; attempt++) {
+      const [top, held] = await Promise.all([
+        Application.findOne({ lot_id: data.lot_id }, { _id: 0, queue_ticket: 1 })
+          .sort({ queue_ticket: -1 })
+          .lean<Pick<ApplicationDoc, 'queue_ticket'>>(),
+        // the places' holders, whatever their phone is now (an erased one's is gone); one
+        // equality per place: FerretDB pushes `phone_slot` down to its index, but not `$in`
+        Promise.all(
+          slots.map((key) =>
+            Application.findOne(
+              { phone_slot: key },
+              { _id: 0, id: 1, status: 1, deleted_at: 1, phone_slot: 1 },
+            ).lean<
+              Pick<ApplicationDoc, 'id' | 'status' | 'phone_slot'> & { deleted_at?: Date | null }
+            >(),
+          ),
+        ).then((found) => found.filter((h) => h !== null)),
+      ]);
+      const holders = new Map(held.map((h) => [h.phone_slot, h]));
+      let slot: string | null = null;
+      for (const key of slots) {
+        if (slot !== null) break;
+        const holder = holders.get(key);
+        if (!holder) slot = key;
+        else if (!holdsOpenPlace(holder)) {
+          // closed since it took the place: the place is given back (by whoever comes first)
+          await this.stored.update(
+            { id: holder.id, phone_slot: key },
+            { $set: { phone_slot: noPhoneSlot(holder.id) } },
+          );
+          slot = key;
+        }
+      }
+      if (slot === null)
+        return {
+          refused: 'too_many_open_applications',
+          open: held.filter(holdsOpenPlace).length,
+        };
+      const ticket = (top?.queue_ticket ?? 0) + 1;
+      // every ticket below this one is stored (see applications-keys.ts): 1 + the open ones
+      const position =
+        1 +
+        (await Application.countDocuments({
+          ...LIVE,
+          lot_id: data.lot_id,
+          status: { $in: [...OPEN_STATUSES] },
+        }));
+      const now = new Date();
+      const doc: ApplicationDoc = {
+        ...fields,
+        referral: referral
+          ? { ...referral, expires_at: new Date(referral.expires_at), expired_at: null }
+          : null,
+        id,
+        approval: null,
+        rejected_for: null,
+        ...freshPickup(null),
+        next_in_queue_after: null,
+        handover_seed: null,
+        handover_token_hash: null,
+        approved_at: null,
+        note_open: null,
+        queue_ticket: ticket,
+        phone_slot: slot,
+        created_at: now,
+        updated_at: now,
+      };
+      const record = toRecord(doc);
+      if (
+        await insertedUnlessTaken(() => this.stored.insert({ ...doc }, events(record, position)))
+      ) {
+        this.onEvents();
+        return { record, position };
+      }
+      if (await this.findByLotAndPhone(data.lot_id, phone)) return { refused: 'already_applied' };
+      // another submission took the ticket or the place first: decided again on what is stored
+      if (attempt >= 50)
+        throw new Error(`application for lot ${data.lot_id}: no ticket after ${attempt} tries`);
+    }
   }
 
   findById(id: number): Promise<ApplicationRecord | null> {
     return this.one({ id });
+  }
+
+  /** The application a referral made (issue 44). */
+  findByReferral(referralId: number): Promise<ApplicationRecord | null> {
+    return this.one({ 'referral.id': referralId } as QueryFilter<ApplicationDoc>);
+  }
+
+  /**
+   * Referrals still pending at their end (issue 44), oldest first; an application whose approval
+   * is under way is left to it.
+   */
+  referralsExpiredBy(now: Date, limit = 200): Promise<ApplicationRecord[]> {
+    const filter = {
+      status: 'pending',
+      'referral.expires_at': { $lte: now },
+      'approval.state': { $ne: 'requested' },
+    };
+    return this.all(filter as QueryFilter<ApplicationDoc>, { id: 1 }, limit);
+  }
+
+  /** Marks an expired referral as such (after its rejection, for the referrer's view). */
+  async markReferralExpired(id: number, at: Date): Promise<void> {
+    await this.write(id, { status: 'rejected' }, { $set: { 'referral.expired_at': at } }, []);
+  }
+
+  /** The referred families: of one agency, or of every agency; newest first (issue 44). */
+  async referred(agencyId: number | undefined, limit = 500): Promise<ApplicationRecord[]> {
+    const where =
+      agencyId === undefined ? { referral: { $ne: null } } : { 'referral.agency_id': agencyId };
+    return this.all(where as QueryFilter<ApplicationDoc>, { id: -1 }, limit);
   }
 
   /** The application of a booking link's token (issue 29), whatever its status. */
@@ -241,7 +366,7 @@ export class ApplicationsRepository {
     return (kept ? kept.get(lotId) : await this.queues.fresh(lotId))?.open.length ?? 0;
   }
 
-  /** 1-based place among the lot's open applications, oldest (smallest id) first; null if closed. */
+  /** 1-based place among the lot's open applications, in queue order; null if closed. */
   async placeOf(app: QueueMember): Promise<number | null> {
     const index = (await this.queuesOf([app])).get(app.lot_id)?.open.indexOf(app.id) ?? -1;
     return index >= 0 ? index + 1 : null;
@@ -272,9 +397,9 @@ export class ApplicationsRepository {
     return kept;
   }
 
-  /** Applications of a lot in some statuses, oldest first. */
+  /** Applications of a lot in some statuses, in queue order (oldest first). */
   ofLot(lotId: number, statuses: readonly ApplicationStatus[]): Promise<ApplicationRecord[]> {
-    return this.all({ lot_id: lotId, status: { $in: [...statuses] } }, { id: 1 });
+    return this.all({ lot_id: lotId, status: { $in: [...statuses] } }, { queue_ticket: 1, id: 1 });
   }
 
   /** Newest first; by status alone from the counts and the blocks a page lies in. */
@@ -282,11 +407,14 @@ export class ApplicationsRepository {
     status?: ApplicationStatus;
     lot_id?: number;
     phone?: string;
+    /** issue 44: the families one partner agency referred */
+    agency_id?: number;
     limit: number;
     skip: number;
   }): Promise<{ applications: ApplicationRecord[]; total: number }> {
     const where: Record<string, unknown> = {};
     if (q.status) where.status = q.status;
+    if (q.agency_id !== undefined) where['referral.agency_id'] = q.agency_id;
     if (q.lot_id !== undefined) where.lot_id = q.lot_id;
     if (q.phone) where.applicant_phone = q.phone;
     const { docs, total } = await this.stored.pageWithTotal(where, q);
@@ -351,7 +479,7 @@ export class ApplicationsRepository {
   /** The live applications a filter matches, in the given order. */
   private async all(
     filter: QueryFilter<ApplicationDoc>,
-    sort: Record<string, 1>,
+    sort: Record<string, 1 | -1>,
     limit = 0,
   ): Promise<ApplicationRecord[]> {
     const docs = await this.models.Application.find({ ...LIVE, ...filter })

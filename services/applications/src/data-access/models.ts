@@ -14,7 +14,12 @@ import {
 } from '@furniture/contracts';
 import { outboxPlugin } from '@furniture/platform';
 import type { HandoverFollowUp, ItemCheck } from '../domain/handover-records';
-import type { ApplicationRecord, ApprovalRecord, NoteOpen } from '../domain/records';
+import type {
+  ApplicationRecord,
+  ApprovalRecord,
+  NoteOpen,
+  ReferralRecord,
+} from '../domain/records';
 
 const localized = { de: { type: String, default: '' }, uk: { type: String, default: '' } };
 
@@ -31,10 +36,18 @@ export interface ApplicationDoc extends Omit<
   | 'handover_seed'
   | 'approved_at'
   | 'note_open'
+  | 'referral'
   | 'created_at'
   | 'updated_at'
 > {
   note_open?: NoteOpen | null;
+  /** issue 44: who referred the family (absent before) */
+  referral?:
+    | (Omit<ReferralRecord, 'expires_at' | 'expired_at'> & {
+        expires_at: Date;
+        expired_at?: Date | null;
+      })
+    | null;
   approval?: ApprovalDoc | null;
   rejected_for?: number | null;
   request_key?: string | null;
@@ -51,6 +64,16 @@ export interface ApplicationDoc extends Omit<
   approved_at?: Date | null;
   /** the family's data was erased (privacy.ts): on request or after the retention period */
   erased_at?: Date | null;
+  /**
+   * the application's ticket in its lot's queue (issue 42): unique per lot, drawn as the lot's
+   * highest ticket + 1 by the insert itself; the queue is in ticket order (applications-keys.ts)
+   */
+  queue_ticket?: number;
+  /**
+   * the open-application place of its phone this application claimed (`p:<digest>#k`, k up to
+   * MAX_OPEN_APPLICATIONS_PER_PHONE), or `a:<id>` once given back: unique (applications-keys.ts)
+   */
+  phone_slot?: string;
   created_at: Date;
   updated_at: Date;
 }
@@ -62,6 +85,13 @@ export interface ApprovalDoc extends Omit<ApprovalRecord, 'requested_at' | 'ende
 
 /** A wish as stored: the staff's view with dates as dates. */
 export interface WishDoc extends Omit<Wish, 'matching_lots' | 'created_at' | 'updated_at'> {
+  /** issue 44: who referred the family (absent before and for a family's own wish) */
+  referral?:
+    | (Omit<ReferralRecord, 'expires_at' | 'expired_at'> & {
+        expires_at: Date;
+        expired_at?: Date | null;
+      })
+    | null;
   /** the wisher's data was erased (privacy.ts) */
   erased_at?: Date | null;
   created_at: Date;
@@ -110,7 +140,10 @@ const applicationSchema = new Schema<ApplicationDoc>(
     handover_token_hash: { type: String, default: null },
     approved_at: { type: Date, default: null },
     note_open: { type: Object, default: null },
+    referral: { type: Object, default: null },
     erased_at: { type: Date, default: null },
+    queue_ticket: { type: Number },
+    phone_slot: { type: String },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },
@@ -118,6 +151,10 @@ const applicationSchema = new Schema<ApplicationDoc>(
 );
 // one application per phone and lot, across processes and replicas
 applicationSchema.index({ lot_id: 1, applicant_phone: 1 }, { unique: true });
+// one application per queue ticket of a lot and per open place of a phone (issue 42: the queue
+// places told and the open applications per phone hold across processes)
+applicationSchema.index({ lot_id: 1, queue_ticket: 1 }, { unique: true });
+applicationSchema.index({ phone_slot: 1 }, { unique: true });
 // a lot's queue (oldest first) and the staff filter by lot and status
 applicationSchema.index({ lot_id: 1, status: 1, id: 1 });
 // the staff list by status, newest first
@@ -132,6 +169,9 @@ applicationSchema.index({ status: 1, updated_at: 1 });
 applicationSchema.index({ applicant_whatsapp: 1 });
 // the family's booking page by its token (issue 29)
 applicationSchema.index({ handover_token_hash: 1 });
+// issue 44: a referral by its number, an agency's referrals newest first
+applicationSchema.index({ 'referral.id': 1 });
+applicationSchema.index({ 'referral.agency_id': 1, id: -1 });
 applicationSchema.plugin(outboxPlugin);
 
 const wishSchema = new Schema<WishDoc>(
@@ -146,12 +186,16 @@ const wishSchema = new Schema<WishDoc>(
     furniture_category: { type: Number, required: true },
     furniture_description: { type: String, required: true },
     language: { type: String, enum: Languages, required: true },
+    referral: { type: Object, default: null },
     erased_at: { type: Date, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },
   { collection: 'wishes', versionKey: false },
 );
+// issue 44: a referral by its number, an agency's referrals
+wishSchema.index({ 'referral.id': 1 });
+wishSchema.index({ 'referral.agency_id': 1, id: -1 });
 wishSchema.index({ status: 1, id: -1 });
 wishSchema.index({ furniture_category: 1, id: -1 });
 // the privacy lookup and the retention job
@@ -191,8 +235,13 @@ export interface SlotDoc {
   /** the local day of starts_at (the office's time zone) */
   day: string;
   capacity: number;
-  free: number;
-  booked: number;
+  /**
+   * no longer read nor kept (issue 42): a slot's free and booked places are counted from its
+   * bookings (handover-seats.ts); written once at creation for a replica of the version before
+   * during a rolling upgrade
+   */
+  free?: number;
+  booked?: number;
   created_at: Date;
 }
 
@@ -205,6 +254,13 @@ export interface SlotDoc {
 export interface HandoverDoc {
   id: number;
   active_key: string;
+  /**
+   * the place of its slot a booking holds (issue 42): `s:<slot id>#k`, k up to the slot's
+   * capacity, while booked; `h:<id>` once ended. Unique: a slot holds at most its capacity
+   * across processes, and the place is taken and given back in the booking's own write
+   * (handover-seats.ts)
+   */
+  seat?: string;
   application_id: number | null;
   donation_id: number | null;
   slot_id: number;
@@ -256,8 +312,8 @@ const slotSchema = new Schema<SlotDoc>(
     ends_at: { type: Date, required: true },
     day: { type: String, required: true },
     capacity: { type: Number, required: true },
-    free: { type: Number, required: true },
-    booked: { type: Number, required: true },
+    free: { type: Number },
+    booked: { type: Number },
     created_at: { type: Date, required: true },
   },
   { collection: 'slots', versionKey: false },
@@ -269,6 +325,7 @@ const handoverSchema = new Schema<HandoverDoc>(
   {
     id: { type: Number, required: true, unique: true },
     active_key: { type: String, required: true, unique: true },
+    seat: { type: String },
     application_id: { type: Number, default: null },
     donation_id: { type: Number, default: null },
     slot_id: { type: Number, required: true },
@@ -296,6 +353,8 @@ handoverSchema.index({ day: 1 });
 handoverSchema.index({ status: 1, starts_at: 1 });
 handoverSchema.index({ application_id: 1 });
 handoverSchema.index({ slot_id: 1 });
+// a slot's places across processes (issue 42, handover-seats.ts)
+handoverSchema.index({ seat: 1 }, { unique: true });
 handoverSchema.index({ follow_up: 1 });
 handoverSchema.plugin(outboxPlugin);
 

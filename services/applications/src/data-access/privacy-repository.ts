@@ -81,8 +81,17 @@ export class PrivacyRepository {
       // the booking link dies with the family's data (issue 29)
       handover_seed: null,
       handover_token_hash: null,
+      // its phone's open place goes with the phone (issue 42: its key is the phone's digest)
+      phone_slot: `a:${id}`,
       erased_at: now,
     };
+    // a referral's note and household (issue 44) are the family's too; who referred it stays
+    // (the agency's counts). First, so that a crash in between leaves the erasure to be done
+    // again, never a family's erasure done with its note kept.
+    await this.stored.applications.update(
+      { id, erased_at: null, referral: { $ne: null } } as never,
+      { $set: { 'referral.note': null, 'referral.household_size': 0 } },
+    );
     return this.erase(this.stored.applications, id, set, events);
   }
 
@@ -97,6 +106,10 @@ export class PrivacyRepository {
       furniture_description: '',
       erased_at: now,
     };
+    // a referred wish's note and household (issue 44), first as for an application
+    await this.stored.wishes.update({ id, erased_at: null, referral: { $ne: null } } as never, {
+      $set: { 'referral.note': null, 'referral.household_size': 0 },
+    });
     return this.erase(this.stored.wishes, id, set, events);
   }
 

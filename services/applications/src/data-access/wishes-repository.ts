@@ -1,7 +1,7 @@
 import type { DomainEvent, Wish, WishStatus } from '@furniture/contracts';
 import { escapeRegex, NOT_DELETED, type Store, type StoredList } from '@furniture/platform';
 import type { QueryFilter } from 'mongoose';
-import type { NewWish } from '../domain/records';
+import type { NewWish, ReferralRecord } from '../domain/records';
 import type { Models, WishDoc } from './models';
 
 function toWish(doc: WishDoc): Wish {
@@ -46,13 +46,47 @@ export class WishesRepository {
     return this.stored.nextId();
   }
 
-  async insert(data: NewWish, events: (wish: Wish) => DomainEvent[]): Promise<Wish> {
+  async insert(
+    data: NewWish & { referral?: ReferralRecord | null },
+    events: (wish: Wish) => DomainEvent[],
+  ): Promise<Wish> {
     const now = new Date();
-    const doc: WishDoc = { ...data, id: await this.drawId(), created_at: now, updated_at: now };
+    const { referral, ...fields } = data;
+    const doc: WishDoc = {
+      ...fields,
+      referral: referral
+        ? { ...referral, expires_at: new Date(referral.expires_at), expired_at: null }
+        : null,
+      id: await this.drawId(),
+      created_at: now,
+      updated_at: now,
+    };
     const wish = toWish(doc);
     await this.stored.insert({ ...doc }, events(wish));
     this.onEvents();
     return wish;
+  }
+
+  /** Referred wishes (issue 44): of one agency or every agency, newest first, with the referral. */
+  async referred(
+    where: { agencyId?: number; referralId?: number },
+    limit = 500,
+  ): Promise<{ wish: Wish; referral: ReferralRecord }[]> {
+    const filter: Record<string, unknown> = { ...LIVE, referral: { $ne: null } };
+    if (where.agencyId !== undefined) filter['referral.agency_id'] = where.agencyId;
+    if (where.referralId !== undefined) filter['referral.id'] = where.referralId;
+    const docs = await this.models.Wish.find(filter as QueryFilter<WishDoc>)
+      .sort({ id: -1 })
+      .limit(limit)
+      .lean<WishDoc[]>();
+    return docs.map((doc) => ({
+      wish: toWish(doc),
+      referral: {
+        ...doc.referral!,
+        expires_at: new Date(doc.referral!.expires_at).toISOString(),
+        expired_at: null,
+      },
+    }));
   }
 
   async findById(id: number): Promise<Wish | null> {

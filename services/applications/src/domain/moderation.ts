@@ -50,10 +50,20 @@ export function toApplication(
     handover_seed: seed,
     approved_at: _approvedAt,
     note_open: _noteOpen,
+    referral,
     ...fields
   } = app;
   return {
     ...fields,
+    referral: referral
+      ? {
+          id: referral.id,
+          agency: { id: referral.agency_id, name: referral.agency_name },
+          referrer: { name: referral.referrer_name },
+          expires_at: referral.expires_at,
+          expired_at: referral.expired_at ?? null,
+        }
+      : null,
     handover_url: app.status === 'approved' && seed && handoverUrl ? handoverUrl(seed) : null,
     approval: approval
       ? { ...approval, requested_by: approval.requested_by && actorOf(approval.requested_by) }
@@ -92,6 +102,17 @@ export class Moderation {
   ): Promise<ApplicationsPage> {
     const page = await this.deps.applications.list(q);
     return { applications: await this.present(page.applications), total: page.total };
+  }
+
+  /** The families a partner agency referred (every agency's without one), newest first. */
+  async referred(agencyId?: number): Promise<Application[]> {
+    return this.present(await this.deps.applications.referred(agencyId));
+  }
+
+  /** The application of a referral (issue 44), as staff see it; null when there is none. */
+  async ofReferral(referralId: number): Promise<Application | null> {
+    const app = await this.deps.applications.findByReferral(referralId);
+    return app ? (await this.present([app]))[0]! : null;
   }
 
   async get(id: number): Promise<Application> {

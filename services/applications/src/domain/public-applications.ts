@@ -7,7 +7,7 @@ import {
 } from '@furniture/contracts';
 import { AppError, createEvent, type LotLookup, type LotView } from '@furniture/platform/domain';
 import type { ApplicationsRepository } from '../data-access/applications-repository';
-import { isOpen, type ApplicantFields } from './records';
+import { isOpen, type ApplicantFields, type ReferralRecord } from './records';
 import { closeLateApplication, familyNumbers, lotName } from './status-changes';
 
 export interface PublicApplicationsDeps {
@@ -34,6 +34,8 @@ export interface Submission extends Omit<
   honeypot: boolean;
   /** the browser's Idempotency-Key of this submission (null without one) */
   request_key: string | null;
+  /** issue 44: a partner agency's referrer applies for the family */
+  referral?: ReferralRecord | null;
   /**
    * counts the submission against the public write limits (throws 429 when one is spent); not
    * called for a resend of a submission already stored, which costs nothing
@@ -49,6 +51,13 @@ export interface Eligibility {
   total_applications: number;
   max_open_applications: number;
 }
+
+/** Who referred the family, as the events tell it (the activity log: who referred whom). */
+const referralOf = (r: ReferralRecord) => ({
+  id: r.id,
+  agency: { id: r.agency_id, name: r.agency_name },
+  referrer: { id: r.referrer_id, name: r.referrer_name },
+});
 
 const isOpenForApplications = (lot: LotView) => !lot.deleted && lot.status === 'available';
 
@@ -77,17 +86,16 @@ export class PublicApplications {
     if (repeated) return repeated;
     await input.admit?.();
     if (input.honeypot) return this.decoy(lot);
-    // one phone at a time (duplicate and limit checks see each other's results), then one lot
-    // at a time (ids are drawn and stored in order, so queue places are exact); the unique index
-    // on lot and phone still decides between processes
+    // one phone at a time, then one lot at a time, in this process: the checks see each other's
+    // results and the unique keys seldom have to decide; between processes they decide
+    // (applications-keys.ts: the queue ticket and the phone's open places)
     return applications.inTurnOfPhone(input.phone.e164, async () => {
       const verdict = await this.judge(lot, input.phone.e164);
       if (verdict.reason_code)
         throw new AppError(refusals[verdict.reason_code], { params: verdict.reason_params });
       return applications.inTurnOfLot(lot.id, async () => {
-        const position = (await applications.countOpenOfLot(lot.id)) + 1;
         const { phone, honeypot: _bot, admit: _admit, ...fields } = input;
-        const created = await applications.insert(
+        const stored = await applications.insert(
           {
             ...fields,
             status: 'pending',
@@ -96,7 +104,8 @@ export class PublicApplications {
             lot_name: lot.name,
             notes: [],
           },
-          (app) => [
+          this.deps.maxOpenPerPhone,
+          (app, position) => [
             createEvent(Events.ApplicationSubmitted, {
               application_id: app.id,
               lot_id: app.lot_id,
@@ -108,15 +117,21 @@ export class PublicApplications {
               ...familyNumbers(app),
               queue_position: position,
               category_id: lot.category_id,
+              ...(app.referral ? { referral: referralOf(app.referral) } : {}),
             }),
           ],
         );
-        if (!created) {
-          // another process stored this phone's application for the lot first (unique index)
+        if ('refused' in stored) {
+          // another process stored this phone's application for the lot, or its last open
+          // place, first
           const again = await this.repeatedSubmission(input);
           if (again) return again;
-          throw new AppError('ALREADY_APPLIED');
+          if (stored.refused === 'already_applied') throw new AppError('ALREADY_APPLIED');
+          throw new AppError(refusals.too_many_open_applications, {
+            params: { count: stored.open },
+          });
         }
+        const { record: created, position } = stored;
         // the lot may have been reserved or closed between the check above and the insert; the
         // handler that closed its other applications may have missed this one (see docs)
         const now = await this.deps.lots.get(lot.id);

@@ -74,6 +74,30 @@ export interface ApplicationRecord
   approved_at: string | null;
   /** a staff status change made without a note, whose note may still follow (NoteOpen) */
   note_open: NoteOpen | null;
+  /** issue 44: the partner agency's referrer who applied for the family; null otherwise */
+  referral: ReferralRecord | null;
+}
+
+/**
+ * Who referred a family (issue 44), kept on the application it made: one write stores both, so
+ * no referral exists without its application or the other way round.
+ */
+export interface ReferralRecord {
+  /** the referral's own number (counter `referrals`) */
+  id: number;
+  agency_id: number;
+  agency_name: string;
+  referrer_id: number;
+  referrer_name: string;
+  referrer_email: string;
+  referrer_language: 'de' | 'uk';
+  household_size: number;
+  /** the referrer's note for staff */
+  note: string | null;
+  /** still pending then: it closes as expired (REFERRAL_VALID_DAYS) */
+  expires_at: string;
+  /** when it closed as expired (absent otherwise) */
+  expired_at?: string | null;
 }
 
 /**
@@ -117,7 +141,8 @@ export type NewApplication = Omit<
   | 'handover_seed'
   | 'approved_at'
   | 'note_open'
->;
+  | 'referral'
+> & { referral?: ReferralRecord | null };
 
 /** What a status change writes besides the status, and what it requires besides `from`. */
 export interface TransitionExtras {

@@ -75,7 +75,23 @@ export function familyFields(
     language: app.language,
     lot_name: lotName(lot, app),
     ...familyNumbers(app),
+    ...referrerOf(app),
   };
+}
+
+/** A referred family's referrer, who is told of its application's news too (issue 44). */
+export function referrerOf(app: Pick<ApplicationRecord, 'referral'>) {
+  const r = app.referral;
+  return r
+    ? {
+        referrer: {
+          name: r.referrer_name,
+          email: r.referrer_email,
+          language: r.referrer_language,
+          agency_name: r.agency_name,
+        },
+      }
+    : {};
 }
 
 export type ChangeOptions = {

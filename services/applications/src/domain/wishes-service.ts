@@ -16,6 +16,7 @@ import { AppError, createEvent, type LotLookup } from '@furniture/platform/domai
 import type { WishesRepository } from '../data-access/wishes-repository';
 import { berlinTimestamp } from './notes';
 import type { PhoneValue } from './public-applications';
+import type { ReferralRecord } from './records';
 
 /** Lots shown with each active wish, wishes shown with a lot. */
 const MATCHES_PER_WISH = 5;
@@ -29,6 +30,8 @@ export interface NewWishInput {
   furniture_description: string;
   language: Language;
   honeypot: boolean;
+  /** issue 44: a partner agency's referrer sends the wish for the family */
+  referral?: ReferralRecord | null;
 }
 
 /**

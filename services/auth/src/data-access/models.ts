@@ -7,6 +7,10 @@ export interface UserDoc {
   name: string;
   email: string;
   role: Role;
+  /** a referrer's partner agency (issue 44) */
+  agency_id?: number;
+  /** a referrer's language (its invitation's): the mails about its families go out in it */
+  language?: 'de' | 'uk';
   password_hash: string;
   created_at: Date;
   updated_at: Date;
@@ -42,6 +46,8 @@ const userSchema = new Schema<UserDoc>(
     name: { type: String, required: true },
     email: { type: String, required: true, unique: true },
     role: { type: String, enum: Roles, required: true, index: true },
+    agency_id: { type: Number, index: true },
+    language: { type: String },
     password_hash: { type: String, required: true },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },

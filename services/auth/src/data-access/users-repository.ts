@@ -24,6 +24,8 @@ function toRecord(doc: UserDoc): UserRecord {
     name: doc.name,
     email: doc.email,
     role: doc.role,
+    ...(doc.agency_id !== undefined ? { agency_id: doc.agency_id } : {}),
+    ...(doc.language ? { language: doc.language } : {}),
     password_hash: doc.password_hash,
     ...(doc.must_change_password ? { must_change_password: true } : {}),
     created_at: doc.created_at.toISOString(),
@@ -68,6 +70,16 @@ export class UsersRepository {
     return doc ? toRecord(doc) : null;
   }
 
+  /** The referrers of a partner agency (issue 44). */
+  async referrersOf(agencyId: number): Promise<UserRecord[]> {
+    const docs = await this.models.User.find({
+      ...NOT_DELETED,
+      role: 'referrer',
+      agency_id: agencyId,
+    }).lean<UserDoc[]>();
+    return docs.map(toRecord);
+  }
+
   async findByEmail(email: string): Promise<UserRecord | null> {
     const doc = await this.models.User.findOne({ ...NOT_DELETED, email }).lean<UserDoc>();
     return doc ? toRecord(doc) : null;
@@ -103,6 +115,8 @@ export class UsersRepository {
       role: Role;
       password_hash: string;
       must_change_password?: boolean;
+      agency_id?: number;
+      language?: 'de' | 'uk';
     },
     events: (user: User) => DomainEvent[],
   ): Promise<UserRecord> {

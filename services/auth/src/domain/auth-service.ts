@@ -45,6 +45,8 @@ export interface AuthDeps {
   refreshBearerGraceSeconds: number;
   /** called after every write that carries events */
   onEvents: () => void;
+  /** a referrer's partner agency (issue 44): it holds a session only while that is active */
+  agencyOf?: (user: User) => Promise<{ name: string; active: boolean } | null>;
 }
 
 /** The refresh token for the cookie, and when the cookie may go (the session's absolute end). */
@@ -76,6 +78,11 @@ export class AuthService {
 
   constructor(private readonly deps: AuthDeps) {}
 
+  private async mayLogIn(user: User): Promise<boolean> {
+    if (user.role !== 'referrer' || !this.deps.agencyOf) return true;
+    return (await this.deps.agencyOf(user))?.active === true;
+  }
+
   async login(email: string, password: string, ip: string): Promise<SessionAnswer> {
     const { users, hasher, throttle } = this.deps;
     const wait = await throttle.take(email, ip);
@@ -94,6 +101,7 @@ export class AuthService {
     const ok = await hasher.verify(user?.password_hash ?? (await this.dummyHash), password);
     if (!user || !ok) throw new AppError('INVALID_CREDENTIALS');
     await throttle.recordSuccess(email, ip);
+    if (!(await this.mayLogIn(toPublicUser(user)))) throw new AppError('AGENCY_INACTIVE');
     if (hasher.needsRehash(user.password_hash)) {
       await users.update(user, { password_hash: await hasher.hash(password) }, () => []);
     }
@@ -121,15 +129,20 @@ export class AuthService {
       refreshHash: refresh.hash,
     });
     return {
-      body: this.tokenFor(user, session),
+      body: await this.tokenFor(user, session),
       refresh: { token: refresh.token, expiresAt: session.expiresAt },
     };
   }
 
-  private tokenFor(user: User, session: Session): TokenResponse {
+  private async tokenFor(user: User, session: Session): Promise<TokenResponse> {
     const idleEnd = session.lastUsedAt.getTime() + this.deps.sessionIdleSeconds * 1000;
     const ends = new Date(Math.min(session.expiresAt.getTime(), idleEnd));
-    const { token, expiresIn } = this.deps.signer.sign(user, session.sid, ends);
+    // a referrer's token names its agency (issue 44): what the other services show and scope by
+    const agency =
+      user.role === 'referrer' && this.deps.agencyOf ? await this.deps.agencyOf(user) : null;
+    const { token, expiresIn } = this.deps.signer.sign(user, session.sid, ends, {
+      agencyName: agency?.name,
+    });
     return { access_token: token, token_type: 'bearer', expires_in: expiresIn, user };
   }
 
@@ -227,8 +240,8 @@ export class AuthService {
       throw new AppError('SESSION_EXPIRED');
     }
     const user = await this.deps.users.findById(session.userId);
-    if (!user) throw new AppError('SESSION_EXPIRED');
-    const body = this.tokenFor(toPublicUser(user), result.session);
+    if (!user || !(await this.mayLogIn(toPublicUser(user)))) throw new AppError('SESSION_EXPIRED');
+    const body = await this.tokenFor(toPublicUser(user), result.session);
     if (result.kind === 'grace') return { body };
     return { body, refresh: { token: next.token, expiresAt: result.session.expiresAt } };
   }
@@ -252,8 +265,9 @@ export class AuthService {
     }
     const used = await this.deps.sessions.touch(session.sid);
     const user = used && (await this.deps.users.findById(used.userId));
-    if (!used || !user) throw new AppError('SESSION_EXPIRED');
-    return { body: this.tokenFor(toPublicUser(user), used) };
+    if (!used || !user || !(await this.mayLogIn(toPublicUser(user))))
+      throw new AppError('SESSION_EXPIRED');
+    return { body: await this.tokenFor(toPublicUser(user), used) };
   }
 
   /**

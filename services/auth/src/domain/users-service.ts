@@ -35,6 +35,8 @@ export class UsersService {
       policy: PasswordPolicy;
       throttle: LoginThrottle;
       onEvents: () => void;
+      /** a referrer's agency must exist and be active (issue 44) */
+      requireAgency?: (id: number) => Promise<unknown>;
     },
   ) {}
 
@@ -58,11 +60,13 @@ export class UsersService {
   ): Promise<User> {
     if (this.deps.policy.isWeak(input.password, [input.name, input.email]))
       throw passwordTooWeak('password');
+    if (input.agency_id !== undefined) await this.deps.requireAgency?.(input.agency_id);
     const created = await this.deps.users.create(
       {
         name: input.name,
         email: input.email,
         role: input.role,
+        ...(input.agency_id !== undefined ? { agency_id: input.agency_id } : {}),
         password_hash: await this.deps.hasher.hash(input.password),
         ...(opts.mustChangePassword ? { must_change_password: true } : {}),
       },

@@ -1,10 +1,24 @@
 /** Every enumerated value of the product, one name for one thing across API, events and UI. */
 
-export const Roles = ['admin', 'volunteer'] as const;
+/**
+ * `referrer` (issue 44): a partner agency's social worker who applies for the families it
+ * supports; never staff (requireStaff is admin and volunteer only).
+ */
+export const Roles = ['admin', 'volunteer', 'referrer'] as const;
 export type Role = (typeof Roles)[number];
+/** The back-office's staff: every staff call answers 403 to any other role. */
+export const StaffRoles = ['admin', 'volunteer'] as const satisfies readonly Role[];
+export const isStaffRole = (role: Role): boolean => (StaffRoles as readonly Role[]).includes(role);
 
 /** Why a staff session ended before or at its end (the user.logged_out event's reason). */
-export const SessionEndReasons = ['logout', 'idle', 'max_age', 'refresh_reuse'] as const;
+export const SessionEndReasons = [
+  'logout',
+  'idle',
+  'max_age',
+  'refresh_reuse',
+  /** the referrer's partner agency was deactivated (issue 44) */
+  'agency_deactivated',
+] as const;
 export type SessionEndReason = (typeof SessionEndReasons)[number];
 
 /** `transferred` is known to the lot detail views; staff normally use `taken`. */
@@ -135,6 +149,9 @@ export const ActionTypes = [
   'IMPORT',
   /** a family's personal data erased (privacy: on request or after the retention period) */
   'ERASE',
+  /** partners (issue 44): an admin invited a referrer; a referrer referred a family */
+  'INVITE',
+  'REFER',
   /** handover (wave 3): a slot booked, changed or given back; a stop done or the family absent */
   'HANDOVER_BOOK',
   'HANDOVER_CANCEL',
@@ -160,6 +177,8 @@ export const TargetTypes = [
   'wish',
   /** a donor's offer (wave 3) */
   'donation',
+  /** a partner agency (issue 44) */
+  'agency',
   'system',
 ] as const;
 export type TargetType = (typeof TargetTypes)[number];

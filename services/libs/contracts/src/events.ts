@@ -27,6 +27,11 @@ export const Events = {
   UserCreated: 'user.created',
   UserUpdated: 'user.updated',
   UserDeleted: 'user.deleted',
+  /** partner agencies (issue 44): an admin created or changed (or deactivated) one */
+  AgencyCreated: 'agency.created',
+  AgencyUpdated: 'agency.updated',
+  /** an admin invited a referrer of an agency: the invitee is mailed the personal link */
+  ReferrerInvited: 'agency.referrer_invited',
   // catalog
   CategoryCreated: 'category.created',
   CategoryUpdated: 'category.updated',
@@ -106,6 +111,14 @@ export const actorSchema = z.object({
 });
 export type Actor = z.infer<typeof actorSchema>;
 
+/** A partner agency as events tell it (issue 44). */
+export const agencySnapshot = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  city: z.string(),
+  active: z.boolean(),
+});
+
 const categorySnapshot = z.object({
   id: z.number().int(),
   name: localized,
@@ -154,6 +167,8 @@ export const ApplicationChangeReasons = [
   'reservation_cancelled',
   /** the family did not pick the lot up by its pickup date */
   'pickup_lapsed',
+  /** issue 44: a referral still pending after REFERRAL_VALID_DAYS closed as expired */
+  'referral_expired',
 ] as const;
 
 /** Why an approval request ended without an approval. */
@@ -172,6 +187,17 @@ const familyNumbers = {
   applicant_whatsapp: z.string().nullable().optional(),
 };
 
+/**
+ * The partner agency's referrer who applied for the family (issue 44): told by e-mail, in its
+ * language, when the family's application is approved, rejected, booked or handed over.
+ */
+export const referrerMailSchema = z.object({
+  name: z.string(),
+  email: z.string(),
+  language: z.enum(Languages),
+  agency_name: z.string(),
+});
+
 /** Who a mail about an application goes to, and about which lot. */
 const familyMail = {
   applicant_name: z.string(),
@@ -180,6 +206,8 @@ const familyMail = {
   language: z.enum(Languages),
   lot_name: localized,
   ...familyNumbers,
+  /** issue 44: a referred family's referrer (absent otherwise and in earlier versions) */
+  referrer: referrerMailSchema.optional(),
 };
 /** What a mail about an application needs besides the change itself. */
 const familyFields = { ...applicationRef, ...familyMail };
@@ -262,6 +290,19 @@ export const EventPayloads = {
   [Events.UserCreated]: z.object({ user: actorSchema }),
   [Events.UserUpdated]: z.object({ user: actorSchema, changes }),
   [Events.UserDeleted]: z.object({ user: actorSchema }),
+  [Events.AgencyCreated]: z.object({ agency: agencySnapshot }),
+  [Events.AgencyUpdated]: z.object({ agency: agencySnapshot, changes }),
+  /**
+   * invite_url carries the secret of a single-use link (as handover_url does a family's): only
+   * the invitee's mail shows it; the activity log keeps the agency and the address
+   */
+  [Events.ReferrerInvited]: z.object({
+    agency: z.object({ id: z.number().int(), name: z.string() }),
+    email: z.string(),
+    language: z.enum(Languages),
+    invite_url: z.string(),
+    expires_at: z.string(),
+  }),
 
   [Events.CategoryCreated]: z.object({ category: categorySnapshot }),
   [Events.CategoryUpdated]: z.object({ category: categorySnapshot, changes }),
@@ -331,6 +372,14 @@ export const EventPayloads = {
     queue_position: z.number().int(),
     /** the lot's category (the impact counters); absent in earlier versions */
     category_id: z.number().int().optional(),
+    /** issue 44: the partner agency's referrer who applied for the family (who referred whom) */
+    referral: z
+      .object({
+        id: z.number().int(),
+        agency: z.object({ id: z.number().int(), name: z.string() }),
+        referrer: z.object({ id: z.number().int(), name: z.string() }),
+      })
+      .optional(),
   }),
   [Events.ApplicationApprovalRequested]: z.object({
     ...applicationRef,

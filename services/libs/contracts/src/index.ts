@@ -9,6 +9,8 @@ export * from './events';
 export * from './topology';
 export * from './api/common';
 export * from './api/auth';
+export * from './api/partners';
+export * from './api/referrals';
 export * from './api/catalog';
 export * from './api/applications';
 export * from './api/media';

@@ -30,6 +30,10 @@ export const Limits = {
   nameMax: 100,
   emailMax: 254,
   notesMax: 1000,
+  /** a referred family's household (issue 44) */
+  householdMax: 20,
+  /** a referral still pending after this many days closes as expired (REFERRAL_VALID_DAYS) */
+  referralValidDays: 30,
   /** what the login form asks (a stored password may predate the stricter rule below) */
   passwordMin: 8,
   /** a new password: at least this long, and not easy to guess (the auth service estimates it) */

@@ -27,6 +27,11 @@ export const ValidationMessages = {
     de: 'Genau eine Bewerbung, ein Wunsch oder eine Spende ist anzugeben',
     uk: 'Потрібно вказати рівно одну заявку, одне побажання або одну пожертву',
   },
+  agency_required: {
+    de: 'Eine Partnerorganisation ist erforderlich',
+    uk: "Організація-партнер обов'язкова",
+  },
+  city_required: { de: 'Ort ist erforderlich', uk: "Місто обов'язкове" },
   unknown_field: { de: 'Unbekanntes Feld', uk: 'Невідоме поле' },
   name_required: { de: 'Name ist erforderlich', uk: "Ім'я обов'язкове" },
   email_required: { de: 'E-Mail ist erforderlich', uk: "Електронна пошта обов'язкова" },

@@ -15,11 +15,23 @@ export interface AccessClaims {
   exp: number;
   /** the token's own id (every token the auth service signs has one) */
   jti?: string;
+  /** a referrer's partner agency (issue 44) */
+  agency_id?: number;
+  /** a referrer's language (issue 44) */
+  lang?: string;
+  /** a referrer's agency's name when the token was issued (issue 44) */
+  agency_name?: string;
 }
 
 export interface AuthenticatedActor extends Actor {
   sessionId: string;
   expiresAt: number;
+  /** a referrer's partner agency (issue 44): what its calls are scoped by */
+  agencyId?: number;
+  /** a referrer's language: the mails about its families go out in it */
+  language?: 'de' | 'uk';
+  /** a referrer's agency's name (as the token was issued) */
+  agencyName?: string;
 }
 
 /** A token presented to POST /auth/refresh: its actor, id and issue time, expired or not. */
@@ -131,6 +143,9 @@ export class TokenVerifier {
         role: claims.role,
         sessionId: claims.sid,
         expiresAt: claims.exp,
+        ...(Number.isInteger(claims.agency_id) ? { agencyId: claims.agency_id } : {}),
+        ...(claims.lang === 'de' || claims.lang === 'uk' ? { language: claims.lang } : {}),
+        ...(typeof claims.agency_name === 'string' ? { agencyName: claims.agency_name } : {}),
       },
       identity,
       tokenId: typeof claims.jti === 'string' ? claims.jti : undefined,
@@ -172,6 +187,11 @@ export function requireRole(...roles: Role[]): RequestHandler {
   };
 }
 
-/** Staff = any logged-in role. */
+/** Staff: admins and volunteers; a referrer (issue 44) is not staff and gets 403. */
 export const requireStaff = requireRole('admin', 'volunteer');
+/** A referrer of a partner agency (issue 44), bound to its agency by its token. */
+export const requireReferrer = requireRole('referrer');
+/** Whether a request comes from staff (a referrer's token does not make it one). */
+export const isStaffActor = (actor: Actor | undefined): boolean =>
+  actor?.role === 'admin' || actor?.role === 'volunteer';
 export const requireAdmin = requireRole('admin');

@@ -269,7 +269,8 @@ export class ServiceKit<C extends ServiceBaseConfig = ServiceBaseConfig> {
     this.started = true;
     await this.processed.ensureIndexes();
     this.storeRebuilt = (await this.store.open(this.logger)).rebuilt;
-    for (const job of this.store.jobs()) this.every(job.name, job.everyMs, job.run);
+    for (const job of this.store.jobs())
+      this.every(job.name, job.everyMs, job.run, { oneReplica: job.oneReplica });
     // a logout, password change, demotion or deletion reaches this process within moments; what
     // ended before it started, or while its broker connection was gone, it asks the auth service
     await this.bus.broadcast(

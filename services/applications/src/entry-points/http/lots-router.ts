@@ -1,6 +1,12 @@
 import { Router } from 'express';
 import { idParamSchema, lotPhoneQuerySchema, type EligibilityCheck } from '@furniture/contracts';
-import { input, phoneFields, requireStaff, sendShareableJson } from '@furniture/platform';
+import {
+  input,
+  isStaffActor,
+  phoneFields,
+  requireStaff,
+  sendShareableJson,
+} from '@furniture/platform';
 import { refusals, type PublicApplications } from '../../domain/public-applications';
 import type { WishesService } from '../../domain/wishes-service';
 import { localized } from './input-helpers';
@@ -46,7 +52,7 @@ export function lotsRouter(
     const answer = { success: true, data: await publicApplications.queueInfo(id, phone) };
     // without a phone the panel is the same for every visitor: the gateway may keep it (dropped
     // when the lot's queue changes); with one it is that family's, never shared
-    sendShareableJson(res, answer, phone || req.actor ? 0 : shareSeconds);
+    sendShareableJson(res, answer, phone || isStaffActor(req.actor) ? 0 : shareSeconds);
   });
 
   return r;

@@ -10,7 +10,13 @@ import {
   type DeletedAnswer,
   type LotCount,
 } from '@furniture/contracts';
-import { AppError, input, requireStaff, sendShareableJson } from '@furniture/platform';
+import {
+  AppError,
+  input,
+  isStaffActor,
+  requireStaff,
+  sendShareableJson,
+} from '@furniture/platform';
 import type { LotsService } from '../../domain/lots-service';
 import { message } from './messages';
 
@@ -27,32 +33,35 @@ function lotId(req: Request): number {
  * staff token. Lists answer plain arrays, a single lot is the lot itself (public-site §7 accepts
  * both shapes).
  */
+/** Staff see archived lots and staff fields; a referrer's token (issue 44) is not staff. */
+const staffOf = (req: Request) => (isStaffActor(req.actor) ? req.actor : undefined);
+
 export function lotsRouter(lots: LotsService, shareSeconds = 0): Router {
   const r = Router();
 
   r.get('/', async (req, res) => {
-    res.json(await lots.list(req.actor, input.query(req, lotsQuerySchema)));
+    res.json(await lots.list(staffOf(req), input.query(req, lotsQuerySchema)));
   });
 
   r.get('/count', async (req, res) => {
     const answer: LotCount = {
-      count: await lots.count(req.actor, input.query(req, lotsQuerySchema)),
+      count: await lots.count(staffOf(req), input.query(req, lotsQuerySchema)),
     };
     res.json(answer);
   });
 
   r.get('/search', async (req, res) => {
-    res.json(await lots.search(req.actor, input.query(req, lotSearchQuerySchema)));
+    res.json(await lots.search(staffOf(req), input.query(req, lotSearchQuerySchema)));
   });
 
   r.get('/category/:ref', async (req, res) => {
     const page = await lots.byCategory(
-      req.actor,
+      staffOf(req),
       String(req.params.ref),
       input.query(req, lotsOfCategoryQuerySchema),
     );
     // staff lists hold archived lots: never shared
-    sendShareableJson(res, page.lots, req.actor ? 0 : shareSeconds, {
+    sendShareableJson(res, page.lots, staffOf(req) ? 0 : shareSeconds, {
       [TOTAL_COUNT_HEADER]: String(page.total),
     });
   });
@@ -60,7 +69,11 @@ export function lotsRouter(lots: LotsService, shareSeconds = 0): Router {
   r.get('/:id', async (req, res) => {
     // a lot as every visitor sees it: the gateway may keep it (dropped when the lot changes);
     // staff see archived lots and more, never shared
-    sendShareableJson(res, await lots.get(req.actor, lotId(req)), req.actor ? 0 : shareSeconds);
+    sendShareableJson(
+      res,
+      await lots.get(staffOf(req), lotId(req)),
+      staffOf(req) ? 0 : shareSeconds,
+    );
   });
 
   r.post('/', requireStaff, async (req, res) => {

@@ -241,6 +241,19 @@ export const applicationAnswer = z
      * slot (staff may send it by hand); null otherwise
      */
     handover_url: z.string().nullable().optional(),
+    /** issue 44: the partner agency and referrer that applied for the family; null otherwise */
+    referral: z
+      .object({
+        id: int(),
+        agency: z.object({ id: int(), name: z.string() }),
+        referrer: z.object({ name: z.string() }),
+        /** still pending then: the referral closes as expired */
+        expires_at: z.string(),
+        /** when it closed as expired (rejected with reason referral_expired) */
+        expired_at: z.string().nullable().optional(),
+      })
+      .nullable()
+      .optional(),
   })
   .meta({ id: 'Application' });
 export type Application = z.infer<typeof applicationAnswer>;
@@ -249,6 +262,8 @@ export type Application = z.infer<typeof applicationAnswer>;
 export const applicationsQuerySchema = limitSkipQuerySchema.extend({
   status: enumFilter(ApplicationStatuses, 'invalid_status'),
   lot_id: z.preprocess((v) => (v === '' ? undefined : v), positiveInt.optional()),
+  /** issue 44: only the families this partner agency referred */
+  agency_id: z.preprocess((v) => (v === '' ? undefined : v), positiveInt.optional()),
 });
 export type ApplicationsQuery = z.infer<typeof applicationsQuerySchema>;
 

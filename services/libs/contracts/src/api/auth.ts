@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Roles } from '../enums';
+import { Languages, Roles } from '../enums';
 import { actorSchema } from '../events';
 import { Limits } from '../limits';
 import { emailSchema, enumFilter, optionalQueryString, pageQuerySchema } from './common';
@@ -24,7 +24,14 @@ export const loginRequestSchema = z.object({
   password: presentPassword,
 });
 
-export const userSchema = actorSchema.extend({ created_at: z.string(), updated_at: z.string() });
+export const userSchema = actorSchema.extend({
+  /** a referrer's partner agency (issue 44); absent for staff */
+  agency_id: z.number().int().optional(),
+  /** a referrer's language (its invitation's): the mails about its families go out in it */
+  language: z.enum(Languages).optional(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
 export type User = z.infer<typeof userSchema>;
 export const userAnswer = userSchema.meta({ id: 'User' });
 
@@ -59,8 +66,25 @@ export const usersQuerySchema = pageQuerySchema.extend({
 export type UsersQuery = z.infer<typeof usersQuerySchema>;
 
 export const userCreateSchema = z
-  .object({ name: nameSchema, email: emailSchema, role: roleSchema, password: passwordSchema })
-  .strict();
+  .object({
+    name: nameSchema,
+    email: emailSchema,
+    role: roleSchema,
+    password: passwordSchema,
+    /** the referrer's agency (issue 44): required with role referrer, refused with any other */
+    agency_id: z
+      .number('agency_required')
+      .int('agency_required')
+      .positive('agency_required')
+      .optional(),
+  })
+  .strict()
+  .superRefine((u, ctx) => {
+    if (u.role === 'referrer' && u.agency_id === undefined)
+      ctx.addIssue({ code: 'custom', path: ['agency_id'], message: 'agency_required' });
+    if (u.role !== 'referrer' && u.agency_id !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['agency_id'], message: 'unknown_field' });
+  });
 export type UserCreate = z.infer<typeof userCreateSchema>;
 
 export const userUpdateSchema = z

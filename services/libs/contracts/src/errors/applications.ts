@@ -7,6 +7,11 @@ import type { ErrorDefinition } from './types';
  * client opens its duplicate dialog for any message holding one of these phrases.
  */
 export const applicationErrors = {
+  REFERRAL_NOT_FOUND: {
+    status: 404,
+    de: 'Vermittlung nicht gefunden.',
+    uk: 'Направлення не знайдено.',
+  },
   /** The public client opens its duplicate dialog when the message holds one of these phrases. */
   ALREADY_APPLIED: {
     status: 409,

@@ -36,6 +36,26 @@ export const authErrors = {
     de: 'Diese E-Mail-Adresse wird bereits verwendet.',
     uk: 'Ця електронна адреса вже використовується.',
   },
+  AGENCY_NOT_FOUND: {
+    status: 404,
+    de: 'Partnerorganisation nicht gefunden.',
+    uk: 'Організацію-партнера не знайдено.',
+  },
+  AGENCY_TAKEN: {
+    status: 409,
+    de: 'Eine Partnerorganisation mit diesem Namen gibt es bereits.',
+    uk: 'Організація-партнер з такою назвою вже існує.',
+  },
+  AGENCY_INACTIVE: {
+    status: 403,
+    de: 'Ihre Partnerorganisation ist nicht mehr aktiv. Bitte wenden Sie sich an das Team.',
+    uk: 'Ваша організація-партнер більше не активна. Зверніться до команди.',
+  },
+  INVITATION_NOT_FOUND: {
+    status: 404,
+    de: 'Diese Einladung gibt es nicht oder sie wurde schon verwendet.',
+    uk: 'Це запрошення не існує або вже використане.',
+  },
   USER_NOT_FOUND: { status: 404, de: 'Benutzer nicht gefunden.', uk: 'Користувача не знайдено.' },
   CANNOT_DELETE_SELF: {
     status: 409,

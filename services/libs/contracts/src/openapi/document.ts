@@ -41,6 +41,14 @@ import {
   wishStatusBodySchema,
   wishStatusQuerySchema,
 } from '../api/applications';
+import { referralCreateSchema, referralsQuerySchema } from '../api/referrals';
+import {
+  agencyCreateSchema,
+  agencyPatchSchema,
+  invitationAcceptSchema,
+  invitationCreateSchema,
+  invitationTokenParamSchema,
+} from '../api/partners';
 import {
   loginRequestSchema,
   passwordChangeSchema,
@@ -138,6 +146,8 @@ export type Access =
   | 'signed-in'
   | 'staff'
   | 'admin'
+  | 'referrer'
+  | 'referrer-only'
   | 'internal'
   | 'upload-token'
   | 'provider-signed';
@@ -268,7 +278,7 @@ export const operations: readonly Operation[] = [
       access: 'public',
       body: loginRequestSchema,
       ok: { description: 'signed in', schema: answers.tokenAnswer },
-      errors: ['INVALID_CREDENTIALS', 'LOGIN_THROTTLED'],
+      errors: ['INVALID_CREDENTIALS', 'LOGIN_THROTTLED', 'AGENCY_INACTIVE'],
       rateLimited: true,
     },
     'GET /auth/me': {
@@ -324,7 +334,7 @@ export const operations: readonly Operation[] = [
       access: 'admin',
       body: userCreateSchema,
       ok: { status: 201, description: 'created', schema: answers.userAnswer },
-      errors: ['EMAIL_TAKEN', 'PASSWORD_TOO_WEAK'],
+      errors: ['EMAIL_TAKEN', 'PASSWORD_TOO_WEAK', 'AGENCY_NOT_FOUND', 'AGENCY_INACTIVE'],
     },
     'GET /users/{id}': {
       summary: 'One staff user',
@@ -341,6 +351,49 @@ export const operations: readonly Operation[] = [
       body: userUpdateSchema,
       ok: { description: 'the changed user', schema: answers.userAnswer },
       errors: ['USER_NOT_FOUND', 'EMAIL_TAKEN', 'LAST_ADMIN', 'CONFLICT', 'PASSWORD_TOO_WEAK'],
+    },
+    'GET /agencies': {
+      summary: 'Partner agencies (issue 44)',
+      access: 'admin',
+      ok: { description: 'every agency, by name', schema: answers.agenciesAnswer },
+    },
+    'POST /agencies': {
+      summary: 'Create a partner agency',
+      access: 'admin',
+      body: agencyCreateSchema,
+      ok: { status: 201, description: 'created (active)', schema: answers.agencyAnswer },
+      errors: ['AGENCY_TAKEN'],
+    },
+    'PATCH /agencies/{id}': {
+      summary: 'Change or (de)activate a partner agency',
+      description:
+        "`active: false` ends every session of the agency's referrers (every service refuses their tokens at once) and refuses their login until the agency is active again.",
+      access: 'admin',
+      params: idParamSchema,
+      body: agencyPatchSchema,
+      ok: { description: 'the changed agency', schema: answers.agencyAnswer },
+      errors: ['AGENCY_NOT_FOUND', 'AGENCY_TAKEN'],
+    },
+    'POST /agencies/{id}/invitations': {
+      summary: 'Invite a referrer of the agency by e-mail',
+      description:
+        'Answers the personal link and mails it to the invitee in the given language. The link works once, for INVITATION_VALID_DAYS (14) days; only a hash of its secret is stored.',
+      access: 'admin',
+      params: idParamSchema,
+      body: invitationCreateSchema,
+      ok: { status: 201, description: 'invited', schema: answers.invitationAnswer },
+      errors: ['AGENCY_NOT_FOUND', 'AGENCY_INACTIVE'],
+    },
+    'POST /invitations/{token}/accept': {
+      summary: 'Accept an invitation: set name and password, become a referrer',
+      description:
+        'An unknown, expired or already used link, or one of a deactivated agency: 404. Of two acceptances of one link exactly one succeeds.',
+      access: 'public',
+      params: invitationTokenParamSchema,
+      body: invitationAcceptSchema,
+      ok: { status: 201, description: 'the new referrer', schema: answers.userAnswer },
+      errors: ['INVITATION_NOT_FOUND', 'EMAIL_TAKEN', 'PASSWORD_TOO_WEAK'],
+      rateLimited: true,
     },
     'DELETE /users/{id}': {
       summary: 'Delete a staff user',
@@ -700,6 +753,34 @@ export const operations: readonly Operation[] = [
         'PHONE_RATE_LIMITED',
       ],
       rateLimited: true,
+    },
+    'POST /referrals': {
+      summary: "A partner agency's referrer applies for a family (issue 44)",
+      description:
+        "The family's own application path: the same lot check, duplicate and per-phone rules, queue and messages (in the family's language and channel). A family that already applied for the lot (by itself or through any agency) is refused with ALREADY_APPLIED and nothing about the other application. Still pending after REFERRAL_VALID_DAYS (30) days, the referral closes as expired.",
+      access: 'referrer-only',
+      body: referralCreateSchema,
+      ok: { status: 201, description: 'referred', schema: answers.referralCreatedAnswer },
+      errors: [
+        'LOT_NOT_FOUND',
+        'LOT_NOT_AVAILABLE',
+        'ALREADY_APPLIED',
+        'TOO_MANY_OPEN_APPLICATIONS',
+      ],
+    },
+    'GET /referrals': {
+      summary: "The referred families: a referrer's own agency's; staff every agency's",
+      access: 'referrer',
+      query: referralsQuerySchema,
+      ok: { description: 'newest first', schema: answers.referralsAnswer },
+    },
+    'GET /referrals/{id}': {
+      summary: 'One referred family and where it stands',
+      description: "Another agency's referral answers 404, as one that does not exist.",
+      access: 'referrer',
+      params: idParamSchema,
+      ok: { description: 'the referral', schema: answers.referralAnswer },
+      errors: ['REFERRAL_NOT_FOUND'],
     },
     'GET /applications': {
       summary: 'Applications (the queue)',
@@ -1337,11 +1418,23 @@ export function errorCodesOf(op: Operation): ErrorCode[] {
     // shed under load, at once with Retry-After (gateway or service); an error on the way
     codes.add('SERVICE_BUSY').add('BAD_GATEWAY');
   }
-  if (op.access === 'signed-in' || op.access === 'staff' || op.access === 'admin')
+  if (
+    op.access === 'signed-in' ||
+    op.access === 'staff' ||
+    op.access === 'admin' ||
+    op.access === 'referrer' ||
+    op.access === 'referrer-only'
+  )
     codes.add('AUTH_REQUIRED');
   // a service's own credential, and a caller the route lists (InternalCallers)
   if (op.path.startsWith('/internal/')) codes.add('AUTH_REQUIRED').add('FORBIDDEN');
-  if (op.access === 'staff' || op.access === 'admin') codes.add('FORBIDDEN');
+  if (
+    op.access === 'staff' ||
+    op.access === 'admin' ||
+    op.access === 'referrer' ||
+    op.access === 'referrer-only'
+  )
+    codes.add('FORBIDDEN');
   if (op.params || op.query || op.body || op.multipart) codes.add('VALIDATION_FAILED');
   if (op.body || op.multipart) BODY_CODES.forEach((c) => codes.add(c));
   if (op.rateLimited) codes.add('RATE_LIMITED');
@@ -1351,7 +1444,11 @@ export function errorCodesOf(op: Operation): ErrorCode[] {
 const ROLE_NOTE: Record<Access, string> = {
   public: 'Anyone.',
   'public-staff-more': 'Anyone; staff (with a token) see archived lots too.',
-  'signed-in': 'A signed-in staff member (bearer token).',
+  'signed-in': 'A signed-in user (bearer token): staff, or a referrer for its own account.',
+  referrer:
+    "A partner agency's referrer (bearer token), for its own agency's families only; admins and volunteers read every agency's (issue 44).",
+  'referrer-only':
+    "A partner agency's referrer (bearer token) only: staff get 403 (a referral belongs to an agency).",
   staff: 'Staff: admin or volunteer (bearer token).',
   admin: 'Administrators only (bearer token).',
   internal:
@@ -1363,8 +1460,10 @@ const ROLE_NOTE: Record<Access, string> = {
 };
 
 const ROLES: Partial<Record<Access, string[]>> = {
-  'signed-in': ['admin', 'volunteer'],
+  'signed-in': ['admin', 'volunteer', 'referrer'],
   staff: ['admin', 'volunteer'],
+  referrer: ['referrer', 'admin', 'volunteer'],
+  'referrer-only': ['referrer'],
   admin: ['admin'],
 };
 

@@ -18,6 +18,12 @@ import {
  */
 
 export { tokenAnswer, userAnswer, usersPageAnswer } from '../api/auth';
+export { agenciesAnswer, agencySchema as agencyAnswer, invitationAnswer } from '../api/partners';
+export {
+  referralCreatedAnswer,
+  referralSchema as referralAnswer,
+  referralsAnswer,
+} from '../api/referrals';
 export {
   categoriesAnswer,
   categoryAnswer,

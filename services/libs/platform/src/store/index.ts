@@ -49,6 +49,8 @@ export interface StoreJob {
   name: string;
   everyMs: number;
   run: () => Promise<unknown>;
+  /** run by one replica at a time (ServiceKit.every's lease) */
+  oneReplica?: boolean;
 }
 
 /** An entity's record type and stored form, from its declaration's record. */
@@ -249,6 +251,14 @@ export class Store {
         name: `parts of the newest ${list.decl.name}`,
         everyMs: 60_000,
         run: () => list.placeNewest(),
+      });
+    // the counts' shards no process writes any more, into the counts (counts.ts)
+    for (const list of this.lists)
+      jobs.push({
+        name: `counts of ${list.decl.name} folded`,
+        everyMs: 5 * 60_000,
+        run: () => list.foldCounts(),
+        oneReplica: true,
       });
     for (const stored of this.collections.filter((c) => c.decl.expiry))
       jobs.push({

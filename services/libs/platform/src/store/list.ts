@@ -522,6 +522,11 @@ export class StoredList<D extends Document = Document> extends StoredCollection<
     return pass.total;
   }
 
+  /** The counts' idle shards folded into the counts (KeptCounts.fold). */
+  foldCounts(): Promise<number> {
+    return this.counts.fold();
+  }
+
   /**
    * Gives the documents of the two newest blocks that have a block but no part their part, and
    * answers how many. During a rolling upgrade a replica of the version before parts still

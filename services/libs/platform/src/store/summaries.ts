@@ -13,7 +13,12 @@
 // between a write and its summary's leaves that group's summary behind until its next write or a
 // rebuild (readers that must not contradict a document recompute that group: `fresh`).
 import type { Collection, Document } from 'mongodb';
-import { insertedUnlessTaken, insertManyKeepingExisting, type Connection } from '../mongo';
+import {
+  insertedUnlessTaken,
+  insertManyKeepingExisting,
+  retryingDuplicates,
+  type Connection,
+} from '../mongo';
 import { docKey } from './collection';
 import { withDocLock } from './locks';
 
@@ -70,10 +75,14 @@ export class KeptSummaries<M = Document, S extends Document = Document> {
     const state = await this.collection.findOne({ _id: STATE });
     if (state) return !state.ready;
     if (await this.source.collection.findOne({}, { projection: { _id: 1 } })) return true;
-    await this.collection.updateOne(
-      { _id: STATE },
-      { $setOnInsert: { ready: true } },
-      { upsert: true },
+    // two processes starting together both upsert: the loser's insert hits the winner's key
+    // (a start crashed on it before issue 42) and its second try finds the document
+    await retryingDuplicates(() =>
+      this.collection.updateOne(
+        { _id: STATE },
+        { $setOnInsert: { ready: true } },
+        { upsert: true },
+      ),
     );
     return false;
   }
@@ -85,7 +94,9 @@ export class KeptSummaries<M = Document, S extends Document = Document> {
 
   /** Marks the summaries incomplete until the next rebuild (the documents were bulk-loaded). */
   async invalidate(): Promise<void> {
-    await this.collection.updateOne({ _id: STATE }, { $set: { ready: false } }, { upsert: true });
+    await retryingDuplicates(() =>
+      this.collection.updateOne({ _id: STATE }, { $set: { ready: false } }, { upsert: true }),
+    );
   }
 
   /** A group's summary computed now from its documents (not stored). */
@@ -182,7 +193,9 @@ export class KeptSummaries<M = Document, S extends Document = Document> {
       const page = missing.slice(i, i + 500);
       written += page.length - (await insertManyKeepingExisting(this.collection, page)).length;
     }
-    await this.collection.updateOne({ _id: STATE }, { $set: { ready: true } }, { upsert: true });
+    await retryingDuplicates(() =>
+      this.collection.updateOne({ _id: STATE }, { $set: { ready: true } }, { upsert: true }),
+    );
     return written;
   }
 }

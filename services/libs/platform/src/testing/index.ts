@@ -106,7 +106,16 @@ export const TEST_AUDIENCE = 'furniture-platform';
 
 /** Signs an access token the way the auth service does (for services other than auth). */
 export function signTestToken(
-  user: { id: number; role: Role; name?: string; email?: string; sid?: string },
+  user: {
+    id: number;
+    role: Role;
+    name?: string;
+    email?: string;
+    sid?: string;
+    /** a referrer's agency (issue 44), as the auth service signs it */
+    agency?: { id: number; name: string };
+    lang?: 'de' | 'uk';
+  },
   opts: { expiresInSeconds?: number; privateKey?: string } = {},
 ): string {
   return jwt.sign(
@@ -115,6 +124,8 @@ export function signTestToken(
       name: user.name ?? `Test ${user.role} ${user.id}`,
       email: user.email ?? `${user.role}${user.id}@example.org`,
       role: user.role,
+      ...(user.agency ? { agency_id: user.agency.id, agency_name: user.agency.name } : {}),
+      ...(user.lang ? { lang: user.lang } : {}),
     },
     opts.privateKey ?? testKeys().privateKey,
     {

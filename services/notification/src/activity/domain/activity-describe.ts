@@ -35,6 +35,8 @@ export const ActionLabelsDe: Record<ActionType, string> = {
   MESSAGE_OPT_OUT: 'Nachrichten abbestellt',
   MESSAGE_BUDGET_WARNING: 'Nachrichtenbudget zu 80 % verbraucht',
   MESSAGE_FAILED: 'Nachricht nicht zustellbar',
+  INVITE: 'Vermittler/in eingeladen',
+  REFER: 'Familie vermittelt',
 };
 
 export const TargetLabelsDe: Record<TargetType, string> = {
@@ -44,12 +46,14 @@ export const TargetLabelsDe: Record<TargetType, string> = {
   user: 'Benutzer',
   wish: 'Wunsch',
   donation: 'Spende',
+  agency: 'Partnerorganisation',
   system: 'System',
 };
 
 export const RoleLabelsDe: Record<Role, string> = {
   admin: 'Administrator',
   volunteer: 'Freiwilliger',
+  referrer: 'Vermittler/in',
 };
 
 const StatusLabelsDe: Record<string, string> = {
@@ -83,6 +87,7 @@ const ReasonLabelsDe: Record<string, string> = {
   lot_deleted: 'Lot gelöscht',
   reservation_cancelled: 'Reservierung einer anderen Bewerbung aufgehoben',
   pickup_lapsed: 'Abholfrist abgelaufen',
+  referral_expired: 'Vermittlung abgelaufen',
   request: 'auf Anfrage der Familie',
   retention: 'Aufbewahrungsfrist abgelaufen',
   not_available: 'Lot nicht verfügbar',

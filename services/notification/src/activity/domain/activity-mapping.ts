@@ -160,6 +160,13 @@ const Mappings: { [N in EventName]: ((p: EventPayload<N>) => Mapped | null) | nu
       ...oldNew(changes),
     }),
   [Events.UserDeleted]: onUser('DELETE'),
+  // partners (issue 44): the invitation's link never enters the log
+  [Events.AgencyCreated]: ({ agency: a }) =>
+    entry('CREATE', 'agency', a.id, { name: a.name, city: a.city }),
+  [Events.AgencyUpdated]: ({ agency: a, changes }) =>
+    entry('UPDATE', 'agency', a.id, { name: a.name, ...oldNew(changes) }),
+  [Events.ReferrerInvited]: ({ agency, email, language }) =>
+    entry('INVITE', 'agency', agency.id, { name: agency.name, email, language }),
   [Events.CategoryCreated]: ({ category: c }) =>
     entry('CREATE', 'category', c.id, { name: c.name, icon: c.icon }),
   [Events.CategoryUpdated]: ({ category: c, changes }) =>
@@ -199,11 +206,21 @@ const Mappings: { [N in EventName]: ((p: EventPayload<N>) => Mapped | null) | nu
       reason: p.reason,
       lot_status: p.lot_status,
     }),
+  // a referred family (issue 44): who referred whom, in the referral's own entry
   [Events.ApplicationSubmitted]: (p) =>
-    onApplication('CREATE', p, {
+    onApplication(p.referral ? 'REFER' : 'CREATE', p, {
       ...familyOf(p),
       new_status: p.status,
       queue_position: p.queue_position,
+      ...(p.referral
+        ? {
+            referral_id: p.referral.id,
+            agency_id: p.referral.agency.id,
+            agency: p.referral.agency.name,
+            referrer_id: p.referral.referrer.id,
+            referrer: p.referral.referrer.name,
+          }
+        : {}),
     }),
   [Events.ApplicationApproved]: statusChange('APPROVE'),
   [Events.ApplicationRejected]: statusChange('REJECT'),

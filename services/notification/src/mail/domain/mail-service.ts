@@ -3,12 +3,15 @@ import {
   type AnyDomainEvent as AnyEvent,
   type DomainEvent,
   type EventName,
+  type Language,
 } from '@furniture/contracts';
 import type { Logger } from '@furniture/platform/domain';
 import type { MailRepository, NewMail } from '../data-access/mail-repository';
 import type { DonationMailFacts } from './donation-mails';
 import type { HandoverMailFacts } from './handover-mails';
+import type { PartnerMailFacts, ReferralMailFacts } from './partner-mails';
 import {
+  lotNameIn,
   renderMail,
   type MailContext,
   type MailFacts,
@@ -17,6 +20,14 @@ import {
 import { DonationMailKinds, HandoverMailKinds, MailedEvents, type MailRecord } from './mail-types';
 
 type MailedEvent = keyof typeof MailedEvents;
+
+/** A referred family's events its referrer is mailed about (issue 44). */
+const ReferrerMailKinds = {
+  [Events.ApplicationApproved]: 'referral_approved',
+  [Events.ApplicationRejected]: 'referral_rejected',
+  [Events.HandoverBooked]: 'referral_booked',
+  [Events.ApplicationCompleted]: 'referral_handed_over',
+} as const satisfies Partial<Record<EventName, string>>;
 const DonationEvents = [Events.DonationSubmitted, Events.DonationStatusChanged] as const;
 type DonationEvent = (typeof DonationEvents)[number];
 
@@ -28,6 +39,9 @@ function isFamilyMailEvent(name: EventName): name is MailedEvent {
 function isHandoverMailEvent(name: EventName): name is HandoverEvent {
   return name in HandoverMailKinds;
 }
+function isPartnerMailEvent(name: EventName): name is typeof Events.ReferrerInvited {
+  return name === Events.ReferrerInvited;
+}
 function isDonationMailEvent(name: EventName): name is DonationEvent {
   return (DonationEvents as readonly EventName[]).includes(name);
 }
@@ -36,7 +50,12 @@ function isDonationMailEvent(name: EventName): name is DonationEvent {
  * The events that may mail someone: a family's application, wish and handover events, a donor's.
  */
 export function isMailedEvent(name: EventName): boolean {
-  return isFamilyMailEvent(name) || isDonationMailEvent(name) || isHandoverMailEvent(name);
+  return (
+    isFamilyMailEvent(name) ||
+    isDonationMailEvent(name) ||
+    isHandoverMailEvent(name) ||
+    isPartnerMailEvent(name)
+  );
 }
 
 export type QueueResult = 'queued' | 'duplicate' | 'no_address' | 'not_mailed';
@@ -88,9 +107,12 @@ export class MailService {
   }
 
   async onEvent(event: DomainEvent): Promise<QueueResult> {
+    await this.toReferrer(event);
     const e = event as AnyEvent;
     if (isDonationMailEvent(e.name)) return this.onDonationEvent(e as DomainEvent<DonationEvent>);
     if (isHandoverMailEvent(e.name)) return this.onHandoverEvent(e as DomainEvent<HandoverEvent>);
+    if (isPartnerMailEvent(e.name))
+      return this.onInvitation(e as DomainEvent<typeof Events.ReferrerInvited>);
     if (!isFamilyMailEvent(e.name)) return 'not_mailed';
     const p = (e as DomainEvent<MailedEvent>).payload;
     const to = p.applicant_email?.trim();
@@ -117,6 +139,86 @@ export class MailService {
       application_id: applicationId,
       lot_id: p.lot_id,
       to,
+    });
+  }
+
+  /**
+   * A referred family's news for its referrer (issue 44): approved, rejected, booked, handed
+   * over, in the referrer's language. Its own record (the event's id with `.referrer`), so the
+   * family's mail and this one are each queued once; kept under the family's application, so
+   * the family's erasure deletes it too.
+   */
+  private async toReferrer(event: DomainEvent): Promise<QueueResult> {
+    const named = ReferrerMailKinds[event.name as keyof typeof ReferrerMailKinds];
+    if (!named) return 'not_mailed';
+    const expired = (event.payload as { reason?: string }).reason === 'referral_expired';
+    const kind = expired ? 'referral_expired' : named;
+    const p = event.payload as {
+      application_id: number | null;
+      lot_id?: number;
+      applicant_name?: string;
+      lot_name?: { de: string; uk: string };
+      referrer?: { name: string; email: string; language: Language };
+      pickup_by?: string | null;
+      handover_url?: string | null;
+      family?: {
+        applicant_name: string;
+        lot_id: number;
+        lot_name: { de: string; uk: string };
+        handover_url: string;
+        referrer?: { name: string; email: string; language: Language };
+      } | null;
+      location?: { name: string };
+      starts_at?: string;
+    };
+    const family = p.family;
+    const referrer = family ? family.referrer : p.referrer;
+    if (!referrer || p.application_id === null) return 'not_mailed';
+    const lotId = family ? family.lot_id : p.lot_id!;
+    const lotNameText = (family ? family.lot_name : p.lot_name) ?? { de: '', uk: '' };
+    const facts: ReferralMailFacts = {
+      kind,
+      language: referrer.language,
+      name: referrer.name,
+      familyName: family ? family.applicant_name : (p.applicant_name ?? ''),
+      applicationId: p.application_id,
+      lotLabel: lotNameIn(lotNameText, referrer.language, lotId),
+      pickupBy: p.pickup_by ?? null,
+      handoverUrl: (family ? family.handover_url : p.handover_url) || null,
+      slot:
+        kind === 'referral_booked' && p.starts_at && p.location
+          ? { startsAt: p.starts_at, location: p.location.name }
+          : null,
+    };
+    return this.queue({ ...event, eventId: `${event.eventId}.referrer` }, facts, {
+      kind,
+      reason: null,
+      application_id: p.application_id,
+      lot_id: lotId,
+      to: referrer.email,
+    });
+  }
+
+  /** A referrer's invitation (issue 44), in the language the admin chose for the invitee. */
+  private async onInvitation(
+    event: DomainEvent<typeof Events.ReferrerInvited>,
+  ): Promise<QueueResult> {
+    const p = event.payload;
+    const facts: PartnerMailFacts = {
+      kind: 'referrer_invitation',
+      language: p.language,
+      name: '',
+      agencyName: p.agency.name,
+      inviteUrl: p.invite_url,
+      validUntil: p.expires_at.slice(0, 10),
+    };
+    return this.queue(event, facts, {
+      kind: 'referrer_invitation',
+      reason: null,
+      application_id: null,
+      lot_id: null,
+      donation_id: null,
+      to: p.email,
     });
   }
 
@@ -215,7 +317,13 @@ export class MailService {
 
   private async queue(
     event: { eventId: string; name: string; occurredAt: string; traceparent?: string | null },
-    facts: MailFacts | DonationMailFacts | HandoverMailFacts | NoticeMailFacts,
+    facts:
+      | MailFacts
+      | DonationMailFacts
+      | HandoverMailFacts
+      | NoticeMailFacts
+      | PartnerMailFacts
+      | ReferralMailFacts,
     fields: Pick<NewMail, 'kind' | 'reason' | 'application_id' | 'lot_id' | 'donation_id' | 'to'>,
   ): Promise<QueueResult> {
     const rendered = renderMail(facts, this.deps.context);

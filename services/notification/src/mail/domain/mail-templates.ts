@@ -1,6 +1,12 @@
 import type { Language, LocalizedText } from '@furniture/contracts';
 import { donationBody, type DonationMailFacts } from './donation-mails';
 import { handoverBody, type HandoverMailFacts } from './handover-mails';
+import {
+  partnerBody,
+  referralBody,
+  type PartnerMailFacts,
+  type ReferralMailFacts,
+} from './partner-mails';
 import { dayIn, writer, type Block, type Body, type MailContext } from './mail-blocks';
 import type { FamilyMailKind, NoticeMailKind } from './mail-types';
 
@@ -172,15 +178,20 @@ function body(f: MailFacts, ctx: MailContext, lot: string): Body {
                 `${q} ist leider nicht mehr verfügbar. Deshalb können wir Ihre Bewerbung Nr. ${id} nicht berücksichtigen.`,
                 `На жаль, ${q} більше не доступний. Тому ми не можемо задовольнити Вашу заявку № ${id}.`,
               )
-            : why === 'pickup_lapsed'
+            : why === 'referral_expired'
               ? para(
-                  `die Abholfrist für ${q} (Bewerbung Nr. ${id}) ist abgelaufen. Deshalb haben wir das Lot an die nächste Familie in der Warteschlange weitergegeben.`,
-                  `Термін, до якого потрібно було забрати ${q} (заявка № ${id}), минув. Тому ми передали лот наступній родині в черзі.`,
+                  `Ihre Bewerbung Nr. ${id} für ${q} wurde 30 Tage lang nicht entschieden und ist damit abgelaufen. Gern können Sie sich erneut bewerben.`,
+                  `Вашу заявку № ${id} на ${q} не було розглянуто протягом 30 днів, тому її термін минув. Ви можете подати заявку знову.`,
                 )
-              : para(
-                  `leider können wir Ihre Bewerbung Nr. ${id} für ${q} nicht berücksichtigen.`,
-                  `На жаль, ми не можемо задовольнити Вашу заявку № ${id} на ${q}.`,
-                );
+              : why === 'pickup_lapsed'
+                ? para(
+                    `die Abholfrist für ${q} (Bewerbung Nr. ${id}) ist abgelaufen. Deshalb haben wir das Lot an die nächste Familie in der Warteschlange weitergegeben.`,
+                    `Термін, до якого потрібно було забрати ${q} (заявка № ${id}), минув. Тому ми передали лот наступній родині в черзі.`,
+                  )
+                : para(
+                    `leider können wir Ihre Bewerbung Nr. ${id} für ${q} nicht berücksichtigen.`,
+                    `На жаль, ми не можемо задовольнити Вашу заявку № ${id} на ${q}.`,
+                  );
       return mail(
         say(
           `Ihre Bewerbung Nr. ${id}: leider keine Zusage`,
@@ -316,7 +327,13 @@ export interface NoticeMailFacts {
   paragraphs: string[];
 }
 
-type AnyMailFacts = MailFacts | DonationMailFacts | HandoverMailFacts | NoticeMailFacts;
+type AnyMailFacts =
+  | MailFacts
+  | DonationMailFacts
+  | HandoverMailFacts
+  | NoticeMailFacts
+  | PartnerMailFacts
+  | ReferralMailFacts;
 
 /** Whom the mail greets, and what it says. */
 function bodyOf(facts: AnyMailFacts, ctx: MailContext): [name: string, body: Body] {
@@ -329,6 +346,8 @@ function bodyOf(facts: AnyMailFacts, ctx: MailContext): [name: string, body: Bod
       },
     ];
   if ('donationId' in facts) return [facts.donorName, donationBody(facts, ctx)];
+  if ('agencyName' in facts) return [facts.name, partnerBody(facts, ctx)];
+  if ('familyName' in facts) return [facts.name, referralBody(facts, ctx)];
   const lot = oneLine(lotNameIn(facts.lotName, facts.language, facts.lotId));
   if ('slotKind' in facts) return [facts.applicantName, handoverBody(facts, ctx, lot)];
   return [facts.applicantName, body(facts, ctx, lot)];

@@ -60,11 +60,27 @@ export type HandoverMailKind = (typeof HandoverMailKinds)[keyof typeof HandoverM
 export const NoticeMailKinds = ['prepared_message', 'message_budget_warning'] as const;
 export type NoticeMailKind = (typeof NoticeMailKinds)[number];
 
-export type MailKind = FamilyMailKind | DonationMailKind | HandoverMailKind;
+/**
+ * Mails to a partner agency's referrer (issue 44): the invitation, and the news of a referred
+ * family's application (approved, rejected, its slot booked, handed over).
+ */
+export const PartnerMailKinds = [
+  'referrer_invitation',
+  'referral_approved',
+  'referral_rejected',
+  'referral_booked',
+  'referral_handed_over',
+  /** still pending after REFERRAL_VALID_DAYS: closed as expired */
+  'referral_expired',
+] as const;
+export type PartnerMailKind = (typeof PartnerMailKinds)[number];
+
+export type MailKind = FamilyMailKind | DonationMailKind | HandoverMailKind | PartnerMailKind;
 export const MailKinds: readonly (MailKind | NoticeMailKind)[] = [
   ...Object.values(MailedEvents),
   ...Object.values(DonationMailKinds),
   ...Object.values(HandoverMailKinds),
+  ...PartnerMailKinds,
   ...NoticeMailKinds,
 ];
 

@@ -18,6 +18,11 @@ export interface ChannelView {
   spent: () => Promise<boolean>;
   /** an anonymous submission's message: the month's share for those is spent */
   shareSpent?: () => Promise<boolean>;
+  /**
+   * last, once the channel would be taken: the message takes one of the month's budget slots
+   * (issue 42: exact across senders); false when none is left
+   */
+  takeBudget?: () => Promise<boolean>;
 }
 
 export type ChannelChoice =
@@ -53,6 +58,7 @@ export async function chooseChannel(
     else if (await v.optedOut(to)) why = 'opted_out';
     else if (await v.spent()) why = 'budget_spent';
     else if (v.shareSpent && (await v.shareSpent())) why = 'anonymous_share_spent';
+    else if (v.takeBudget && !(await v.takeBudget())) why = 'budget_spent';
     if (!why) return { channel, to: to!, passed };
     passed.push([channel, why]);
   }

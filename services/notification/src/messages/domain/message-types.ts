@@ -6,14 +6,15 @@ import type {
   MessageStep,
   PreparedMessage,
 } from '@furniture/contracts';
-import type { MailKind } from '../../mail/domain/mail-types';
+import type { MailKind, PartnerMailKind } from '../../mail/domain/mail-types';
 
 /**
- * What a message tells: every mailed kind (the same news as the mail) and the prepared messages
- * staff send from an application or a wish (`staff_<template>`).
+ * What a message tells: every kind mailed to a family or donor (the same news as the mail) and
+ * the prepared messages staff send from an application or a wish (`staff_<template>`). A
+ * referrer's mails (issue 44) go by e-mail only.
  */
 export type StaffMessageKind = `staff_${PreparedMessage}`;
-export type MessageKind = MailKind | StaffMessageKind;
+export type MessageKind = Exclude<MailKind, PartnerMailKind> | StaffMessageKind;
 
 /** The thread a message belongs to: one application, one wish or one donation. */
 export type MessageThread =

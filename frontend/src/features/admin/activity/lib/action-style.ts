@@ -6,6 +6,7 @@ import {
   CircleAlert,
   Download,
   Eraser,
+  HeartHandshake,
   ImageMinus,
   ImagePlus,
   KeyRound,
@@ -21,6 +22,7 @@ import {
   Trash2,
   Undo2,
   Upload,
+  UserPlus,
   XCircle,
   CircleDot,
 } from 'lucide-react';
@@ -49,6 +51,8 @@ const STYLES: Record<string, { icon: LucideIcon; tone: string }> = {
   ERASE: { icon: Eraser, tone: 'bg-red-100 text-red-800' },
   LOT_MOVE: { icon: ArrowRightLeft, tone: 'bg-sky-100 text-sky-800' },
   HANDOVER_ITEM_CHECK: { icon: ScanLine, tone: 'bg-violet-100 text-violet-800' },
+  INVITE: { icon: UserPlus, tone: 'bg-sky-100 text-sky-800' },
+  REFER: { icon: HeartHandshake, tone: 'bg-green-100 text-green-800' },
 };
 
 export const actionStyle = (action: string) =>

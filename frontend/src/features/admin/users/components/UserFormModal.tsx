@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CheckCircle2 } from 'lucide-react';
-import { Roles, type Role } from '@furniture/contracts/enums';
+import { StaffRoles, type Role } from '@furniture/contracts/enums';
 import { Limits } from '@furniture/contracts/limits';
 import { Modal } from '../../../../components/Modal';
 import { SelectField, TextField } from '../../../../components/TextField';
@@ -131,7 +131,8 @@ export function UserFormModal({ user, onClose }: { user: StaffUser | null; onClo
           onChange={(e) => set('role')(e.target.value)}
           error={fieldError('role')}
         >
-          {Roles.map((role) => (
+          {/* referrers join through their agency's invitation (issue 44) */}
+          {StaffRoles.map((role) => (
             <option key={role} value={role}>
               {t(`roles.${role}`)}
             </option>
