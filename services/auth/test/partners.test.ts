@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { Events } from '@furniture/contracts';
-import { api, testUrls } from '@furniture/platform/testing';
+import { api, raceProcesses, testUrls } from '@furniture/platform/testing';
 import jwt from 'jsonwebtoken';
 import { ADMIN, startAuth } from './harness';
 
@@ -184,22 +182,12 @@ describe('invitations', () => {
 
   test('when two auth processes spend the same invitations at once, then each is spent exactly once (the unique key decides)', async () => {
     const hashes = Array.from({ length: 20 }, (_, i) => `race-${Date.now()}-${i}`);
-    const startAt = Date.now() + 5000;
-    const race = () =>
-      promisify(execFile)(
-        path.join(__dirname, '../../../node_modules/.bin/tsx'),
-        [
-          path.join(__dirname, 'invitation-race.ts'),
-          testUrls().mongoUrl,
-          svc.config.MONGO_DB,
-          JSON.stringify(hashes),
-          String(startAt),
-        ],
-        { env: process.env },
-      );
-    const [a, b] = await Promise.all([race(), race()]);
-    const wonA = JSON.parse(a.stdout) as string[];
-    const wonB = JSON.parse(b.stdout) as string[];
+    const [wonA, wonB] = await raceProcesses<string[]>(
+      path.join(__dirname, 'invitation-race.ts'),
+      { mongoUrl: testUrls().mongoUrl, dbName: svc.config.MONGO_DB, startInMs: 5000 },
+      [JSON.stringify(hashes)],
+      [JSON.stringify(hashes)],
+    );
     expect([...wonA, ...wonB].sort()).toEqual([...hashes].sort());
     expect(wonA.filter((h) => wonB.includes(h))).toEqual([]);
   }, 60_000);

@@ -2,12 +2,10 @@
  * The warehouse (issue 45): storage places, label codes, moves, labels as PDF (rendered and
  * their QR codes read back), the scan of a code, stock counts and the codes of earlier lots.
  */
-import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { Events, LABEL_CODE_ALPHABET, formatLabelCode } from '@furniture/contracts';
-import { REPO_ROOT, crop, decodeQr, renderPdf } from '@furniture/infra';
-import { testUrls } from '@furniture/platform/testing';
+import { crop, decodeQr, renderPdf } from '@furniture/infra';
+import { raceProcesses, testUrls } from '@furniture/platform/testing';
 import { adminToken, lotBody, startCatalog, volunteerToken, type CatalogHarness } from './harness';
 
 const PUBLIC = 'https://moebel.test';
@@ -162,26 +160,12 @@ describe('label codes', () => {
       { length: 12 },
       (_, i) => `RACE${LABEL_CODE_ALPHABET[i]}${LABEL_CODE_ALPHABET[i + 12]}`,
     );
-    const startAt = Date.now() + 5000;
-    const race = (targets: number[]) =>
-      promisify(execFile)(
-        path.join(REPO_ROOT, 'node_modules/.bin/tsx'),
-        [
-          path.join(__dirname, 'label-race.ts'),
-          mongoUrl,
-          svc.config.MONGO_DB,
-          JSON.stringify(targets),
-          JSON.stringify(pool),
-          String(startAt),
-        ],
-        { env: process.env },
-      );
-    const [a, b] = await Promise.all([
-      race([9001, 9002, 9003, 9004, 9005, 9006]),
-      race([9004, 9005, 9006, 9007, 9008, 9009]),
-    ]);
-    const gotA = JSON.parse(a.stdout) as Record<string, string>;
-    const gotB = JSON.parse(b.stdout) as Record<string, string>;
+    const [gotA, gotB] = await raceProcesses<Record<string, string>>(
+      path.join(__dirname, 'label-race.ts'),
+      { mongoUrl, dbName: svc.config.MONGO_DB, startInMs: 5000 },
+      [JSON.stringify([9001, 9002, 9003, 9004, 9005, 9006]), JSON.stringify(pool)],
+      [JSON.stringify([9004, 9005, 9006, 9007, 9008, 9009]), JSON.stringify(pool)],
+    );
     for (const shared of ['9004', '9005', '9006']) expect(gotA[shared]).toBe(gotB[shared]);
     const byTarget = { ...gotA, ...gotB };
     expect(Object.keys(byTarget)).toHaveLength(9);

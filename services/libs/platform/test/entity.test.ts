@@ -3,9 +3,7 @@
  * store"): a record declared once, read with the store's rules, written with its events, and the
  * relay kicked by the store. Checked against what the server says of the same documents.
  */
-import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { Events } from '@furniture/contracts';
 import { z } from 'zod';
 import { EventBus, Store, connectMongo, createEvent, type Connection } from '../src';
@@ -15,13 +13,13 @@ import {
   deleteBrokerObjects,
   dropDatabase,
   eventually,
+  raceProcesses,
   silentLogger,
   testUrls,
   uniqueName,
 } from '../src/testing';
 
 const { mongoUrl, amqpUrl } = testUrls();
-const root = path.resolve(__dirname, '../../../..');
 let conn: Connection;
 let dbName: string;
 
@@ -260,24 +258,12 @@ describe('an entity', () => {
   test('when two OS processes insert under the same unique keys at once, then each key is won by exactly one of them', async () => {
     const name = uniqueName('claims');
     const n = 25;
-    const startAt = Date.now() + 6000;
-    const race = (by: string) =>
-      promisify(execFile)(
-        path.join(root, 'node_modules/.bin/tsx'),
-        [
-          path.join(__dirname, 'entity-race.ts'),
-          mongoUrl,
-          dbName,
-          name,
-          String(n),
-          String(startAt),
-          by,
-        ],
-        { env: process.env },
-      );
-    const [a, b] = await Promise.all([race('a'), race('b')]);
-    const wonA = JSON.parse(a.stdout) as number[];
-    const wonB = JSON.parse(b.stdout) as number[];
+    const [wonA, wonB] = await raceProcesses<number[]>(
+      path.join(__dirname, 'entity-race.ts'),
+      { mongoUrl, dbName },
+      [name, String(n), 'a'],
+      [name, String(n), 'b'],
+    );
     expect([...wonA, ...wonB].sort((x, y) => x - y)).toEqual(
       Array.from({ length: n }, (_, i) => i + 1),
     );

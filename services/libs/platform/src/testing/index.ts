@@ -37,6 +37,7 @@ import {
 import { assertAnswerInContract } from './contract';
 
 export { assertAnswerInContract, contractProblem, type AnswerToCheck } from './contract';
+export { raceProcess, raceProcesses, type RaceContext } from './races';
 
 export function testUrls() {
   const need = (key: string): string => {
