@@ -18,7 +18,7 @@ import { createLogger, type Logger } from './logger';
 import { EventBus, type EventHandlers } from './messaging/bus';
 import { OutboxRelay } from './messaging/outbox';
 import { ProcessedEvents } from './messaging/processed';
-import { Store, type StoreJob } from './store';
+import { Store, type Lease, type StoreJob } from './store';
 import {
   connectMongo,
   freshMongoAnswers,
@@ -168,7 +168,7 @@ export class ServiceKit<C extends ServiceBaseConfig = ServiceBaseConfig> {
   every(
     name: string,
     everyMs: number,
-    run: () => Promise<unknown>,
+    run: (lease?: Lease) => Promise<unknown>,
     opts: { oneReplica?: boolean } = {},
   ): void {
     this.jobs.push({ name, everyMs, run, oneReplica: opts.oneReplica });
@@ -289,7 +289,9 @@ export class ServiceKit<C extends ServiceBaseConfig = ServiceBaseConfig> {
     for (const job of this.jobs) {
       const pass = job.oneReplica
         ? async () => {
-            if (await leases.take(`job:${job.name}`, job.everyMs)) await job.run();
+            // held for one and a half intervals from the pass's start and renewed while it runs:
+            // the holder's next pass renews it, the others skip theirs until it ran out
+            await leases.whileHeld(`job:${job.name}`, job.everyMs * 1.5, job.run, { keep: true });
           }
         : job.run;
       job.timer = setInterval(() => {

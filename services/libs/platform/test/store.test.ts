@@ -2,10 +2,11 @@
  * The store's contract (services/libs/platform/src/store, docs/service-guide.md "The store"): what
  * a repository declares and asks, checked against what the server says of the same documents.
  */
+import path from 'node:path';
 import type { Document } from 'mongodb';
 import { connectMongo, Store, type Connection, type StoredList } from '../src';
 import { heldLocks } from '../src/store/locks';
-import { dropDatabase, silentLogger, testUrls, uniqueName } from '../src/testing';
+import { dropDatabase, raceProcesses, silentLogger, testUrls, uniqueName } from '../src/testing';
 
 const { mongoUrl } = testUrls();
 let conn: Connection;
@@ -382,7 +383,7 @@ describe('a collection', () => {
     expect(await limiter.take('k')).toBe(0);
   });
 
-  test('when two replicas ask for a job’s lease at once, then one holds it; its holder renews it, and the other gets it only once it ran out', async () => {
+  test('when two replicas ask for a job’s lease at once, then one holds it; its holder renews it, and the other gets it only once it ran out and the grace passed', async () => {
     const job = uniqueName('job');
     const [a, b] = [new Store(conn).leases(), new Store(conn).leases()];
     const t0 = Date.now();
@@ -392,41 +393,87 @@ describe('a collection', () => {
     const [holder, other] = first[0] ? [a, b] : [b, a];
     expect(await other.take(job, 60_000, at(30))).toBe(false);
     expect(await holder.take(job, 60_000, at(30))).toBe(true);
-    // renewed at 30 s: held until 90 s
+    // renewed at 30 s: held until 90 s, taken over 2 s (the grace) after that
     expect(await other.take(job, 60_000, at(80))).toBe(false);
-    expect(await other.take(job, 60_000, at(91))).toBe(true);
-    expect(await holder.take(job, 60_000, at(92))).toBe(false);
+    expect(await other.take(job, 60_000, at(91))).toBe(false);
+    expect(await other.take(job, 60_000, at(92))).toBe(true);
+    expect(await holder.take(job, 60_000, at(93))).toBe(false);
   });
 
-  test('when a lease changes hands, then its fence rises; a holder whose renewal is refused is told it lost the lease while its work runs', async () => {
+  test('when a lease changes hands, then its term rises; a holder whose renewal meets a newer term is told it lost the lease while its work runs, and gives nothing up', async () => {
     const job = uniqueName('job');
-    const leases = conn.collection<{ _id: string; fence?: number }>('job_leases');
+    const leases = conn.collection<{ _id: string; name: string; term: number; holder: string }>(
+      'job_leases',
+    );
     const [a, b] = [new Store(conn).leases(), new Store(conn).leases()];
     const t0 = Date.now();
     const at = (seconds: number) => new Date(t0 + seconds * 1000);
-    expect(await a.take(job, 60_000, at(0))).toBe(true);
-    expect(await a.take(job, 60_000, at(30))).toBe(true);
-    expect((await leases.findOne({ _id: job }))?.fence).toBe(1);
-    expect(await b.take(job, 60_000, at(91))).toBe(true);
-    expect((await leases.findOne({ _id: job }))?.fence).toBe(2);
+    expect(await a.hold(job, 60_000, at(0))).toBe(1);
+    expect(await a.hold(job, 60_000, at(30))).toBe(1);
+    expect(await b.hold(job, 60_000, at(92))).toBe(2);
+    // a term's document is written by its holder only: the old one stays as its holder left it
+    expect(await leases.findOne({ _id: `${job}#1` })).toMatchObject({ holder: a.holder });
 
     const held = uniqueName('job');
     let fence = 0;
+    let heldAfter = true;
     const ran = await a.whileHeld(held, 300, async (lease) => {
       fence = lease.fence;
-      expect(lease.lost.aborted).toBe(false);
-      // another process took it over (this one paused longer than the lease, say)
-      await leases.updateOne(
-        { _id: held },
-        { $set: { holder: 'another process', until: at(600) }, $inc: { fence: 1 } },
-      );
+      expect(lease.held()).toBe(true);
+      // another process took the next term (this one paused longer than the lease, say)
+      await leases.insertOne({
+        _id: `${held}#2`,
+        name: held,
+        term: 2,
+        holder: 'another process',
+        until: at(600),
+      } as never);
       await new Promise((resolve) => lease.lost.addEventListener('abort', resolve));
+      heldAfter = lease.held();
     });
-    expect({ ran, fence }).toEqual({ ran: true, fence: 1 });
+    expect({ ran, fence, heldAfter }).toEqual({ ran: true, fence: 1, heldAfter: false });
     // the new holder keeps it: the old one's end gave nothing up
-    expect(await leases.findOne({ _id: held })).toMatchObject({
-      holder: 'another process',
-      fence: 2,
-    });
+    expect(await a.take(held, 300)).toBe(false);
+    expect(await leases.findOne({ _id: `${held}#2` })).toMatchObject({ holder: 'another process' });
   });
+
+  test('when two OS processes take turns at a lease and stall past it now and then, then no mark of one term is written after the next term began', async () => {
+    const name = uniqueName('lease');
+    const marks = uniqueName('lease_marks');
+    const leaseMs = 400;
+    const [a, b] = await raceProcesses<{ held: number; stalled: number }>(
+      path.join(__dirname, 'lease-race.ts'),
+      { mongoUrl, dbName },
+      [name, marks, 'a', '8', String(leaseMs)],
+      [name, marks, 'b', '8', String(leaseMs)],
+    );
+    const written = await conn
+      .collection<{ by: string; term: number; at: number }>(marks)
+      .find({})
+      .toArray();
+    // both held it, and stalls cost holders their lease more than once
+    expect(a.held).toBeGreaterThan(1);
+    expect(b.held).toBeGreaterThan(1);
+    expect(a.stalled + b.stalled).toBeGreaterThan(2);
+    const terms = new Map<number, { by: Set<string>; first: number; last: number }>();
+    for (const m of written) {
+      const t = terms.get(m.term) ?? { by: new Set<string>(), first: m.at, last: m.at };
+      t.by.add(m.by);
+      t.first = Math.min(t.first, m.at);
+      t.last = Math.max(t.last, m.at);
+      terms.set(m.term, t);
+    }
+    expect(terms.size).toBeGreaterThan(3);
+    const ordered = [...terms.entries()].sort(([x], [y]) => x - y);
+    for (const [term, t] of ordered)
+      expect({ term, holders: t.by.size }).toEqual({ term, holders: 1 });
+    // each term's marks all before the first mark of any later term
+    const overlaps = ordered.flatMap(([term, t], i) =>
+      ordered
+        .slice(i + 1)
+        .filter(([, later]) => later.first < t.last)
+        .map(([later]) => [term, later]),
+    );
+    expect(overlaps).toEqual([]);
+  }, 60_000);
 });

@@ -14,7 +14,7 @@ import type { EventBus } from '../messaging/bus';
 import { StoredCollection, type CollectionDeclaration } from './collection';
 import { Entity, ListedEntity, type EntityDeclaration, type ListOptions } from './entity';
 import { mongoLimiter, type Limiter, type LimiterDeclaration } from './limiter';
-import { Leases } from './leases';
+import { Leases, type Lease, type LeaseDoc } from './leases';
 import { StoredList, type ListDeclaration } from './list';
 import { recordCodec, type RecordSchema } from './record';
 
@@ -48,7 +48,11 @@ const REBUILD_LEASE_MS = 60_000;
 export interface StoreJob {
   name: string;
   everyMs: number;
-  run: () => Promise<unknown>;
+  /**
+   * one pass; a job of one replica gets its lease: a pass that writes item after item checks
+   * `lease.held()` before each and stops once it is false (another replica may have taken over)
+   */
+  run: (lease?: Lease) => Promise<unknown>;
   /** run by one replica at a time (ServiceKit.every's lease) */
   oneReplica?: boolean;
 }
@@ -196,7 +200,15 @@ export class Store {
 
   /** The leases of work one replica at a time does (leases.ts); one table per database. */
   leases(): Leases {
-    return new Leases(this.collection({ name: 'job_leases', key: '_id' }));
+    return new Leases(
+      this.collection({
+        name: 'job_leases',
+        key: '_id',
+        indexes: [{ name: 1, term: -1 }],
+        // a term's document outlives its end by a day (the history the next term deletes anyway)
+        expiry: { field: 'until', afterMs: 24 * 3600_000 },
+      }) as StoredCollection<LeaseDoc>,
+    );
   }
 
   /**
