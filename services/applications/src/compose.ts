@@ -122,7 +122,14 @@ export async function composeApplications(
     reminderDays: config.PICKUP_REMINDER_DAYS,
     autoApproveNext: config.PICKUP_LAPSE_AUTO_APPROVE,
   });
-  kit.every('pickup dates', config.PICKUP_CHECK_INTERVAL_MS, () => pickups.checkDeadlines());
+  // one replica at a time: a reminder marked by two would be mailed twice (FerretDB's guarded
+  // updates are not atomic across processes); each pass asks its lease before each write
+  kit.every(
+    'pickup dates',
+    config.PICKUP_CHECK_INTERVAL_MS,
+    (lease) => pickups.checkDeadlines(lease?.held),
+    { oneReplica: true },
+  );
   const moderation = new Moderation({ applications, lots, pickups, handoverLinks });
   const wishes = new WishesService({ wishes: wishesRepo, lots });
   const referrals = new Referrals({
@@ -134,7 +141,12 @@ export async function composeApplications(
     wishes,
     wishesRepo,
   });
-  kit.every('expired referrals', config.PICKUP_CHECK_INTERVAL_MS, () => referrals.expire());
+  kit.every(
+    'expired referrals',
+    config.PICKUP_CHECK_INTERVAL_MS,
+    (lease) => referrals.expire(new Date(), lease?.held),
+    { oneReplica: true },
+  );
   const messageRequests = new MessageRequests({ applications, wishes: wishesRepo, lots });
   const reactions = new LotReactions({ applications, lots, pickups, handoverLinks });
   const handovers = new Handovers({
@@ -149,9 +161,14 @@ export async function composeApplications(
       logger.info(hashed, 'booking links and feed keys stored in clear replaced by their digests');
   });
   // reminders the day before, missed slots, follow-ups: one replica at a time (each write guarded)
-  kit.every('handovers', config.HANDOVER_CHECK_INTERVAL_MS, () => handovers.check(), {
-    oneReplica: true,
-  });
+  kit.every(
+    'handovers',
+    config.HANDOVER_CHECK_INTERVAL_MS,
+    (lease) => handovers.check(lease?.held),
+    {
+      oneReplica: true,
+    },
+  );
 
   const privacy = new Privacy({
     privacy: new PrivacyRepository(
@@ -183,8 +200,11 @@ export async function composeApplications(
       },
       { oneReplica: true },
     );
-  kit.every('personal data retention', config.RETENTION_CHECK_INTERVAL_MS, () =>
-    privacy.applyRetention(),
+  kit.every(
+    'personal data retention',
+    config.RETENTION_CHECK_INTERVAL_MS,
+    (lease) => privacy.applyRetention(lease?.held),
+    { oneReplica: true },
   );
 
   const lotSync = new LotReadModelSync({

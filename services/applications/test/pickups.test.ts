@@ -105,7 +105,7 @@ describe('pickup dates: deadline, reminder, overdue, extension, lapse (staff dec
     expect((await t.approve(id, '2026-11-24')).pickup_by).toBe('2026-11-24');
   });
 
-  test('when the pickup date comes near and then passes, then the family is reminded once and the reservation is marked overdue once', async () => {
+  test('when the pickup date comes near and then passes, then the family is reminded once and the reservation is marked overdue once; a pass without its lease writes nothing', async () => {
     const s = t.stack();
     const lot = await s.createLot();
     const id = await t.apply(lot, { language: 'uk' });
@@ -132,6 +132,9 @@ describe('pickup dates: deadline, reminder, overdue, extension, lapse (staff dec
     await settle(0, 0);
     expect((await t.getApp(id)).pickup_reminded_at).toBeNull();
     clock.advanceDays(1); // 28 Nov
+    // a pass whose lease is gone (another replica took the job over) writes nothing
+    expect(await pickups.checkDeadlines(() => false)).toEqual({ reminded: 0, overdue: 0 });
+    expect((await t.getApp(id)).pickup_reminded_at).toBeNull();
     await settle(1, 0);
     const [reminder] = eventsOf(Events.ApplicationPickupReminderDue);
     expect(reminder!.payload).toMatchObject({ pickup_by: '2026-11-30', language: 'uk' });

@@ -729,7 +729,8 @@ export class Handovers {
    * become missed, bookings of applications that are no longer approved are given back (a crash
    * between the status change and its cancellation), and unfinished follow-ups are done.
    */
-  async check(): Promise<{
+  /** One pass of the handovers job; `held` is its lease, asked before each write. */
+  async check(held: () => boolean = () => true): Promise<{
     reminded: number;
     missed: number;
     cancelled: number;
@@ -745,6 +746,7 @@ export class Handovers {
     const tomorrowEnds = rangeEnd(addDays(today(calendarDeps), 1), this.tz);
     for (const h of await this.repo.bookedBefore('starts_at', tomorrowEnds)) {
       if (h.reminded_at || h.starts_at <= now) continue;
+      if (!held()) return { reminded, missed, cancelled, followed };
       const app = h.application_id !== null ? await this.apps.findById(h.application_id) : null;
       const [location, family] = await Promise.all([
         this.repo.findLocation(h.location_id),
@@ -759,6 +761,7 @@ export class Handovers {
 
     const cutoff = new Date(now.getTime() - this.deps.missedGraceMinutes * MINUTE_MS);
     for (const h of await this.repo.bookedBefore('ends_at', cutoff)) {
+      if (!held()) return { reminded, missed, cancelled, followed };
       const closed = await this.close(h, 'missed', null, null);
       if (!closed) continue;
       missed++;
@@ -772,12 +775,14 @@ export class Handovers {
     for (const h of booked) {
       const app = apps.get(h.application_id!);
       if (app?.status === 'approved') continue;
+      if (!held()) return { reminded, missed, cancelled, followed };
       if (await this.b.cancel(h, app ?? null, 'system', null)) cancelled++;
     }
 
     // by the process's clock: the age of a write, not a business time
     const stale = new Date(Date.now() - FOLLOW_UP_AFTER_MS);
     for (const h of await this.repo.pendingFollowUps(stale)) {
+      if (!held()) return { reminded, missed, cancelled, followed };
       await this.followUp(h);
       followed++;
     }

@@ -119,7 +119,13 @@ export class Pickups {
    * The scheduled look at the pickup dates: a reminder for each approved application whose date
    * is at most `reminderDays` away, an overdue notice for each whose date has passed, each once.
    */
-  async checkDeadlines(): Promise<{ reminded: number; overdue: number }> {
+  /**
+   * One pass of the pickup-date job; `held` is its lease (one replica at a time: a reminder
+   * marked by two would be mailed twice), asked before each write.
+   */
+  async checkDeadlines(
+    held: () => boolean = () => true,
+  ): Promise<{ reminded: number; overdue: number }> {
     const day = today(this.deps.calendar);
     const due = await this.deps.applications.approvedDueBy(addDays(day, this.deps.reminderDays));
     let reminded = 0;
@@ -128,6 +134,7 @@ export class Pickups {
       const pickupBy = app.pickup_by!;
       const late = pickupBy < day;
       if (late ? app.pickup_overdue_at : app.pickup_reminded_at) continue;
+      if (!held()) break;
       const event = late
         ? createEvent(Events.ApplicationPickupOverdue, {
             application_id: app.id,

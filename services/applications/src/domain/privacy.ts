@@ -204,22 +204,27 @@ export class Privacy {
    * The scheduled job: closed applications (rejected, completed) and wishes (fulfilled,
    * cancelled) unchanged for the retention period lose the family's data. Answers how many.
    */
-  async applyRetention(): Promise<Omit<PrivacyErasure, 'donations'>> {
+  /** One pass of the retention job; `held` is its lease, asked before each erasure. */
+  async applyRetention(
+    held: () => boolean = () => true,
+  ): Promise<Omit<PrivacyErasure, 'donations'>> {
     const now = this.deps.now();
     const before = new Date(now.getTime() - this.deps.retentionDays * DAY_MS);
     const eraseExpired = async (kind: 'application' | 'wish') => {
       let erased = 0;
       for (;;) {
         const batch = await this.deps.privacy.expired(kind, before, BATCH);
-        for (const { id } of batch)
+        for (const { id } of batch) {
+          if (!held()) return erased;
           if (await this.eraseOne(kind, id, 'retention', now, null)) erased++;
-        if (batch.length < BATCH) return erased;
+        }
+        if (batch.length < BATCH || !held()) return erased;
       }
     };
     const applications = await eraseExpired('application');
     const wishes = await eraseExpired('wish');
     // the outcome notes of stops (a driver's words may name people), after the same period
-    await this.deps.handovers?.applyRetention(before);
+    if (held()) await this.deps.handovers?.applyRetention(before);
     if (applications + wishes > 0)
       this.deps.logger.info({ applications, wishes }, 'retention period ended: data erased');
     return { applications, wishes };

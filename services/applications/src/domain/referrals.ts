@@ -53,10 +53,12 @@ export class Referrals {
    * On several replicas two jobs may pick the same one: the change is guarded by the status it
    * was decided on, so it happens once. Answers how many closed.
    */
-  async expire(now = new Date()): Promise<number> {
+  /** One pass of the expiry job; `held` is its lease, asked before each rejection. */
+  async expire(now = new Date(), held: () => boolean = () => true): Promise<number> {
     const { applications } = this.deps.changes;
     let closed = 0;
     for (const app of await applications.referralsExpiredBy(now)) {
+      if (!held()) break;
       const done = await changeStatus(this.deps.changes, app, 'rejected', {
         reason: 'referral_expired',
         note: `Vermittlung abgelaufen: nach ${this.deps.validDays} Tagen ohne Entscheidung`,
