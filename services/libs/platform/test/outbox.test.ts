@@ -206,7 +206,8 @@ describe('processed events on two replicas (two consumers, one database)', () =>
     expect(await dead.claim(event)).toEqual({ kind: 'mine' });
     // the dead pod never finishes; within the lease the other waits
     expect((await alive.claim(event)).kind).toBe('busy');
-    await new Promise((r) => setTimeout(r, 250));
+    // the lease (200 ms) and the grace after it (50 ms)
+    await new Promise((r) => setTimeout(r, 300));
     let runs = 0;
     await alive.wrap({ [Events.WishCreated]: async () => void runs++ })[Events.WishCreated]!(event);
     expect(runs).toBe(1);
@@ -215,11 +216,35 @@ describe('processed events on two replicas (two consumers, one database)', () =>
     expect((await dead.claim(event)).kind).toBe('done');
   });
 
+  test('when a handler runs longer than the claim lasts, then its pod renews the claim and no other pod takes the event over meanwhile', async () => {
+    const slow = new ProcessedEvents(conn, 300);
+    const other = new ProcessedEvents(conn, 300);
+    const event = wish(33);
+    let runs = 0;
+    const seenByOther: string[] = [];
+    const running = slow.wrap({
+      [Events.WishCreated]: async () => {
+        runs++;
+        for (let i = 0; i < 4; i++) {
+          await new Promise((r) => setTimeout(r, 250));
+          seenByOther.push((await other.claim(event)).kind);
+        }
+      },
+    })[Events.WishCreated]!(event);
+    await running;
+    expect({ runs, seenByOther }).toEqual({
+      runs: 1,
+      seenByOther: ['busy', 'busy', 'busy', 'busy'],
+    });
+    expect((await other.claim(event)).kind).toBe('done');
+  });
+
   test('when two pods find the same expired claim, then exactly one takes it over', async () => {
     const dead = new ProcessedEvents(conn, 100);
     const event = wish(32);
     await dead.claim(event);
-    await new Promise((r) => setTimeout(r, 150));
+    // its claim (100 ms) and the grace the takers give it (a quarter of their 5 s lease)
+    await new Promise((r) => setTimeout(r, 1400));
     const pods = [new ProcessedEvents(conn, 5000), new ProcessedEvents(conn, 5000)];
     const claims = await Promise.all(pods.map((p) => p.claim(event)));
     expect(claims.filter((c) => c.kind === 'mine')).toHaveLength(1);

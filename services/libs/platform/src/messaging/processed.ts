@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { DomainEvent, EventName } from '@furniture/contracts';
 import type { Connection } from 'mongoose';
 import { insertedUnlessTaken } from '../mongo';
-import { withDocLock } from '../store/locks';
 import { EventInFlightError, type EventHandler, type EventHandlers } from './bus';
 
 interface ProcessedDoc {
@@ -18,6 +17,12 @@ interface ProcessedDoc {
   claimed_until?: Date;
 }
 
+/**
+ * A claim runs out at `claimed_until`; another consumer takes it over only this much later, and
+ * its holder renews it only before then, so the two never write the claim at the same time.
+ */
+const graceOf = (leaseMs: number) => Math.min(2000, Math.floor(leaseMs / 4));
+
 /** What a consumer may do with an event's id. */
 type Claim = { kind: 'mine' } | { kind: 'done' } | { kind: 'busy'; forMs: number };
 
@@ -28,8 +33,11 @@ type Claim = { kind: 'mine' } | { kind: 'done' } | { kind: 'busy'; forMs: number
  * `_id` lets one insert win); the claim is marked done after the handler succeeded and given back
  * if it failed. A copy that finds a live claim elsewhere is retried after the claim's lease
  * (EventInFlightError), so an event whose holder died is handled once its lease has run out; a
- * copy that finds it done is dropped. Handlers still guard their state transitions in the update
- * (a lease may run out under a very slow handler).
+ * copy that finds it done is dropped. The holder renews its claim while the handler runs (every
+ * third of the lease, only before the claim ran out); a claim that ran out is taken over by one
+ * consumer: the one whose insert of the takeover's key (the event and the end of the claim it
+ * found) wins, a unique key and so atomic across processes on both engines. Handlers still guard
+ * their state transitions in the update (a holder stalled past its claim).
  */
 export class ProcessedEvents {
   /** this process's name on its claims */
@@ -89,17 +97,40 @@ export class ProcessedEvents {
     const held = await this.collection.findOne({ _id: event.eventId });
     if (!held) return this.claim(event); // given back in between
     if (held.state !== 'claimed') return { kind: 'done' };
-    const left = (held.claimed_until?.getTime() ?? 0) - now.getTime();
+    const end = held.claimed_until?.getTime() ?? 0;
+    const left = end + graceOf(this.leaseMs) - now.getTime();
     if (left > 0) return { kind: 'busy', forMs: left };
-    // its holder did not finish in time (it died): take it over, one taker wins (the guarded
-    // update; on FerretDB, which may match twice, under the store's document lock)
-    const taken = await withDocLock(this.collection, event.eventId, () =>
-      this.collection.updateOne(
-        { _id: event.eventId, state: 'claimed', owner: held.owner },
-        { $set: { owner: this.owner, claimed_until: until, processed_at: now } },
-      ),
+    // its holder did not finish in time (it died): take it over; of the consumers that found
+    // this claim, the one whose takeover key goes in first (kept as a done record, purged as
+    // they are)
+    const takeover = {
+      _id: `${event.eventId}~${end}`,
+      name: 'takeover',
+      processed_at: now,
+      state: 'done',
+    };
+    if (!(await insertedUnlessTaken(() => this.collection.insertOne(takeover as ProcessedDoc))))
+      return { kind: 'busy', forMs: this.leaseMs };
+    await this.collection.updateOne(
+      { _id: event.eventId },
+      { $set: { owner: this.owner, claimed_until: until, processed_at: now } },
     );
-    return taken.modifiedCount === 1 ? { kind: 'mine' } : { kind: 'busy', forMs: this.leaseMs };
+    return { kind: 'mine' };
+  }
+
+  /**
+   * Renews this consumer's claim of an event while its handler runs; false once the claim ran
+   * out before a renewal landed (it may have been taken over: the handler's guards decide).
+   */
+  private async renew(eventId: string, heldUntil: number): Promise<number | null> {
+    const at = Date.now();
+    if (at >= heldUntil) return null;
+    const until = at + this.leaseMs;
+    await this.collection.updateOne(
+      { _id: eventId, owner: this.owner, state: 'claimed' },
+      { $set: { claimed_until: new Date(until) } },
+    );
+    return Date.now() < heldUntil ? until : null;
   }
 
   /** The handler succeeded: redeliveries are dropped from now on. */
@@ -129,12 +160,27 @@ export class ProcessedEvents {
         const claim = await this.claim(event);
         if (claim.kind === 'done') return;
         if (claim.kind === 'busy') throw new EventInFlightError(event.eventId, claim.forMs);
+        let heldUntil = Date.now() + this.leaseMs;
+        let renewing = false;
+        const renewal = setInterval(() => {
+          if (renewing) return;
+          renewing = true;
+          this.renew(event.eventId, heldUntil)
+            .then((until) => {
+              if (until !== null) heldUntil = until;
+            })
+            .catch(() => undefined)
+            .finally(() => (renewing = false));
+        }, this.leaseMs / 3);
+        renewal.unref();
         try {
           await handler(event);
         } catch (err) {
+          clearInterval(renewal);
           await this.release(event.eventId).catch(() => undefined);
           throw err;
         }
+        clearInterval(renewal);
         await this.done(event.eventId);
       };
     }
