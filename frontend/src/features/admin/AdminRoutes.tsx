@@ -5,6 +5,8 @@ import { AdminLayout, AdminNotFound } from './layout';
 import {
   RequireAdmin,
   RequireAuth,
+  RequireReferrer,
+  RequireStaff,
   useSession,
   useSessionRestore,
   useSessionStorageSync,
@@ -39,6 +41,10 @@ const MessagesPage = lazy(() => import('./messages/components/MessagesPage'));
 const ActivityPage = lazy(() => import('./activity/components/ActivityPage'));
 const ImpactPage = lazy(() => import('./impact/components/ImpactPage'));
 const PrivacyPage = lazy(() => import('./privacy/components/PrivacyPage'));
+const AgenciesPage = lazy(() => import('./partners/components/AgenciesPage'));
+const InvitationPage = lazy(() => import('./partners/components/InvitationPage'));
+const ReferralsPage = lazy(() => import('./referrals/components/ReferralsPage'));
+const ReferralFormPage = lazy(() => import('./referrals/components/ReferralFormPage'));
 
 export function AdminRoutes() {
   useSessionStorageSync();
@@ -50,6 +56,8 @@ export function AdminRoutes() {
       <ToastProvider>
         <Routes>
           <Route path="login" element={<LoginPage />} />
+          {/* the invitation mail's link (issue 44): before there is an account */}
+          <Route path="invitation/:token" element={<InvitationPage />} />
           <Route
             element={
               <RequireAuth>
@@ -57,62 +65,77 @@ export function AdminRoutes() {
               </RequireAuth>
             }
           >
-            <Route index element={<Navigate to="/admin/categories" replace />} />
-            <Route path="profile" element={<ProfilePage />} />
-            <Route
-              path="users"
-              element={
-                <RequireAdmin>
-                  <UsersPage />
-                </RequireAdmin>
-              }
-            />
-            <Route path="categories" element={<CategoriesPage />} />
-            <Route path="categories/new" element={<CategoryFormPage />} />
-            <Route path="categories/:categoryId/edit" element={<CategoryFormPage />} />
-            <Route path="wishes" element={<WishesPage />} />
-            <Route path="wishes/:wishId" element={<WishDetailPage />} />
-            <Route path="donations" element={<DonationsPage />} />
-            <Route path="donations/:donationId" element={<DonationDetailPage />} />
-            <Route path="donations/:donationId/items/:itemId/lot" element={<DonationLotPage />} />
-            <Route path="lots" element={<LotsPage />} />
-            <Route path="lots/new" element={<LotFormPage />} />
-            <Route path="lots/:lotId" element={<LotDetailPage />} />
-            <Route path="lots/:lotId/edit" element={<LotFormPage />} />
-            <Route path="applications" element={<ApplicationsPage />} />
-            <Route path="handovers" element={<DayPlanPage />} />
-            <Route path="handovers/slots" element={<SlotsPage />} />
-            <Route path="handovers/locations" element={<LocationsPage />} />
-            <Route path="scan" element={<ScanPage />} />
-            <Route path="scan/:code" element={<ScanPage />} />
-            <Route path="storage-places" element={<StoragePlacesPage />} />
-            <Route path="storage-places/:placeId/count" element={<StockCountPage />} />
-            <Route path="messages" element={<MessagesPage />} />
-            <Route
-              path="activity"
-              element={
-                <RequireAdmin>
-                  <ActivityPage />
-                </RequireAdmin>
-              }
-            />
-            <Route
-              path="impact"
-              element={
-                <RequireAdmin>
-                  <ImpactPage />
-                </RequireAdmin>
-              }
-            />
-            <Route
-              path="privacy"
-              element={
-                <RequireAdmin>
-                  <PrivacyPage />
-                </RequireAdmin>
-              }
-            />
-            <Route path="*" element={<AdminNotFound />} />
+            {/* a partner agency's referrer (issue 44): its families, nothing else */}
+            <Route element={<RequireReferrer />}>
+              <Route path="referrals" element={<ReferralsPage />} />
+              <Route path="referrals/new" element={<ReferralFormPage />} />
+            </Route>
+            <Route element={<RequireStaff />}>
+              <Route index element={<Navigate to="/admin/categories" replace />} />
+              <Route path="profile" element={<ProfilePage />} />
+              <Route
+                path="users"
+                element={
+                  <RequireAdmin>
+                    <UsersPage />
+                  </RequireAdmin>
+                }
+              />
+              <Route path="categories" element={<CategoriesPage />} />
+              <Route path="categories/new" element={<CategoryFormPage />} />
+              <Route path="categories/:categoryId/edit" element={<CategoryFormPage />} />
+              <Route path="wishes" element={<WishesPage />} />
+              <Route path="wishes/:wishId" element={<WishDetailPage />} />
+              <Route path="donations" element={<DonationsPage />} />
+              <Route path="donations/:donationId" element={<DonationDetailPage />} />
+              <Route path="donations/:donationId/items/:itemId/lot" element={<DonationLotPage />} />
+              <Route path="lots" element={<LotsPage />} />
+              <Route path="lots/new" element={<LotFormPage />} />
+              <Route path="lots/:lotId" element={<LotDetailPage />} />
+              <Route path="lots/:lotId/edit" element={<LotFormPage />} />
+              <Route path="applications" element={<ApplicationsPage />} />
+              <Route path="handovers" element={<DayPlanPage />} />
+              <Route path="handovers/slots" element={<SlotsPage />} />
+              <Route path="handovers/locations" element={<LocationsPage />} />
+              <Route path="scan" element={<ScanPage />} />
+              <Route path="scan/:code" element={<ScanPage />} />
+              <Route path="storage-places" element={<StoragePlacesPage />} />
+              <Route path="storage-places/:placeId/count" element={<StockCountPage />} />
+              <Route path="messages" element={<MessagesPage />} />
+              <Route
+                path="activity"
+                element={
+                  <RequireAdmin>
+                    <ActivityPage />
+                  </RequireAdmin>
+                }
+              />
+              <Route
+                path="impact"
+                element={
+                  <RequireAdmin>
+                    <ImpactPage />
+                  </RequireAdmin>
+                }
+              />
+              <Route
+                path="privacy"
+                element={
+                  <RequireAdmin>
+                    <PrivacyPage />
+                  </RequireAdmin>
+                }
+              />
+              <Route
+                path="agencies"
+                element={
+                  <RequireAdmin>
+                    <AgenciesPage />
+                  </RequireAdmin>
+                }
+              />
+              <Route path="*" element={<AdminNotFound />} />
+            </Route>
           </Route>
         </Routes>
       </ToastProvider>

@@ -15,5 +15,7 @@ export const adminApi = api.enhanceEndpoints({
     'Wish',
     'ActivityLog',
     'Donation',
+    'Agency',
+    'Referral',
   ],
 });

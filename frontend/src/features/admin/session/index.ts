@@ -6,7 +6,13 @@ export {
   useLogoutMutation,
   useUpdateProfileMutation,
 } from './api/auth-api';
-export { RequireAdmin, RequireAuth } from './components/RequireAuth';
+export {
+  REFERRER_HOME,
+  RequireAdmin,
+  RequireAuth,
+  RequireReferrer,
+  RequireStaff,
+} from './components/RequireAuth';
 export { emailProblem } from './login-form';
 export {
   SESSION_HINT_KEY,

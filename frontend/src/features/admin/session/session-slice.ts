@@ -1,14 +1,16 @@
 import { createSlice, type Dispatch, type PayloadAction } from '@reduxjs/toolkit';
-import type { Role } from '@furniture/contracts/enums';
+import { Roles, type Role } from '@furniture/contracts/enums';
 import { bindSession, type SessionEndReason, type TokenAnswer } from '../../../app/api';
 import { rootReducer } from '../../../app/store';
 
-/** A staff member as the auth service answers it. */
+/** A back-office user as the auth service answers it: staff, or a partner agency's referrer. */
 export interface StaffUser {
   id: number;
   name: string;
   email: string;
   role: Role;
+  /** a referrer's partner agency (issue 44) */
+  agency_id?: number;
   created_at?: string;
   updated_at?: string;
 }
@@ -43,7 +45,7 @@ function isStaffUser(value: unknown): value is StaffUser {
     u !== null &&
     typeof u.id === 'number' &&
     typeof u.email === 'string' &&
-    (u.role === 'admin' || u.role === 'volunteer')
+    (Roles as readonly unknown[]).includes(u.role)
   );
 }
 
@@ -117,6 +119,7 @@ const sessionSlice = createSlice({
     selectUser: (state) => state.user,
     selectIsAuthenticated: (state) => state.isAuthenticated,
     selectIsAdmin: (state) => state.user?.role === 'admin',
+    selectIsReferrer: (state) => state.user?.role === 'referrer',
   },
 });
 

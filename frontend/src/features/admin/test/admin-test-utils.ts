@@ -28,6 +28,17 @@ export const VOLUNTEER: StaffUser = {
   updated_at: '2026-01-02T00:00:00.000Z',
 };
 
+/** A partner agency's social worker (issue 44). */
+export const REFERRER: StaffUser = {
+  id: 7,
+  name: 'Sara Sozial',
+  email: 'sara@beratung.example',
+  role: 'referrer',
+  agency_id: 3,
+  created_at: '2026-01-03T00:00:00.000Z',
+  updated_at: '2026-01-03T00:00:00.000Z',
+};
+
 const base64url = (value: object) =>
   Buffer.from(JSON.stringify(value))
     .toString('base64')

@@ -8,13 +8,16 @@ export interface UserFormValues {
   role: string;
   password: string;
   confirm: string;
+  /** a referrer's partner agency (issue 44), chosen when the user is made */
+  agencyId: string;
 }
 
 /** Keys of admin:validation. */
 export type UserFormErrors = Partial<Record<keyof UserFormValues, string>>;
 
 /**
- * User form rules of back-office §5: name and e-mail required; role admin or volunteer; the
+ * User form rules of back-office §5: name and e-mail required; a known role, a referrer with its
+ * partner agency (issue 44); the
  * password required on create (at least 12; the API also refuses one that is easy to guess) and optional on edit; the confirmation must match on
  * create only.
  */
@@ -30,6 +33,9 @@ export function validateUserForm(values: UserFormValues, mode: 'create' | 'edit'
   }
   if (mode === 'create' && values.password && values.confirm !== values.password) {
     errors.confirm = 'passwordMismatch';
+  }
+  if (mode === 'create' && values.role === 'referrer' && !/^[1-9]\d*$/.test(values.agencyId)) {
+    errors.agencyId = 'agencyRequired';
   }
   return errors;
 }

@@ -358,4 +358,53 @@ describe('applications screen', () => {
       }),
     );
   });
+
+  test('when a family came through a partner agency, then its card names agency and referrer, and admins filter by agency', async () => {
+    const seen: URL[] = [];
+    const referred = application({
+      ...APPS[2]!,
+      referral: {
+        id: 4,
+        agency: { id: 3, name: 'Caritas Mitte' },
+        referrer: { name: 'Sara Sozial' },
+        expires_at: '2026-04-02T08:00:00Z',
+      },
+    });
+    server.use(...handlers());
+    server.use(
+      http.get(apiUrl('/applications'), ({ request }) => {
+        seen.push(new URL(request.url));
+        return HttpResponse.json({ applications: [referred, APPS[3]!], total: 2 });
+      }),
+      http.get(apiUrl('/agencies/'), () =>
+        HttpResponse.json({
+          agencies: [
+            {
+              id: 3,
+              name: 'Caritas Mitte',
+              city: 'Berlin',
+              contact_email: 'k@caritas.example',
+              active: true,
+              created_at: '2026-01-01T00:00:00Z',
+            },
+          ],
+        }),
+      ),
+    );
+    const { user, router } = renderAdmin('/admin/applications');
+    const iryna = (await screen.findByText('Iryna M.')).closest('li')!;
+    expect(within(iryna).getByText('Vermittelt durch Caritas Mitte (Sara Sozial)')).toBeVisible();
+    const mykola = screen.getByText('Mykola B.').closest('li')!;
+    expect(within(mykola).queryByText(/Vermittelt durch/)).not.toBeInTheDocument();
+    await screen.findByRole('option', { name: 'Caritas Mitte' });
+    await user.selectOptions(screen.getByLabelText('Partnerorganisation'), 'Caritas Mitte');
+    await waitFor(() =>
+      expect(Object.fromEntries(seen.at(-1)!.searchParams)).toEqual({
+        agency_id: '3',
+        limit: '20',
+        skip: '0',
+      }),
+    );
+    expect(router.state.location.search).toBe('?agency=3');
+  });
 });

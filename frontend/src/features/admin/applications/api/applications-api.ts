@@ -26,13 +26,20 @@ export const applicationsApi = adminApi.injectEndpoints({
   endpoints: (build) => ({
     getApplications: build.query<
       ApplicationsPage,
-      { status: ApplicationStatus | ''; page: number; lotId?: number | null }
+      {
+        status: ApplicationStatus | '';
+        page: number;
+        lotId?: number | null;
+        /** one partner agency's families (issue 44) */
+        agencyId?: number | null;
+      }
     >({
-      query: ({ status, page, lotId }) => ({
+      query: ({ status, page, lotId, agencyId }) => ({
         url: '/applications',
         params: {
           ...(status ? { status } : {}),
           ...(lotId ? { lot_id: lotId } : {}),
+          ...(agencyId ? { agency_id: agencyId } : {}),
           limit: APPLICATIONS_PAGE_SIZE,
           skip: (page - 1) * APPLICATIONS_PAGE_SIZE,
         },
@@ -100,6 +107,8 @@ export function useApplicationsFollowingApprovals(args: {
   page: number;
   /** one lot's applications only (a link from elsewhere: /admin/applications?lot=5) */
   lotId?: number | null;
+  /** one partner agency's families (?agency=3) */
+  agencyId?: number | null;
 }) {
   const dispatch = useAppDispatch();
   const [underWay, setUnderWay] = useState(false);

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import {
   CalendarClock,
   CalendarX,
+  Building2,
   Check,
   CheckCheck,
   Info,
@@ -220,6 +221,20 @@ export function ApplicationCard({
             })}
           </dd>
         </div>
+        {application.referral && (
+          <div className="flex items-center gap-2 sm:col-span-2">
+            <dt>
+              <Building2 aria-hidden="true" className="size-4 text-slate-500" />
+              <span className="sr-only">{t('applications.referral')}</span>
+            </dt>
+            <dd className="text-slate-800">
+              {t('applications.referredBy', {
+                agency: application.referral.agency.name,
+                referrer: application.referral.referrer.name,
+              })}
+            </dd>
+          </div>
+        )}
         <div className="text-slate-600 sm:col-span-2">
           <dt className="inline">{t('applications.updatedAt')}: </dt>
           <dd className="inline">{formatDate(application.updated_at, lang)}</dd>

@@ -14,6 +14,8 @@ import { EmptyState, PageHeader } from '../../ui/PageHeader';
 import { PrevNextPager } from '../../ui/Pagination';
 import { LotStatusBadge } from '../../ui/StatusBadges';
 import { thumbnailOf } from '../../lots';
+import { useGetAgenciesQuery } from '../../partners';
+import { useSession } from '../../session';
 import {
   APPLICATIONS_PAGE_SIZE,
   useGetApplicationTotalsQuery,
@@ -126,7 +128,12 @@ export default function ApplicationsPage() {
   const [params, setParams] = useSearchParams();
   const lotParam = Number(params.get('lot'));
   const lotId = Number.isInteger(lotParam) && lotParam > 0 ? lotParam : null;
-  const list = useApplicationsFollowingApprovals({ status, page, lotId });
+  // ?agency=3: one partner agency's families (issue 44); the agencies are listed for admins
+  const agencyParam = Number(params.get('agency'));
+  const agencyId = Number.isInteger(agencyParam) && agencyParam > 0 ? agencyParam : null;
+  const isAdmin = useSession().user?.role === 'admin';
+  const agencies = useGetAgenciesQuery(undefined, { skip: !isAdmin });
+  const list = useApplicationsFollowingApprovals({ status, page, lotId, agencyId });
   const totals = useGetApplicationTotalsQuery();
   const shown = (list.data?.applications ?? []).filter((a) => matchesSearch(a, search));
   const groups = groupByLot(shown);
@@ -168,7 +175,9 @@ export default function ApplicationsPage() {
           tone="border-l-red-600"
         />
       </div>
-      <div className="card mb-4 grid gap-3 p-4 sm:grid-cols-[14rem_1fr]">
+      <div
+        className={`card mb-4 grid gap-3 p-4 ${isAdmin ? 'sm:grid-cols-[14rem_14rem_1fr]' : 'sm:grid-cols-[14rem_1fr]'}`}
+      >
         <FilterSelect
           label={t('applications.statusFilter')}
           value={status}
@@ -181,6 +190,25 @@ export default function ApplicationsPage() {
             label: t(`applicationStatus.${s}`),
           }))}
         />
+        {isAdmin && (
+          <FilterSelect
+            label={t('applications.agencyFilter')}
+            value={agencyId ? String(agencyId) : ''}
+            onChange={(value) => {
+              setParams(
+                (prev) => {
+                  const next = new URLSearchParams(prev);
+                  if (value) next.set('agency', value);
+                  else next.delete('agency');
+                  return next;
+                },
+                { replace: true },
+              );
+              setPage(1);
+            }}
+            options={(agencies.data ?? []).map((a) => ({ value: String(a.id), label: a.name }))}
+          />
+        )}
         <FilterInput
           label={t('ui.search')}
           type="search"
@@ -198,7 +226,11 @@ export default function ApplicationsPage() {
             type="button"
             className="btn-secondary min-h-9 px-2 text-sm"
             onClick={() => {
-              setParams({});
+              setParams((prev) => {
+                const next = new URLSearchParams(prev);
+                next.delete('lot');
+                return next;
+              });
               setPage(1);
             }}
           >

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { renderApp } from '../../../../test/render';
 import { apiUrl, server } from '../../../../test/server';
-import { ADMIN, meHandler, renderAdmin, VOLUNTEER } from '../../test/admin-test-utils';
+import { ADMIN, meHandler, REFERRER, renderAdmin, VOLUNTEER } from '../../test/admin-test-utils';
 
 const sidebarEntries = async () => {
   const nav = (await screen.findAllByRole('navigation', { name: 'Verwaltungsnavigation' }))[0]!;
@@ -24,11 +24,12 @@ describe('role-aware routing and sidebar', () => {
     expect(router.state.location.pathname).toBe('/admin/login');
   });
 
-  test('when an administrator is logged in, then the sidebar shows all sixteen entries in order', async () => {
+  test('when an administrator is logged in, then the sidebar shows all seventeen entries in order', async () => {
     server.use(meHandler(ADMIN));
     renderAdmin('/admin/profile');
     expect(await sidebarEntries()).toEqual([
       'Benutzer',
+      'Partner',
       'Kategorien',
       'Wünsche',
       'Spenden',
@@ -74,15 +75,18 @@ describe('role-aware routing and sidebar', () => {
     ]);
   });
 
-  test.each(['/admin/users', '/admin/activity', '/admin/impact', '/admin/privacy'])(
-    'when a volunteer opens %s, then they are sent to /admin/profile',
-    async (path) => {
-      server.use(meHandler(VOLUNTEER));
-      const { router } = renderAdmin(path, VOLUNTEER);
-      await screen.findByRole('heading', { level: 1, name: 'Mein Profil' });
-      expect(router.state.location.pathname).toBe('/admin/profile');
-    },
-  );
+  test.each([
+    '/admin/users',
+    '/admin/agencies',
+    '/admin/activity',
+    '/admin/impact',
+    '/admin/privacy',
+  ])('when a volunteer opens %s, then they are sent to /admin/profile', async (path) => {
+    server.use(meHandler(VOLUNTEER));
+    const { router } = renderAdmin(path, VOLUNTEER);
+    await screen.findByRole('heading', { level: 1, name: 'Mein Profil' });
+    expect(router.state.location.pathname).toBe('/admin/profile');
+  });
 
   test('when /admin opens, then it redirects to /admin/categories', async () => {
     server.use(meHandler(ADMIN));
@@ -98,3 +102,38 @@ describe('role-aware routing and sidebar', () => {
 });
 
 const VOLUNTEER_NOW_ADMIN = { ...VOLUNTEER, role: 'admin' as const };
+
+describe('a partner agency referrer (issue 44)', () => {
+  beforeEach(() =>
+    server.use(
+      meHandler(REFERRER),
+      http.get(apiUrl('/referrals/'), () => HttpResponse.json({ referrals: [] })),
+    ),
+  );
+
+  test('when a referrer is logged in, then the sidebar shows only its families', async () => {
+    renderAdmin('/admin/referrals', REFERRER);
+    expect(await sidebarEntries()).toEqual(['Meine Familien']);
+  });
+
+  test.each([
+    '/admin',
+    '/admin/applications',
+    '/admin/users',
+    '/admin/agencies',
+    '/admin/profile',
+    '/admin/activity',
+    '/admin/lots/1',
+    '/admin/no-such-page',
+  ])('when a referrer types %s, then it lands on its families', async (path) => {
+    const { router } = renderAdmin(path, REFERRER);
+    await screen.findByRole('heading', { level: 1, name: 'Meine Familien' });
+    expect(router.state.location.pathname).toBe('/admin/referrals');
+  });
+
+  test('when staff open the referrer view, then they land on the back-office start', async () => {
+    server.use(meHandler(ADMIN));
+    const { router } = renderAdmin('/admin/referrals');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/categories'));
+  });
+});

@@ -80,6 +80,71 @@ describe('users page', () => {
       jest.useRealTimers();
     }
   });
+
+  test('when a referrer is made, then an active partner agency must be chosen and is sent as agency_id', async () => {
+    let body: unknown;
+    server.use(
+      http.get(apiUrl('/agencies/'), () =>
+        HttpResponse.json({
+          agencies: [
+            {
+              id: 4,
+              name: 'Caritas Mitte',
+              city: 'Berlin',
+              contact_email: 'c@example.org',
+              active: true,
+              created_at: '2026-01-01T00:00:00.000Z',
+            },
+            {
+              id: 5,
+              name: 'Alte Initiative',
+              city: 'Berlin',
+              contact_email: 'a@example.org',
+              active: false,
+              created_at: '2026-01-01T00:00:00.000Z',
+            },
+          ],
+        }),
+      ),
+      http.post(apiUrl('/users'), async ({ request }) => {
+        body = await request.json();
+        return HttpResponse.json(
+          { ...OTHER, id: 10, role: 'referrer', agency_id: 4 },
+          { status: 201 },
+        );
+      }),
+    );
+    const { user } = renderAdmin('/admin/users');
+    await user.click(await screen.findByRole('button', { name: 'Benutzer hinzufügen' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Neuen Benutzer anlegen' });
+    expect(within(dialog).queryByLabelText(/^Partnerorganisation/)).not.toBeInTheDocument();
+    await user.type(within(dialog).getByLabelText(/^Name/), 'Sara Sozial');
+    await user.type(within(dialog).getByLabelText(/^E-Mail/), 'sara@example.org');
+    await user.selectOptions(within(dialog).getByLabelText(/^Rolle/), 'referrer');
+    await user.type(within(dialog).getByLabelText(/^Passwort \*/), 'Sicheres-Passwort1');
+    await user.type(within(dialog).getByLabelText(/^Passwort bestätigen/), 'Sicheres-Passwort1');
+    await user.click(within(dialog).getByRole('button', { name: 'Speichern' }));
+    expect(
+      await within(dialog).findByText('Bitte eine Partnerorganisation wählen'),
+    ).toBeInTheDocument();
+    expect(body).toBeUndefined();
+    const agency = within(dialog).getByLabelText(/^Partnerorganisation/);
+    // a deactivated agency is not offered
+    expect(
+      within(agency).queryByRole('option', { name: 'Alte Initiative' }),
+    ).not.toBeInTheDocument();
+    await user.selectOptions(agency, 'Caritas Mitte');
+    await user.click(within(dialog).getByRole('button', { name: 'Speichern' }));
+    await waitFor(() =>
+      expect(body).toEqual({
+        name: 'Sara Sozial',
+        email: 'sara@example.org',
+        role: 'referrer',
+        password: 'Sicheres-Passwort1',
+        agency_id: 4,
+      }),
+    );
+  });
 });
 
 describe('user form rules', () => {
@@ -89,11 +154,24 @@ describe('user form rules', () => {
     role: 'volunteer',
     password: '',
     confirm: '',
+    agencyId: '',
   };
 
   test('when a user is created without password, then the password is required; on edit it is optional', () => {
     expect(validateUserForm(valid, 'create')).toEqual({ password: 'passwordRequired' });
     expect(validateUserForm(valid, 'edit')).toEqual({});
+  });
+
+  test('when a referrer is made without an agency, then the agency is named; on edit it is not asked', () => {
+    const referrer = {
+      ...valid,
+      role: 'referrer',
+      password: 'Passwort-1234',
+      confirm: 'Passwort-1234',
+    };
+    expect(validateUserForm(referrer, 'create')).toEqual({ agencyId: 'agencyRequired' });
+    expect(validateUserForm({ ...referrer, agencyId: '4' }, 'create')).toEqual({});
+    expect(validateUserForm(referrer, 'edit')).toEqual({});
   });
 
   test('when the role is unknown or the confirmation differs on create, then both are named', () => {

@@ -20,6 +20,8 @@ export interface UserBody {
   role: Role;
   /** required on create; on edit an empty one keeps the current password */
   password?: string;
+  /** a referrer's partner agency (issue 44): required when a referrer is made */
+  agency_id?: number;
 }
 
 export const USERS_PAGE_SIZE = Limits.defaultPageSize;

@@ -1,13 +1,14 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CheckCircle2 } from 'lucide-react';
-import { StaffRoles, type Role } from '@furniture/contracts/enums';
+import { Roles, StaffRoles, type Role } from '@furniture/contracts/enums';
 import { Limits } from '@furniture/contracts/limits';
 import { Modal } from '../../../../components/Modal';
 import { SelectField, TextField } from '../../../../components/TextField';
 import { errorText, serverFieldErrors } from '../../lib/errors';
 import { DraftNotice, useFormDraft } from '../../lib/form-draft';
 import type { StaffUser } from '../../session';
+import { useGetAgenciesQuery } from '../../partners';
 import { DialogActions } from '../../ui/DialogActions';
 import { ErrorBox } from '../../ui/PageHeader';
 import { PasswordStrength } from '../../ui/PasswordStrength';
@@ -30,9 +31,17 @@ export function UserFormModal({ user, onClose }: { user: StaffUser | null; onClo
       role: user?.role ?? 'volunteer',
       password: '',
       confirm: '',
+      agencyId: user?.agency_id ? String(user.agency_id) : '',
     }),
     [user],
   );
+  // a referrer is made with its agency (issue 44) and stays one: its role is not changed here,
+  // nor does a staff member become a referrer without an agency
+  const roles: readonly Role[] = !user
+    ? Roles
+    : user.role === 'referrer'
+      ? ['referrer']
+      : StaffRoles;
   const [values, setValues] = useState<UserFormValues>(initial);
   // passwords never go into a draft
   const draft = useFormDraft({
@@ -49,6 +58,8 @@ export function UserFormModal({ user, onClose }: { user: StaffUser | null; onClo
   const [create, creating] = useCreateUserMutation();
   const [update, updating] = useUpdateUserMutation();
   const busy = creating.isLoading || updating.isLoading;
+  const referrer = mode === 'create' && values.role === 'referrer';
+  const agencies = useGetAgenciesQuery(undefined, { skip: !referrer });
 
   useEffect(() => {
     if (!saved) return;
@@ -77,7 +88,12 @@ export function UserFormModal({ user, onClose }: { user: StaffUser | null; onClo
     };
     try {
       if (user) await update({ id: user.id, body }).unwrap();
-      else await create({ ...body, password: values.password }).unwrap();
+      else
+        await create({
+          ...body,
+          password: values.password,
+          ...(referrer ? { agency_id: Number(values.agencyId) } : {}),
+        }).unwrap();
       draft.clear();
       setSaved(true);
     } catch (error) {
@@ -89,7 +105,9 @@ export function UserFormModal({ user, onClose }: { user: StaffUser | null; onClo
   };
 
   const fieldError = (field: keyof UserFormValues) =>
-    errors[field] ? t(`validation.${errors[field]}`) : serverErrors[field];
+    errors[field]
+      ? t(`validation.${errors[field]}`)
+      : serverErrors[field === 'agencyId' ? 'agency_id' : field];
 
   return (
     <Modal
@@ -131,13 +149,31 @@ export function UserFormModal({ user, onClose }: { user: StaffUser | null; onClo
           onChange={(e) => set('role')(e.target.value)}
           error={fieldError('role')}
         >
-          {/* referrers join through their agency's invitation (issue 44) */}
-          {StaffRoles.map((role) => (
+          {roles.map((role) => (
             <option key={role} value={role}>
               {t(`roles.${role}`)}
             </option>
           ))}
         </SelectField>
+        {referrer && (
+          <SelectField
+            label={t('users.agency')}
+            hint={t('users.agencyHint')}
+            required
+            value={values.agencyId}
+            onChange={(e) => set('agencyId')(e.target.value)}
+            error={fieldError('agencyId')}
+          >
+            <option value="">{t('users.chooseAgency')}</option>
+            {(agencies.data ?? [])
+              .filter((a) => a.active)
+              .map((a) => (
+                <option key={a.id} value={a.id}>
+                  {a.name}
+                </option>
+              ))}
+          </SelectField>
+        )}
         <div>
           <TextField
             label={t('users.password')}
