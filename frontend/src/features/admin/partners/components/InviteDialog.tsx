@@ -70,7 +70,7 @@ export function InviteDialog({ agency, onClose }: { agency: Agency; onClose: () 
           </div>
           <div className="flex justify-end">
             <button type="button" className="btn-primary" onClick={onClose}>
-              {t('ui.close')}
+              {t('agencies.done')}
             </button>
           </div>
         </div>

@@ -71,7 +71,12 @@ function ReferralItem({ referral }: { referral: Referral }) {
             {t('referrals.handoverLink')}
           </p>
           <p className="text-sm text-slate-700">{t('referrals.handoverLinkHint')}</p>
-          <a href={link} className="font-mono text-sm break-all text-blue-800 underline">
+          <a
+            href={link}
+            target="_blank"
+            rel="noreferrer"
+            className="font-mono text-sm break-all text-blue-800 underline"
+          >
             {link}
           </a>
           <div className="flex flex-wrap items-center gap-2">
