@@ -10,7 +10,6 @@ import type { Express } from 'express';
 import amqplib from 'amqplib';
 import jwt from 'jsonwebtoken';
 import mongoose from 'mongoose';
-import pino from 'pino';
 import {
   ServiceNames,
   parseEvent,
@@ -38,6 +37,8 @@ import { assertAnswerInContract } from './contract';
 
 export { assertAnswerInContract, contractProblem, type AnswerToCheck } from './contract';
 export { raceProcess, raceProcesses, type RaceContext } from './races';
+export { silentLogger } from './silent-logger';
+import { silentLogger } from './silent-logger';
 
 export function testUrls() {
   const need = (key: string): string => {
@@ -63,8 +64,6 @@ export function uniqueName(prefix: string): string {
   counter += 1;
   return `${prefix}_${process.pid}_${counter}_${randomBytes(3).toString('hex')}`.toLowerCase();
 }
-
-export const silentLogger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 
 let internalSecrets: Record<ServiceName, string> | undefined;
 /** Each service's secret for its /internal calls, one set per test process. */

@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import type { Connection } from 'mongoose';
 import { connectMongo } from '../mongo';
 import { Store } from '../store';
-import { silentLogger } from './index';
+import { silentLogger } from './silent-logger';
 
 const REPO_ROOT = path.resolve(__dirname, '../../../../..');
 
