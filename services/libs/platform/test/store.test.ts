@@ -437,6 +437,32 @@ describe('a collection', () => {
     expect(await leases.findOne({ _id: `${held}#2` })).toMatchObject({ holder: 'another process' });
   });
 
+  test('when two OS processes claim the same pieces of work at once, then each is claimed by exactly one; a claim that ran out is taken over by one of two claimers', async () => {
+    const prefix = uniqueName('work');
+    const [a, b] = await raceProcesses<number[]>(
+      path.join(__dirname, 'claims-race.ts'),
+      { mongoUrl, dbName },
+      [prefix, '30'],
+      [prefix, '30'],
+    );
+    expect([...a, ...b].sort((x, y) => x - y)).toEqual(Array.from({ length: 30 }, (_, i) => i));
+
+    const claims = new Store(conn).claims();
+    const key = uniqueName('attempt');
+    const t0 = Date.now();
+    const at = (ms: number) => new Date(t0 + ms);
+    expect(await claims.claim(key, 1000, at(0))).toBe(true);
+    expect(await claims.claim(key, 1000, at(900))).toBe(false);
+    // ran out at 1000 ms; taken over only after the grace (250 ms), by one of two
+    expect(await claims.claim(key, 1000, at(1100))).toBe(false);
+    const takers = await Promise.all([
+      claims.claim(key, 1000, at(1300)),
+      claims.claim(key, 1000, at(1300)),
+    ]);
+    expect(takers.filter(Boolean)).toHaveLength(1);
+    expect(await claims.claim(key, 1000, at(1400))).toBe(false);
+  }, 60_000);
+
   test('when two OS processes take turns at a lease and stall past it now and then, then no mark of one term is written after the next term began', async () => {
     const name = uniqueName('lease');
     const marks = uniqueName('lease_marks');

@@ -57,14 +57,25 @@ export async function nextWakeOfQueue<T>(
  * between the server's or provider's taking it and its record: counted in
  * `interrupted_attempts`, since this attempt may deliver it a second time.
  */
+/** The number of a record's next claim (its key in the claims: one process per number). */
+export const nextClaimOf = (record: { attempts: number; claims?: number }) =>
+  (record.claims ?? record.attempts) + 1;
+
 export function claimFields(
-  record: { attempts: number; interrupted_attempts?: number; state?: string; status?: string },
+  record: {
+    attempts: number;
+    claims?: number;
+    interrupted_attempts?: number;
+    state?: string;
+    status?: string;
+  },
   stateField: 'state' | 'status',
   now: Date,
   leaseMs: number,
 ) {
   return {
     attempts: record.attempts + 1,
+    claims: nextClaimOf(record),
     interrupted_attempts:
       (record.interrupted_attempts ?? 0) + (record[stateField] === 'sending' ? 1 : 0),
     lease_until: new Date(now.getTime() + leaseMs),

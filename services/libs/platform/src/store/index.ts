@@ -14,6 +14,7 @@ import type { EventBus } from '../messaging/bus';
 import { StoredCollection, type CollectionDeclaration } from './collection';
 import { Entity, ListedEntity, type EntityDeclaration, type ListOptions } from './entity';
 import { mongoLimiter, type Limiter, type LimiterDeclaration } from './limiter';
+import { Claims, type ClaimDoc } from './claims';
 import { Leases, type Lease, type LeaseDoc } from './leases';
 import { StoredList, type ListDeclaration } from './list';
 import { recordCodec, type RecordSchema } from './record';
@@ -40,6 +41,7 @@ export { StoredList, type ListDeclaration, type ListPage, type Tally } from './l
 export { KeptSummaries, type SummaryDeclaration } from './summaries';
 export type { Limiter, LimiterDeclaration } from './limiter';
 export { Leases, type Lease } from './leases';
+export { Claims } from './claims';
 
 /** A rebuild's lease; renewed while it runs, taken over this long after its holder died. */
 const REBUILD_LEASE_MS = 60_000;
@@ -196,6 +198,17 @@ export class Store {
     // several limiters share a table: the same declaration each time
     this.collection({ name: decl.table, key: 'key', unique: ['key'], expiry: { field: 'expire' } });
     return mongoLimiter(this.conn, decl);
+  }
+
+  /** Claims of work one process does once (claims.ts); one table per database. */
+  claims(): Claims {
+    return new Claims(
+      this.collection({
+        name: 'work_claims',
+        key: '_id',
+        expiry: { field: 'until', afterMs: 24 * 3600_000 },
+      }) as StoredCollection<ClaimDoc>,
+    );
   }
 
   /** The leases of work one replica at a time does (leases.ts); one table per database. */

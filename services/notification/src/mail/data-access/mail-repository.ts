@@ -2,12 +2,13 @@ import {
   insertedUnlessTaken,
   maskPersonalData,
   nextId,
+  type Claims,
   type Connection,
   type Store,
   type StoredCollection,
 } from '@furniture/platform';
 import type { MailRecord, MailThread } from '../domain/mail-types';
-import { claimFields, dueOfQueue, nextWakeOfQueue } from '../../queue/queue-reads';
+import { claimFields, dueOfQueue, nextClaimOf, nextWakeOfQueue } from '../../queue/queue-reads';
 import type { MailDoc, Models } from './models';
 
 export type { MailRecord } from '../domain/mail-types';
@@ -32,6 +33,8 @@ export type NewMail = Omit<
  */
 export class MailRepository {
   private readonly stored: StoredCollection<MailDoc>;
+  /** the attempts' claims: one process per attempt */
+  private readonly claims: Claims;
 
   constructor(
     store: Store,
@@ -39,6 +42,7 @@ export class MailRepository {
     private readonly models: Models,
   ) {
     this.stored = store.collection<MailDoc>({ name: 'mails', key: '_id' });
+    this.claims = store.claims();
   }
 
   /**
@@ -92,6 +96,9 @@ export class MailRepository {
 
   /** Takes a due mail for one attempt; null when someone else took it or it changed meanwhile. */
   async claim(mail: MailRecord, now: Date, leaseMs: number): Promise<MailRecord | null> {
+    // one process per claim: its number's key decides (a guarded update may match twice)
+    if (!(await this.claims.claim(`mail:${mail._id}#${nextClaimOf(mail)}`, leaseMs, now)))
+      return null;
     const set = { state: 'sending' as const, ...claimFields(mail, 'state', now, leaseMs) };
     const done = await this.stored.update(
       { _id: mail._id, state: mail.state, attempts: mail.attempts },

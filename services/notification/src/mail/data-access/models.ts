@@ -23,6 +23,7 @@ const mailSchema = new Schema<MailDoc>(
     state: { type: String, enum: MailStates, required: true },
     attempts: { type: Number, required: true },
     interrupted_attempts: { type: Number, default: 0 },
+    claims: { type: Number },
     next_attempt_at: { type: Date, default: null },
     lease_until: { type: Date, default: null },
     last_error: { type: String, default: null },

@@ -177,6 +177,12 @@ export interface MailRecord {
    * (absent in records of earlier versions)
    */
   interrupted_attempts?: number;
+  /**
+   * claims of the record for an attempt so far, never given back (an attempt refunded during an
+   * outage is claimed again under the next number): the key of the next claim (absent in records
+   * of earlier versions: their attempts)
+   */
+  claims?: number;
   /** when a queued mail is due */
   next_attempt_at: Date | null;
   /** while sending: after this the attempt counts as lost and the mail is tried again */

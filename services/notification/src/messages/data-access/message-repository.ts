@@ -3,6 +3,7 @@ import {
   insertedUnlessTaken,
   maskPersonalData,
   nextId,
+  type Claims,
   type Connection,
   type Store,
   type StoredCollection,
@@ -13,7 +14,7 @@ import {
   type MessageRecord,
   type MessageThread,
 } from '../domain/message-types';
-import { claimFields, dueOfQueue, nextWakeOfQueue } from '../../queue/queue-reads';
+import { claimFields, dueOfQueue, nextClaimOf, nextWakeOfQueue } from '../../queue/queue-reads';
 import type { MessageDoc, Models } from './models';
 
 export type NewMessage = Omit<
@@ -42,6 +43,8 @@ const errorText = (e: string) => maskPersonalData(e).slice(0, 500);
  */
 export class MessageRepository {
   private readonly stored: StoredCollection<MessageDoc>;
+  /** the attempts' claims: one process per attempt */
+  private readonly claims: Claims;
 
   constructor(
     store: Store,
@@ -49,6 +52,7 @@ export class MessageRepository {
     private readonly models: Models,
   ) {
     this.stored = store.collection<MessageDoc>({ name: 'messages', key: '_id' });
+    this.claims = store.claims();
   }
 
   /** Runs `fn` while no other decision about this message runs in this process. */
@@ -93,6 +97,8 @@ export class MessageRepository {
 
   /** Takes a due message for one attempt; null when someone else took it meanwhile. */
   async claim(m: MessageRecord, now: Date, leaseMs: number): Promise<MessageRecord | null> {
+    // one process per claim: its number's key decides (a guarded update may match twice)
+    if (!(await this.claims.claim(`message:${m._id}#${nextClaimOf(m)}`, leaseMs, now))) return null;
     const set = { status: 'sending' as const, ...claimFields(m, 'status', now, leaseMs) };
     const done = await this.stored.update(
       { _id: m._id, status: m.status, attempts: m.attempts },

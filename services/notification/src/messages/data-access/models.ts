@@ -40,6 +40,7 @@ const messageSchema = new Schema<MessageDoc>(
     sent_months: { type: [String], default: [] },
     attempts: { type: Number, required: true },
     interrupted_attempts: { type: Number, default: 0 },
+    claims: { type: Number },
     next_attempt_at: { type: Date, default: null },
     lease_until: { type: Date, default: null },
     last_error: { type: String, default: null },

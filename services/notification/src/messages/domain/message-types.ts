@@ -58,6 +58,12 @@ export interface MessageRecord {
    * it, so the next attempt may deliver it twice (absent in records of earlier versions)
    */
   interrupted_attempts?: number;
+  /**
+   * claims of the record for an attempt so far, never given back (an attempt refunded during an
+   * outage is claimed again under the next number): the key of the next claim (absent in records
+   * of earlier versions: their attempts)
+   */
+  claims?: number;
   next_attempt_at: Date | null;
   lease_until: Date | null;
   last_error: string | null;
