@@ -9,7 +9,7 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { Events } from '@furniture/contracts';
 import { startMessagesStandIn, type MessagesStandIn } from '@furniture/infra';
 import { createEvent } from '@furniture/platform';
-import { publishRaw, testUrls } from '@furniture/platform/testing';
+import { mailsTo, publishRaw, testUrls } from '@furniture/platform/testing';
 import { TwoProcesses, until, type Answer } from '../src/two-processes';
 
 let lab: TwoProcesses;
@@ -427,4 +427,47 @@ test("when 12 families' messages reach two notification processes at once, then 
   // ours that found no place were passed over for the budget, not lost
   expect(why.length).toBeGreaterThanOrEqual(12 - WHATSAPP_BUDGET);
   expect(new Set(why)).toEqual(new Set(['skipped:budget_spent']));
+}, 90_000);
+
+test("when 20 families' mails are due in two notification processes at once, then each family gets its mail once", async () => {
+  const tag = randomBytes(3).toString('hex');
+  const addresses = Array.from({ length: 20 }, (_, i) => `once_${tag}_${i}@example.org`);
+  const events = addresses.map((address, i) =>
+    createEvent(
+      Events.ApplicationRejected,
+      {
+        application_id: 710_000 + i,
+        lot_id: 710_000 + i,
+        old_status: 'pending',
+        new_status: 'rejected',
+        reason: 'staff',
+        note: null,
+        applicant_name: `Familie Einmal ${i}`,
+        applicant_email: address,
+        language: 'de',
+        lot_name: { de: 'Tisch', uk: 'Стіл' },
+        applicant_phone: null,
+        applicant_whatsapp: null,
+      },
+      { id: 1, name: 'Anna Admin', email: 'anna@moebel.example', role: 'admin' },
+    ),
+  );
+  await Promise.all(events.map((e) => publishRaw(testUrls().amqpUrl, lab.exchange, e.name, e)));
+  // both processes' senders sweep the same due mails: each mail's claim decides who sends it
+  const mails = lab.db('notification').collection<{ _id: string; state: string }>('mails');
+  await until(
+    'all 20 mails sent',
+    async () =>
+      (await mails.countDocuments({
+        _id: { $in: events.map((e) => e.eventId) },
+        state: 'sent',
+      })) === 20 || null,
+    60_000,
+  );
+  // a second copy would arrive within moments of the first
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  const received = await Promise.all(
+    addresses.map(async (a) => (await mailsTo(testUrls().mailApiUrl, a)).length),
+  );
+  expect(received).toEqual(addresses.map(() => 1));
 }, 90_000);

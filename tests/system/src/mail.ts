@@ -1,21 +1,15 @@
-import { eventually, testUrls } from '@furniture/platform/testing';
+import {
+  eventually,
+  mailsTo as caughtMailsTo,
+  testUrls,
+  type CaughtMail,
+} from '@furniture/platform/testing';
 
-export interface Mail {
-  ID: string;
-  MessageID: string;
-  Subject: string;
-  To: { Address: string }[];
-}
+export type Mail = CaughtMail;
 
-/** The mails the test's SMTP catcher received for one address (Mailpit-compatible API). */
-export async function mailsTo(address: string): Promise<Mail[]> {
-  const api = testUrls().mailApiUrl;
-  const res = await fetch(
-    `${api}/api/v1/search?query=${encodeURIComponent(`to:${address}`)}&limit=0`,
-  );
-  if (!res.ok) throw new Error(`mail API answered ${res.status}`);
-  const { messages } = (await res.json()) as { messages: Mail[] };
-  return messages.filter((m) => m.To.some((t) => t.Address.toLowerCase() === address));
+/** The mails the test's SMTP catcher received for one address. */
+export function mailsTo(address: string): Promise<Mail[]> {
+  return caughtMailsTo(testUrls().mailApiUrl, address);
 }
 
 /** Waits until an address has received mails whose subjects match each of `subjects`. */
