@@ -22,6 +22,7 @@ import { loadApplicationsConfig, type ApplicationsConfig } from './config';
 import { ApplicationsRepository } from './data-access/applications-repository';
 import { registerModels } from './data-access/models';
 import { PrivacyRepository } from './data-access/privacy-repository';
+import { ReferralQuotaRepository } from './data-access/referral-quota-repository';
 import { WishesRepository } from './data-access/wishes-repository';
 import { HandoversRepository } from './data-access/handovers-repository';
 import { HandoverBookings } from './domain/handover-bookings';
@@ -140,6 +141,10 @@ export async function composeApplications(
     changes: { applications, lots, handoverLinks },
     wishes,
     wishesRepo,
+    bookingOf: (applicationId) => handoverBookings.referrerBookingOf(applicationId),
+    perReferrerPerDay: config.REFERRALS_PER_REFERRER_PER_DAY,
+    quota: new ReferralQuotaRepository(kit.store),
+    timeZone: config.TIMEZONE,
   });
   kit.every(
     'expired referrals',

@@ -86,6 +86,14 @@ export function loadApplicationsConfig(env: NodeJS.ProcessEnv = process.env) {
         .transform((v) => v.replace(/\/+$/, '')),
       /** issue 44: a referral still pending after this many days closes as expired */
       REFERRAL_VALID_DAYS: envInt(Limits.referralValidDays, { min: 1, max: 365 }),
+      /**
+       * issue 44: referrals one referrer may make per office day (429 REFERRAL_DAILY_LIMIT after):
+       * what a stolen referrer account can make the platform send is bounded by it
+       */
+      REFERRALS_PER_REFERRER_PER_DAY: envInt(Limits.referralsPerReferrerPerDay, {
+        min: 1,
+        max: 10_000,
+      }),
       /** a family may book, change or cancel its slot up to this many hours before it */
       HANDOVER_CHANGE_HOURS: envInt(Limits.handoverChangeHours, { min: 0, max: 24 * 14 }),
       /** a booked slot without an outcome this long after its end counts as missed */

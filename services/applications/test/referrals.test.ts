@@ -8,9 +8,12 @@ import { signTestToken } from '@furniture/platform/testing';
 import { adminToken, e164, eventually, newPhone, volunteerToken } from './harness';
 import { startStack, type Stack } from './stack';
 
+/** a low daily limit, so that the test of the bound reaches it (the default is 50) */
+const PER_DAY = 20;
+
 let s: Stack;
 beforeAll(async () => {
-  s = await startStack();
+  s = await startStack({ env: { REFERRALS_PER_REFERRER_PER_DAY: String(PER_DAY) } });
 });
 afterAll(async () => {
   await s?.stop();
@@ -365,5 +368,175 @@ describe('a referral as a wish', () => {
       olena,
     );
     expect(noWhatsapp.status).toBe(422);
+  });
+});
+
+describe('an approved referral booked', () => {
+  test("when the referred family books its slot, then the referrer's view shows when, pickup or delivery, and where; none before", async () => {
+    const staff = { token: adminToken() };
+    const lot = await s.createLot();
+    const ref = (await refer(lot)).body;
+    expect(
+      (
+        await s.http.patch(
+          `/api/v1/applications/${ref.application_id}/status`,
+          { status: 'approved' },
+          staff,
+        )
+      ).status,
+    ).toBe(202);
+    const approved = await eventually(
+      async () => {
+        const one = await s.http.get(`/api/v1/referrals/${ref.id}`, olena);
+        return one.body.status === 'approved' ? one.body : undefined;
+      },
+      { what: 'the referral approved' },
+    );
+    expect(approved.booking).toBeNull();
+
+    const place = await s.http.post(
+      '/api/v1/locations/',
+      { name: 'Lager Lindenau', address: 'Lützner Str. 30', city: 'Leipzig', notes: null },
+      staff,
+    );
+    expect(place.status).toBe(201);
+    const start = new Date(Date.now() + 50 * 3600_000);
+    start.setUTCMinutes(0, 0, 0);
+    const end = new Date(start.getTime() + 3600_000);
+    const slot = await s.http.post(
+      '/api/v1/slots/',
+      {
+        location_id: place.body.id,
+        kind: 'pickup',
+        starts_at: start.toISOString(),
+        ends_at: end.toISOString(),
+        capacity: 2,
+      },
+      staff,
+    );
+    expect(slot.status).toBe(201);
+    const token = (approved.handover_url as string).split('/handover/')[1]!;
+    const booked = await s.http.post(`/api/v1/handovers/${token}/booking`, {
+      slot_id: slot.body.id,
+    });
+    expect(booked.status).toBe(200);
+
+    const expected = {
+      starts_at: start.toISOString(),
+      ends_at: end.toISOString(),
+      kind: 'pickup',
+      location: 'Lager Lindenau',
+    };
+    expect((await s.http.get(`/api/v1/referrals/${ref.id}`, olena)).body.booking).toEqual(expected);
+    const list = await s.http.get('/api/v1/referrals/', olena);
+    expect(list.body.referrals.find((r: { id: number }) => r.id === ref.id).booking).toEqual(
+      expected,
+    );
+    // nothing of the booking for another agency
+    expect((await s.http.get(`/api/v1/referrals/${ref.id}`, petra)).status).toBe(404);
+  });
+});
+
+describe('what one referrer can make the platform send', () => {
+  test(`when a referrer makes more than ${PER_DAY} referrals in a day, even at once, then exactly ${PER_DAY} are taken and the rest refused with 429 REFERRAL_DAILY_LIMIT in the caller's language; other referrers go on`, async () => {
+    const busy = referrerOf(caritas, 903);
+    const lot = await s.createLot();
+    const answers = await Promise.all(
+      Array.from({ length: PER_DAY + 3 }, () => refer(lot, family(), busy)),
+    );
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((x) => x === 201)).toHaveLength(PER_DAY);
+    expect(statuses.filter((x) => x === 429)).toHaveLength(3);
+    const refused = answers.find((a) => a.status === 429)!;
+    expect(refused.body.code).toBe('REFERRAL_DAILY_LIMIT');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(25 * 3600);
+
+    const uk = await s.http.post(
+      '/api/v1/referrals/',
+      { lot_id: lot, family: family() },
+      { ...busy, headers: { 'accept-language': 'uk' } },
+    );
+    expect(uk.status).toBe(429);
+    expect(uk.body.message).toContain(`${PER_DAY} родин`);
+    const de = await s.http.post(
+      '/api/v1/referrals/',
+      { wish: { category_id: 2, description: 'Ein Tisch mit vier Stühlen' }, family: family() },
+      { ...busy, headers: { 'accept-language': 'de' } },
+    );
+    expect(de.status).toBe(429);
+    expect(de.body.message).toContain(`heute schon ${PER_DAY} Familien vermittelt`);
+    const stored = await s.applications.conn
+      .collection('applications')
+      .countDocuments({ 'referral.referrer_id': 903 });
+    expect(stored).toBe(PER_DAY);
+
+    // another referrer of the same agency has its own day
+    expect((await refer(lot, family(), referrerOf(caritas, 904))).status).toBe(201);
+  });
+});
+
+describe('a referred wish in the log and under privacy', () => {
+  test("when a referrer sends a wish, then wish.created says who referred whom (the log's REFER entry); the family's lookup shows the referral and its erasure takes the note and household", async () => {
+    const fam = family({ name: 'Oksana Melnyk', whatsapp: newPhone() });
+    const res = await s.http.post(
+      '/api/v1/referrals/',
+      {
+        wish: { category_id: 3, description: 'Ein Kleiderschrank für vier Personen' },
+        family: fam,
+        note: 'Wohnung ab 1. Januar, noch leer',
+      },
+      olena,
+    );
+    expect(res.status).toBe(201);
+    const created = await s.recorder.waitFor(
+      Events.WishCreated,
+      (e) => e.payload.wish_id === res.body.wish_id,
+    );
+    expect(created.payload).toMatchObject({
+      applicant_name: 'Oksana Melnyk',
+      referral: {
+        id: res.body.id,
+        agency: caritas,
+        referrer: { id: 901, name: 'Sozialarbeiterin 901' },
+      },
+    });
+
+    const admin = { token: adminToken() };
+    const found = await s.http.post('/api/v1/privacy/lookup', { phone: fam.whatsapp }, admin);
+    expect(found.status).toBe(200);
+    expect(found.body.wishes[0]).toMatchObject({
+      id: res.body.wish_id,
+      referral: {
+        id: res.body.id,
+        agency_id: caritas.id,
+        referrer_name: 'Sozialarbeiterin 901',
+        household_size: 4,
+        note: 'Wohnung ab 1. Januar, noch leer',
+      },
+    });
+    // an active wish is not erased (409), a cancelled one is
+    expect(
+      (await s.http.post('/api/v1/privacy/erase', { phone: fam.whatsapp }, admin)).status,
+    ).toBe(409);
+    expect(
+      (await s.http.patch(`/api/v1/wishes/${res.body.wish_id}/status?status=cancelled`, {}, admin))
+        .status,
+    ).toBe(200);
+    const erased = await s.http.post('/api/v1/privacy/erase', { phone: fam.whatsapp }, admin);
+    expect(erased.status).toBe(200);
+    expect(erased.body.wishes).toBe(1);
+    const stored = await s.applications.conn.collection('wishes').findOne({ id: res.body.wish_id });
+    expect(stored?.referral).toMatchObject({
+      id: res.body.id,
+      agency_id: caritas.id,
+      note: null,
+      household_size: 0,
+    });
+    expect(JSON.stringify(stored)).not.toContain('Wohnung ab 1. Januar');
+    expect(JSON.stringify(stored)).not.toContain('Oksana Melnyk');
+    // the referrer's view keeps the referral, without the family's name
+    const seen = await s.http.get(`/api/v1/referrals/${res.body.id}`, olena);
+    expect(JSON.stringify(seen.body)).not.toContain('Oksana Melnyk');
   });
 });

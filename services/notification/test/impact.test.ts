@@ -91,6 +91,7 @@ describe('the impact figures', () => {
     expect(empty.months).toHaveLength(3);
     expect(empty.totals.lots_given).toBe(0);
     expect(empty.median_days_to_pickup).toBeNull();
+    expect(empty.agencies).toEqual([]);
 
     const now = new Date();
     const iso = (daysAgo: number) => new Date(now.getTime() - daysAgo * 86_400_000).toISOString();
@@ -225,6 +226,93 @@ describe('the impact figures', () => {
     expect(r.handovers_measured_since_approval).toBe(4);
     expect(r.handovers_measured - before.handovers_measured).toBe(6);
     expect(r.totals.lots_given - before.totals.lots_given).toBe(6);
+  });
+
+  test("when partner agencies refer families for lots and as wishes and some are handed over, then the report counts each agency's families (a family served once), under the agency's latest name, each event once; the families' own count nowhere", async () => {
+    const agencyA = { id: freshId(), name: 'Caritas Leipzig' };
+    const agencyB = { id: freshId(), name: 'Diakonie Halle' };
+    const referral = (agency: { id: number; name: string }) => ({
+      id: freshId(),
+      agency,
+      referrer: { id: freshId(), name: 'Petra Sozial' },
+    });
+    const referred = (agency: { id: number; name: string }) =>
+      createEvent(Events.ApplicationSubmitted, {
+        ...familyFields(family()),
+        status: 'pending',
+        queue_position: 1,
+        category_id: 3,
+        referral: referral(agency),
+      });
+    const referredWish = (agency: { id: number; name: string }) =>
+      createEvent(Events.WishCreated, {
+        wish_id: freshId(),
+        applicant_name: 'Iryna',
+        furniture_category: 2,
+        status: 'active',
+        referral: referral(agency),
+      });
+    const referredHandover = (agency: { id: number; name: string }, first: boolean) => {
+      const e = handover(new Date().toISOString(), new Date().toISOString(), first);
+      return {
+        ...e,
+        payload: {
+          ...e.payload,
+          referrer: {
+            name: 'Petra Sozial',
+            email: 'petra@beratung.example',
+            language: 'de' as const,
+            agency_name: agency.name,
+            agency_id: agency.id,
+          },
+        },
+      };
+    };
+    const before = await report();
+    const twice = referred(agencyA);
+    await deliver(
+      twice,
+      referred(agencyA),
+      referred(agencyA),
+      referredWish(agencyA),
+      referred(agencyB),
+      referredWish(agencyB),
+      referredWish(agencyB),
+      referredHandover(agencyA, true),
+      referredHandover(agencyA, false),
+      // the families' own: in the totals, in no agency
+      submittedIn(3),
+      handover(new Date().toISOString(), new Date().toISOString(), true),
+      // renamed since: the latest name heard
+      referred({ ...agencyB, name: 'Diakonie Halle-Saale' }),
+    );
+    await svc.publish(twice); // redelivered: counted once
+    await deliver(referredWish(agencyA));
+
+    const r = await report();
+    const ours = r.agencies.filter((a: { agency_id: number }) =>
+      [agencyA.id, agencyB.id].includes(a.agency_id),
+    );
+    expect(ours).toEqual([
+      {
+        agency_id: agencyA.id,
+        name: 'Caritas Leipzig',
+        applications: 3,
+        wishes: 2,
+        lots_given: 2,
+        families_served: 1,
+      },
+      {
+        agency_id: agencyB.id,
+        name: 'Diakonie Halle-Saale',
+        applications: 2,
+        wishes: 2,
+        lots_given: 0,
+        families_served: 0,
+      },
+    ]);
+    expect(r.totals.applications - before.totals.applications).toBe(6);
+    expect(r.totals.families_served - before.totals.families_served).toBe(2);
   });
 
   test('when a volunteer or nobody asks, or the range is out of bounds, then 403 / 401 / 422', async () => {

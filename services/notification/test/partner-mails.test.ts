@@ -6,7 +6,7 @@
 import { Events, type Language } from '@furniture/contracts';
 import { createEvent } from '@furniture/platform';
 import { eventually, testUrls } from '@furniture/platform/testing';
-import { family, freshAddress, statusChange } from './events';
+import { family, freshAddress, freshId, statusChange, submitted } from './events';
 import { startNotification, type NotificationUnderTest } from './harness';
 import { mailbox } from './mailbox';
 
@@ -143,5 +143,75 @@ describe("a referred family's news for its referrer", () => {
       .find({ application_id: f.applicationId })
       .toArray();
     expect(records.map((m) => m.kind)).toEqual(['approved']);
+  });
+});
+
+describe('the log says who referred whom', () => {
+  test("when a referrer refers a family for a lot and as a wish, then each has a REFER entry naming family, agency and referrer; the family's erasure takes the family and leaves who referred", async () => {
+    const agency = { id: freshId(), name: 'Caritas Leipzig' };
+    const referral = () => ({
+      id: freshId(),
+      agency,
+      referrer: { id: 901, name: 'Petra Sozial' },
+    });
+    const f = family({ name: 'Iryna Bondarenko' });
+    const own = submitted(f);
+    const app = { ...own, payload: { ...own.payload, referral: referral() } };
+    const wishId = freshId();
+    const wish = createEvent(Events.WishCreated, {
+      wish_id: wishId,
+      applicant_name: 'Iryna Bondarenko',
+      furniture_category: 2,
+      status: 'active',
+      referral: referral(),
+    });
+    await svc.publish(app);
+    await svc.publish(wish);
+    await svc.handled(app);
+    await svc.handled(wish);
+    const entryOf = (target: string, id: number) =>
+      svc.conn
+        .collection('activity_logs')
+        .findOne({ target_type: target, target_id: id, action_type: 'REFER' });
+    for (const [target, id] of [
+      ['application', f.applicationId],
+      ['wish', wishId],
+    ] as const) {
+      const entry = await entryOf(target, id);
+      expect(entry).not.toBeNull();
+      const details = JSON.parse(String(entry!.details_json));
+      expect(details).toMatchObject({
+        applicant_name: 'Iryna Bondarenko',
+        agency_id: agency.id,
+        agency: 'Caritas Leipzig',
+        referrer_id: 901,
+        referrer: 'Petra Sozial',
+      });
+    }
+
+    const erasure = createEvent(
+      Events.PersonalDataErased,
+      { reason: 'request', application_ids: [f.applicationId], wish_ids: [wishId] },
+      admin,
+    );
+    await svc.publish(erasure);
+    await svc.handled(erasure);
+    for (const [target, id] of [
+      ['application', f.applicationId],
+      ['wish', wishId],
+    ] as const) {
+      const entry = await eventually(
+        async () => {
+          const e = await entryOf(target, id);
+          return e && !String(e.details_json).includes('Iryna') ? e : undefined;
+        },
+        { what: `the ${target}'s REFER entry without the family` },
+      );
+      expect(JSON.parse(String(entry.details_json))).toMatchObject({
+        agency: 'Caritas Leipzig',
+        referrer: 'Petra Sozial',
+      });
+      expect(JSON.stringify(entry)).not.toContain('Bondarenko');
+    }
   });
 });

@@ -418,6 +418,117 @@ export async function shutdownWithoutBroker(
   return { ...report, shutdownMs };
 }
 
+/**
+ * A partner agency's referrer refers a family (issue 44) while the broker is gone, and staff
+ * approve it: both are answered at once (their events wait in the outbox), and once the broker is
+ * back the family gets its two mails and the referrer its approval mail, each once.
+ */
+export async function referralDuringBrokerOutage(
+  lab: FaultLab,
+  outageMs = 60_000,
+): Promise<FaultReport> {
+  const lotId = await lab.createLot('Kleiderschrank (Vermittlung, Broker)');
+  // an agency and its referrer, as an admin and the invitee make them
+  const agency = await lab.call<{ id: number }>('POST', '/agencies/', {
+    body: {
+      name: `Caritas Faults ${Date.now()}`,
+      city: 'Leipzig',
+      contact_email: 'beratung@caritas.example',
+    },
+  });
+  if (agency.status !== 201) throw new Error(`agency: ${agency.status}`);
+  const referrer = {
+    email: `referrer-${Date.now()}@faults.example`,
+    password: 'Sozialarbeit-im-Viertel-7',
+  };
+  const invited = await lab.call<{ invite_url: string }>(
+    'POST',
+    `/agencies/${agency.body.id}/invitations`,
+    { body: { email: referrer.email, language: 'de' } },
+  );
+  if (invited.status !== 201) throw new Error(`invitation: ${invited.status}`);
+  const secret = invited.body.invite_url.split('/').pop()!;
+  const accepted = await lab.call('POST', `/invitations/${secret}/accept`, {
+    body: { name: 'Petra Sozial', password: referrer.password },
+    token: null,
+  });
+  if (accepted.status !== 201) throw new Error(`acceptance: ${accepted.status}`);
+  const login = await lab.call<{ access_token: string }>('POST', '/auth/login', {
+    body: referrer,
+    token: null,
+  });
+  if (login.status !== 200) throw new Error(`referrer login: ${login.status}`);
+  // the invitation's mail first, so that the referrer's mail after the outage is the approval's
+  await lab.until('the invitation mail', async () =>
+    (await lab.mails()).some((m) => m.To[0]?.Address === referrer.email),
+  );
+
+  const f = family('uk');
+  await lab.rabbit.stopApp();
+  let applicationId = 0;
+  const notes: string[] = [];
+  try {
+    const referred = await lab.call<{ application_id: number }>('POST', '/referrals/', {
+      token: login.body.access_token,
+      headers: { 'accept-language': 'de' },
+      body: {
+        lot_id: lotId,
+        family: {
+          name: f.name,
+          phone: f.phone,
+          whatsapp: f.phone,
+          email: f.email,
+          city: 'Leipzig',
+          address: 'Eisenbahnstraße 5',
+          household_size: 4,
+          language: f.language,
+          needs_delivery_help: false,
+        },
+        note: 'während der Broker fehlt',
+      },
+    });
+    if (referred.status !== 201)
+      throw new Error(`referral refused while the broker is away: ${referred.status}`);
+    applicationId = referred.body.application_id;
+    await lab.requestApproval(applicationId);
+    const doc = await lab
+      .db('applications')
+      .collection('applications')
+      .findOne({ id: applicationId });
+    if (doc?._outbox_pending !== true) throw new Error('the events did not wait in the outbox');
+    await sleep(outageMs);
+    const early = (await lab.mails()).filter((m) =>
+      [f.email, referrer.email].includes(m.To[0]?.Address ?? ''),
+    );
+    // only the invitation: nothing of the referral could go out without the broker
+    if (early.length !== 1) notes.push(`Error: ${early.length - 1} mail(s) during the outage`);
+  } finally {
+    await lab.rabbit.startApp();
+  }
+  const back = Date.now();
+  const report = await settle(
+    lab,
+    `broker gone for ${Math.round(outageMs / 1000)} s during a referral and its approval`,
+    {
+      // the family: submitted and approved; the referrer: the invitation and the approval
+      mailsPer: new Map([
+        [f.email, 2],
+        [referrer.email, 2],
+      ]),
+      accepted: [{ id: applicationId, lotId }],
+    },
+    back,
+    approvedAndRejected(lab, lotId, applicationId, []),
+    notes,
+  );
+  const toReferrer = (await lab.mails()).filter((m) => m.To[0]?.Address === referrer.email);
+  if (!toReferrer.some((m) => m.Subject.includes(`${f.name}: genehmigt`)))
+    report.notes.push(
+      `Error: no approval mail for the referrer (${toReferrer.map((m) => m.Subject).join(' | ')})`,
+    );
+  return report;
+}
+
 /** Formats reports as one table. */
 export function table(reports: FaultReport[]): string {
   const rows = [

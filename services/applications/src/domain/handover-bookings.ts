@@ -128,6 +128,24 @@ export class HandoverBookings implements HandoverLinks {
     };
   }
 
+  /** The slot an application holds now, as its referrer sees it (issue 44); null: none. */
+  async referrerBookingOf(applicationId: number): Promise<{
+    starts_at: string;
+    ends_at: string;
+    kind: HandoverRecord['kind'];
+    location: string;
+  } | null> {
+    const h = await this.deps.handovers.bookedOf({ application_id: applicationId });
+    if (!h) return null;
+    const location = await this.deps.handovers.findLocation(h.location_id);
+    return {
+      starts_at: h.starts_at.toISOString(),
+      ends_at: h.ends_at.toISOString(),
+      kind: h.kind,
+      location: placeOf(location).name,
+    };
+  }
+
   /**
    * Ends a booking as cancelled (by the family, staff or the system) and gives its place back.
    * false when it was no longer booked (someone else ended it first).

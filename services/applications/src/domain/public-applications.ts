@@ -8,7 +8,7 @@ import {
 import { AppError, createEvent, type LotLookup, type LotView } from '@furniture/platform/domain';
 import type { ApplicationsRepository } from '../data-access/applications-repository';
 import { isOpen, type ApplicantFields, type ReferralRecord } from './records';
-import { closeLateApplication, familyNumbers, lotName } from './status-changes';
+import { closeLateApplication, familyNumbers, lotName, referralOf } from './status-changes';
 
 export interface PublicApplicationsDeps {
   applications: ApplicationsRepository;
@@ -51,13 +51,6 @@ export interface Eligibility {
   total_applications: number;
   max_open_applications: number;
 }
-
-/** Who referred the family, as the events tell it (the activity log: who referred whom). */
-const referralOf = (r: ReferralRecord) => ({
-  id: r.id,
-  agency: { id: r.agency_id, name: r.agency_name },
-  referrer: { id: r.referrer_id, name: r.referrer_name },
-});
 
 const isOpenForApplications = (lot: LotView) => !lot.deleted && lot.status === 'available';
 

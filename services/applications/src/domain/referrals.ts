@@ -6,7 +6,7 @@ import type {
   ReferralCreated,
   ReferralsAnswer,
 } from '@furniture/contracts';
-import { AppError, type AuthenticatedActor } from '@furniture/platform/domain';
+import { AppError, localDay, rangeEnd, type AuthenticatedActor } from '@furniture/platform/domain';
 import type { Moderation } from './moderation';
 import type { PhoneValue, PublicApplications } from './public-applications';
 import { SYSTEM_AUTHOR } from './notes';
@@ -16,6 +16,14 @@ import type { WishesRepository } from '../data-access/wishes-repository';
 import { changeStatus, type StatusChangeDeps } from './status-changes';
 
 const DAY_MS = 24 * 3600 * 1000;
+
+/** The booked slot of a referred family, as its referrer sees it (null: none booked). */
+export type ReferralBooking = Referral['booking'];
+
+/** The numbered places of a referrer's day (data-access/referral-quota-repository.ts). */
+export interface ReferralQuota {
+  take(share: string, size: number): Promise<boolean>;
+}
 
 /** The family's numbers as the route parsed them (E.164 and as typed). */
 export interface ReferralPhones {
@@ -43,6 +51,12 @@ export class Referrals {
       /** a referral as a wish: the family's own wish path */
       wishes: WishesService;
       wishesRepo: WishesRepository;
+      /** the slot an approved family booked (HandoverBookings) */
+      bookingOf: (applicationId: number) => Promise<ReferralBooking>;
+      /** the referrals one referrer may make per office day, and where they are counted */
+      perReferrerPerDay: number;
+      quota: ReferralQuota;
+      timeZone: string;
     },
   ) {}
 
@@ -79,6 +93,7 @@ export class Referrals {
   ): Promise<ReferralCreated> {
     const agencyId = actor.agencyId;
     if (actor.role !== 'referrer' || agencyId === undefined) throw new AppError('FORBIDDEN');
+    await this.takeDailyPlace(actor);
     const f = input.family;
     const referral: ReferralRecord = {
       id: await this.deps.drawId(),
@@ -139,6 +154,26 @@ export class Referrals {
     };
   }
 
+  /**
+   * Takes one of the referrer's places of the office day, or refuses with 429 until midnight:
+   * each referral makes the platform send messages to numbers the referrer typed, so a stolen
+   * referrer account can make it send at most this many families' messages a day.
+   */
+  private async takeDailyPlace(actor: AuthenticatedActor): Promise<void> {
+    const { perReferrerPerDay: limit, timeZone } = this.deps;
+    const now = new Date();
+    const day = localDay(now, timeZone);
+    if (await this.deps.quota.take(`${actor.id}:${day}`, limit)) return;
+    const retryAfter = Math.max(
+      1,
+      Math.ceil((rangeEnd(day, timeZone).getTime() - now.getTime()) / 1000),
+    );
+    throw new AppError('REFERRAL_DAILY_LIMIT', {
+      params: { limit },
+      extra: { retry_after: retryAfter },
+    });
+  }
+
   /** A referrer's agency's referrals; staff: every agency's, or one's (`agencyId`). */
   async list(actor: AuthenticatedActor, agencyId?: number): Promise<ReferralsAnswer> {
     const scope = actor.role === 'referrer' ? this.ownAgency(actor) : agencyId;
@@ -146,15 +181,22 @@ export class Referrals {
       this.deps.moderation.referred(scope),
       this.deps.wishesRepo.referred({ agencyId: scope }),
     ]);
-    const all = [...apps.map(toReferral), ...wishes.map((w) => wishReferral(w.wish, w.referral))];
+    const referred = await Promise.all(apps.map((app) => this.withBooking(app)));
+    const all = [...referred, ...wishes.map((w) => wishReferral(w.wish, w.referral))];
     return { referrals: all.sort((a, b) => b.created_at.localeCompare(a.created_at)) };
+  }
+
+  /** The referral of an application, with the slot it booked while approved (issue 44). */
+  private async withBooking(app: Application): Promise<Referral> {
+    const booking = app.status === 'approved' ? await this.deps.bookingOf(app.id) : null;
+    return toReferral(app, booking);
   }
 
   async get(actor: AuthenticatedActor, id: number): Promise<Referral> {
     const app = await this.deps.moderation.ofReferral(id);
     const [wish] = app ? [] : await this.deps.wishesRepo.referred({ referralId: id }, 1);
     const found = app?.referral
-      ? toReferral(app)
+      ? await this.withBooking(app)
       : wish
         ? wishReferral(wish.wish, wish.referral)
         : null;
@@ -172,7 +214,7 @@ export class Referrals {
 }
 
 /** A referred family's application as its referrer sees it: where it stands, nothing internal. */
-export function toReferral(app: Application): Referral {
+export function toReferral(app: Application, booking: ReferralBooking = null): Referral {
   const r = app.referral!;
   return {
     id: r.id,
@@ -185,7 +227,7 @@ export function toReferral(app: Application): Referral {
     queue_position: app.queue_position,
     pickup_by: app.pickup_by,
     handover_url: app.handover_url ?? null,
-    booking: null,
+    booking,
     created_at: app.created_at,
     expires_at: r.expires_at,
   };

@@ -7,7 +7,12 @@ import {
 } from '@furniture/contracts';
 import { createEvent } from '@furniture/platform/domain';
 import type { ApplicationsRepository } from '../data-access/applications-repository';
-import { holdsLot, type ApplicationRecord, type TransitionExtras } from './records';
+import {
+  holdsLot,
+  type ApplicationRecord,
+  type ReferralRecord,
+  type TransitionExtras,
+} from './records';
 import type { LotLookup, LotView } from '@furniture/platform/domain';
 import type { HandoverLinks } from './handover-links';
 import { noteLine, statusLabelDe, SYSTEM_AUTHOR, type NoteAuthor } from './notes';
@@ -89,9 +94,19 @@ export function referrerOf(app: Pick<ApplicationRecord, 'referral'>) {
           email: r.referrer_email,
           language: r.referrer_language,
           agency_name: r.agency_name,
+          agency_id: r.agency_id,
         },
       }
     : {};
+}
+
+/** Who referred a family, as the events tell it (the activity log, the impact counts). */
+export function referralOf(r: ReferralRecord) {
+  return {
+    id: r.id,
+    agency: { id: r.agency_id, name: r.agency_name },
+    referrer: { id: r.referrer_id, name: r.referrer_name },
+  };
 }
 
 export type ChangeOptions = {

@@ -17,6 +17,7 @@ import type { WishesRepository } from '../data-access/wishes-repository';
 import { berlinTimestamp } from './notes';
 import type { PhoneValue } from './public-applications';
 import type { ReferralRecord } from './records';
+import { referralOf } from './status-changes';
 
 /** Lots shown with each active wish, wishes shown with a lot. */
 const MATCHES_PER_WISH = 5;
@@ -66,6 +67,8 @@ export class WishesService {
           applicant_name: w.applicant_name,
           furniture_category: w.furniture_category,
           status: w.status,
+          // who referred whom (issue 44): the activity log's REFER entry, the impact counts
+          ...(input.referral ? { referral: referralOf(input.referral) } : {}),
         }),
       ],
     );

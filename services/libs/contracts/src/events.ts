@@ -196,6 +196,15 @@ export const referrerMailSchema = z.object({
   email: z.string(),
   language: z.enum(Languages),
   agency_name: z.string(),
+  /** the agency (the impact counts per agency); absent in earlier versions */
+  agency_id: z.number().int().optional(),
+});
+
+/** Who referred a family (issue 44), as the activity log and the impact counters hear it. */
+const referralRef = z.object({
+  id: z.number().int(),
+  agency: z.object({ id: z.number().int(), name: z.string() }),
+  referrer: z.object({ id: z.number().int(), name: z.string() }),
 });
 
 /** Who a mail about an application goes to, and about which lot. */
@@ -373,13 +382,7 @@ export const EventPayloads = {
     /** the lot's category (the impact counters); absent in earlier versions */
     category_id: z.number().int().optional(),
     /** issue 44: the partner agency's referrer who applied for the family (who referred whom) */
-    referral: z
-      .object({
-        id: z.number().int(),
-        agency: z.object({ id: z.number().int(), name: z.string() }),
-        referrer: z.object({ id: z.number().int(), name: z.string() }),
-      })
-      .optional(),
+    referral: referralRef.optional(),
   }),
   [Events.ApplicationApprovalRequested]: z.object({
     ...applicationRef,
@@ -460,6 +463,8 @@ export const EventPayloads = {
     applicant_name: z.string(),
     furniture_category: z.number().int().nullable(),
     status: z.enum(WishStatuses),
+    /** issue 44: the referrer who sent the wish for the family; absent for the family's own */
+    referral: referralRef.optional(),
   }),
   [Events.WishStatusChanged]: z.object({
     wish_id: z.number().int(),

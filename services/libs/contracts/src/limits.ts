@@ -34,6 +34,8 @@ export const Limits = {
   householdMax: 20,
   /** a referral still pending after this many days closes as expired (REFERRAL_VALID_DAYS) */
   referralValidDays: 30,
+  /** referrals one referrer may make per office day (REFERRALS_PER_REFERRER_PER_DAY) */
+  referralsPerReferrerPerDay: 50,
   /** what the login form asks (a stored password may predate the stricter rule below) */
   passwordMin: 8,
   /** a new password: at least this long, and not easy to guess (the auth service estimates it) */

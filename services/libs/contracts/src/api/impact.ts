@@ -30,6 +30,22 @@ const impactCategorySchema = z.object({
 });
 export type ImpactCategory = z.infer<typeof impactCategorySchema>;
 
+/** A partner agency's families (issue 44): a funder asks how many it brought and were served. */
+const impactAgencySchema = z.object({
+  agency_id: int(),
+  /** the agency's name as its latest counted event told it */
+  name: z.string(),
+  /** applications for a lot its referrers made for families */
+  applications: int(),
+  /** wishes its referrers sent for families */
+  wishes: int(),
+  /** lots handed over to families it referred (applications completed) */
+  lots_given: int(),
+  /** families it referred whose handover was their first (a family counts once) */
+  families_served: int(),
+});
+export type ImpactAgency = z.infer<typeof impactAgencySchema>;
+
 /**
  * The impact dashboard: counters kept up to date by the platform's events since `counting_since`
  * (not by scanning the collections), months oldest first and zero-filled.
@@ -64,6 +80,8 @@ export const impactAnswer = z
     handovers_measured_since_approval: int(),
     /** by applications, most first (categories with no activity left out) */
     categories: z.array(impactCategorySchema),
+    /** issue 44: per partner agency, most families served first (agencies with none left out) */
+    agencies: z.array(impactAgencySchema),
   })
   .meta({ id: 'ImpactReport' });
 export type ImpactReport = z.infer<typeof impactAnswer>;

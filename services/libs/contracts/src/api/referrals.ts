@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Languages } from '../enums';
+import { Languages, SlotKinds } from '../enums';
 import { Limits } from '../limits';
 import { applicationCreateSchema, wishCreateSchema } from './applications';
 
@@ -83,7 +83,15 @@ export const referralSchema = z
     queue_position: int().nullable(),
     pickup_by: z.string().nullable(),
     handover_url: z.string().nullable(),
-    booking: z.object({ starts_at: z.string(), location: z.string() }).nullable(),
+    /** the family's booked pickup or delivery slot while approved (`location`: its name) */
+    booking: z
+      .object({
+        starts_at: z.string(),
+        ends_at: z.string(),
+        kind: z.enum(SlotKinds),
+        location: z.string(),
+      })
+      .nullable(),
     created_at: z.string(),
     expires_at: z.string(),
   })

@@ -12,6 +12,15 @@ export const applicationErrors = {
     de: 'Vermittlung nicht gefunden.',
     uk: 'Направлення не знайдено.',
   },
+  /**
+   * A referrer made REFERRALS_PER_REFERRER_PER_DAY referrals today (issue 44: what a stolen
+   * referrer account can make the platform send is bounded). retry_after: seconds to midnight.
+   */
+  REFERRAL_DAILY_LIMIT: {
+    status: 429,
+    de: 'Sie haben heute schon {limit} Familien vermittelt, so viele wie an einem Tag möglich. Morgen geht es weiter; in dringenden Fällen wenden Sie sich bitte an das Team.',
+    uk: 'Сьогодні ви вже направили {limit} родин — це денний максимум. Завтра можна продовжити; у термінових випадках зверніться, будь ласка, до команди.',
+  },
   /** The public client opens its duplicate dialog when the message holds one of these phrases. */
   ALREADY_APPLIED: {
     status: 409,

@@ -757,7 +757,7 @@ export const operations: readonly Operation[] = [
     'POST /referrals': {
       summary: "A partner agency's referrer applies for a family (issue 44)",
       description:
-        "The family's own application path: the same lot check, duplicate and per-phone rules, queue and messages (in the family's language and channel). A family that already applied for the lot (by itself or through any agency) is refused with ALREADY_APPLIED and nothing about the other application. Still pending after REFERRAL_VALID_DAYS (30) days, the referral closes as expired.",
+        "The family's own application path: the same lot check, duplicate and per-phone rules, queue and messages (in the family's language and channel). A family that already applied for the lot (by itself or through any agency) is refused with ALREADY_APPLIED and nothing about the other application. Still pending after REFERRAL_VALID_DAYS (30) days, the referral closes as expired. A referrer makes at most REFERRALS_PER_REFERRER_PER_DAY (50) referrals per office day, refused ones included: the next is refused with 429 REFERRAL_DAILY_LIMIT and Retry-After (seconds to midnight).",
       access: 'referrer-only',
       body: referralCreateSchema,
       ok: { status: 201, description: 'referred', schema: answers.referralCreatedAnswer },
@@ -766,10 +766,13 @@ export const operations: readonly Operation[] = [
         'LOT_NOT_AVAILABLE',
         'ALREADY_APPLIED',
         'TOO_MANY_OPEN_APPLICATIONS',
+        'REFERRAL_DAILY_LIMIT',
       ],
     },
     'GET /referrals': {
       summary: "The referred families: a referrer's own agency's; staff every agency's",
+      description:
+        "Each with where it stands; `booking` is the slot an approved family booked (start, end, pickup or delivery, the location's name), null before it books and once the application closed.",
       access: 'referrer',
       query: referralsQuerySchema,
       ok: { description: 'newest first', schema: answers.referralsAnswer },
@@ -1257,7 +1260,7 @@ export const operations: readonly Operation[] = [
     },
     'GET /impact': {
       summary:
-        'The impact dashboard: lots received and given per month, families served, waiting times, categories, donations received and accepted, lots from donations',
+        'The impact dashboard: lots received and given per month, families served, waiting times, categories, donations received and accepted, lots from donations, families per partner agency',
       access: 'admin',
       query: impactQuerySchema,
       ok: {

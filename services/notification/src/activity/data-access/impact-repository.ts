@@ -2,7 +2,9 @@ import { insertedUnlessTaken, type Store, type StoredCollection } from '@furnitu
 
 interface CounterDoc {
   _id: string;
-  n: number;
+  n?: number;
+  /** a name a report shows for a key (an agency's: `label:agency:<id>`), the last one heard */
+  label?: string;
 }
 interface MarkDoc {
   _id: string;
@@ -41,12 +43,19 @@ export class ImpactRepository {
    * When an increment fails (the database went away), the mark is taken back so that the retry
    * counts the event again: a counter may then err by one high, an event is never lost.
    */
-  async count(eventId: string, at: Date, deltas: Record<string, number>): Promise<boolean> {
+  async count(
+    eventId: string,
+    at: Date,
+    deltas: Record<string, number>,
+    labels: Record<string, string> = {},
+  ): Promise<boolean> {
     if (!(await insertedUnlessTaken(() => this.marks.insert({ _id: eventId, at: new Date() }))))
       return false;
     try {
       for (const [key, d] of Object.entries(deltas))
         if (d !== 0) await this.counters.upsert({ _id: key }, { $inc: { n: d } });
+      for (const [key, label] of Object.entries(labels))
+        await this.counters.upsert({ _id: `label:${key}` }, { $set: { label } });
       await this.keepEarliest(at);
     } catch (err) {
       await this.marks.remove({ _id: eventId }).catch(() => undefined);
@@ -60,12 +69,22 @@ export class ImpactRepository {
     return this.meta.upsert({ _id: 'since' }, { $min: { at } });
   }
 
-  /** Every counter, as key → value. */
-  async all(): Promise<{ counters: Map<string, number>; since: Date | null }> {
+  /** Every counter, as key → value, and every label, as key → name. */
+  async all(): Promise<{
+    counters: Map<string, number>;
+    labels: Map<string, string>;
+    since: Date | null;
+  }> {
     const [docs, since] = await Promise.all([
       this.counters.collection.find({}).toArray(),
       this.meta.collection.findOne({ _id: 'since' }),
     ]);
-    return { counters: new Map(docs.map((d) => [d._id, d.n])), since: since?.at ?? null };
+    const counters = new Map<string, number>();
+    const labels = new Map<string, string>();
+    for (const d of docs) {
+      if (d._id.startsWith('label:')) labels.set(d._id.slice('label:'.length), d.label ?? '');
+      else counters.set(d._id, d.n ?? 0);
+    }
+    return { counters, labels, since: since?.at ?? null };
   }
 }

@@ -46,6 +46,12 @@ const KEPT_DETAILS = new Set([
   'by',
   'outcome',
   'moved_from_slot_id',
+  // who referred the family (issue 44): the agency and its referrer, not the family's data
+  'referral_id',
+  'agency_id',
+  'agency',
+  'referrer_id',
+  'referrer',
 ]);
 
 /**

@@ -87,6 +87,20 @@ const familyOf = (p: { applicant_name: string; lot_id: number; lot_name: unknown
   lot_name: p.lot_name,
 });
 
+/** Who referred the family (issue 44): the agency and its referrer, beside the family. */
+const referralDetails = (
+  r: EventPayload<typeof Events.ApplicationSubmitted>['referral'],
+): Record<string, unknown> =>
+  r
+    ? {
+        referral_id: r.id,
+        agency_id: r.agency.id,
+        agency: r.agency.name,
+        referrer_id: r.referrer.id,
+        referrer: r.referrer.name,
+      }
+    : {};
+
 /** An entry about a user; `own`: the user's own action, which is then its actor. */
 const onUser =
   (action: ActionType, own = false) =>
@@ -212,15 +226,7 @@ const Mappings: { [N in EventName]: ((p: EventPayload<N>) => Mapped | null) | nu
       ...familyOf(p),
       new_status: p.status,
       queue_position: p.queue_position,
-      ...(p.referral
-        ? {
-            referral_id: p.referral.id,
-            agency_id: p.referral.agency.id,
-            agency: p.referral.agency.name,
-            referrer_id: p.referral.referrer.id,
-            referrer: p.referral.referrer.name,
-          }
-        : {}),
+      ...referralDetails(p.referral),
     }),
   [Events.ApplicationApproved]: statusChange('APPROVE'),
   [Events.ApplicationRejected]: statusChange('REJECT'),
@@ -266,11 +272,13 @@ const Mappings: { [N in EventName]: ((p: EventPayload<N>) => Mapped | null) | nu
       // the note of a status change sent without one (it completes that change's line)
       ...(p.status_action ? { status_action: p.status_action } : {}),
     }),
+  // a wish a referrer sent for a family (issue 44): who referred whom, as for an application
   [Events.WishCreated]: (p) =>
-    entry('CREATE', 'wish', p.wish_id, {
+    entry(p.referral ? 'REFER' : 'CREATE', 'wish', p.wish_id, {
       applicant_name: p.applicant_name,
       furniture_category: p.furniture_category,
       new_status: p.status,
+      ...referralDetails(p.referral),
     }),
   [Events.WishStatusChanged]: (p) =>
     // a notes-only change, with the notes before it (absent in events of earlier versions)

@@ -3,6 +3,7 @@ import {
   type DomainEvent,
   type EventName,
   type EventPayload,
+  type ImpactAgency,
   type ImpactCategory,
   type ImpactQuery,
   type ImpactReport,
@@ -11,8 +12,17 @@ import { localDay } from '@furniture/platform/domain';
 
 /** The storage the counters need (data-access/impact-repository.ts). */
 export interface ImpactStore {
-  count(eventId: string, at: Date, deltas: Record<string, number>): Promise<boolean>;
-  all(): Promise<{ counters: Map<string, number>; since: Date | null }>;
+  count(
+    eventId: string,
+    at: Date,
+    deltas: Record<string, number>,
+    labels?: Record<string, string>,
+  ): Promise<boolean>;
+  all(): Promise<{
+    counters: Map<string, number>;
+    labels: Map<string, string>;
+    since: Date | null;
+  }>;
 }
 
 /** Waiting times beyond a year are counted as a year (the histogram's last bucket). */
@@ -39,7 +49,29 @@ const key = {
   /** days from the approval to the handover (issue 29) */
   sinceApproval: (days: number) => `approved:${days}`,
   category: (id: number, what: keyof Omit<ImpactCategory, 'category_id'>) => `cat:${id}:${what}`,
+  /** issue 44: the families a partner agency referred, and what became of them */
+  agency: (id: number, what: keyof Omit<ImpactAgency, 'agency_id' | 'name'>) =>
+    `agency:${id}:${what}`,
+  agencyName: (id: number) => `agency:${id}`,
 };
+
+/** The agency an event names (issue 44): a referral's, or a referred family's referrer's. */
+function agencyOf(event: DomainEvent): { id: number; name: string } | null {
+  switch (event.name) {
+    case Events.ApplicationSubmitted:
+      return (
+        (event.payload as EventPayload<typeof Events.ApplicationSubmitted>).referral?.agency ?? null
+      );
+    case Events.WishCreated:
+      return (event.payload as EventPayload<typeof Events.WishCreated>).referral?.agency ?? null;
+    case Events.ApplicationCompleted: {
+      const r = (event.payload as EventPayload<typeof Events.ApplicationCompleted>).referrer;
+      return r?.agency_id !== undefined ? { id: r.agency_id, name: r.agency_name } : null;
+    }
+    default:
+      return null;
+  }
+}
 
 /**
  * The impact dashboard for donors' reports (issue 19): counters kept up to date by the events
@@ -59,6 +91,7 @@ export class ImpactService {
     const add = (k: string, n = 1) => {
       d[k] = (d[k] ?? 0) + n;
     };
+    const agency = agencyOf(event);
     switch (event.name) {
       case Events.LotCreated:
         add(key.received(month));
@@ -68,6 +101,7 @@ export class ImpactService {
         const p = event.payload as EventPayload<typeof Events.ApplicationSubmitted>;
         add(key.total('applications'));
         if (p.category_id !== undefined) add(key.category(p.category_id, 'applications'));
+        if (agency) add(key.agency(agency.id, 'applications'));
         break;
       }
       case Events.ApplicationCompleted: {
@@ -76,6 +110,10 @@ export class ImpactService {
         add(key.total('lots_given'));
         if (p.category_id !== undefined) add(key.category(p.category_id, 'lots_given'));
         if (p.first_handover) add(key.total('families_served'));
+        if (agency) {
+          add(key.agency(agency.id, 'lots_given'));
+          if (p.first_handover) add(key.agency(agency.id, 'families_served'));
+        }
         const daysSince = (iso: string) => {
           const days = Math.floor((at.getTime() - new Date(iso).getTime()) / DAY_MS);
           return Number.isFinite(days) ? Math.min(Math.max(days, 0), MAX_WAIT_DAYS) : null;
@@ -89,6 +127,7 @@ export class ImpactService {
       case Events.WishCreated: {
         const p = event.payload as EventPayload<typeof Events.WishCreated>;
         add(key.total('wishes'));
+        if (agency) add(key.agency(agency.id, 'wishes'));
         if (p.furniture_category !== null) {
           add(key.category(p.furniture_category, 'wishes'));
           if (p.status === 'active') add(key.category(p.furniture_category, 'open_wishes'));
@@ -120,16 +159,18 @@ export class ImpactService {
     return d;
   }
 
-  /** Counts the event once (a redelivery counts nothing). */
+  /** Counts the event once (a redelivery counts nothing); an agency's name as last heard. */
   async onEvent(event: DomainEvent): Promise<void> {
     const deltas = this.deltasOf(event);
     if (Object.keys(deltas).length === 0) return;
-    await this.deps.store.count(event.eventId, new Date(event.occurredAt), deltas);
+    const agency = agencyOf(event);
+    const labels = agency ? { [key.agencyName(agency.id)]: agency.name } : {};
+    await this.deps.store.count(event.eventId, new Date(event.occurredAt), deltas, labels);
   }
 
   /** GET /impact: the last `months` months (this one included) and everything since counting began. */
   async report(q: ImpactQuery, now = new Date()): Promise<ImpactReport> {
-    const { counters, since } = await this.deps.store.all();
+    const { counters, labels, since } = await this.deps.store.all();
     const n = (k: string) => counters.get(k) ?? 0;
 
     const [y, m] = localDay(now, this.deps.timeZone).split('-').map(Number) as [number, number];
@@ -162,6 +203,24 @@ export class ImpactService {
       categories.set(id, c);
     }
 
+    const agencies = new Map<number, ImpactAgency>();
+    for (const [k, v] of counters) {
+      const match = /^agency:(\d+):(\w+)$/.exec(k);
+      if (!match) continue;
+      const id = Number(match[1]);
+      const a = agencies.get(id) ?? {
+        agency_id: id,
+        name: labels.get(key.agencyName(id)) ?? '',
+        applications: 0,
+        wishes: 0,
+        lots_given: 0,
+        families_served: 0,
+      };
+      const field = match[2] as keyof Omit<ImpactAgency, 'agency_id' | 'name'>;
+      if (field in a) a[field] = Math.max(0, v);
+      agencies.set(id, a);
+    }
+
     return {
       counting_since: since ? since.toISOString() : null,
       months,
@@ -185,6 +244,13 @@ export class ImpactService {
           (a, b) =>
             b.applications - a.applications || b.wishes - a.wishes || a.category_id - b.category_id,
         ),
+      agencies: [...agencies.values()].sort(
+        (a, b) =>
+          b.families_served - a.families_served ||
+          b.applications + b.wishes - (a.applications + a.wishes) ||
+          a.name.localeCompare(b.name, 'de') ||
+          a.agency_id - b.agency_id,
+      ),
     };
   }
 }

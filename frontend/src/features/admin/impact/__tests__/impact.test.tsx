@@ -31,6 +31,24 @@ const REPORT: ImpactReport = {
     { category_id: 2, applications: 12, wishes: 4, lots_given: 3, open_wishes: 2 },
     { category_id: 1, applications: 8, wishes: 2, lots_given: 1, open_wishes: 0 },
   ],
+  agencies: [
+    {
+      agency_id: 7,
+      name: 'Caritas Leipzig',
+      applications: 1203,
+      wishes: 3,
+      lots_given: 4,
+      families_served: 3,
+    },
+    {
+      agency_id: 9,
+      name: 'Diakonie Halle',
+      applications: 2,
+      wishes: 0,
+      lots_given: 0,
+      families_served: 0,
+    },
+  ],
 };
 
 describe('impact dashboard', () => {
@@ -74,6 +92,22 @@ describe('impact dashboard', () => {
     expect(
       screen.getByRole('button', { name: 'CSV herunterladen: Lots pro Monat' }),
     ).toBeInTheDocument();
+    // the families per partner agency (issue 44), a visible table with its CSV
+    const agencies = screen.getByRole('table', {
+      name: 'Familien je Partnerorganisation als Tabelle',
+    });
+    expect(
+      within(agencies)
+        .getAllByRole('row')
+        .map((r) => r.textContent),
+    ).toEqual([
+      'PartnerorganisationVermittelte BewerbungenVermittelte WünscheLots übergebenFamilien versorgt',
+      'Caritas Leipzig1.203343',
+      'Diakonie Halle2000',
+    ]);
+    expect(
+      screen.getByRole('button', { name: 'CSV herunterladen: Familien je Partnerorganisation' }),
+    ).toBeInTheDocument();
     await user.selectOptions(screen.getByLabelText('Zeitraum'), '24');
     await screen.findByText('1.234');
     expect(months).toEqual(['12', '24']);
@@ -92,6 +126,7 @@ describe('impact dashboard in Ukrainian', () => {
           ...REPORT,
           median_days_approval_to_handover: null,
           handovers_measured_since_approval: 0,
+          agencies: [],
         }),
       ),
     );
@@ -103,6 +138,10 @@ describe('impact dashboard in Ukrainian', () => {
         'Медіана: від схвалення до отримання–за 0 передачами',
       );
       expect(screen.getByText('4,5 дн.')).toBeInTheDocument();
+      expect(
+        screen.getByRole('heading', { name: 'Родини за організаціями-партнерами' }),
+      ).toBeInTheDocument();
+      expect(screen.getByText('Направлень ще немає.')).toBeInTheDocument();
     } finally {
       await act(() => i18n.changeLanguage('de'));
     }

@@ -113,6 +113,88 @@ function ChartCard({
   );
 }
 
+/**
+ * The families per partner agency (issue 44): a funder asks how many a partner brought and how
+ * many were served. A plain table (a few agencies, read row by row), with its CSV download.
+ */
+function AgenciesCard({
+  table,
+  onCsv,
+  format,
+}: {
+  table: { header: string[]; rows: (string | number)[][] };
+  onCsv: () => void;
+  /** a figure in the page's language (the CSV keeps plain numbers) */
+  format: (n: number) => string;
+}) {
+  const { t } = useTranslation('admin');
+  const id = 'impact-agencies';
+  return (
+    <section className="card mt-5 p-4 sm:p-5" aria-labelledby={id} data-testid={id}>
+      <div className="mb-3 flex flex-wrap items-start justify-between gap-2">
+        <div>
+          <h2 id={id} className="text-lg font-bold text-slate-900">
+            {t('impact.perAgency')}
+          </h2>
+          <p className="text-sm text-slate-700">{t('impact.perAgencyText')}</p>
+        </div>
+        <button
+          type="button"
+          className="btn-secondary min-h-10 text-sm"
+          onClick={onCsv}
+          aria-label={t('impact.csvOf', { chart: t('impact.perAgency') })}
+        >
+          <Download aria-hidden="true" className="size-4" />
+          {t('impact.csv')}
+        </button>
+      </div>
+      {table.rows.length === 0 ? (
+        <p className="text-slate-700">{t('impact.noAgencies')}</p>
+      ) : (
+        // scrolls sideways on a phone instead of squeezing the figures (a focusable region)
+        <div
+          className="overflow-x-auto"
+          tabIndex={0}
+          role="region"
+          aria-label={t('impact.tableOf', { chart: t('impact.perAgency') })}
+        >
+          <table className="w-full min-w-[32rem] text-left text-sm">
+            <caption className="sr-only">
+              {t('impact.tableOf', { chart: t('impact.perAgency') })}
+            </caption>
+            <thead>
+              <tr className="border-b border-slate-300 text-slate-700">
+                {table.header.map((h, i) => (
+                  <th key={h} scope="col" className={`py-2 pr-3 ${i > 0 ? 'text-right' : ''}`}>
+                    {h}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {table.rows.map((row) => (
+                <tr key={String(row[0])} className="border-b border-slate-200 last:border-0">
+                  {row.map((cell, i) =>
+                    i === 0 ? (
+                      <th key={i} scope="row" className="py-2 pr-3 font-medium text-slate-900">
+                        {cell}
+                      </th>
+                    ) : (
+                      <td key={i} className="py-2 pr-3 text-right tabular-nums text-slate-900">
+                        {typeof cell === 'number' ? format(cell) : cell}
+                      </td>
+                    ),
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
 /** /admin/impact (administrators, issue 19): figures for donors' and funders' reports. */
 export default function ImpactPage() {
   const { t } = useTranslation('admin');
@@ -185,6 +267,22 @@ export default function ImpactPage() {
   const openTable = {
     header: [t('impact.category'), t('impact.openWishes')],
     rows: open.map((c) => [c.name, c.open_wishes]),
+  };
+  const agenciesTable = {
+    header: [
+      t('impact.agency'),
+      t('impact.referredApplications'),
+      t('impact.referredWishes'),
+      t('impact.lotsGiven'),
+      t('impact.familiesServed'),
+    ],
+    rows: r.agencies.map((a) => [
+      a.name || `#${a.agency_id}`,
+      a.applications,
+      a.wishes,
+      a.lots_given,
+      a.families_served,
+    ]),
   };
   const download = (name: string, table: { header: string[]; rows: (string | number)[][] }) =>
     saveFile(`${name}-${day}.csv`, toCsv(table.header, table.rows));
@@ -300,6 +398,11 @@ export default function ImpactPage() {
           </ResponsiveContainer>
         </ChartCard>
       </div>
+      <AgenciesCard
+        table={agenciesTable}
+        format={number}
+        onCsv={() => download('partnerorganisationen', agenciesTable)}
+      />
     </div>
   );
 }

@@ -246,7 +246,12 @@ describe('referral form rules', () => {
       referralState(
         referral({
           status: 'approved',
-          booking: { starts_at: '2026-01-12T10:00:00Z', location: 'Lager' },
+          booking: {
+            starts_at: '2026-01-12T10:00:00Z',
+            ends_at: '2026-01-12T11:00:00Z',
+            kind: 'pickup',
+            location: 'Lager',
+          },
         }),
       ),
     ).toBe('booked');
