@@ -62,9 +62,10 @@ const MAX_ATTEMPTS = 5;
  * FerretDB 1.24 (the single-machine run and CI) applies an update as "read the document, modify
  * it, write it back" without isolation (FerretDB issue #3040): two concurrent updates of one
  * document can lose one of them, and a guarded update can match twice. Every write here therefore
- * runs in its document's turn (an in-process lock, locks.ts); with one process per service that
- * makes FerretDB behave like MongoDB for single-document writes. Invariants across processes rest
- * on the filters (conditional updates), unique indexes and `rev`, which hold on both servers.
+ * runs in its document's turn (an in-process lock, locks.ts): within one process that makes
+ * FerretDB behave like MongoDB for single-document writes, an optimisation. Across processes a
+ * filter or `rev` decides only on MongoDB; invariants across processes rest on unique keys and
+ * inserts that win or lose (`insertUnlessTaken`, claims, leases), which hold on both servers.
  */
 export class StoredCollection<D extends Document = Document> {
   readonly collection: Collection<D>;

@@ -5,11 +5,11 @@
  * $inc and $push included, and a guarded update ({status: 'available'}) can match twice.
  * MongoDB applies single-document updates atomically.
  *
- * So every write to a document of ours runs under a per-document lock held in this process. With
- * one process per service (the single-machine run) that makes FerretDB behave like MongoDB for
- * single-document updates. Invariants that must also hold across processes (one reservation per
- * lot, one application per phone and lot, one mail per event) rest on unique indexes, which are
- * atomic on both servers. See docs/decisions.md "FerretDB and atomic updates".
+ * So every write to a document of ours runs under a per-document lock held in this process: within
+ * one process FerretDB then behaves like MongoDB for single-document updates. That is an
+ * optimisation, never a guarantee: with two processes (replicas) the lock holds in each alone.
+ * Invariants that must hold across processes rest on unique keys, inserts that win or lose, and
+ * fenced leases, atomic on both servers (docs/decisions.md "Invariants across processes").
  */
 const tails = new Map<string, Promise<unknown>>();
 
