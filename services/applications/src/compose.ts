@@ -20,6 +20,7 @@ import {
 import { createApp } from './app';
 import { loadApplicationsConfig, type ApplicationsConfig } from './config';
 import { ApplicationsRepository } from './data-access/applications-repository';
+import { ErasureMarks } from './data-access/erasure-marks';
 import { registerModels } from './data-access/models';
 import { PrivacyRepository } from './data-access/privacy-repository';
 import { ReferralQuotaRepository } from './data-access/referral-quota-repository';
@@ -107,9 +108,14 @@ export async function composeApplications(
   });
   const handoverLinks = handoverBookings;
 
+  // erasures on request against submissions of the same phone, across processes (issue 42)
+  const erasures = new ErasureMarks(kit.store);
   const publicApplications = new PublicApplications({
     applications,
     lots,
+    erasures,
+    // the privacy service is made below; a submission calls this only once the service runs
+    eraseLate: (id) => privacy.eraseLate(id),
     maxOpenPerPhone: config.MAX_OPEN_APPLICATIONS_PER_PHONE,
     statusCheckMax: config.STATUS_CHECK_MAX_RESULTS,
   });
@@ -183,6 +189,7 @@ export async function composeApplications(
       onEvents,
     ),
     handovers,
+    erasures,
     donors: options.donors ?? catalogDonors(catalog),
     now: options.now ?? (() => new Date()),
     retentionDays: config.PERSONAL_DATA_RETENTION_DAYS,

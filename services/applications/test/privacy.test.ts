@@ -5,6 +5,7 @@
  * retention period with the clock in the test's hand. Each erased record keeps status, dates and
  * lot and announces itself with ids only.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -385,5 +386,39 @@ describe('erasure ledger (backups)', () => {
     });
     // a second start finds nothing to do
     expect(await service().privacy.catchUp()).toEqual({ applications: 0, wishes: 0 });
+  });
+});
+
+describe('an erasure under way (issue 42)', () => {
+  test('when a family applies while an erasure of its number runs, then the application is not kept: 409 ERASURE_RUNNING in the family’s language, its data erased; once the erasure ended, it may apply again', async () => {
+    const phone = newPhone();
+    const lot = (await publishLot(h)).id;
+    const marks = h.conn.collection('erasure_marks');
+    const key = createHash('sha256').update(e164(phone), 'utf8').digest('hex').slice(0, 32);
+    // an erasure of this number in another process: its mark, stored before its reads
+    await marks.insertOne({
+      _id: 'elsewhere' as never,
+      phone_key: key,
+      until: new Date(Date.now() + 60_000),
+    });
+    const refused = await h.http.post(
+      '/api/v1/applications/',
+      applicationBody(lot, { applicant_phone: phone }),
+      { headers: { 'accept-language': 'uk' } },
+    );
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('ERASURE_RUNNING');
+    expect(refused.body.message).toMatch(/видаляються/);
+    const kept = await h.conn
+      .collection('applications')
+      .countDocuments({ applicant_phone: e164(phone), erased_at: null });
+    expect(kept).toBe(0);
+    // the erasure ended
+    await marks.updateOne({ _id: 'elsewhere' as never }, { $set: { until: new Date() } });
+    const again = await h.http.post(
+      '/api/v1/applications/',
+      applicationBody(lot, { applicant_phone: phone }),
+    );
+    expect(again.status).toBe(201);
   });
 });

@@ -113,6 +113,10 @@ async function createCategory(name: string): Promise<number> {
   return res.body.data.id;
 }
 
+/** A phone as the applications service's keys name it. */
+const digestOf = (e164: string) =>
+  createHash('sha256').update(e164, 'utf8').digest('hex').slice(0, 32);
+
 /** How many answers had each status, and the code of each refusal. */
 const statuses = (answers: Answer[]) =>
   answers.reduce<Record<string, number>>((acc, a) => {
@@ -470,4 +474,51 @@ test("when 20 families' mails are due in two notification processes at once, the
     addresses.map(async (a) => (await mailsTo(testUrls().mailApiUrl, a)).length),
   );
   expect(received).toEqual(addresses.map(() => 1));
+}, 90_000);
+
+test("when staff erase a phone's data while the family applies again through the other process, then either the erasure sees the new application and refuses, or the application is erased with it: none begun before an erasure that succeeded survives it", async () => {
+  const lotId = await createLot('Regal (Löschung)');
+  await knownToApplications(lotId);
+  const phones = Array.from(
+    { length: 12 },
+    (_, i) => `+49176${String(5_100_000 + i * 13 + Math.floor(Math.random() * 10))}`,
+  );
+  const rounds = await Promise.all(
+    phones.map(async (tel, i) => {
+      const [applied, erased] = await Promise.all([
+        lab.call('applications', i % 2, 'POST', '/applications/', {
+          token: null,
+          body: application(lotId, tel, i),
+        }),
+        lab.call('applications', (i + 1) % 2, 'POST', '/privacy/erase', { body: { phone: tel } }),
+      ]);
+      const db = lab.db('applications');
+      const [mark, kept] = await Promise.all([
+        db.collection<{ until: Date }>('erasure_marks').findOne({ phone_key: digestOf(tel) }),
+        db
+          .collection<{ created_at: Date }>('applications')
+          .find({ applicant_phone: tel, erased_at: null })
+          .toArray(),
+      ]);
+      // an application begun after the erasure ended is a new one, rightly kept
+      const survivors = kept.filter((a) => !mark || a.created_at < mark.until).length;
+      return { applied: statuses([applied]), erased: statuses([erased]), survivors };
+    }),
+  );
+  for (const r of rounds) {
+    // an erasure that succeeded leaves nothing of the phone begun before it ended
+    if (r.erased['200']) expect(r).toMatchObject({ survivors: 0 });
+    // one that refused did so for the new application: kept, unless its submission saw the
+    // erasure's mark and erased it (both refused: the family is asked to send it again)
+    else
+      expect(r).toEqual(
+        r.applied['201']
+          ? { applied: { 201: 1 }, erased: { '409 PRIVACY_OPEN_RECORDS': 1 }, survivors: 1 }
+          : {
+              applied: { '409 ERASURE_RUNNING': 1 },
+              erased: { '409 PRIVACY_OPEN_RECORDS': 1 },
+              survivors: 0,
+            },
+      );
+  }
 }, 90_000);

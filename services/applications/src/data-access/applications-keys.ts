@@ -16,9 +16,13 @@ import { isDuplicateKeyError } from '@furniture/platform';
 import { OPEN_STATUSES } from '../domain/records';
 import type { ApplicationDoc } from './models';
 
+/** A phone as keys name it: a digest, never the number. */
+export const phoneDigest = (phone: string): string =>
+  createHash('sha256').update(phone, 'utf8').digest('hex').slice(0, 32);
+
 /** The phone's k-th open place (the phone itself never becomes a key: only its digest). */
 export function phoneSlot(phone: string, k: number): string {
-  return `p:${createHash('sha256').update(phone, 'utf8').digest('hex').slice(0, 32)}#${k}`;
+  return `p:${phoneDigest(phone)}#${k}`;
 }
 
 /** The key of an application that holds no open place of its phone. */

@@ -15,6 +15,7 @@ import {
   ledgerWatermark,
 } from '@furniture/platform/domain';
 import type { PrivacyRepository } from '../data-access/privacy-repository';
+import type { ErasureMarks } from '../data-access/erasure-marks';
 import { OPEN_STATUSES } from './records';
 
 /** The donations the catalog keeps of a number (donors' data is families' data, issue 28). */
@@ -34,6 +35,8 @@ export interface HandoverRecordsOf {
 
 export interface PrivacyDeps {
   privacy: PrivacyRepository;
+  /** the marks of erasures under way, seen by submissions of the same phone (issue 42) */
+  erasures?: Pick<ErasureMarks, 'during'>;
   handovers?: HandoverRecordsOf;
   donors: DonorRecordsSource;
   /** the retention job's clock (tests set it) */
@@ -89,35 +92,49 @@ export class Privacy {
    * second erasure finishes it.
    */
   async erase(actor: Actor, e164: string): Promise<PrivacyErasure> {
-    // the submission's lock: no new application of this number slips in meanwhile
-    return this.deps.privacy.inTurnOfPhone(e164, async () => {
-      const [found, donations] = await Promise.all([
-        this.deps.privacy.ofPhone(e164),
-        this.deps.donors.lookup(e164),
-      ]);
-      const openApps = found.applications.filter(isOpenApplication).length;
-      const openWishes = found.wishes.filter(isOpenWish).length;
-      const openDonations = donations.filter(isOpenDonation).length;
-      if (openApps + openWishes + openDonations > 0) {
-        throw new AppError('PRIVACY_OPEN_RECORDS', {
-          params: { applications: openApps, wishes: openWishes, donations: openDonations },
-        });
-      }
-      const now = this.deps.now();
-      await this.record(now, actor, { ...found, donations });
-      let applications = 0;
-      let wishes = 0;
-      for (const app of found.applications) {
-        if (await this.eraseOne('application', app.id as number, 'request', now, actor))
-          applications++;
-      }
-      for (const wish of found.wishes) {
-        if (await this.eraseOne('wish', wish.id as number, 'request', now, actor)) wishes++;
-      }
-      const { erased } = await this.deps.donors.erase(e164, actor);
-      await this.deps.privacy.forgetWriteCounter(e164);
-      return { applications, wishes, donations: erased };
-    });
+    // the submission's turn: no new application of this number slips in meanwhile in this
+    // process; across processes the erasure's mark, stored before the reads (erasure-marks.ts)
+    const marked = this.deps.erasures
+      ? <T>(fn: () => Promise<T>) => this.deps.erasures!.during(e164, fn)
+      : <T>(fn: () => Promise<T>) => fn();
+    return this.deps.privacy.inTurnOfPhone(e164, () =>
+      marked(async () => {
+        const [found, donations] = await Promise.all([
+          this.deps.privacy.ofPhone(e164),
+          this.deps.donors.lookup(e164),
+        ]);
+        const openApps = found.applications.filter(isOpenApplication).length;
+        const openWishes = found.wishes.filter(isOpenWish).length;
+        const openDonations = donations.filter(isOpenDonation).length;
+        if (openApps + openWishes + openDonations > 0) {
+          throw new AppError('PRIVACY_OPEN_RECORDS', {
+            params: { applications: openApps, wishes: openWishes, donations: openDonations },
+          });
+        }
+        const now = this.deps.now();
+        await this.record(now, actor, { ...found, donations });
+        let applications = 0;
+        let wishes = 0;
+        for (const app of found.applications) {
+          if (await this.eraseOne('application', app.id as number, 'request', now, actor))
+            applications++;
+        }
+        for (const wish of found.wishes) {
+          if (await this.eraseOne('wish', wish.id as number, 'request', now, actor)) wishes++;
+        }
+        const { erased } = await this.deps.donors.erase(e164, actor);
+        await this.deps.privacy.forgetWriteCounter(e164);
+        return { applications, wishes, donations: erased };
+      }),
+    );
+  }
+
+  /**
+   * An application stored while its phone's erasure ran (the submission found the erasure's
+   * mark after its write): erased as the erasure would have, by request.
+   */
+  async eraseLate(id: number): Promise<boolean> {
+    return this.eraseOne('application', id, 'request', this.deps.now(), null);
   }
 
   /**

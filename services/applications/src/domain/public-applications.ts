@@ -7,10 +7,15 @@ import {
 } from '@furniture/contracts';
 import { AppError, createEvent, type LotLookup, type LotView } from '@furniture/platform/domain';
 import type { ApplicationsRepository } from '../data-access/applications-repository';
+import type { ErasureMarks } from '../data-access/erasure-marks';
 import { isOpen, type ApplicantFields, type ReferralRecord } from './records';
 import { closeLateApplication, familyNumbers, lotName, referralOf } from './status-changes';
 
 export interface PublicApplicationsDeps {
+  /** erasures on request under way, asked after the submission's write (issue 42) */
+  erasures?: Pick<ErasureMarks, 'running'>;
+  /** erases an application stored while its phone's erasure ran */
+  eraseLate?: (id: number) => Promise<unknown>;
   applications: ApplicationsRepository;
   lots: LotLookup;
   /** open applications one phone may hold across all lots */
@@ -125,6 +130,12 @@ export class PublicApplications {
           });
         }
         const { record: created, position } = stored;
+        // an erasure of this phone under way: it may have read the phone's applications before
+        // this one was stored (data-access/erasure-marks.ts); what was sent goes with it
+        if (await this.deps.erasures?.running(created.applicant_phone)) {
+          await this.deps.eraseLate?.(created.id);
+          throw new AppError('ERASURE_RUNNING');
+        }
         // the lot may have been reserved or closed between the check above and the insert; the
         // handler that closed its other applications may have missed this one (see docs)
         const now = await this.deps.lots.get(lot.id);

@@ -33,6 +33,12 @@ export const applicationErrors = {
     de: 'Zu dieser Telefonnummer gibt es noch {applications} offene Bewerbung(en), {wishes} aktive(n) Wunsch/Wünsche und {donations} offene Spende(n). Bitte zuerst ablehnen bzw. stornieren, dann löschen.',
     uk: 'Для цього номера ще є відкриті заявки ({applications}), активні побажання ({wishes}) та відкриті пожертви ({donations}). Спочатку відхиліть або скасуйте їх, потім видаляйте.',
   },
+  /** the phone's data is being erased at this moment: what was just sent is erased with it */
+  ERASURE_RUNNING: {
+    status: 409,
+    de: 'Die Daten zu dieser Telefonnummer werden gerade auf Wunsch gelöscht; Ihre Angaben wurden deshalb nicht gespeichert. Bitte versuchen Sie es in ein paar Minuten noch einmal.',
+    uk: 'Дані для цього номера телефону саме зараз видаляються на запит, тому ваші дані не збережено. Будь ласка, спробуйте ще раз за кілька хвилин.',
+  },
   APPLICATION_NOT_FOUND: {
     status: 404,
     de: 'Bewerbung nicht gefunden.',
