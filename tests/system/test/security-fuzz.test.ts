@@ -213,8 +213,8 @@ function rawCases(
 
 // ---- stored data --------------------------------------------------------------------------------
 
-/** Bookkeeping that requests may legitimately touch (sessions, counters, event records). */
-const BOOKKEEPING = /outbox|processed|session|login_|counter|activity|mail|dead|lock|lease/;
+/** Bookkeeping that requests may legitimately touch (sessions, counters, event records, senders' claims). */
+const BOOKKEEPING = /outbox|processed|session|login_|counter|activity|mail|dead|lock|lease|claim/;
 
 const VOLATILE_FIELDS = /outbox|login|_at$/;
 
