@@ -90,14 +90,15 @@ export async function composeApplications(
   const lots = new LotReadModel(conn);
   await lots.ensureIndexes();
 
-  const onEvents = kit.outbox([models.Application, models.Wish, models.Handover]);
-  const applications = new ApplicationsRepository(kit.store, models, onEvents);
-  const wishesRepo = new WishesRepository(kit.store, models, onEvents);
+  // their writes go through the store, which asks this relay to publish after each with events
+  kit.outbox([models.Application, models.Wish, models.Handover]);
+  const applications = new ApplicationsRepository(kit.store, models);
+  const wishesRepo = new WishesRepository(kit.store, models);
   const calendar = options.calendar ?? { now: () => new Date(), timeZone: config.TIMEZONE };
 
   // the handover (issue 29): bookings first, every status change gives an ended one back
   const handoverBookings = new HandoverBookings({
-    handovers: new HandoversRepository(kit.store, conn, models, onEvents),
+    handovers: new HandoversRepository(kit.store, conn, models),
     applications,
     lots,
     calendar,
@@ -182,12 +183,10 @@ export async function composeApplications(
   );
 
   const privacy = new Privacy({
-    privacy: new PrivacyRepository(
-      conn,
-      models,
-      { applications: applications.stored, wishes: wishesRepo.stored },
-      onEvents,
-    ),
+    privacy: new PrivacyRepository(conn, models, {
+      applications: applications.stored,
+      wishes: wishesRepo.stored,
+    }),
     handovers,
     erasures,
     donors: options.donors ?? catalogDonors(catalog),

@@ -31,7 +31,8 @@ export async function composeAuth(kit: ServiceKit<AuthConfig>) {
 
   const users = new UsersRepository(kit.store, conn, models);
   const sessions = new SessionsRepository(kit.store, models);
-  const onEvents = kit.outbox([models.User]);
+  // its writes go through the store, which asks this relay to publish after each with events
+  kit.outbox([models.User]);
   const hasher = boundedHasher(
     argon2Hasher({
       memoryCost: config.ARGON2_MEMORY_KIB,
@@ -61,7 +62,6 @@ export async function composeAuth(kit: ServiceKit<AuthConfig>) {
     policy,
     publicBaseUrl: config.PUBLIC_BASE_URL,
     invitationValidDays: config.INVITATION_VALID_DAYS,
-    onEvents,
   });
   const auth = new AuthService({
     agencyOf: (user) => partners.agencyOf(user),
@@ -76,7 +76,6 @@ export async function composeAuth(kit: ServiceKit<AuthConfig>) {
     sessionIdleSeconds: config.SESSION_IDLE_SECONDS,
     refreshReuseGraceSeconds: config.REFRESH_REUSE_GRACE_SECONDS,
     refreshBearerGraceSeconds: config.REFRESH_BEARER_GRACE_SECONDS,
-    onEvents,
   });
   const usersService = new UsersService({
     users,
@@ -84,7 +83,6 @@ export async function composeAuth(kit: ServiceKit<AuthConfig>) {
     hasher,
     policy,
     throttle,
-    onEvents,
     requireAgency: (id) => partners.requireActiveAgency(id),
   });
 

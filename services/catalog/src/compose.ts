@@ -47,11 +47,12 @@ export async function composeCatalog(kit: ServiceKit<CatalogConfig>, options: Ca
   await ensureIndexes(conn);
   const now = options.now ?? (() => new Date());
 
-  const publish = kit.outbox([models.Lot, models.Category, models.Donation, models.OutboxMessage]);
-  const lotsRepo = new LotsRepository(kit.store, models, publish);
-  const categoriesRepo = new CategoriesRepository(kit.store, conn, models, publish);
-  const donationsRepo = new DonationsRepository(kit.store, conn, models, publish);
-  const outbox = new OutboxMessages(models, publish);
+  // their writes go through the store, which asks this relay to publish after each with events
+  kit.outbox([models.Lot, models.Category, models.Donation, models.OutboxMessage]);
+  const lotsRepo = new LotsRepository(kit.store, models);
+  const categoriesRepo = new CategoriesRepository(kit.store, conn, models);
+  const donationsRepo = new DonationsRepository(kit.store, conn, models);
+  const outbox = new OutboxMessages(kit.store);
 
   const categories = new CategoriesService({ categories: categoriesRepo, lots: lotsRepo });
   const places = new StoragePlacesRepository(kit.store);

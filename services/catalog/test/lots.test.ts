@@ -640,7 +640,7 @@ describe('pages of a category', () => {
       .collection('lot_counts')
       .updateOne({ _id: 'all' as never }, { $unset: { layout: '' } });
     const models = svc.conn.models as unknown as Models;
-    const repo = new LotsRepository(new Store(svc.conn), models, () => {}).stored;
+    const repo = new LotsRepository(new Store(svc.conn), models).stored;
     expect(await repo.open()).toBe(true);
     // the older counts stay in use meanwhile, read block by block without parts
     const counts = () => svc.conn.collection('lot_counts').findOne({ _id: 'all' as never });

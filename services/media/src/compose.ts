@@ -57,7 +57,8 @@ export async function composeMedia(kit: ServiceKit<MediaConfig>, options: MediaO
   kit.check('s3', () => store.ping());
 
   const photosRepo = new PhotosRepository(kit.store, conn, Limits.photosPerLot);
-  const onEvents = kit.outbox([models.Photo]);
+  // its writes go through the store, which asks this relay to publish after each with events
+  kit.outbox([models.Photo]);
   const catalogCalls = kit.internalClient('catalog', config.CATALOG_URL);
   const catalog = options.catalog ?? catalogSnapshotSource(catalogCalls);
   const lots = new LotsService({ lots: lotsRepo, catalog, logger });
@@ -92,7 +93,6 @@ export async function composeMedia(kit: ServiceKit<MediaConfig>, options: MediaO
     store,
     intake,
     logger,
-    onEvents,
   });
 
   const donationPhotos = new DonationPhotosService({

@@ -139,8 +139,6 @@ export class ApplicationsRepository {
   constructor(
     store: Store,
     private readonly models: Models,
-    /** asks the outbox relay to publish now (after every write that carries events) */
-    private readonly onEvents: () => void = () => undefined,
   ) {
     this.stored = store.list<ApplicationDoc>({
       name: 'applications',
@@ -269,7 +267,6 @@ export class ApplicationsRepository {
       if (
         await insertedUnlessTaken(() => this.stored.insert({ ...doc }, events(record, position)))
       ) {
-        this.onEvents();
         return { record, position };
       }
       if (await this.findByLotAndPhone(data.lot_id, phone)) return { refused: 'already_applied' };
@@ -658,7 +655,6 @@ export class ApplicationsRepository {
     events: DomainEvent[],
   ): Promise<boolean> {
     const done = await this.stored.update({ ...NOT_DELETED, id, ...guard }, update, events);
-    if (done && events.length > 0) this.onEvents();
     return done;
   }
 }

@@ -108,8 +108,6 @@ export class HandoversRepository {
     store: Store,
     private readonly conn: Connection,
     private readonly models: Models,
-    /** asks the outbox relay to publish now (after every write that carries events) */
-    private readonly onEvents: () => void = () => undefined,
   ) {
     this.locations = store.collection<LocationDoc>({ name: 'locations' });
     this.slots = store.collection<SlotDoc>({ name: 'slots' });
@@ -267,7 +265,6 @@ export class HandoversRepository {
       };
       const record = toHandover(doc);
       if (await insertedUnlessTaken(() => this.handovers.insert({ ...doc }, events(record)))) {
-        this.onEvents();
         return record;
       }
       const holder = await this.models.Handover.findOne(
@@ -506,7 +503,6 @@ export class HandoversRepository {
       update,
       events.length > 0 ? events : undefined,
     );
-    if (done && events.length > 0) this.onEvents();
     return done;
   }
 }

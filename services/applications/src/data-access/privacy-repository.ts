@@ -36,8 +36,6 @@ export class PrivacyRepository {
       applications: StoredList<ApplicationDoc>;
       wishes: StoredList<WishDoc>;
     },
-    /** asks the outbox relay to publish now (after every write that carries events) */
-    private readonly onEvents: () => void = () => undefined,
   ) {}
 
   /** The phone's turn of the submissions (ApplicationsRepository.inTurnOfPhone). */
@@ -121,7 +119,6 @@ export class PrivacyRepository {
     events: DomainEvent[],
   ): Promise<boolean> {
     const done = await list.update({ id, erased_at: null } as never, { $set: set }, events);
-    if (done) this.onEvents();
     return done;
   }
 

@@ -30,8 +30,6 @@ export class WishesRepository {
   constructor(
     store: Store,
     private readonly models: Models,
-    /** asks the outbox relay to publish now (after every write that carries events) */
-    private readonly onEvents: () => void = () => undefined,
   ) {
     this.stored = store.list<WishDoc>({
       name: 'wishes',
@@ -63,7 +61,6 @@ export class WishesRepository {
     };
     const wish = toWish(doc);
     await this.stored.insert({ ...doc }, events(wish));
-    this.onEvents();
     return wish;
   }
 
@@ -168,7 +165,6 @@ export class WishesRepository {
   ): Promise<boolean> {
     const update = { $set: { ...set, updated_at: new Date() } };
     const done = await this.stored.update({ ...NOT_DELETED, id, ...guard }, update, events);
-    if (done) this.onEvents();
     return done;
   }
 }

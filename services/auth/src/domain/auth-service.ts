@@ -43,8 +43,6 @@ export interface AuthDeps {
   refreshReuseGraceSeconds: number;
   /** an access token may renew its session (once) until this long after it expired */
   refreshBearerGraceSeconds: number;
-  /** called after every write that carries events */
-  onEvents: () => void;
   /** a referrer's partner agency (issue 44): it holds a session only while that is active */
   agencyOf?: (user: User) => Promise<{ name: string; active: boolean } | null>;
 }
@@ -115,7 +113,6 @@ export class AuthService {
       [createEvent(Events.UserLoggedIn, { user: snapshot(publicUser) }, snapshot(publicUser))],
       new Date(),
     );
-    this.deps.onEvents();
     return response;
   }
 
@@ -169,7 +166,6 @@ export class AuthService {
         snapshot(publicUser),
       ),
     ]);
-    this.deps.onEvents();
   }
 
   /** Ends the open sessions past their idle or absolute end (a periodic job; answers how many). */
@@ -298,7 +294,6 @@ export class AuthService {
       userUpdated(user, set, next, snapshot(next)),
     ]);
     if (!updated) throw new AppError('SESSION_EXPIRED');
-    this.deps.onEvents();
     return toPublicUser(updated);
   }
 
@@ -325,7 +320,6 @@ export class AuthService {
       (next) => [createEvent(Events.UserPasswordChanged, { user: snapshot(next) }, snapshot(next))],
     );
     await this.deps.sessions.revokeAllOfUser(user.id, 'password_change');
-    this.deps.onEvents();
     return this.openSession(toPublicUser(user));
   }
 }

@@ -42,7 +42,6 @@ export class PartnersService {
       policy: PasswordPolicy;
       publicBaseUrl: string;
       invitationValidDays: number;
-      onEvents: () => void;
     },
   ) {}
 
@@ -66,7 +65,6 @@ export class PartnersService {
     const event = createEvent(Events.AgencyCreated, { agency: agencySnapshotOf(record) }, actor);
     if (!(await this.deps.partners.insertAgency(record, [event])))
       throw new AppError('AGENCY_TAKEN');
-    this.deps.onEvents();
     return toAgency(record);
   }
 
@@ -97,7 +95,6 @@ export class PartnersService {
         throw err;
       });
     if (!done) throw new AppError('AGENCY_NOT_FOUND');
-    this.deps.onEvents();
     if (set.active === false) await this.logOutReferrers(id);
     return toAgency(done.after);
   }
@@ -115,7 +112,6 @@ export class PartnersService {
         createEvent(Events.UserLoggedOut, { user, reason: 'agency_deactivated' }, null),
       ]);
     }
-    this.deps.onEvents();
   }
 
   /** A referrer's agency (its name for the token; it may hold a session only while active). */
@@ -163,7 +159,6 @@ export class PartnersService {
         ),
       ],
     );
-    this.deps.onEvents();
     return { invite_url: inviteUrl, expires_at: expiresAt.toISOString() };
   }
 
@@ -197,7 +192,6 @@ export class PartnersService {
         },
         (user) => [createEvent(Events.UserCreated, { user: snapshot(user) }, null)],
       );
-      this.deps.onEvents();
       return toPublicUser(created);
     } catch (err) {
       // no account was made (its address is taken): the invitation is not spent

@@ -34,7 +34,6 @@ export class UsersService {
       hasher: PasswordHasher;
       policy: PasswordPolicy;
       throttle: LoginThrottle;
-      onEvents: () => void;
       /** a referrer's agency must exist and be active (issue 44) */
       requireAgency?: (id: number) => Promise<unknown>;
     },
@@ -72,7 +71,6 @@ export class UsersService {
       },
       (user) => [createEvent(Events.UserCreated, { user: snapshot(user) }, actor)],
     );
-    this.deps.onEvents();
     return toPublicUser(created);
   }
 
@@ -105,7 +103,6 @@ export class UsersService {
           actor,
         ),
       ]);
-      this.deps.onEvents();
       throw new AppError('LAST_ADMIN');
     }
     if (set.role !== undefined || set.password_hash !== undefined) {
@@ -114,7 +111,6 @@ export class UsersService {
         set.role !== undefined ? 'role_change' : 'password_reset',
       );
     }
-    this.deps.onEvents();
     return toPublicUser(updated);
   }
 
@@ -138,7 +134,6 @@ export class UsersService {
     if (!updated) throw new AppError('USER_NOT_FOUND');
     await this.deps.sessions.revokeAllOfUser(before.id, 'password_reset');
     await this.deps.throttle.unlock(before.email);
-    this.deps.onEvents();
     return toPublicUser(updated);
   }
 
@@ -170,7 +165,6 @@ export class UsersService {
     ]);
     if (!deleted) throw new AppError('USER_NOT_FOUND');
     await this.deps.sessions.revokeAllOfUser(id, 'user_deleted');
-    this.deps.onEvents();
   }
 
   /** First start: an administrator from ADMIN_EMAIL / ADMIN_PASSWORD when there are no users. */
@@ -198,7 +192,6 @@ export class UsersService {
       if (err instanceof AppError && err.code === 'EMAIL_TAKEN') return 'exists'; // another replica seeded first
       throw err;
     }
-    this.deps.onEvents();
     return 'created';
   }
 

@@ -54,7 +54,6 @@ export class CategoriesRepository {
     store: Store,
     private readonly conn: Connection,
     private readonly models: Models,
-    private readonly onWrite: () => void,
   ) {
     this.stored = store.collection<CategoryDoc>({ name: 'categories', key: '_id' });
   }
@@ -169,7 +168,6 @@ export class CategoriesRepository {
     const id = await nextId(this.conn, 'categories');
     const category: CategoryData = { ...data, id, rev: 1 };
     await this.store(category, events).catch(namedDuplicate);
-    this.onWrite();
     return category;
   }
 
@@ -196,7 +194,6 @@ export class CategoriesRepository {
     await insertedUnlessTaken(() =>
       this.conn.collection('seeds').insertOne({ _id: 'categories', at: new Date() } as never),
     );
-    if (created > 0) this.onWrite();
     return created;
   }
 
@@ -224,7 +221,6 @@ export class CategoriesRepository {
         },
       )
       .catch(namedDuplicate);
-    if (result?.changed) this.onWrite();
     return result;
   }
 }

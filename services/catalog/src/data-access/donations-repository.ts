@@ -102,7 +102,6 @@ export class DonationsRepository {
     private readonly conn: Connection,
     private readonly models: Models,
     /** after every write: publish the events */
-    private readonly onWrite: () => void,
   ) {
     this.stored = store.list<DonationDoc>({
       name: 'donations',
@@ -130,7 +129,6 @@ export class DonationsRepository {
 
   async insert(donation: DonationData, events: DomainEvent[]): Promise<void> {
     await this.stored.insert({ _id: docKey(donation.id), ...donation }, events);
-    this.onWrite();
   }
 
   /** By primary key alone (FerretDB answers only that from its index). */
@@ -239,7 +237,6 @@ export class DonationsRepository {
     decide: (current: DonationData) => DonationChange | null | Promise<DonationChange | null>,
   ): Promise<Mutated<DonationData> | null> {
     const result = await this.stored.mutate(docKey(id), () => this.findById(id), decide);
-    if (result?.changed) this.onWrite();
     return result;
   }
 }

@@ -75,7 +75,6 @@ export class LotsRepository {
     store: Store,
     private readonly models: Models,
     /** after every write: publish the events */
-    private readonly onWrite: () => void,
   ) {
     this.stored = store.list<LotDoc>({
       name: 'lots',
@@ -148,9 +147,10 @@ export class LotsRepository {
     return this.stored.count(this.query(filter));
   }
 
-  /** The lots stored now (archived and tombstoned ones too), read from the lots, not the counts. */
+  /** The lots stored now (archived ones too), read from the lots, not the counts. */
   countStored(filter: Pick<LotFilter, 'categoryId'>): Promise<number> {
-    return this.models.Lot.countDocuments({ category_id: filter.categoryId });
+    // not a deleted lot whose tombstone waits for its event to go out
+    return this.models.Lot.countDocuments({ ...NOT_DELETED, category_id: filter.categoryId });
   }
 
   /** Lots per category, counting only the given statuses. */
@@ -191,7 +191,6 @@ export class LotsRepository {
       if (isDuplicateKeyError(err)) return null;
       throw err;
     }
-    this.onWrite();
     return lot;
   }
 
@@ -205,7 +204,6 @@ export class LotsRepository {
     decide: (current: LotData) => LotChange | null | Promise<LotChange | null>,
   ): Promise<Mutated<LotData> | null> {
     const result = await this.stored.mutate(docKey(id), () => this.findById(id), decide);
-    if (result?.changed) this.onWrite();
     return result;
   }
 

@@ -1,6 +1,6 @@
 import type { DomainEvent } from '@furniture/contracts';
-import { docWithEvents, insertedUnlessTaken } from '@furniture/platform';
-import type { Models } from './models';
+import { insertedUnlessTaken, type Store, type StoredCollection } from '@furniture/platform';
+import type { OutboxMessageDoc } from './models';
 
 /**
  * Events that belong to no document of ours (lot.reservation_failed for a lot that does not
@@ -8,20 +8,17 @@ import type { Models } from './models';
  * document id is the first event's id, so a redelivered cause adds nothing twice.
  */
 export class OutboxMessages {
-  constructor(
-    private readonly models: Models,
-    private readonly onWrite: () => void,
-  ) {}
+  private readonly stored: StoredCollection<OutboxMessageDoc & { _purge: boolean }>;
+
+  constructor(store: Store) {
+    this.stored = store.collection({ name: 'outbox_messages', key: '_id' });
+  }
 
   async add(events: DomainEvent[]): Promise<void> {
     const first = events[0];
     if (!first) return;
     // the relay deletes a _purge document once its events are out
-    const doc = {
-      ...docWithEvents({ _id: first.eventId, id: first.eventId }, events),
-      _purge: true,
-    };
-    await insertedUnlessTaken(() => this.models.OutboxMessage.collection.insertOne(doc as never));
-    this.onWrite();
+    const doc = { _id: first.eventId, id: first.eventId, _purge: true };
+    await insertedUnlessTaken(() => this.stored.insert(doc, events));
   }
 }

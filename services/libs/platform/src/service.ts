@@ -137,8 +137,9 @@ export class ServiceKit<C extends ServiceBaseConfig = ServiceBaseConfig> {
   }
 
   /**
-   * The outbox relay of these collections, started and stopped with the service. Returns the
-   * function that asks it to publish now (call it after every write that carries events).
+   * The outbox relay of these collections, started and stopped with the service. The store asks
+   * it to publish after every write through the store that carries events; the answer asks it
+   * by hand (writes around the store only).
    */
   outbox(collections: HasCollection[]): () => void {
     const relay = new OutboxRelay({
@@ -150,6 +151,8 @@ export class ServiceKit<C extends ServiceBaseConfig = ServiceBaseConfig> {
       intervalMs: this.config.OUTBOX_INTERVAL_MS,
     });
     this.relays.push(relay);
+    // every write through the store that carries events asks it to publish at once
+    this.store.alsoKick(() => relay.kick());
     return () => relay.kick();
   }
 

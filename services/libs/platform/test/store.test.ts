@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import type { Document } from 'mongodb';
-import { connectMongo, Store, type Connection, type StoredList } from '../src';
+import { connectMongo, Store, tombstoneUpdate, type Connection, type StoredList } from '../src';
 import { heldLocks } from '../src/store/locks';
 import { dropDatabase, raceProcesses, silentLogger, testUrls, uniqueName } from '../src/testing';
 
@@ -435,6 +435,31 @@ describe('a collection', () => {
     // the new holder keeps it: the old one's end gave nothing up
     expect(await a.take(held, 300)).toBe(false);
     expect(await leases.findOne({ _id: `${held}#2` })).toMatchObject({ holder: 'another process' });
+  });
+
+  test('when a write through the store carries events, then the relays are asked to publish at once; a write without events asks nothing', async () => {
+    const store = new Store(conn);
+    let asked = 0;
+    store.alsoKick(() => asked++);
+    const things = store.collection<{ _id: string; n: number }>({
+      name: uniqueName('things'),
+      key: '_id',
+    });
+    const event = { eventId: uniqueName('event'), name: 'test.thing', payload: {} } as never;
+    await things.insert({ _id: 'a', n: 1 });
+    expect(asked).toBe(0);
+    await things.insert({ _id: 'b', n: 1 }, [event]);
+    expect(asked).toBe(1);
+    expect(await things.update({ _id: 'a' }, { $set: { n: 2 } })).toBe(true);
+    expect(asked).toBe(1);
+    expect(await things.update({ _id: 'a' }, { $set: { n: 3 } }, [event])).toBe(true);
+    expect(asked).toBe(2);
+    // a tombstone carries its events in the update itself
+    expect(await things.update({ _id: 'b' }, tombstoneUpdate([event]))).toBe(true);
+    expect(asked).toBe(3);
+    // a guarded write that matched nothing stored nothing
+    expect(await things.update({ _id: 'nobody' }, { $set: { n: 1 } }, [event])).toBe(false);
+    expect(asked).toBe(3);
   });
 
   test('when two OS processes claim the same pieces of work at once, then each is claimed by exactly one; a claim that ran out is taken over by one of two claimers', async () => {

@@ -25,8 +25,6 @@ export interface PhotosDeps {
   store: ObjectStore;
   intake: PhotoIntake;
   logger: Logger;
-  /** called after every write that carries events */
-  onEvents: () => void;
 }
 
 /** The keys served: a lot's photos, and a donated item's (donations/{id}/{item}/…). */
@@ -91,7 +89,6 @@ export class PhotosService {
       );
       // the claim is gone: the lot was deleted while this photo was being processed
       if (!photo) throw new AppError('LOT_NOT_FOUND');
-      this.deps.onEvents();
       return photo;
     } catch (err) {
       await photos.releaseClaim(claim).catch((e: Error) => {
@@ -145,7 +142,6 @@ export class PhotosService {
       );
       if (photo) out.push({ photo_id: photo.id, urls: photo.urls });
     }
-    this.deps.onEvents();
     return out;
   }
 
@@ -167,7 +163,6 @@ export class PhotosService {
       ),
     ]);
     if (!deleted) throw new AppError('PHOTO_NOT_FOUND');
-    this.deps.onEvents();
   }
 
   /**

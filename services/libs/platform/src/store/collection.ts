@@ -70,6 +70,11 @@ const MAX_ATTEMPTS = 5;
 export class StoredCollection<D extends Document = Document> {
   readonly collection: Collection<D>;
   protected readonly key: string;
+  /**
+   * Set by the store: asks the outbox relays to publish now, after every write here that carried
+   * events (no repository has to remember it; their interval catches up on what a crash left).
+   */
+  askRelays?: () => void;
 
   constructor(
     protected readonly conn: Connection,
@@ -90,6 +95,16 @@ export class StoredCollection<D extends Document = Document> {
   /** Stores a new document with the events its creation publishes. */
   async insert(doc: D, events?: DomainEvent[]): Promise<void> {
     await this.collection.insertOne((events ? docWithEvents(doc, events) : doc) as never);
+    this.published(events);
+  }
+
+  /**
+   * After a write that stored `events` (or an update that carries them itself, a tombstone's):
+   * the relays are asked to publish them now.
+   */
+  protected published(events?: readonly unknown[], update?: Document): void {
+    const carried = (update?.$push as Document | undefined)?._outbox !== undefined;
+    if ((events && events.length > 0) || carried) this.askRelays?.();
   }
 
   /**
@@ -104,6 +119,7 @@ export class StoredCollection<D extends Document = Document> {
     const change = (events ? withEvents(update, events) : update) as UpdateFilter<D>;
     return this.turn(filter, async () => {
       const res = await this.collection.updateOne(filter, change);
+      if (res.matchedCount === 1) this.published(events, update as Document);
       return res.matchedCount === 1;
     });
   }
@@ -158,16 +174,18 @@ export class StoredCollection<D extends Document = Document> {
         if (!change) return { before, after: before, changed: false };
         const rev = before.rev + 1;
         const after = { ...before, ...('set' in change ? change.set : {}), rev } as T;
+        const events = 'remove' in change ? change.events : change.events(after);
         const update =
           'remove' in change
-            ? tombstoneUpdate(change.events, { ...change.stored, rev })
-            : withEvents({ $set: { ...change.set, ...change.stored, rev } }, change.events(after));
+            ? tombstoneUpdate(events, { ...change.stored, rev })
+            : withEvents({ $set: { ...change.set, ...change.stored, rev } }, events);
         const res = await this.collection.updateOne(
           { ...filter, rev: before.rev } as Filter<D>,
           update as UpdateFilter<D>,
         );
         if (res.matchedCount === 1) {
           await this.written(before, 'remove' in change ? null : after);
+          this.published(events);
           return { before, after, changed: true };
         }
         if (attempt >= MAX_ATTEMPTS)

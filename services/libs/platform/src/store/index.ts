@@ -78,6 +78,7 @@ export class Store {
   /** the collections that carry an outbox (read by the relay at every sweep) */
   private readonly outboxes: OutboxSource[] = [];
   private relay?: OutboxRelay;
+  private readonly kickers: (() => void)[] = [];
 
   constructor(private readonly conn: Connection) {}
 
@@ -138,12 +139,14 @@ export class Store {
 
   private newCollection<D extends object>(decl: CollectionDeclaration): StoredCollection<D> {
     const stored = new StoredCollection<D>(this.conn, decl);
+    stored.askRelays = () => this.kick();
     this.collections.push(stored as never);
     return stored;
   }
 
   private newList<D extends object>(decl: ListDeclaration): StoredList<D> {
     const list = new StoredList<D>(this.conn, decl);
+    list.askRelays = () => this.kick();
     this.collections.push(list as never);
     this.lists.push(list as never);
     return list;
@@ -173,9 +176,18 @@ export class Store {
     this.relay.start();
   }
 
-  /** Asks the relay to publish now (before its start, its first sweep will). */
+  /**
+   * Another relay to ask after every write through the store that carries events: the kit's
+   * relays of collections declared before the store (ServiceKit.outbox).
+   */
+  alsoKick(kick: () => void): void {
+    this.kickers.push(kick);
+  }
+
+  /** Asks the relays to publish now (before their start, their first sweep will). */
   private kick(): void {
     this.relay?.kick();
+    for (const kick of this.kickers) kick();
   }
 
   /** Publishes every pending event now; resolves when done (tests, the kit's flush). */

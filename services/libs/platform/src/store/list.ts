@@ -203,6 +203,7 @@ export class StoredList<D extends Document = Document> extends StoredCollection<
       for (const [k, v] of Object.entries((update as Document).$set ?? {})) after[k] = v;
       for (const k of Object.keys((update as Document).$unset ?? {})) delete after[k];
       await this.written(before, after);
+      this.published(events, update as Document);
       return true;
     });
   }
