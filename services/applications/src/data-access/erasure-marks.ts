@@ -5,7 +5,9 @@
 // phone's digest, never the number) and only then reads the applications; a submission stores its
 // application and only then looks for a mark. Whichever write came second, its reader sees the
 // first: either the erasure finds the new application (open: it refuses, PRIVACY_OPEN_RECORDS), or
-// the submission finds the mark (it erases what it stored and answers 409 ERASURE_RUNNING).
+// the submission finds the mark (it erases what it stored and answers 409 ERASURE_RUNNING). An
+// erasure may end between the two: its mark stays, saying when it ended, and the submission
+// counts every mark that ended after it began (clocks of pods differ by far less than a write).
 import { randomUUID } from 'node:crypto';
 import type { Store, StoredCollection } from '@furniture/platform';
 import { phoneDigest } from './applications-keys';
@@ -46,10 +48,14 @@ export class ErasureMarks {
     }
   }
 
-  /** Is an erasure of this phone under way (asked after the submission's write)? */
-  async running(e164: string): Promise<boolean> {
+  /**
+   * Did an erasure of this phone run at any moment since `begun` (asked after the submission's
+   * write, with the moment the submission began)? An erasure that ended after the submission
+   * began may have read the applications before it was stored: an ended mark counts too.
+   */
+  async ranSince(e164: string, begun: Date): Promise<boolean> {
     const found = await this.stored.collection.findOne(
-      { phone_key: phoneDigest(e164), until: { $gt: new Date() } },
+      { phone_key: phoneDigest(e164), until: { $gt: begun } },
       { projection: { _id: 1 } },
     );
     return found !== null;

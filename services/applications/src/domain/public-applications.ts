@@ -13,7 +13,7 @@ import { closeLateApplication, familyNumbers, lotName, referralOf } from './stat
 
 export interface PublicApplicationsDeps {
   /** erasures on request under way, asked after the submission's write (issue 42) */
-  erasures?: Pick<ErasureMarks, 'running'>;
+  erasures?: Pick<ErasureMarks, 'ranSince'>;
   /** erases an application stored while its phone's erasure ran */
   eraseLate?: (id: number) => Promise<unknown>;
   applications: ApplicationsRepository;
@@ -93,6 +93,7 @@ export class PublicApplications {
         throw new AppError(refusals[verdict.reason_code], { params: verdict.reason_params });
       return applications.inTurnOfLot(lot.id, async () => {
         const { phone, honeypot: _bot, admit: _admit, ...fields } = input;
+        const begun = new Date();
         const stored = await applications.insert(
           {
             ...fields,
@@ -132,7 +133,7 @@ export class PublicApplications {
         const { record: created, position } = stored;
         // an erasure of this phone under way: it may have read the phone's applications before
         // this one was stored (data-access/erasure-marks.ts); what was sent goes with it
-        if (await this.deps.erasures?.running(created.applicant_phone)) {
+        if (await this.deps.erasures?.ranSince(created.applicant_phone, begun)) {
           await this.deps.eraseLate?.(created.id);
           throw new AppError('ERASURE_RUNNING');
         }
