@@ -3,7 +3,7 @@
  * allowed and every refused status change, notes, and who may call what.
  */
 import { Events } from '@furniture/contracts';
-import { signTestToken } from '@furniture/platform/testing';
+import { outboxPublished, signTestToken } from '@furniture/platform/testing';
 import {
   ADMIN,
   VOLUNTEER,
@@ -589,6 +589,9 @@ describe("reject, then note (the specification's two calls)", () => {
 
     const late = await apply(lot);
     await patchStatus(late, { status: 'rejected' });
+    // the relay's write of the published outbox first: on FerretDB a write of the same document
+    // at the same moment can undo the one below
+    await eventually(() => outboxPublished(apps, { id: late }), { what: 'rejection published' });
     await apps.updateOne(
       { id: late },
       { $set: { 'note_open.at': new Date(Date.now() - 121_000).toISOString() } },

@@ -107,17 +107,25 @@ export class CategoriesRepository {
     const passes = this.conn.collection<PassDoc>('category_passes');
     const _id = `${categoryId}#${lotId}#${randomUUID()}`;
     await passes.insertOne({ _id, category_id: categoryId, until: new Date(Date.now() + PASS_MS) });
-    const doc = await this.models.Category.findOne({ _id: docKey(categoryId) })
-      .select('+deleted_at')
-      .lean<CategoryDoc & { deleting_until?: Date | null }>();
-    const open =
-      !!doc && !doc.deleted_at && !(doc.deleting_until && doc.deleting_until > new Date());
+    const open = await this.isOpen(categoryId);
     if (!open) {
       await passes.deleteOne({ _id });
       return false;
     }
     this.held.set(`${categoryId}#${lotId}`, _id);
     return true;
+  }
+
+  /**
+   * Neither deleted nor being deleted: read by a lot on its way in before it is stored (its pass
+   * written), and once more after (the lot written): a lot that finds its category closed then
+   * is taken back (LotsService), so no lot stays in a category deleted around it.
+   */
+  async isOpen(categoryId: number): Promise<boolean> {
+    const doc = await this.models.Category.findOne({ _id: docKey(categoryId) })
+      .select('+deleted_at')
+      .lean<CategoryDoc & { deleting_until?: Date | null }>();
+    return !!doc && !doc.deleted_at && !(doc.deleting_until && doc.deleting_until > new Date());
   }
 
   /** The lot is stored (or not): its pass is given back. */

@@ -222,11 +222,22 @@ export class LotsService {
       // the lot's pass into its category (against a deletion in another process), given back
       // once it is stored
       if (!(await this.deps.categories.enter(input.category_id, id))) throw categoryMissing();
+      let created: LotData | null;
       try {
-        return await this.stored(actor, id, input, photos, more, store, description);
+        created = await this.stored(actor, id, input, photos, more, store, description);
       } finally {
         await this.deps.categories.leave(input.category_id, id);
       }
+      // stored, then the category read once more: one deleted (or being deleted) around this lot
+      // takes it back (the deletion may then have been refused for it too: both may be)
+      if (created && !(await this.deps.categories.isOpen(input.category_id))) {
+        await this.deps.lots.mutate(created.id, (current) => ({
+          remove: true,
+          events: [createEvent(Events.LotDeleted, { lot: lotSnapshot(current) }, actor)],
+        }));
+        throw categoryMissing();
+      }
+      return created;
     });
   }
 
