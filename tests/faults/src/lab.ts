@@ -43,6 +43,34 @@ export interface Answer<T = unknown> {
   body: T;
 }
 
+/** One JSON call with an optional bearer token: its status and its body (text when not JSON). */
+export async function callJson<T = unknown>(
+  url: string,
+  method: string,
+  token: string | null,
+  opts: { body?: unknown; headers?: Record<string, string>; timeoutMs: number },
+): Promise<Answer<T>> {
+  const res = await fetch(url, {
+    method,
+    headers: {
+      accept: 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...opts.headers,
+    },
+    body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
+    signal: AbortSignal.timeout(opts.timeoutMs),
+  });
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    /* not JSON */
+  }
+  return { status: res.status, body: body as T };
+}
+
 export interface Mail {
   MessageID: string;
   Subject: string;
@@ -165,25 +193,7 @@ export class FaultLab {
   ): Promise<Answer<T>> {
     const token = opts.token === undefined ? this.adminToken : opts.token;
     try {
-      const res = await fetch(`${this.api}${url}`, {
-        method,
-        headers: {
-          accept: 'application/json',
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-          ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}),
-          ...opts.headers,
-        },
-        body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
-        signal: AbortSignal.timeout(40_000),
-      });
-      const text = await res.text();
-      let body: unknown = text;
-      try {
-        body = text ? JSON.parse(text) : null;
-      } catch {
-        /* not JSON */
-      }
-      return { status: res.status, body: body as T };
+      return await callJson<T>(`${this.api}${url}`, method, token, { ...opts, timeoutMs: 40_000 });
     } catch {
       return { status: 0, body: null as T };
     }

@@ -20,14 +20,12 @@ import {
   uniqueName,
 } from '@furniture/platform/testing';
 import { topologyQueues } from '@furniture/platform';
+import { callJson, type Answer } from './lab';
 
 export type TwoServiceName = 'catalog' | 'applications' | 'notification';
 const SERVICES: TwoServiceName[] = ['catalog', 'applications', 'notification'];
 
-export interface Answer<T = unknown> {
-  status: number;
-  body: T;
-}
+export type { Answer } from './lab';
 
 export class TwoProcesses {
   private constructor(
@@ -156,25 +154,10 @@ export class TwoProcesses {
     opts: { body?: unknown; token?: string | null; headers?: Record<string, string> } = {},
   ): Promise<Answer<T>> {
     const token = opts.token === undefined ? adminToken() : opts.token;
-    const res = await fetch(`${this.urls[service][n % 2]}/api/v1${url}`, {
-      method,
-      headers: {
-        accept: 'application/json',
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-        ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}),
-        ...opts.headers,
-      },
-      body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
-      signal: AbortSignal.timeout(60_000),
+    return callJson<T>(`${this.urls[service][n % 2]}/api/v1${url}`, method, token, {
+      ...opts,
+      timeoutMs: 60_000,
     });
-    const text = await res.text();
-    let body: unknown = text;
-    try {
-      body = text ? JSON.parse(text) : null;
-    } catch {
-      /* not JSON */
-    }
-    return { status: res.status, body: body as T };
   }
 
   async stop(): Promise<void> {

@@ -113,6 +113,36 @@ async function createCategory(name: string): Promise<number> {
   return res.body.data.id;
 }
 
+/** Staff's rejection of application `id` (of lot `id`), as the applications service announces it. */
+function staffRejection(
+  id: number,
+  family: {
+    applicant_name: string;
+    lot_name: { de: string; uk: string };
+    applicant_email?: string | null;
+    applicant_phone?: string | null;
+    applicant_whatsapp?: string | null;
+  },
+) {
+  return createEvent(
+    Events.ApplicationRejected,
+    {
+      application_id: id,
+      lot_id: id,
+      old_status: 'pending',
+      new_status: 'rejected',
+      reason: 'staff',
+      note: null,
+      applicant_email: null,
+      language: 'de',
+      applicant_phone: null,
+      applicant_whatsapp: null,
+      ...family,
+    },
+    { id: 1, name: 'Anna Admin', email: 'anna@moebel.example', role: 'admin' },
+  );
+}
+
 /** A phone as the applications service's keys name it. */
 const digestOf = (e164: string) =>
   createHash('sha256').update(e164, 'utf8').digest('hex').slice(0, 32);
@@ -376,24 +406,12 @@ test("when 12 families' messages reach two notification processes at once, then 
   );
   // rejections (staff's messages: not the anonymous submissions', whose share has slots already)
   const events = numbers.map((n, i) =>
-    createEvent(
-      Events.ApplicationRejected,
-      {
-        application_id: 700_000 + i,
-        lot_id: 700_000 + i,
-        old_status: 'pending',
-        new_status: 'rejected',
-        reason: 'staff',
-        note: null,
-        applicant_name: `Familie Budget ${i}`,
-        applicant_email: null,
-        language: 'de',
-        lot_name: { de: 'Sofa', uk: 'Диван' },
-        applicant_phone: n,
-        applicant_whatsapp: n,
-      },
-      { id: 1, name: 'Anna Admin', email: 'anna@moebel.example', role: 'admin' },
-    ),
+    staffRejection(700_000 + i, {
+      applicant_name: `Familie Budget ${i}`,
+      lot_name: { de: 'Sofa', uk: 'Диван' },
+      applicant_phone: n,
+      applicant_whatsapp: n,
+    }),
   );
   // one queue, two consumers: each process takes some of them, at the same moment
   await Promise.all(events.map((e) => publishRaw(testUrls().amqpUrl, lab.exchange, e.name, e)));
@@ -438,24 +456,11 @@ test("when 20 families' mails are due in two notification processes at once, the
   const tag = randomBytes(3).toString('hex');
   const addresses = Array.from({ length: 20 }, (_, i) => `once_${tag}_${i}@example.org`);
   const events = addresses.map((address, i) =>
-    createEvent(
-      Events.ApplicationRejected,
-      {
-        application_id: 710_000 + i,
-        lot_id: 710_000 + i,
-        old_status: 'pending',
-        new_status: 'rejected',
-        reason: 'staff',
-        note: null,
-        applicant_name: `Familie Einmal ${i}`,
-        applicant_email: address,
-        language: 'de',
-        lot_name: { de: 'Tisch', uk: 'Стіл' },
-        applicant_phone: null,
-        applicant_whatsapp: null,
-      },
-      { id: 1, name: 'Anna Admin', email: 'anna@moebel.example', role: 'admin' },
-    ),
+    staffRejection(710_000 + i, {
+      applicant_name: `Familie Einmal ${i}`,
+      applicant_email: address,
+      lot_name: { de: 'Tisch', uk: 'Стіл' },
+    }),
   );
   await Promise.all(events.map((e) => publishRaw(testUrls().amqpUrl, lab.exchange, e.name, e)));
   // both processes' senders sweep the same due mails: each mail's claim decides who sends it
