@@ -246,6 +246,8 @@ describe('referrals expire', () => {
     const closedNow = await s.applications.service.referrals.expire(new Date());
     expect(closedNow).toBe(0);
 
+    // two passes of one process at once (its document turns decide); across replicas the job's
+    // fenced lease keeps passes apart (proven by two OS processes in the platform's store test)
     const [a, b] = await Promise.all([
       s.applications.service.referrals.expire(later),
       s.applications.service.referrals.expire(later),
