@@ -160,6 +160,21 @@ export class TwoProcesses {
     });
   }
 
+  /** kill -9 of process n of a service (the supervisor starts it again). */
+  kill(service: TwoServiceName, n: 0 | 1): void {
+    this.supervisor.signal(`${service}-${n + 1}`, 'SIGKILL');
+  }
+
+  /** Waits until process n of a service answers ready (after a kill, its new start). */
+  async ready(service: TwoServiceName, n: 0 | 1): Promise<void> {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await until(
+      `${service}-${n + 1} ready`,
+      async () => (await fetch(`${this.urls[service][n]}/ready`).catch(() => null))?.ok,
+      90_000,
+    );
+  }
+
   async stop(): Promise<void> {
     await this.supervisor.stop().catch(() => undefined);
     await this.mongo.close().catch(() => undefined);

@@ -115,6 +115,12 @@ export const baseConfigShape = {
   METRICS_PORT: envInt(9464, { min: 0, max: 65535 }),
   /** how often the outbox relay looks for events a crash or an outage left behind */
   OUTBOX_INTERVAL_MS: envInt(5000, { min: 50 }),
+  /**
+   * how often one replica recounts the kept counts to repair a count a killed process left one
+   * off (store/list.ts recount), and how long its two counting passes lie apart
+   */
+  COUNTS_RECOUNT_MS: envInt(30 * 60_000, { min: 1000 }),
+  COUNTS_RECOUNT_SETTLE_MS: envInt(5000, { min: 100 }),
   /** processed event ids are remembered this long (redeliveries come within minutes) */
   PROCESSED_EVENTS_RETENTION_DAYS: envInt(30, { min: 1 }),
 };

@@ -55,6 +55,9 @@ export interface ServiceBaseConfig {
   METRICS_ENABLED: boolean;
   METRICS_PORT: number;
   OUTBOX_INTERVAL_MS: number;
+  /** the leased recount of kept counts (config.ts); defaults when absent */
+  COUNTS_RECOUNT_MS?: number;
+  COUNTS_RECOUNT_SETTLE_MS?: number;
   PROCESSED_EVENTS_RETENTION_DAYS: number;
   MAX_CONCURRENT_REQUESTS: number;
   MAX_REQUEST_WAIT_MS: number;
@@ -272,7 +275,13 @@ export class ServiceKit<C extends ServiceBaseConfig = ServiceBaseConfig> {
     this.started = true;
     await this.processed.ensureIndexes();
     this.storeRebuilt = (await this.store.open(this.logger)).rebuilt;
-    for (const job of this.store.jobs())
+    this.store.onRecount = (list, keys) =>
+      this.logger.warn({ list, keys }, 'kept counts had drifted and were repaired');
+    const upkeep = this.store.jobs({
+      recountEveryMs: this.config.COUNTS_RECOUNT_MS,
+      recountSettleMs: this.config.COUNTS_RECOUNT_SETTLE_MS,
+    });
+    for (const job of upkeep)
       this.every(job.name, job.everyMs, job.run, { oneReplica: job.oneReplica });
     // a logout, password change, demotion or deletion reaches this process within moments; what
     // ended before it started, or while its broker connection was gone, it asks the auth service

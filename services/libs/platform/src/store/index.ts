@@ -82,6 +82,9 @@ export class Store {
 
   constructor(private readonly conn: Connection) {}
 
+  /** told of every recount that repaired counts (the service logs it) */
+  onRecount?: (list: string, keys: string[]) => void;
+
   /**
    * The one declaration of `name`: a second one that says the same answers what the first made
    * (two repositories of one collection share it); one that says anything else is refused at the
@@ -280,8 +283,11 @@ export class Store {
     return counted;
   }
 
-  /** The upkeep while the service runs: parts of the newest ids, expired documents. */
-  jobs(): StoreJob[] {
+  /**
+   * The upkeep while the service runs: parts of the newest ids, the counts' shards folded, counts
+   * that drifted repaired (every `recountEveryMs`, by one replica), expired documents.
+   */
+  jobs(opts: { recountEveryMs?: number; recountSettleMs?: number } = {}): StoreJob[] {
     const jobs: StoreJob[] = [];
     for (const list of this.lists.filter((l) => !l.decl.day))
       jobs.push({
@@ -295,6 +301,17 @@ export class Store {
         name: `counts of ${list.decl.name} folded`,
         everyMs: 5 * 60_000,
         run: () => list.foldCounts(),
+        oneReplica: true,
+      });
+    // a count left one off by a process killed between a write and its count (list.ts recount)
+    for (const list of this.lists)
+      jobs.push({
+        name: `counts of ${list.decl.name} recounted`,
+        everyMs: opts.recountEveryMs ?? 30 * 60_000,
+        run: async (lease) => {
+          const repaired = await list.recount(opts.recountSettleMs ?? 5000, lease?.held);
+          if (repaired.length > 0) this.onRecount?.(list.decl.name, repaired);
+        },
         oneReplica: true,
       });
     for (const stored of this.collections.filter((c) => c.decl.expiry))

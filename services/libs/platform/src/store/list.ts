@@ -488,23 +488,7 @@ export class StoredList<D extends Document = Document> extends StoredCollection<
         log(`${summary.name} rebuilt in ${Date.now() - started} ms: ${written} written`);
       }
     log(`rebuilding the counts of ${this.decl.name}`);
-    const projection: Document = { _id: 1, id: 1, block: 1, part: 1, day: 1, deleted_at: 1 };
-    for (const f of [...this.countedBy, ...this.tallied.map(([, f]) => f)]) projection[f] = 1;
-    if (this.decl.day) projection[this.decl.day.from] = 1;
-    const countPass = async () => {
-      const counts: Record<string, number> = {};
-      const misplaced: Document[] = [];
-      let total = 0;
-      for (const doc of await this.collection.find({}, { projection }).toArray()) {
-        const place = this.place(doc);
-        if (Object.entries(place).some(([k, v]) => doc[k] !== v)) misplaced.push(doc);
-        const keys = this.keysOf({ ...doc, ...place });
-        if (keys.length > 0) total++;
-        for (const key of keys) counts[key] = (counts[key] ?? 0) + 1;
-      }
-      return { counts, misplaced, total };
-    };
-    let pass = await countPass();
+    let pass = await this.countStored();
     if (pass.misplaced.length > 0) {
       for (const doc of pass.misplaced)
         await withDocLock(
@@ -516,11 +500,69 @@ export class StoredList<D extends Document = Document> extends StoredCollection<
               { $set: this.place(doc) } as never,
             ),
         );
-      pass = await countPass();
+      pass = await this.countStored();
     }
     await this.counts.replace(pass.counts);
     log(`counts of ${this.decl.name} rebuilt: ${pass.total} documents`);
     return pass.total;
+  }
+
+  /** Every stored document counted here (FerretDB's $group is slow), and those without a place. */
+  private async countStored(): Promise<{
+    counts: Record<string, number>;
+    misplaced: Document[];
+    total: number;
+  }> {
+    const projection: Document = { _id: 1, id: 1, block: 1, part: 1, day: 1, deleted_at: 1 };
+    for (const f of [...this.countedBy, ...this.tallied.map(([, f]) => f)]) projection[f] = 1;
+    if (this.decl.day) projection[this.decl.day.from] = 1;
+    const counts: Record<string, number> = {};
+    const misplaced: Document[] = [];
+    let total = 0;
+    for (const doc of await this.collection.find({}, { projection }).toArray()) {
+      const place = this.place(doc);
+      if (Object.entries(place).some(([k, v]) => doc[k] !== v)) misplaced.push(doc);
+      const keys = this.keysOf({ ...doc, ...place });
+      if (keys.length > 0) total++;
+      for (const key of keys) counts[key] = (counts[key] ?? 0) + 1;
+    }
+    return { counts, misplaced, total };
+  }
+
+  /**
+   * Repairs kept counts that drifted (issue 42): a process killed between a document's write and
+   * its count's (`kill -9`, a connection lost at that moment) leaves a count one off for good, and
+   * the pages read the counts. Two counting passes `settleMs` apart, each between two reads of
+   * the counts: a key whose kept count and whose documents held still through both passes, yet
+   * differ, drifted, and the difference is added as a write's would be (to this process's shard).
+   * A key that moved meanwhile is left for the next recount; the writes of the other processes go
+   * on meanwhile (nothing is replaced, unlike a rebuild). A write that took longer than
+   * `settleMs` between its document and its count would be corrected once too often, and set
+   * right by the next recount. `held`: the one-replica job's lease, asked before the repair.
+   * Answers the keys repaired.
+   */
+  async recount(settleMs: number, held: () => boolean = () => true): Promise<string[]> {
+    const sample = async () => {
+      const before = await this.counts.read();
+      const stored = await this.countStored();
+      const after = await this.counts.read();
+      return before && after ? { before: before.n, stored: stored.counts, after: after.n } : null;
+    };
+    const first = await sample();
+    if (!first) return [];
+    await new Promise((resolve) => setTimeout(resolve, settleMs).unref());
+    const second = held() ? await sample() : null;
+    if (!second || !held()) return [];
+    const deltas = new Map<string, number>();
+    const keys = new Set([first, second].flatMap((p) => Object.keys({ ...p.stored, ...p.after })));
+    for (const key of keys) {
+      const kept = [first.before, first.after, second.before, second.after].map((n) => n[key] ?? 0);
+      const stored = second.stored[key] ?? 0;
+      if (kept.some((n) => n !== kept[0]) || (first.stored[key] ?? 0) !== stored) continue;
+      if (stored !== kept[0]) deltas.set(key, stored - kept[0]!);
+    }
+    await this.counts.add(deltas);
+    return [...deltas.keys()];
   }
 
   /** The counts' idle shards folded into the counts (KeptCounts.fold). */
