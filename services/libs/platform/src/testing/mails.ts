@@ -4,6 +4,8 @@ export interface CaughtMail {
   MessageID: string;
   Subject: string;
   To: { Address: string }[];
+  /** when the catcher received it (RFC 3339) */
+  Created: string;
 }
 
 /** The mails the test's SMTP catcher (at `mailApiUrl`) received for one address. */
