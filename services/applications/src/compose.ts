@@ -139,7 +139,12 @@ export async function composeApplications(
     { oneReplica: true },
   );
   const moderation = new Moderation({ applications, lots, pickups, handoverLinks });
-  const wishes = new WishesService({ wishes: wishesRepo, lots });
+  const wishes = new WishesService({
+    wishes: wishesRepo,
+    lots,
+    erasures,
+    eraseLate: (id) => privacy.eraseLate(id, 'wish'),
+  });
   const referrals = new Referrals({
     publicApplications,
     moderation,

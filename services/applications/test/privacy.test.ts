@@ -421,4 +421,27 @@ describe('an erasure under way (issue 42)', () => {
     );
     expect(again.status).toBe(201);
   });
+
+  test('when a family sends a wish while an erasure of its number runs, then the wish is not kept: 409 ERASURE_RUNNING in the family’s language, its data erased', async () => {
+    const phone = newPhone();
+    const marks = h.conn.collection('erasure_marks');
+    const key = createHash('sha256').update(e164(phone), 'utf8').digest('hex').slice(0, 32);
+    await marks.insertOne({
+      _id: 'elsewhere-wish' as never,
+      phone_key: key,
+      until: new Date(Date.now() + 60_000),
+    });
+    const wishes = h.conn.collection('wishes');
+    const erasedBefore = await wishes.countDocuments({ erased_at: { $ne: null } });
+    const refused = await h.http.post('/api/v1/wishes/', wishBody({ applicant_whatsapp: phone }), {
+      headers: { 'accept-language': 'de' },
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('ERASURE_RUNNING');
+    // none of the number kept; the one stored was erased as the erasure would have erased it
+    expect(await wishes.countDocuments({ applicant_whatsapp: e164(phone) })).toBe(0);
+    expect(await wishes.countDocuments({ erased_at: { $ne: null } })).toBe(erasedBefore + 1);
+    await marks.updateOne({ _id: 'elsewhere-wish' as never }, { $set: { until: new Date() } });
+    await wish({ applicant_whatsapp: phone });
+  });
 });

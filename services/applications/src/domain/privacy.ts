@@ -130,11 +130,11 @@ export class Privacy {
   }
 
   /**
-   * An application stored while its phone's erasure ran (the submission found the erasure's
+   * An application or a wish stored while its number's erasure ran (the submission found the erasure's
    * mark after its write): erased as the erasure would have, by request.
    */
-  async eraseLate(id: number): Promise<boolean> {
-    return this.eraseOne('application', id, 'request', this.deps.now(), null);
+  async eraseLate(id: number, kind: 'application' | 'wish' = 'application'): Promise<boolean> {
+    return this.eraseOne(kind, id, 'request', this.deps.now(), null);
   }
 
   /**

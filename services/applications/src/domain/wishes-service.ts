@@ -13,6 +13,7 @@ import {
   type WishNotify,
 } from '@furniture/contracts';
 import { AppError, createEvent, type LotLookup } from '@furniture/platform/domain';
+import type { ErasureMarks } from '../data-access/erasure-marks';
 import type { WishesRepository } from '../data-access/wishes-repository';
 import { berlinTimestamp } from './notes';
 import type { PhoneValue } from './public-applications';
@@ -41,7 +42,16 @@ export interface NewWishInput {
  * active, fulfilled is final.
  */
 export class WishesService {
-  constructor(private readonly deps: { wishes: WishesRepository; lots: LotLookup }) {}
+  constructor(
+    private readonly deps: {
+      wishes: WishesRepository;
+      lots: LotLookup;
+      /** erasures on request under way, asked after the wish's write (issue 42) */
+      erasures?: Pick<ErasureMarks, 'ranSince'>;
+      /** erases a wish stored while its number's erasure ran */
+      eraseLate?: (id: number) => Promise<unknown>;
+    },
+  ) {}
 
   async create(input: NewWishInput): Promise<WishCreated> {
     if (input.honeypot) {
@@ -53,6 +63,7 @@ export class WishesService {
       };
     }
     const { whatsapp, honeypot: _bot, ...fields } = input;
+    const begun = new Date();
     const wish = await this.deps.wishes.insert(
       {
         ...fields,
@@ -72,6 +83,12 @@ export class WishesService {
         }),
       ],
     );
+    // an erasure of this number under way may have read its wishes before this one was stored
+    // (data-access/erasure-marks.ts): what was sent goes with it, and the family is told
+    if (await this.deps.erasures?.ranSince(whatsapp.e164, begun)) {
+      await this.deps.eraseLate?.(wish.id);
+      throw new AppError('ERASURE_RUNNING');
+    }
     return { id: wish.id, status: 'active', created_at: wish.created_at };
   }
 

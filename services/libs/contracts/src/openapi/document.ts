@@ -891,7 +891,7 @@ export const operations: readonly Operation[] = [
       access: 'public',
       body: wishCreateSchema,
       ok: { status: 201, description: 'received', schema: answers.wishCreatedAnswer },
-      errors: ['PHONE_RATE_LIMITED'],
+      errors: ['ERASURE_RUNNING', 'PHONE_RATE_LIMITED'],
       rateLimited: true,
     },
     'GET /wishes': {
