@@ -70,7 +70,7 @@ export async function composeCatalog(kit: ServiceKit<CatalogConfig>, options: Ca
   kit.every(
     'label codes of earlier lots',
     config.LABEL_BACKFILL_INTERVAL_MS,
-    () => warehouse.labelEarlierLots(),
+    (lease) => warehouse.labelEarlierLots(lease?.held),
     { oneReplica: true },
   );
   // passes of lots into categories whose process died before giving them back (issue 42)
@@ -88,7 +88,7 @@ export async function composeCatalog(kit: ServiceKit<CatalogConfig>, options: Ca
   kit.every(
     'donation expiry',
     config.DONATION_EXPIRY_INTERVAL_MS,
-    () => donations.expireOverdue(),
+    (lease) => donations.expireOverdue(lease?.held),
     {
       oneReplica: true,
     },
@@ -105,7 +105,7 @@ export async function composeCatalog(kit: ServiceKit<CatalogConfig>, options: Ca
   kit.every(
     'donation data retention',
     config.RETENTION_CHECK_INTERVAL_MS,
-    () => donationPrivacy.applyRetention(),
+    (lease) => donationPrivacy.applyRetention(lease?.held),
     { oneReplica: true },
   );
   const donationPhotos = new DonationPhotos({ donations: donationsRepo, service: donations, now });

@@ -753,6 +753,8 @@ describe('donations whose available-until day has passed', () => {
     try {
       expect(await svc.catalog.donations.expireOverdue()).toBe(0);
       clock.advance(DAY);
+      // a pass whose one-replica lease was lost moves nothing (the next holder does)
+      expect(await svc.catalog.donations.expireOverdue(() => false)).toBe(0);
       expect(await svc.catalog.donations.expireOverdue()).toBe(2);
       expect(await svc.catalog.donations.expireOverdue()).toBe(0);
     } finally {

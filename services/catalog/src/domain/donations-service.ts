@@ -278,13 +278,15 @@ export class DonationsService {
    * donation.status_changed (cause `expired`, no actor). Each move is guarded by the state it was
    * decided on, so a second pass (another replica) changes nothing. Answers how many.
    */
-  async expireOverdue(): Promise<number> {
+  async expireOverdue(held: () => boolean = () => true): Promise<number> {
     const today = this.today();
     let expired = 0;
     for (;;) {
       const batch = await this.deps.donations.pastAvailability(today, EXPIRY_BATCH);
       let moved = 0;
       for (const found of batch) {
+        // a pass of one replica: once its lease is lost, the next holder goes on
+        if (!held()) return expired + moved;
         const result = await this.deps.donations.mutate(found.id, (d) =>
           OPEN_DONATION_STATUSES.includes(d.status) && d.available_until < today
             ? this.move(d, 'expired', { cause: 'expired', by: null, note: null, reason: null })

@@ -223,9 +223,15 @@ export class Warehouse {
    * Gives the lots of earlier versions their codes, a batch per pass (a scheduled job of one
    * replica); answers how many it labelled.
    */
-  async labelEarlierLots(): Promise<number> {
+  async labelEarlierLots(held: () => boolean = () => true): Promise<number> {
     const lots = await this.deps.lots.withoutLabel(LABELS_PER_PASS);
-    for (const lot of lots) await this.codeOf(lot);
-    return lots.length;
+    let labelled = 0;
+    for (const lot of lots) {
+      // a pass of one replica: once its lease is lost, the next holder goes on
+      if (!held()) break;
+      await this.codeOf(lot);
+      labelled++;
+    }
+    return labelled;
   }
 }
