@@ -9,7 +9,12 @@ import {
   type StoredCollection,
 } from '@furniture/platform';
 import { slotKey, type PhotoDoc, type PhotoKeys, type SlotDoc } from './models';
-import { NoFreeSlotError, type PhotoClaim } from '../domain/records';
+import {
+  NoFreeSlotError,
+  type NewPhotoClaim,
+  type PhotoClaim,
+  type SlotsSeen,
+} from '../domain/records';
 
 export { NoFreeSlotError, type PhotoClaim } from '../domain/records';
 
@@ -82,57 +87,85 @@ export class PhotosRepository {
     return found.filter((s): s is SlotDoc => s !== null);
   }
 
-  /** Slots held by ready photos and by uploads in progress (a full lot is checked for orphans). */
-  async countTaken(lotId: number): Promise<number> {
-    const taken = await this.slotsOf(lotId);
-    if (taken.length < this.slotsPerLot) return taken.length;
-    return this.inTurnOfLot(lotId, async () => {
-      return (await this.freeOrphans(await this.slotsOf(lotId))).length;
-    });
+  /**
+   * Slots held by ready photos and by uploads in progress (a full lot is checked for orphans),
+   * as positions seen now.
+   */
+  async slotsTaken(lotId: number): Promise<SlotsSeen> {
+    let taken = await this.slotsOf(lotId);
+    if (taken.length >= this.slotsPerLot) {
+      taken = await this.inTurnOfLot(lotId, async () =>
+        this.freeOrphans(await this.slotsOf(lotId)),
+      );
+    }
+    return { lot_id: lotId, taken: taken.map((s) => s.position) };
   }
 
   /**
    * Takes the lowest free slot (an insert; a collision means another upload, maybe on another
-   * replica, took it first) and records the photo as `processing`. The in-process per-lot lock
-   * spares this replica pointless collisions.
+   * replica, took it first) and records the photo as `processing`. With `seen` (the slots the
+   * check before the body read, moments ago) the free positions then are tried first and the
+   * slots are read again only when all of them were taken meanwhile; a slot freed meanwhile may
+   * be passed over for a higher one. The in-process per-lot lock spares this replica pointless
+   * collisions.
    */
   async claimSlot(
     lotId: number,
     data: { keys: PhotoKeys; created_by_user_id: number },
-  ): Promise<PhotoClaim> {
+    seen?: SlotsSeen,
+  ): Promise<NewPhotoClaim> {
     return this.inTurnOfLot(lotId, async () => {
+      if (seen?.lot_id === lotId) {
+        const claim = await this.claimFree(lotId, data, seen.taken);
+        if (claim) return claim;
+      }
       let taken = await this.slotsOf(lotId);
       if (taken.length >= this.slotsPerLot) taken = await this.freeOrphans(taken);
-      const used = new Set(taken.map((s) => s.position));
-      const free = [...Array(this.slotsPerLot).keys()].filter((p) => !used.has(p));
-      if (free.length === 0) throw new NoFreeSlotError(taken.length);
-      const id = await nextId(this.conn, 'photos');
-      const now = new Date();
-      for (const position of free) {
-        const slot = { _id: slotKey(lotId, position), lot_id: lotId, position, photo_id: id };
-        const claimed = () => this.slotsStored.insert({ ...slot, created_at: now });
-        if (!(await insertedUnlessTaken(claimed))) continue;
-        const { keys } = data;
-        try {
-          await this.stored.insert({
-            _id: docKey(id),
-            id,
-            lot_id: lotId,
-            position,
-            status: 'processing',
-            keys,
-            created_by_user_id: data.created_by_user_id,
-            created_at: now,
-            updated_at: now,
-          });
-        } catch (err) {
-          await this.freeSlot(lotId, position, id);
-          throw err;
-        }
-        return { id, lot_id: lotId, position, keys };
-      }
+      const claim = await this.claimFree(
+        lotId,
+        data,
+        taken.map((s) => s.position),
+      );
+      if (claim) return claim;
       throw new NoFreeSlotError(this.slotsPerLot);
     });
+  }
+
+  /** Claims the first position not in `taken` that no one else holds; null when none was free. */
+  private async claimFree(
+    lotId: number,
+    data: { keys: PhotoKeys; created_by_user_id: number },
+    taken: number[],
+  ): Promise<NewPhotoClaim | null> {
+    const used = new Set(taken);
+    const free = [...Array(this.slotsPerLot).keys()].filter((p) => !used.has(p));
+    if (free.length === 0) return null;
+    const id = await nextId(this.conn, 'photos');
+    const now = new Date();
+    for (const position of free) {
+      const slot = { _id: slotKey(lotId, position), lot_id: lotId, position, photo_id: id };
+      const claimed = () => this.slotsStored.insert({ ...slot, created_at: now });
+      if (!(await insertedUnlessTaken(claimed))) continue;
+      const { keys, created_by_user_id } = data;
+      try {
+        await this.stored.insert({
+          _id: docKey(id),
+          id,
+          lot_id: lotId,
+          position,
+          status: 'processing',
+          keys,
+          created_by_user_id,
+          created_at: now,
+          updated_at: now,
+        });
+      } catch (err) {
+        await this.freeSlot(lotId, position, id);
+        throw err;
+      }
+      return { id, lot_id: lotId, position, keys, created_by_user_id, created_at: now };
+    }
+    return null;
   }
 
   /**
@@ -201,16 +234,28 @@ export class PhotosRepository {
     return remaining;
   }
 
-  /** Turns the claim into a ready photo with its event; null when the claim is gone (lot deleted). */
+  /**
+   * Turns the claim into a ready photo with its event, built from the claim without reading the
+   * record (the write is guarded by its state); null when the claim is gone (lot deleted).
+   */
   async finish(
-    claim: PhotoClaim,
+    claim: NewPhotoClaim,
     data: { urls: PhotoUrls; width: number; height: number; bytes: number },
     events: (photo: Photo) => DomainEvent[],
   ): Promise<Photo | null> {
-    const doc = await this.findPhoto(claim.id);
-    if (!isLive(doc) || doc.status !== 'processing') return null;
     const now = new Date();
-    const photo = toPhoto({ ...doc, ...data, status: 'ready', updated_at: now });
+    const photo = toPhoto({
+      _id: docKey(claim.id),
+      id: claim.id,
+      lot_id: claim.lot_id,
+      position: claim.position,
+      keys: claim.keys,
+      created_by_user_id: claim.created_by_user_id,
+      created_at: claim.created_at,
+      ...data,
+      status: 'ready',
+      updated_at: now,
+    });
     const done = await this.stored.update(
       live(claim.id, 'processing'),
       { $set: { ...data, status: 'ready', updated_at: now } },

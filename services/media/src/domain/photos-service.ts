@@ -13,7 +13,7 @@ import {
 } from '@furniture/contracts';
 import { AppError, createEvent, type LotLookup, type Logger } from '@furniture/platform/domain';
 import type { PhotosRepository } from '../data-access/photos-repository';
-import { NoFreeSlotError, type PhotoKeys } from './records';
+import { NoFreeSlotError, type PhotoKeys, type SlotsSeen } from './records';
 import type { ObjectInfo, ObjectStore } from '../integrations/object-store';
 import type { LotsService } from './lots-service';
 import type { PhotoIntake, UploadedFile } from './photo-intake';
@@ -55,20 +55,34 @@ const keysOf = (urls: PhotoUrls): string[] =>
 export class PhotosService {
   constructor(private readonly deps: PhotosDeps) {}
 
-  /** Cheap checks before the body is read: the lot exists and still has room. */
-  async checkRoom(lotId: number): Promise<void> {
+  /**
+   * Cheap checks before the body is read: the lot exists and still has room. Answers the slots
+   * it saw, for the upload's claim.
+   */
+  async checkRoom(lotId: number): Promise<SlotsSeen> {
     await this.deps.lots.requireLot(lotId);
-    const taken = await this.deps.photos.countTaken(lotId);
-    if (taken >= Limits.photosPerLot) throw limitReached(taken);
+    const seen = await this.deps.photos.slotsTaken(lotId);
+    if (seen.taken.length >= Limits.photosPerLot) throw limitReached(seen.taken.length);
+    return seen;
   }
 
-  async upload(actor: Actor, lotId: number, file: UploadedFile | undefined): Promise<Photo> {
+  /**
+   * Stores a photo of the lot. `room` is what checkRoom answered before the body was read (the
+   * lot was there then; it is checked again after the claim); without it the lot is looked up
+   * first.
+   */
+  async upload(
+    actor: Actor,
+    lotId: number,
+    file: UploadedFile | undefined,
+    room?: SlotsSeen,
+  ): Promise<Photo> {
     const { photos, store, logger } = this.deps;
-    await this.deps.lots.requireLot(lotId);
+    if (room?.lot_id !== lotId) await this.deps.lots.requireLot(lotId);
     const image = await this.deps.intake.inspect(file);
 
     const claim = await photos
-      .claimSlot(lotId, { keys: keysFor(lotId, randomUUID()), created_by_user_id: actor.id })
+      .claimSlot(lotId, { keys: keysFor(lotId, randomUUID()), created_by_user_id: actor.id }, room)
       .catch((err: Error) => {
         throw err instanceof NoFreeSlotError ? limitReached(err.taken) : err;
       });

@@ -16,6 +16,21 @@ export interface PhotoClaim {
   keys: PhotoKeys;
 }
 
+/** A claim as it was just made: what its ready photo is built from, without reading it again. */
+export interface NewPhotoClaim extends PhotoClaim {
+  created_by_user_id: number;
+  created_at: Date;
+}
+
+/**
+ * The lot's slots as the check before the body saw them: the claim tries the positions free then
+ * first instead of reading the ten slots once more (a collision moves on to the next).
+ */
+export interface SlotsSeen {
+  lot_id: number;
+  taken: number[];
+}
+
 /** Every slot of the lot is taken (ready photos and uploads in progress). */
 export class NoFreeSlotError extends Error {
   constructor(readonly taken: number) {

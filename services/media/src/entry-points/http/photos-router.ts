@@ -31,7 +31,7 @@ export function photosRouter(deps: {
       res.setHeader('connection', 'close');
       throw tooLarge(maxBytes);
     }
-    await photos.checkRoom(id);
+    const room = await photos.checkRoom(id);
     const release = admission.tryEnter();
     if (!release) {
       res.setHeader('retry-after', String(RETRY_AFTER_SECONDS));
@@ -48,6 +48,7 @@ export function photosRouter(deps: {
         req.actor!,
         id,
         file && { name: file.originalname, type: file.mimetype, data: file.buffer },
+        room,
       );
       res.status(201).json({
         success: true,
