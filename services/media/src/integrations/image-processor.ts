@@ -35,7 +35,7 @@ function classify(err: unknown): Error {
  * - `limitInputPixels`: images with more pixels are refused from their header before decoding;
  * - `failOn: 'error'`: truncated or broken pixel data is refused (harmless warnings are not);
  * - a timeout over the whole decode and encode (sharp stops the libvips work when it passes);
- * - `concurrency`: libvips threads per image; the cache is off (every image is new).
+ * - `concurrency`: libvips threads per pipeline; the cache is off (every image is new).
  * The sizes and WebP qualities are PhotoSizes from the contracts.
  */
 export function sharpImageProcessor(opts: {
@@ -86,18 +86,25 @@ export function sharpImageProcessor(opts: {
           height: base.info.height,
           channels: base.info.channels as 1 | 2 | 3 | 4,
         };
-        const out: Rendition[] = [];
-        for (const size of PhotoSizeNames) {
-          const { maxSide, quality } = PhotoSizes[size];
-          // raw pixels carry no metadata at all: EXIF (GPS), XMP, IPTC and ICC are gone
-          const data = await sharp(base.data, { raw })
-            .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
-            .webp({ quality, effort: opts.effort })
-            .timeout({ seconds: secondsLeft() })
-            .toBuffer();
-          out.push({ size, data });
-        }
-        return out;
+        // the three sizes encoded at once, each on a thread of the libuv pool (thread-pool.ts):
+        // one photo alone keeps both cores busy after its decode, and while fewer images than
+        // cores are in processing the cores still have work
+        const encoded = await Promise.allSettled(
+          PhotoSizeNames.map(async (size): Promise<Rendition> => {
+            const { maxSide, quality } = PhotoSizes[size];
+            // raw pixels carry no metadata at all: EXIF (GPS), XMP, IPTC and ICC are gone
+            const data = await sharp(base.data, { raw })
+              .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
+              .webp({ quality, effort: opts.effort })
+              .timeout({ seconds: secondsLeft() })
+              .toBuffer();
+            return { size, data };
+          }),
+        );
+        // every encode has ended before the image leaves processing, also when one failed
+        const failed = encoded.find((e) => e.status === 'rejected');
+        if (failed) throw failed.reason;
+        return encoded.map((e) => (e as PromiseFulfilledResult<Rendition>).value);
       } catch (err) {
         if (err instanceof ImageTimeoutError) throw err;
         throw classify(err);
