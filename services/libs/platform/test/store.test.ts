@@ -4,7 +4,14 @@
  */
 import path from 'node:path';
 import type { Document } from 'mongodb';
-import { connectMongo, Store, tombstoneUpdate, type Connection, type StoredList } from '../src';
+import {
+  connectMongo,
+  docKey,
+  Store,
+  tombstoneUpdate,
+  type Connection,
+  type StoredList,
+} from '../src';
 import { heldLocks } from '../src/store/locks';
 import { blockOf, partOf } from '../src/store/counts';
 import { dropDatabase, raceProcesses, silentLogger, testUrls, uniqueName } from '../src/testing';
@@ -383,6 +390,48 @@ describe('a list', () => {
 });
 
 describe('a collection', () => {
+  test('when a declared collection is read, then tombstones and the store’s own fields are left out unless asked for, and sort, skip, limit and projection hold', async () => {
+    const name = uniqueName('reads');
+    const store = new Store(conn);
+    const stored = store.collection<Item & { _id: string }>({
+      name,
+      key: '_id',
+      tombstones: true,
+      outbox: true,
+    });
+    await store.open(silentLogger);
+    for (let id = 1; id <= 6; id++)
+      await stored.insert({
+        _id: docKey(id),
+        id,
+        kind: KINDS[id % 3]!,
+        status: 'open',
+        rev: 1,
+        deleted_at: id === 4 ? new Date() : null,
+      });
+    // an event waiting in a document's outbox (the store's own field)
+    await conn
+      .collection(name)
+      .updateOne({ _id: '2' as never }, { $set: { _outbox: [{ eventId: 'e' }] } });
+    expect(await stored.get(4)).toBeNull();
+    expect((await stored.get(4, { withDeleted: true }))?.id).toBe(4);
+    expect(await stored.get(2)).toEqual(
+      expect.not.objectContaining({ _outbox: expect.anything() }),
+    );
+    expect((await stored.find({}, { sort: { id: -1 } })).map((d) => d.id)).toEqual([6, 5, 3, 2, 1]);
+    expect(
+      (await stored.find({}, { sort: { id: 1 }, skip: 1, limit: 2 })).map((d) => d.id),
+    ).toEqual([2, 3]);
+    expect(await stored.find({ id: 2 }, { projection: { id: 1, _id: 0 } })).toEqual([{ id: 2 }]);
+    expect((await stored.findOne({ kind: 'chair' }, { sort: { id: -1 } }))?.id).toBe(6);
+    expect(await stored.countStored()).toBe(5);
+    expect(await stored.countStored({}, { withDeleted: true })).toBe(6);
+    expect(await stored.exists({ id: 4 })).toBe(false);
+    expect(await stored.exists({ id: 4 }, { withDeleted: true })).toBe(true);
+    // a filter that names deleted_at itself is taken as it is (the erasure's reads)
+    expect((await stored.find({ deleted_at: { $ne: null } })).map((d) => d.id)).toEqual([4]);
+  });
+
   test('when a record is changed by compare-and-set while another write changes it, then the change is decided again on the newer record', async () => {
     const store = new Store(conn);
     const name = uniqueName('cas');

@@ -1,6 +1,6 @@
 import type { DomainEvent } from '@furniture/contracts';
-import type { Collection, Document, Filter, UpdateFilter } from 'mongodb';
-import { docWithEvents, tombstoneUpdate, withEvents } from '../messaging/outbox';
+import type { Collection, Document, Filter, Sort, UpdateFilter } from 'mongodb';
+import { docWithEvents, NOT_DELETED, tombstoneUpdate, withEvents } from '../messaging/outbox';
 import { nextId, retryingDuplicates, type Connection } from '../mongo';
 import { withDocLock } from './locks';
 
@@ -30,7 +30,23 @@ export interface CollectionDeclaration {
   indexes?: readonly IndexKeys[];
   /** documents carry an outbox: the relay's query is indexed */
   outbox?: boolean;
+  /** documents with a `deleted_at` (tombstones) are left out of every read unless asked for */
+  tombstones?: boolean;
 }
+
+/** How a read is ordered, cut and shaped (StoredCollection's reads). */
+export interface ReadOptions {
+  sort?: Sort;
+  limit?: number;
+  skip?: number;
+  /** fields to read (the store's own fields are never read) */
+  projection?: Document;
+  /** tombstones too (the privacy lookup, the erasure, a restore) */
+  withDeleted?: boolean;
+}
+
+/** The store's own fields: the outbox and the purge mark, never part of what a read answers. */
+export const STORE_FIELDS = { _outbox: 0, _outbox_pending: 0, _purge: 0 } as const;
 
 /** An index's keys as MongoDB's (`{ status: 1, id: -1 }`). */
 export type IndexKeys = Readonly<Record<string, 1 | -1>>;
@@ -82,6 +98,64 @@ export class StoredCollection<D extends Document = Document> {
   ) {
     this.collection = conn.collection(decl.name) as unknown as Collection<D>;
     this.key = decl.key ?? 'id';
+  }
+
+  // ---- reads: the one way to read a declared collection (issue 42) ----
+
+  /** The filter with the collection's rules: tombstones left out unless asked for. */
+  protected live(filter: Filter<D> | Document, withDeleted = false): Filter<D> {
+    return (
+      this.decl.tombstones && !withDeleted && !('deleted_at' in filter)
+        ? { ...NOT_DELETED, ...filter }
+        : filter
+    ) as Filter<D>;
+  }
+
+  private projected(projection?: Document): Document {
+    return projection && Object.values(projection).some((v) => v === 1 || v === true)
+      ? projection
+      : { ...STORE_FIELDS, ...projection };
+  }
+
+  /**
+   * The document named by its key (a string `_id` by `docKey`: answered from the primary key on
+   * every server), or null; a tombstone unless asked for is null too.
+   */
+  async get(key: number | string, opts: Pick<ReadOptions, 'withDeleted'> = {}): Promise<D | null> {
+    const named = { [this.key]: this.key === '_id' ? docKey(key) : key } as Filter<D>;
+    const doc = (await this.collection.findOne(named, {
+      projection: this.projected(),
+    })) as D | null;
+    return doc && !(this.decl.tombstones && !opts.withDeleted && doc.deleted_at) ? doc : null;
+  }
+
+  /** The first document of the filter (in `sort` order), or null. */
+  async findOne(filter: Filter<D> | Document, opts: ReadOptions = {}): Promise<D | null> {
+    return (await this.find(filter, { ...opts, limit: 1 }))[0] ?? null;
+  }
+
+  /** The filter's documents in `sort` order (all of them unless cut). */
+  find(filter: Filter<D> | Document, opts: ReadOptions = {}): Promise<D[]> {
+    let cursor = this.collection.find(this.live(filter, opts.withDeleted), {
+      projection: this.projected(opts.projection),
+    });
+    if (opts.sort) cursor = cursor.sort(opts.sort);
+    if (opts.skip) cursor = cursor.skip(opts.skip);
+    if (opts.limit) cursor = cursor.limit(opts.limit);
+    return cursor.toArray() as Promise<D[]>;
+  }
+
+  /** How many documents the filter matches, counted from the documents (never kept counts). */
+  countStored(filter: Filter<D> | Document = {}, opts: Pick<ReadOptions, 'withDeleted'> = {}) {
+    return this.collection.countDocuments(this.live(filter, opts.withDeleted));
+  }
+
+  /** Whether the filter matches a document. */
+  async exists(filter: Filter<D> | Document, opts: Pick<ReadOptions, 'withDeleted'> = {}) {
+    const found = await this.collection.findOne(this.live(filter, opts.withDeleted), {
+      projection: { _id: 1 },
+    });
+    return found !== null;
   }
 
   /** The turn of the document a filter names by its key. */

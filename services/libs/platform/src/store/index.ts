@@ -26,6 +26,7 @@ export {
   type IndexKeys,
   type Mutated,
   type Mutation,
+  type ReadOptions,
 } from './collection';
 export {
   Entity,

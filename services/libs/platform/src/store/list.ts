@@ -29,8 +29,6 @@ export interface ListDeclaration extends CollectionDeclaration {
    * it the buckets are blocks of 100 ids, read newest id first.
    */
   day?: { from: string; of: (value: Date) => string; order: Sort };
-  /** documents with a `deleted_at` (tombstones) are neither counted nor paged */
-  tombstones?: boolean;
 }
 
 /** Where a page starts: `skip` documents left out, or (skip 0) the ids below `beforeId`. */
@@ -128,7 +126,7 @@ export class StoredList<D extends Document = Document> extends StoredCollection<
     );
   }
 
-  private get live(): Document {
+  private get liveOnly(): Document {
     return this.decl.tombstones ? NOT_DELETED : {};
   }
 
@@ -261,9 +259,9 @@ export class StoredList<D extends Document = Document> extends StoredCollection<
     return { buckets, parts: kept.current };
   }
 
-  private find(where: Document, projection?: Document) {
+  private findInOrder(where: Document, projection?: Document) {
     return this.collection
-      .find({ ...this.live, ...where } as Filter<D>, { projection: projection ?? HIDDEN })
+      .find({ ...this.liveOnly, ...where } as Filter<D>, { projection: projection ?? HIDDEN })
       .sort(this.order);
   }
 
@@ -276,7 +274,7 @@ export class StoredList<D extends Document = Document> extends StoredCollection<
     opts: { parts: boolean; beforeId?: number; projection?: Document },
   ): Promise<D[]> {
     const read = (at: Document, n: number) =>
-      this.find({ ...where, ...at }, opts.projection)
+      this.findInOrder({ ...where, ...at }, opts.projection)
         .limit(n)
         .toArray() as Promise<D[]>;
     if (this.decl.day) return read({ day: bucket }, take);
@@ -325,7 +323,7 @@ export class StoredList<D extends Document = Document> extends StoredCollection<
     if (!plan || !buckets || wide) {
       // a filter the counts cannot answer; or one query for the filter's documents costs less
       // than a query per bucket (bench:scale: a category's 625 lots in 50 block queries)
-      const docs = await this.find({ ...where, ...below }, projection)
+      const docs = await this.findInOrder({ ...where, ...below }, projection)
         .skip(skip)
         .limit(page.limit)
         .toArray();
@@ -351,7 +349,7 @@ export class StoredList<D extends Document = Document> extends StoredCollection<
 
   private async totalOf(where: Document, plan: Plan | null): Promise<number> {
     if (plan) return plan.buckets.reduce((sum, [, n]) => sum + n, 0);
-    return this.collection.countDocuments({ ...this.live, ...where } as Filter<D>);
+    return this.collection.countDocuments({ ...this.liveOnly, ...where } as Filter<D>);
   }
 
   /** How many documents the filter matches. */
@@ -416,7 +414,7 @@ export class StoredList<D extends Document = Document> extends StoredCollection<
     }
     const groups = await this.collection
       .aggregate<{ _id: Record<string, unknown>; n: number }>([
-        { $match: { ...this.live, ...where } },
+        { $match: { ...this.liveOnly, ...where } },
         { $group: { _id: Object.fromEntries(fields.map((f) => [f, `$${f}`])), n: { $sum: 1 } } },
       ])
       .toArray();
@@ -435,7 +433,7 @@ export class StoredList<D extends Document = Document> extends StoredCollection<
   /** One bucket's documents (a day of a day list), in list order. */
   bucket(bucket: Bucket, projection?: Document): Promise<D[]> {
     const where = this.decl.day ? { day: bucket } : { block: bucket };
-    return this.find(where, projection).toArray() as Promise<D[]>;
+    return this.findInOrder(where, projection).toArray() as Promise<D[]>;
   }
 
   // ---- upkeep (the store's open and jobs) ----
@@ -488,7 +486,7 @@ export class StoredList<D extends Document = Document> extends StoredCollection<
         log(`${summary.name} rebuilt in ${Date.now() - started} ms: ${written} written`);
       }
     log(`rebuilding the counts of ${this.decl.name}`);
-    let pass = await this.countStored();
+    let pass = await this.countPass();
     if (pass.misplaced.length > 0) {
       for (const doc of pass.misplaced)
         await withDocLock(
@@ -500,7 +498,7 @@ export class StoredList<D extends Document = Document> extends StoredCollection<
               { $set: this.place(doc) } as never,
             ),
         );
-      pass = await this.countStored();
+      pass = await this.countPass();
     }
     await this.counts.replace(pass.counts);
     log(`counts of ${this.decl.name} rebuilt: ${pass.total} documents`);
@@ -508,7 +506,7 @@ export class StoredList<D extends Document = Document> extends StoredCollection<
   }
 
   /** Every stored document counted here (FerretDB's $group is slow), and those without a place. */
-  private async countStored(): Promise<{
+  private async countPass(): Promise<{
     counts: Record<string, number>;
     misplaced: Document[];
     total: number;
@@ -544,7 +542,7 @@ export class StoredList<D extends Document = Document> extends StoredCollection<
   async recount(settleMs: number, held: () => boolean = () => true): Promise<string[]> {
     const sample = async () => {
       const before = await this.counts.read();
-      const stored = await this.countStored();
+      const stored = await this.countPass();
       const after = await this.counts.read();
       return before && after ? { before: before.n, stored: stored.counts, after: after.n } : null;
     };
