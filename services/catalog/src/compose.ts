@@ -49,9 +49,9 @@ export async function composeCatalog(kit: ServiceKit<CatalogConfig>, options: Ca
 
   // their writes go through the store, which asks this relay to publish after each with events
   kit.outbox([models.Lot, models.Category, models.Donation, models.OutboxMessage]);
-  const lotsRepo = new LotsRepository(kit.store, models);
-  const categoriesRepo = new CategoriesRepository(kit.store, conn, models);
-  const donationsRepo = new DonationsRepository(kit.store, conn, models);
+  const lotsRepo = new LotsRepository(kit.store);
+  const categoriesRepo = new CategoriesRepository(kit.store, conn);
+  const donationsRepo = new DonationsRepository(kit.store, conn);
   const outbox = new OutboxMessages(kit.store);
 
   const categories = new CategoriesService({ categories: categoriesRepo, lots: lotsRepo });

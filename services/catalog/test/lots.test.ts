@@ -4,7 +4,6 @@ import { Events } from '@furniture/contracts';
 import { Store } from '@furniture/platform';
 import { signTestToken } from '@furniture/platform/testing';
 import { LotsRepository } from '../src/data-access/lots-repository';
-import type { Models } from '../src/data-access/models';
 import {
   ADMIN,
   VOLUNTEER,
@@ -639,8 +638,7 @@ describe('pages of a category', () => {
     await svc.conn
       .collection('lot_counts')
       .updateOne({ _id: 'all' as never }, { $unset: { layout: '' } });
-    const models = svc.conn.models as unknown as Models;
-    const repo = new LotsRepository(new Store(svc.conn), models).stored;
+    const repo = new LotsRepository(new Store(svc.conn)).stored;
     expect(await repo.open()).toBe(true);
     // the older counts stay in use meanwhile, read block by block without parts
     const counts = () => svc.conn.collection('lot_counts').findOne({ _id: 'all' as never });

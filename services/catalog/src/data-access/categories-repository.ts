@@ -5,7 +5,6 @@ import {
   insertedUnlessTaken,
   nextId,
   raiseCounter,
-  NOT_DELETED,
   type Connection,
   type Mutated,
   type Store,
@@ -14,7 +13,7 @@ import {
 import { randomUUID } from 'node:crypto';
 import type { Document } from 'mongodb';
 import { duplicateCategoryName, type CategoryChange, type CategoryData } from '../domain/records';
-import type { CategoryDoc, Models } from './models';
+import type { CategoryDoc } from './models';
 
 /** How long a lot's pass into a category lasts (CategoriesRepository.enter). */
 const PASS_MS = 30_000;
@@ -53,9 +52,12 @@ export class CategoriesRepository {
   constructor(
     store: Store,
     private readonly conn: Connection,
-    private readonly models: Models,
   ) {
-    this.stored = store.collection<CategoryDoc>({ name: 'categories', key: '_id' });
+    this.stored = store.collection<CategoryDoc>({
+      name: 'categories',
+      key: '_id',
+      tombstones: true,
+    });
   }
 
   /** A category's names as their unique keys. */
@@ -73,16 +75,14 @@ export class CategoriesRepository {
   }
 
   async list(): Promise<CategoryData[]> {
-    const docs = await this.models.Category.find(NOT_DELETED).sort({ id: 1 }).lean<CategoryDoc[]>();
+    const docs = await this.stored.find({}, { sort: { id: 1 } });
     return docs.map(toData);
   }
 
-  /** By primary key alone (see models.ts), the tombstone checked here. */
+  /** By primary key alone (the store's `get`), a tombstone answering null. */
   async findById(id: number): Promise<CategoryData | null> {
-    const doc = await this.models.Category.findOne({ _id: docKey(id) })
-      .select('+deleted_at')
-      .lean<CategoryDoc>();
-    return doc && !doc.deleted_at ? toData(doc) : null;
+    const doc = await this.stored.get(id);
+    return doc ? toData(doc) : null;
   }
 
   /**
@@ -122,10 +122,9 @@ export class CategoriesRepository {
    * is taken back (LotsService), so no lot stays in a category deleted around it.
    */
   async isOpen(categoryId: number): Promise<boolean> {
-    const doc = await this.models.Category.findOne({ _id: docKey(categoryId) })
-      .select('+deleted_at')
-      .lean<CategoryDoc & { deleting_until?: Date | null }>();
-    return !!doc && !doc.deleted_at && !(doc.deleting_until && doc.deleting_until > new Date());
+    const doc = (await this.stored.get(categoryId)) as
+      (CategoryDoc & { deleting_until?: Date | null }) | null;
+    return !!doc && !(doc.deleting_until && doc.deleting_until > new Date());
   }
 
   /** The lot is stored (or not): its pass is given back. */
@@ -145,18 +144,14 @@ export class CategoriesRepository {
    */
   async closeForDeletion(id: number): Promise<{ passes: number; reopen: () => Promise<void> }> {
     const until = new Date(Date.now() + PASS_MS);
-    await this.models.Category.collection.updateOne({ _id: docKey(id) } as never, {
-      $set: { deleting_until: until },
-    });
+    await this.stored.update({ _id: docKey(id) }, { $set: { deleting_until: until } });
     const passes = await this.conn
       .collection<PassDoc>('category_passes')
       .countDocuments({ category_id: id, until: { $gt: new Date() } });
     return {
       passes,
       reopen: async () => {
-        await this.models.Category.collection.updateOne({ _id: docKey(id) } as never, {
-          $set: { deleting_until: null },
-        });
+        await this.stored.update({ _id: docKey(id) }, { $set: { deleting_until: null } });
       },
     };
   }

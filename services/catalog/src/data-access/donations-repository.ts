@@ -11,7 +11,7 @@ import {
 } from '@furniture/platform';
 import type { QueryFilter } from 'mongoose';
 import type { DonationChange, DonationData } from '../domain/donation-records';
-import type { DonationDoc, Models } from './models';
+import type { DonationDoc } from './models';
 
 /** What the staff's donation list may be narrowed by (built by the domain). */
 export interface DonationFilter {
@@ -100,7 +100,6 @@ export class DonationsRepository {
   constructor(
     store: Store,
     private readonly conn: Connection,
-    private readonly models: Models,
     /** after every write: publish the events */
   ) {
     this.stored = store.list<DonationDoc>({
@@ -133,7 +132,7 @@ export class DonationsRepository {
 
   /** By primary key alone (FerretDB answers only that from its index). */
   async findById(id: number): Promise<DonationData | null> {
-    const doc = await this.models.Donation.findOne({ _id: docKey(id) }).lean<DonationDoc>();
+    const doc = await this.stored.get(id);
     return doc ? toData(doc) : null;
   }
 
@@ -156,30 +155,22 @@ export class DonationsRepository {
 
   /** The donations of a phone number (E.164), newest first. */
   async ofPhone(e164: string): Promise<DonationData[]> {
-    const docs = await this.models.Donation.find({ donor_phone: e164 })
-      .sort({ id: -1 })
-      .lean<DonationDoc[]>();
+    const docs = await this.stored.find({ donor_phone: e164 }, { sort: { id: -1 } });
     return docs.map(toData);
   }
 
   /** The same as stored, every field the service keeps (the privacy lookup), oldest first. */
   async storedOfPhone(e164: string): Promise<StoredDonation[]> {
-    const docs = await this.models.Donation.collection
-      .find({ donor_phone: e164 })
-      .sort({ id: 1 })
-      .toArray();
+    const docs = await this.stored.find({ donor_phone: e164 }, { sort: { id: 1 } });
     return docs.map(plain);
   }
 
   /** Open donations whose available-until day lies before `day` (the expiry job's batch). */
   async pastAvailability(day: string, limit: number): Promise<DonationData[]> {
-    const docs = await this.models.Donation.find({
-      status: { $in: ['submitted', 'accepted'] },
-      available_until: { $lt: day },
-    })
-      .sort({ available_until: 1 })
-      .limit(limit)
-      .lean<DonationDoc[]>();
+    const docs = await this.stored.find(
+      { status: { $in: ['submitted', 'accepted'] }, available_until: { $lt: day } },
+      { sort: { available_until: 1 }, limit },
+    );
     return docs.map(toData);
   }
 
@@ -189,14 +180,10 @@ export class DonationsRepository {
     before: Date,
     limit: number,
   ): Promise<ErasedRecord[]> {
-    const docs = await this.models.Donation.collection
-      .find(
-        { status: { $in: [...statuses] }, updated_at: { $lt: before }, erased_at: null },
-        { projection: { id: 1, created_at: 1 } },
-      )
-      .sort({ updated_at: 1 })
-      .limit(limit)
-      .toArray();
+    const docs = await this.stored.find(
+      { status: { $in: [...statuses] }, updated_at: { $lt: before }, erased_at: null },
+      { projection: { id: 1, created_at: 1 }, sort: { updated_at: 1 }, limit },
+    );
     return docs.map((d) => ({
       id: d.id as number,
       created_at: (d.created_at as Date).toISOString(),
@@ -210,13 +197,13 @@ export class DonationsRepository {
   async notErased(records: ErasedRecord[]): Promise<number[]> {
     if (records.length === 0) return [];
     const created = new Map(records.map((r) => [r.id, new Date(r.created_at).getTime()]));
-    const docs = await this.models.Donation.collection
-      .find<{ id: number; created_at: Date }>(
-        { id: { $in: [...created.keys()] }, erased_at: null },
-        { projection: { id: 1, created_at: 1 } },
-      )
-      .toArray();
-    return docs.filter((d) => created.get(d.id) === d.created_at.getTime()).map((d) => d.id);
+    const docs = await this.stored.find(
+      { id: { $in: [...created.keys()] }, erased_at: null },
+      { projection: { id: 1, created_at: 1 } },
+    );
+    return docs
+      .filter((d) => created.get(d.id) === new Date(d.created_at).getTime())
+      .map((d) => d.id);
   }
 
   /**

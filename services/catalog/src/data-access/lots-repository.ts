@@ -3,14 +3,13 @@ import {
   docKey,
   escapeRegex,
   isDuplicateKeyError,
-  NOT_DELETED,
   type Mutated,
   type Store,
   type StoredList,
 } from '@furniture/platform';
 import type { QueryFilter } from 'mongoose';
 import type { LotChange, LotData } from '../domain/records';
-import type { LotDoc, Models } from './models';
+import type { LotDoc } from './models';
 
 /** What a lot list may be narrowed by (built by the domain, translated to a query here). */
 export interface LotFilter {
@@ -73,7 +72,6 @@ export class LotsRepository {
 
   constructor(
     store: Store,
-    private readonly models: Models,
     /** after every write: publish the events */
   ) {
     this.stored = store.list<LotDoc>({
@@ -118,12 +116,10 @@ export class LotsRepository {
     return q;
   }
 
-  /** By primary key alone (see models.ts), the tombstone checked here. */
+  /** By primary key alone (the store's `get`), a tombstone answering null. */
   async findById(id: number): Promise<LotData | null> {
-    const doc = await this.models.Lot.findOne({ _id: docKey(id) })
-      .select('+deleted_at')
-      .lean<LotDoc>();
-    return doc && !doc.deleted_at ? toData(doc) : null;
+    const doc = await this.stored.get(id);
+    return doc ? toData(doc) : null;
   }
 
   /** Newest first. */
@@ -149,8 +145,8 @@ export class LotsRepository {
 
   /** The lots stored now (archived ones too), read from the lots, not the counts. */
   countStored(filter: Pick<LotFilter, 'categoryId'>): Promise<number> {
-    // not a deleted lot whose tombstone waits for its event to go out
-    return this.models.Lot.countDocuments({ ...NOT_DELETED, category_id: filter.categoryId });
+    // from the documents (the store leaves out a tombstone waiting for its event to go out)
+    return this.stored.countStored({ category_id: filter.categoryId });
   }
 
   /** Lots per category, counting only the given statuses. */
@@ -209,31 +205,23 @@ export class LotsRepository {
 
   /** Lots with id > afterId in id order, archived included (read models of other services). */
   async snapshotPage(afterId: number, limit: number): Promise<LotData[]> {
-    const docs = await this.models.Lot.find({ ...NOT_DELETED, id: { $gt: afterId } })
-      .sort({ id: 1 })
-      .limit(limit)
-      .lean<LotData[]>();
+    const docs = await this.stored.find({ id: { $gt: afterId } }, { sort: { id: 1 }, limit });
     return docs.map(toData);
   }
 
   /** The lots recorded on a storage place, newest first (issue 45). */
   async onPlace(placeId: number): Promise<LotData[]> {
-    const docs = await this.models.Lot.find({ ...NOT_DELETED, storage_place_id: placeId })
-      .sort({ id: -1 })
-      .lean<LotData[]>();
+    const docs = await this.stored.find({ storage_place_id: placeId }, { sort: { id: -1 } });
     return docs.map(toData);
   }
 
   countOnPlace(placeId: number): Promise<number> {
-    return this.models.Lot.countDocuments({ ...NOT_DELETED, storage_place_id: placeId });
+    return this.stored.countStored({ storage_place_id: placeId });
   }
 
   /** Lots of earlier versions that have no label code yet, lowest id first. */
   async withoutLabel(limit: number): Promise<LotData[]> {
-    const docs = await this.models.Lot.find({ ...NOT_DELETED, label_code: null })
-      .sort({ id: 1 })
-      .limit(limit)
-      .lean<LotData[]>();
+    const docs = await this.stored.find({ label_code: null }, { sort: { id: 1 }, limit });
     return docs.map(toData);
   }
 }
