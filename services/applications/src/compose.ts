@@ -92,8 +92,8 @@ export async function composeApplications(
 
   // their writes go through the store, which asks this relay to publish after each with events
   kit.outbox([models.Application, models.Wish, models.Handover]);
-  const applications = new ApplicationsRepository(kit.store, models);
-  const wishesRepo = new WishesRepository(kit.store, models);
+  const applications = new ApplicationsRepository(kit.store);
+  const wishesRepo = new WishesRepository(kit.store);
   const calendar = options.calendar ?? { now: () => new Date(), timeZone: config.TIMEZONE };
 
   // the handover (issue 29): bookings first, every status change gives an ended one back
@@ -188,7 +188,7 @@ export async function composeApplications(
   );
 
   const privacy = new Privacy({
-    privacy: new PrivacyRepository(conn, models, {
+    privacy: new PrivacyRepository(conn, {
       applications: applications.stored,
       wishes: wishesRepo.stored,
     }),

@@ -7,7 +7,6 @@
 import { Store } from '@furniture/platform';
 import { ApplicationsRepository } from '../src/data-access/applications-repository';
 import { WishesRepository } from '../src/data-access/wishes-repository';
-import type { Models } from '../src/data-access/models';
 import {
   adminToken,
   applicationBody,
@@ -156,10 +155,7 @@ describe('the staff wish list, block by block', () => {
       .updateOne({ _id: 'all' as never }, { $set: { ready: false } });
     // until the rebuild, the list counts per request
     await expectPagesMatch('active', 50);
-    await new WishesRepository(
-      new Store(h.conn),
-      h.conn.models as unknown as Models,
-    ).stored.rebuild();
+    await new WishesRepository(new Store(h.conn)).stored.rebuild();
 
     expect(await wishes().countDocuments({ block: { $exists: false } })).toBe(0);
     expect(await wishes().countDocuments({ part: { $exists: false } })).toBe(0);
@@ -197,7 +193,7 @@ describe('a rolling upgrade', () => {
     );
     expect((await page('limit=40')).ids).not.toContain(id);
 
-    const repo = new WishesRepository(new Store(h.conn), h.conn.models as unknown as Models).stored;
+    const repo = new WishesRepository(new Store(h.conn)).stored;
     expect(await repo.placeNewest()).toBe(1);
     expect((await wishes().findOne({ id }))?.part).toBe(Math.floor(id / 25));
     expect((await page('limit=40')).ids[0]).toBe(id);
@@ -256,10 +252,7 @@ describe('the staff application list, block by block', () => {
       .updateOne({ _id: 'all' as never }, { $set: { ready: false } });
     // until the rebuild, the list counts per request
     await expectApplicationPages('pending', 30);
-    await new ApplicationsRepository(
-      new Store(h.conn),
-      h.conn.models as unknown as Models,
-    ).stored.rebuild();
+    await new ApplicationsRepository(new Store(h.conn)).stored.rebuild();
 
     expect(await applications().countDocuments({ block: { $exists: false } })).toBe(0);
     expect(await applications().countDocuments({ part: { $exists: false } })).toBe(0);
@@ -269,8 +262,7 @@ describe('the staff application list, block by block', () => {
   });
 
   test('when the counts were built by a version whose applications had no parts, then the next start keeps using them for whole blocks, gives every application its part and then reads parts', async () => {
-    const repo = new ApplicationsRepository(new Store(h.conn), h.conn.models as unknown as Models)
-      .stored;
+    const repo = new ApplicationsRepository(new Store(h.conn)).stored;
     expect(await repo.open()).toBe(false);
     await applications().updateMany({}, { $unset: { part: '' } });
     await h.conn

@@ -10,7 +10,6 @@ import {
   summarize,
   type LotMember,
 } from '../src/data-access/applications-repository';
-import type { Models } from '../src/data-access/models';
 import { adminToken, applicationBody, eventually } from './harness';
 import { startStack, type Stack } from './stack';
 
@@ -90,8 +89,7 @@ async function listed(lotId: number, status?: string) {
 }
 
 /** The applications' repository as a new process declares it (its store's start-up, rebuild). */
-const repository = () =>
-  new ApplicationsRepository(new Store(conn()), conn().models as unknown as Models);
+const repository = () => new ApplicationsRepository(new Store(conn()));
 
 describe('the lots’ summaries', () => {
   test('when families apply and staff approve, cancel, reconsider, reject and complete, then queue places and the holder follow every step', async () => {

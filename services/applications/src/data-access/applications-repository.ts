@@ -25,7 +25,7 @@ import {
   type TransitionExtras,
 } from '../domain/records';
 import { holdsOpenPlace, noPhoneSlot, phoneSlot } from './applications-keys';
-import type { ApplicationDoc, ApprovalDoc, Models } from './models';
+import type { ApplicationDoc, ApprovalDoc } from './models';
 
 export type { ApplicationRecord } from '../domain/records';
 
@@ -83,7 +83,6 @@ function toRecord(doc: ApplicationDoc): ApplicationRecord {
   };
 }
 
-const LIVE = NOT_DELETED as QueryFilter<ApplicationDoc>;
 const HOLDER = HOLDS_LOT as QueryFilter<ApplicationDoc>;
 
 /** A pickup date with its reminder and overdue notice still to come. */
@@ -136,10 +135,7 @@ export class ApplicationsRepository {
   /** per lot: the open applications in queue order and the holder, derived from them */
   private readonly queues: KeptSummaries<LotMember, LotQueue>;
 
-  constructor(
-    store: Store,
-    private readonly models: Models,
-  ) {
+  constructor(store: Store) {
     this.stored = store.list<ApplicationDoc>({
       name: 'applications',
       counts: 'application_counts',
@@ -191,26 +187,26 @@ export class ApplicationsRepository {
     | { refused: 'already_applied' }
     | { refused: 'too_many_open_applications'; open: number }
   > {
-    const Application = this.models.Application;
     const { referral, ...fields } = data;
+    // tombstones too: their tickets and places are taken until they are gone
+    const all = { withDeleted: true };
     const phone = data.applicant_phone;
     const id = await this.drawId();
     const slots = Array.from({ length: maxOpenPerPhone }, (_, k) => phoneSlot(phone, k + 1));
     for (let attempt = 1; ; attempt++) {
       const [top, held] = await Promise.all([
-        Application.findOne({ lot_id: data.lot_id }, { _id: 0, queue_ticket: 1 })
-          .sort({ queue_ticket: -1 })
-          .lean<Pick<ApplicationDoc, 'queue_ticket'>>(),
+        this.stored.findOne(
+          { lot_id: data.lot_id },
+          { ...all, projection: { _id: 0, queue_ticket: 1 }, sort: { queue_ticket: -1 } },
+        ),
         // the places' holders, whatever their phone is now (an erased one's is gone); one
         // equality per place: FerretDB pushes `phone_slot` down to its index, but not `$in`
         Promise.all(
           slots.map((key) =>
-            Application.findOne(
+            this.stored.findOne(
               { phone_slot: key },
-              { _id: 0, id: 1, status: 1, deleted_at: 1, phone_slot: 1 },
-            ).lean<
-              Pick<ApplicationDoc, 'id' | 'status' | 'phone_slot'> & { deleted_at?: Date | null }
-            >(),
+              { ...all, projection: { _id: 0, id: 1, status: 1, deleted_at: 1, phone_slot: 1 } },
+            ),
           ),
         ).then((found) => found.filter((h) => h !== null)),
       ]);
@@ -238,8 +234,7 @@ export class ApplicationsRepository {
       // every ticket below this one is stored (see applications-keys.ts): 1 + the open ones
       const position =
         1 +
-        (await Application.countDocuments({
-          ...LIVE,
+        (await this.stored.countStored({
           lot_id: data.lot_id,
           status: { $in: [...OPEN_STATUSES] },
         }));
@@ -323,16 +318,17 @@ export class ApplicationsRepository {
    * keeps working; it has no seed, so it cannot be shown or sent again). Once, at start.
    */
   async hashClearHandoverTokens(digest: (token: string) => string): Promise<number> {
-    const raw = this.models.Application.collection;
     let n = 0;
-    for (const doc of await raw
-      .find({ handover_token: { $type: 'string' } }, { projection: { handover_token: 1 } })
-      .toArray()) {
+    const clear = await this.stored.find(
+      { handover_token: { $type: 'string' } },
+      { projection: { id: 1, handover_token: 1 }, withDeleted: true },
+    );
+    for (const doc of clear) {
       const token = (doc as { handover_token?: string }).handover_token!;
-      await raw.updateOne(
-        { _id: doc._id, handover_token: token },
-        { $set: { handover_token_hash: digest(token) }, $unset: { handover_token: '' } },
-      );
+      await this.stored.update({ id: doc.id, handover_token: token } as never, {
+        $set: { handover_token_hash: digest(token) },
+        $unset: { handover_token: '' },
+      });
       n += 1;
     }
     return n;
@@ -351,10 +347,10 @@ export class ApplicationsRepository {
 
   /** What one phone holds: lot and status of each of its applications (one query for both checks). */
   async ofPhone(phone: string): Promise<Pick<ApplicationRecord, 'id' | 'lot_id' | 'status'>[]> {
-    return this.models.Application.find(
-      { ...LIVE, applicant_phone: phone },
-      { _id: 0, id: 1, lot_id: 1, status: 1 },
-    ).lean<Pick<ApplicationDoc, 'id' | 'lot_id' | 'status'>[]>();
+    return this.stored.find(
+      { applicant_phone: phone },
+      { projection: { _id: 0, id: 1, lot_id: 1, status: 1 } },
+    );
   }
 
   /** The lot's open applications: from its summary (a primary-key read) while complete. */
@@ -466,10 +462,7 @@ export class ApplicationsRepository {
   }
 
   private async one(filter: QueryFilter<ApplicationDoc>): Promise<ApplicationRecord | null> {
-    const doc = await this.models.Application.findOne({
-      ...LIVE,
-      ...filter,
-    }).lean<ApplicationDoc>();
+    const doc = await this.stored.findOne(filter);
     return doc ? toRecord(doc) : null;
   }
 
@@ -479,10 +472,7 @@ export class ApplicationsRepository {
     sort: Record<string, 1 | -1>,
     limit = 0,
   ): Promise<ApplicationRecord[]> {
-    const docs = await this.models.Application.find({ ...LIVE, ...filter })
-      .sort(sort)
-      .limit(limit)
-      .lean<ApplicationDoc[]>();
+    const docs = await this.stored.find(filter, { sort, limit });
     return docs.map(toRecord);
   }
 

@@ -1,6 +1,6 @@
 import type { DomainEvent } from '@furniture/contracts';
 import { forgetPhoneWrites, type Connection, type StoredList } from '@furniture/platform';
-import type { ApplicationDoc, Models, WishDoc } from './models';
+import type { ApplicationDoc, WishDoc } from './models';
 
 /** A stored document as it is, for the lookup and the export (dates as ISO strings). */
 export type StoredDoc = Record<string, unknown>;
@@ -31,12 +31,15 @@ export interface ExpiredRecord {
 export class PrivacyRepository {
   constructor(
     private readonly conn: Connection,
-    private readonly models: Models,
     private readonly stored: {
       applications: StoredList<ApplicationDoc>;
       wishes: StoredList<WishDoc>;
     },
   ) {}
+
+  private storedOf(kind: 'application' | 'wish'): StoredList<ApplicationDoc | WishDoc> {
+    return (kind === 'application' ? this.stored.applications : this.stored.wishes) as never;
+  }
 
   /** The phone's turn of the submissions (ApplicationsRepository.inTurnOfPhone). */
   inTurnOfPhone<T>(e164: string, fn: () => Promise<T>): Promise<T> {
@@ -45,10 +48,12 @@ export class PrivacyRepository {
 
   /** Every application (its phone or WhatsApp number) and wish (WhatsApp) of a number, oldest first. */
   async ofPhone(e164: string): Promise<{ applications: StoredDoc[]; wishes: StoredDoc[] }> {
+    // every record as stored, tombstones too (the lookup shows what is kept)
+    const all = { withDeleted: true };
     const [byPhone, byWhatsapp, wishes] = await Promise.all([
-      this.models.Application.collection.find({ applicant_phone: e164 }).toArray(),
-      this.models.Application.collection.find({ applicant_whatsapp: e164 }).toArray(),
-      this.models.Wish.collection.find({ applicant_whatsapp: e164 }).toArray(),
+      this.stored.applications.find({ applicant_phone: e164 }, all),
+      this.stored.applications.find({ applicant_whatsapp: e164 }, all),
+      this.stored.wishes.find({ applicant_whatsapp: e164 }, all),
     ]);
     const apps = new Map<number, StoredDoc>();
     for (const doc of [...byPhone, ...byWhatsapp]) apps.set(doc.id as number, plain(doc));
@@ -132,14 +137,13 @@ export class PrivacyRepository {
   ): Promise<number[]> {
     if (records.length === 0) return [];
     const created = new Map(records.map((r) => [r.id, new Date(r.created_at).getTime()]));
-    const { collection } = kind === 'application' ? this.models.Application : this.models.Wish;
-    const docs = await collection
-      .find<{ id: number; created_at: Date }>(
-        { id: { $in: [...created.keys()] }, erased_at: null },
-        { projection: { id: 1, created_at: 1 } },
-      )
-      .toArray();
-    return docs.filter((d) => created.get(d.id) === d.created_at.getTime()).map((d) => d.id);
+    const docs = await this.storedOf(kind).find(
+      { id: { $in: [...created.keys()] }, erased_at: null },
+      { projection: { id: 1, created_at: 1 }, withDeleted: true },
+    );
+    return docs
+      .filter((d) => created.get(d.id) === new Date(d.created_at).getTime())
+      .map((d) => d.id);
   }
 
   /**
@@ -152,15 +156,11 @@ export class PrivacyRepository {
     limit: number,
   ): Promise<ExpiredRecord[]> {
     const closed = kind === 'application' ? ['rejected', 'completed'] : ['fulfilled', 'cancelled'];
-    const { collection } = kind === 'application' ? this.models.Application : this.models.Wish;
-    return collection
-      .find<ExpiredRecord>(
-        { status: { $in: closed }, updated_at: { $lt: before }, erased_at: null },
-        { projection: { id: 1 } },
-      )
-      .sort({ updated_at: 1 })
-      .limit(limit)
-      .toArray();
+    const docs = await this.storedOf(kind).find(
+      { status: { $in: closed }, updated_at: { $lt: before }, erased_at: null },
+      { projection: { id: 1 }, sort: { updated_at: 1 }, limit, withDeleted: true },
+    );
+    return docs.map((d) => ({ id: d.id }));
   }
 
   /**

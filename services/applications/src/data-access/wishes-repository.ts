@@ -2,7 +2,7 @@ import type { DomainEvent, Wish, WishStatus } from '@furniture/contracts';
 import { escapeRegex, NOT_DELETED, type Store, type StoredList } from '@furniture/platform';
 import type { QueryFilter } from 'mongoose';
 import type { NewWish, ReferralRecord } from '../domain/records';
-import type { Models, WishDoc } from './models';
+import type { WishDoc } from './models';
 
 function toWish(doc: WishDoc): Wish {
   return {
@@ -21,16 +21,11 @@ function toWish(doc: WishDoc): Wish {
   };
 }
 
-const LIVE = NOT_DELETED as QueryFilter<WishDoc>;
-
 export class WishesRepository {
   /** the staff list is counted by status and read block by block (the store) */
   readonly stored: StoredList<WishDoc>;
 
-  constructor(
-    store: Store,
-    private readonly models: Models,
-  ) {
+  constructor(store: Store) {
     this.stored = store.list<WishDoc>({
       name: 'wishes',
       counts: 'wish_counts',
@@ -69,13 +64,10 @@ export class WishesRepository {
     where: { agencyId?: number; referralId?: number },
     limit = 500,
   ): Promise<{ wish: Wish; referral: ReferralRecord }[]> {
-    const filter: Record<string, unknown> = { ...LIVE, referral: { $ne: null } };
+    const filter: Record<string, unknown> = { referral: { $ne: null } };
     if (where.agencyId !== undefined) filter['referral.agency_id'] = where.agencyId;
     if (where.referralId !== undefined) filter['referral.id'] = where.referralId;
-    const docs = await this.models.Wish.find(filter as QueryFilter<WishDoc>)
-      .sort({ id: -1 })
-      .limit(limit)
-      .lean<WishDoc[]>();
+    const docs = await this.stored.find(filter, { sort: { id: -1 }, limit });
     return docs.map((doc) => ({
       wish: toWish(doc),
       referral: {
@@ -87,20 +79,16 @@ export class WishesRepository {
   }
 
   async findById(id: number): Promise<Wish | null> {
-    const doc = await this.models.Wish.findOne({ ...LIVE, id }).lean<WishDoc>();
+    const doc = await this.stored.get(id);
     return doc ? toWish(doc) : null;
   }
 
   /** Active wishes of a category, oldest first. */
   async activeOfCategory(category: number, limit: number): Promise<Wish[]> {
-    const docs = await this.models.Wish.find({
-      ...LIVE,
-      status: 'active',
-      furniture_category: category,
-    })
-      .sort({ id: 1 })
-      .limit(limit)
-      .lean<WishDoc[]>();
+    const docs = await this.stored.find(
+      { status: 'active', furniture_category: category },
+      { sort: { id: 1 }, limit },
+    );
     return docs.map(toWish);
   }
 
@@ -108,7 +96,7 @@ export class WishesRepository {
   async appendNote(id: number, line: string, events: DomainEvent[]): Promise<Wish | null> {
     // guarded by the notes it was read with: a note added meanwhile makes it read again
     for (let attempt = 0; attempt < 5; attempt++) {
-      const doc = await this.models.Wish.findOne({ ...LIVE, id }).lean<WishDoc>();
+      const doc = await this.stored.get(id);
       if (!doc || doc.status !== 'active') return null;
       const notes = doc.admin_notes ? `${doc.admin_notes}\n${line}` : line;
       const guard = { status: 'active', admin_notes: doc.admin_notes ?? null };
