@@ -29,8 +29,8 @@ export async function composeAuth(kit: ServiceKit<AuthConfig>) {
   const models = registerModels(conn);
   await ensureIndexes(conn);
 
-  const users = new UsersRepository(kit.store, conn, models);
-  const sessions = new SessionsRepository(kit.store, models);
+  const users = new UsersRepository(kit.store, conn);
+  const sessions = new SessionsRepository(kit.store);
   // its writes go through the store, which asks this relay to publish after each with events
   kit.outbox([models.User]);
   const hasher = boundedHasher(

@@ -1,5 +1,5 @@
 import { insertedUnlessTaken, type Store, type StoredCollection } from '@furniture/platform';
-import type { Models, SessionDoc } from './models';
+import type { SessionDoc } from './models';
 
 export interface Session {
   sid: string;
@@ -53,10 +53,7 @@ export class SessionsRepository {
   private readonly stored: StoredCollection<SessionDoc>;
   private readonly claims: StoredCollection<TokenClaimDoc>;
 
-  constructor(
-    store: Store,
-    private readonly models: Models,
-  ) {
+  constructor(store: Store) {
     this.stored = store.collection<SessionDoc>({
       name: 'sessions',
       key: 'sid',
@@ -116,7 +113,7 @@ export class SessionsRepository {
   }
 
   async find(sid: string): Promise<Session | null> {
-    const doc = await this.models.Session.findOne({ sid }).lean<SessionDoc>();
+    const doc = await this.stored.get(sid);
     return doc ? toSession(doc) : null;
   }
 
@@ -133,7 +130,7 @@ export class SessionsRepository {
     graceMs: number,
   ): Promise<RotationResult> {
     for (;;) {
-      const doc = await this.models.Session.findOne({ sid }).lean<SessionDoc>();
+      const doc = await this.stored.get(sid);
       if (!doc || doc.revoked_at || !doc.refresh_hash) return { kind: 'refused' };
       const now = new Date();
       const used = doc.used_hashes ?? [];
@@ -163,22 +160,15 @@ export class SessionsRepository {
 
   /** Whether `hash` is the session's refresh token or one it replaced. */
   async hadToken(sid: string, hash: string): Promise<boolean> {
-    const found = await this.models.Session.exists({
-      sid,
-      $or: [{ refresh_hash: hash }, { used_hashes: hash }],
-    });
-    return found !== null;
+    return this.stored.exists({ sid, $or: [{ refresh_hash: hash }, { used_hashes: hash }] });
   }
 
   /** Sessions ended at or after `since`, newest first, at most `limit`. */
   async endedSince(since: Date, limit: number): Promise<{ sid: string; revoked_at: Date }[]> {
-    const docs = await this.models.Session.find(
+    const docs = await this.stored.find(
       { revoked_at: { $gte: since } },
-      { sid: 1, revoked_at: 1 },
-    )
-      .sort({ revoked_at: -1 })
-      .limit(limit)
-      .lean<SessionDoc[]>();
+      { projection: { sid: 1, revoked_at: 1 }, sort: { revoked_at: -1 }, limit },
+    );
     return docs.map((d) => ({ sid: d.sid, revoked_at: d.revoked_at! }));
   }
 
@@ -191,25 +181,26 @@ export class SessionsRepository {
   }
 
   async revokeAllOfUser(userId: number, reason: string): Promise<void> {
-    const open = await this.models.Session.find(
+    const open = await this.stored.find(
       { user_id: userId, revoked_at: null },
-      { sid: 1 },
-    ).lean<SessionDoc[]>();
+      { projection: { sid: 1 } },
+    );
     await Promise.all(open.map((s) => this.revoke(s.sid, reason)));
   }
 
   /** Open sessions past their absolute end, or unused since `idleSince`. */
   async findLapsed(now: Date, idleSince: Date, limit = 500): Promise<Session[]> {
-    const docs = await this.models.Session.find({
-      revoked_at: null,
-      $or: [
-        { expires_at: { $lte: now } },
-        { last_used_at: { $lte: idleSince } },
-        { last_used_at: { $exists: false }, created_at: { $lte: idleSince } },
-      ],
-    })
-      .limit(limit)
-      .lean<SessionDoc[]>();
+    const docs = await this.stored.find(
+      {
+        revoked_at: null,
+        $or: [
+          { expires_at: { $lte: now } },
+          { last_used_at: { $lte: idleSince } },
+          { last_used_at: { $exists: false }, created_at: { $lte: idleSince } },
+        ],
+      },
+      { limit },
+    );
     return docs.map(toSession);
   }
 }

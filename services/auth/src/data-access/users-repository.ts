@@ -11,7 +11,7 @@ import {
 } from '@furniture/platform';
 import type { QueryFilter } from 'mongoose';
 import { emailTaken, toPublicUser, type UserRecord } from '../domain/records';
-import type { Models, UserDoc } from './models';
+import type { UserDoc } from './models';
 
 export { toPublicUser, type UserRecord } from '../domain/records';
 
@@ -39,22 +39,17 @@ export class UsersRepository {
   constructor(
     store: Store,
     private readonly conn: Connection,
-    private readonly models: Models,
   ) {
-    this.stored = store.collection<UserDoc>({ name: 'users' });
+    this.stored = store.collection<UserDoc>({ name: 'users', tombstones: true });
   }
 
   async count(): Promise<number> {
-    return this.models.User.countDocuments(NOT_DELETED);
+    return this.stored.countStored();
   }
 
   /** Administrators that stay: an admin marked for deletion no longer counts. */
   async countAdmins(): Promise<number> {
-    return this.models.User.countDocuments({
-      ...NOT_DELETED,
-      role: 'admin',
-      deleting: { $ne: true },
-    });
+    return this.stored.countStored({ role: 'admin', deleting: { $ne: true } });
   }
 
   /**
@@ -66,22 +61,18 @@ export class UsersRepository {
   }
 
   async findById(id: number): Promise<UserRecord | null> {
-    const doc = await this.models.User.findOne({ ...NOT_DELETED, id }).lean<UserDoc>();
+    const doc = await this.stored.get(id);
     return doc ? toRecord(doc) : null;
   }
 
   /** The referrers of a partner agency (issue 44). */
   async referrersOf(agencyId: number): Promise<UserRecord[]> {
-    const docs = await this.models.User.find({
-      ...NOT_DELETED,
-      role: 'referrer',
-      agency_id: agencyId,
-    }).lean<UserDoc[]>();
+    const docs = await this.stored.find({ role: 'referrer', agency_id: agencyId });
     return docs.map(toRecord);
   }
 
   async findByEmail(email: string): Promise<UserRecord | null> {
-    const doc = await this.models.User.findOne({ ...NOT_DELETED, email }).lean<UserDoc>();
+    const doc = await this.stored.findOne({ email });
     return doc ? toRecord(doc) : null;
   }
 
@@ -91,19 +82,15 @@ export class UsersRepository {
     search?: string;
     role?: Role;
   }): Promise<{ users: UserRecord[]; total: number }> {
-    const filter: QueryFilter<UserDoc> = { ...NOT_DELETED };
+    const filter: QueryFilter<UserDoc> = {};
     if (q.role) filter.role = q.role;
     if (q.search) {
       const re = new RegExp(escapeRegex(q.search), 'i');
       filter.$or = [{ name: re }, { email: re }];
     }
     const [docs, total] = await Promise.all([
-      this.models.User.find(filter)
-        .sort({ id: 1 })
-        .skip((q.page - 1) * q.limit)
-        .limit(q.limit)
-        .lean<UserDoc[]>(),
-      this.models.User.countDocuments(filter),
+      this.stored.find(filter, { sort: { id: 1 }, skip: (q.page - 1) * q.limit, limit: q.limit }),
+      this.stored.countStored(filter),
     ]);
     return { users: docs.map(toRecord), total };
   }
