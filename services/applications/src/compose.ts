@@ -98,7 +98,7 @@ export async function composeApplications(
 
   // the handover (issue 29): bookings first, every status change gives an ended one back
   const handoverBookings = new HandoverBookings({
-    handovers: new HandoversRepository(kit.store, conn, models),
+    handovers: new HandoversRepository(kit.store, conn),
     applications,
     lots,
     calendar,

@@ -17,9 +17,7 @@ import {
   type SlotRecord,
 } from '../domain/handover-records';
 import { freeSeats, noSeat } from './handover-seats';
-import type { HandoverDoc, LocationDoc, Models, SlotDoc } from './models';
-
-const HIDDEN = { _id: 0, _outbox: 0, _outbox_pending: 0, _purge: 0 };
+import type { HandoverDoc, LocationDoc, SlotDoc } from './models';
 
 function toLocation(d: LocationDoc): LocationRecord {
   return {
@@ -107,7 +105,6 @@ export class HandoversRepository {
   constructor(
     store: Store,
     private readonly conn: Connection,
-    private readonly models: Models,
   ) {
     this.locations = store.collection<LocationDoc>({ name: 'locations' });
     this.slots = store.collection<SlotDoc>({ name: 'slots' });
@@ -132,27 +129,29 @@ export class HandoversRepository {
 
   /** Locations whose feed key is stored in clear (before issue 43): id and key. */
   async clearFeedKeys(): Promise<{ id: number; key: string }[]> {
-    const docs = await this.models.Location.collection
-      .find({ feed_key: { $type: 'string' } }, { projection: { id: 1, feed_key: 1 } })
-      .toArray();
-    return docs.map((d) => ({ id: d.id as number, key: d.feed_key as string }));
+    const docs = await this.locations.find(
+      { feed_key: { $type: 'string' } },
+      { projection: { id: 1, feed_key: 1 } },
+    );
+    // a field of the version before issue 43, not of LocationDoc
+    return docs.map((d) => ({ id: d.id, key: (d as { feed_key?: string }).feed_key! }));
   }
 
   /** A clear feed key replaced by a seed and the digests of the keys the feed accepts. */
   async replaceClearFeedKey(id: number, key: string, seed: string, hashes: string[]) {
-    await this.models.Location.collection.updateOne(
+    await this.locations.update(
       { id, feed_key: key },
       { $set: { feed_seed: seed, feed_key_hashes: hashes }, $unset: { feed_key: '' } },
     );
   }
 
   async findLocation(id: number): Promise<LocationRecord | null> {
-    const doc = await this.models.Location.findOne({ id }, HIDDEN).lean<LocationDoc>();
+    const doc = await this.locations.findOne({ id });
     return doc ? toLocation(doc) : null;
   }
 
   async listLocations(): Promise<LocationRecord[]> {
-    const docs = await this.models.Location.find({}, HIDDEN).sort({ id: 1 }).lean<LocationDoc[]>();
+    const docs = await this.locations.find({}, { sort: { id: 1 } });
     return docs.map(toLocation);
   }
 
@@ -181,16 +180,16 @@ export class HandoversRepository {
   }
 
   async findSlot(id: number): Promise<SlotRecord | null> {
-    const doc = await this.models.Slot.findOne({ id }, HIDDEN).lean<SlotDoc>();
+    const doc = await this.slots.findOne({ id });
     return doc ? toSlot(doc, (await this.heldSeats(id)).size) : null;
   }
 
   /** The places of a slot its bookings hold. */
   private async heldSeats(slotId: number): Promise<Set<string>> {
-    const docs = await this.models.Handover.find(
+    const docs = await this.handovers.find(
       { slot_id: slotId, status: 'booked' },
-      { _id: 0, seat: 1 },
-    ).lean<Pick<HandoverDoc, 'seat'>[]>();
+      { projection: { _id: 0, seat: 1 } },
+    );
     return new Set(docs.map((d) => d.seat ?? ''));
   }
 
@@ -206,15 +205,15 @@ export class HandoversRepository {
     if (q.location_id !== undefined) filter.location_id = q.location_id;
     if (q.kinds) filter.kind = { $in: [...q.kinds] };
     const [docs, bookings] = await Promise.all([
-      this.models.Slot.find(filter, HIDDEN)
-        .sort({ starts_at: 1, id: 1 })
-        .limit(2000)
-        .lean<SlotDoc[]>(),
+      this.slots.find(filter, {
+        sort: { starts_at: 1, id: 1 },
+        limit: 2000,
+      }),
       // a booking copies its slot's start: the bookings of these slots in one read
-      this.models.Handover.find(
+      this.handovers.find(
         { status: 'booked', starts_at: { $gte: q.from, $lt: q.to } },
-        { _id: 0, slot_id: 1 },
-      ).lean<Pick<HandoverDoc, 'slot_id'>[]>(),
+        { projection: { _id: 0, slot_id: 1 } },
+      ),
     ]);
     const booked = new Map<number, number>();
     for (const b of bookings) booked.set(b.slot_id, (booked.get(b.slot_id) ?? 0) + 1);
@@ -267,10 +266,10 @@ export class HandoversRepository {
       if (await insertedUnlessTaken(() => this.handovers.insert({ ...doc }, events(record)))) {
         return record;
       }
-      const holder = await this.models.Handover.findOne(
+      const holder = await this.handovers.findOne(
         { active_key: doc.active_key },
-        { _id: 0, id: 1 },
-      ).lean();
+        { projection: { _id: 0, id: 1 } },
+      );
       if (holder) return null;
       // another booking took the place first: the places are counted again
       if (attempt >= 50)
@@ -279,7 +278,7 @@ export class HandoversRepository {
   }
 
   async findHandover(id: number): Promise<HandoverRecord | null> {
-    const doc = await this.models.Handover.findOne({ id }, HIDDEN).lean<HandoverDoc>();
+    const doc = await this.handovers.findOne({ id });
     return doc ? toHandover(doc) : null;
   }
 
@@ -293,7 +292,7 @@ export class HandoversRepository {
       application_id: of.application_id ?? null,
       donation_id: of.donation_id ?? null,
     });
-    const doc = await this.models.Handover.findOne({ active_key: key }, HIDDEN).lean<HandoverDoc>();
+    const doc = await this.handovers.findOne({ active_key: key });
     return doc && doc.status === 'booked' ? toHandover(doc) : null;
   }
 
@@ -401,53 +400,43 @@ export class HandoversRepository {
 
   /** The stops of a day (cancelled ones left out), in no particular order. */
   async ofDay(day: string): Promise<HandoverRecord[]> {
-    const docs = await this.models.Handover.find({ day }, HIDDEN).lean<HandoverDoc[]>();
+    const docs = await this.handovers.find({ day });
     return docs.map(toHandover).filter((h) => h.status !== 'cancelled');
   }
 
   /** A location's stops starting from `from` (its iCal feed), earliest first. */
   async ofLocationFrom(locationId: number, from: Date, limit = 1000): Promise<HandoverRecord[]> {
-    const docs = await this.models.Handover.find(
+    const docs = await this.handovers.find(
       { location_id: locationId, starts_at: { $gte: from } },
-      HIDDEN,
-    )
-      .sort({ starts_at: 1 })
-      .limit(limit)
-      .lean<HandoverDoc[]>();
+      { sort: { starts_at: 1 }, limit },
+    );
     return docs.map(toHandover);
   }
 
   /** Booked stops starting before `before` (the reminders and the missed look), earliest first. */
   async bookedBefore(field: 'starts_at' | 'ends_at', before: Date, limit = 500) {
-    const docs = await this.models.Handover.find(
+    const docs = await this.handovers.find(
       { status: 'booked', [field]: { $lt: before } } as QueryFilter<HandoverDoc>,
-      HIDDEN,
-    )
-      .sort({ starts_at: 1 })
-      .limit(limit)
-      .lean<HandoverDoc[]>();
+      { sort: { starts_at: 1 }, limit },
+    );
     return docs.map(toHandover);
   }
 
   /** Every booked family stop (the job's look for bookings of applications that ended). */
   async bookedOfApplications(limit = 2000): Promise<HandoverRecord[]> {
-    const docs = await this.models.Handover.find(
+    const docs = await this.handovers.find(
       { status: 'booked', application_id: { $ne: null } },
-      HIDDEN,
-    )
-      .limit(limit)
-      .lean<HandoverDoc[]>();
+      { limit },
+    );
     return docs.map(toHandover);
   }
 
   /** Closed stops whose follow-up is still to do, last changed before `before`. */
   async pendingFollowUps(before: Date, limit = 200): Promise<HandoverRecord[]> {
-    const docs = await this.models.Handover.find(
+    const docs = await this.handovers.find(
       { follow_up: { $ne: null }, updated_at: { $lt: before } },
-      HIDDEN,
-    )
-      .limit(limit)
-      .lean<HandoverDoc[]>();
+      { limit },
+    );
     return docs.map(toHandover);
   }
 
@@ -457,10 +446,10 @@ export class HandoversRepository {
   async storedOfApplications(ids: number[]): Promise<Record<string, unknown>[]> {
     const out: Record<string, unknown>[] = [];
     for (const id of ids) {
-      const docs = await this.models.Handover.collection
-        .find({ application_id: id }, { projection: HIDDEN })
-        .sort({ id: 1 })
-        .toArray();
+      const docs = await this.handovers.find(
+        { application_id: id },
+        { projection: { _id: 0 }, sort: { id: 1 } },
+      );
       for (const d of docs)
         out.push(
           Object.fromEntries(
@@ -473,21 +462,19 @@ export class HandoversRepository {
 
   /** The outcome notes of an application's handovers are cleared (its erasure). */
   async clearNotesOf(applicationId: number): Promise<void> {
-    const docs = await this.models.Handover.find(
+    const docs = await this.handovers.find(
       { application_id: applicationId, note: { $ne: null } },
-      { id: 1 },
-    ).lean<Pick<HandoverDoc, 'id'>[]>();
+      { projection: { id: 1 } },
+    );
     for (const d of docs) await this.handovers.update({ id: d.id }, { $set: { note: null } });
   }
 
   /** Notes of stops closed before `before` are cleared (retention); answers how many. */
   async clearNotesClosedBefore(before: Date, limit = 500): Promise<number> {
-    const docs = await this.models.Handover.find(
+    const docs = await this.handovers.find(
       { note: { $ne: null }, closed_at: { $lt: before } },
-      { id: 1 },
-    )
-      .limit(limit)
-      .lean<Pick<HandoverDoc, 'id'>[]>();
+      { limit, projection: { id: 1 } },
+    );
     for (const d of docs) await this.handovers.update({ id: d.id }, { $set: { note: null } });
     return docs.length;
   }
