@@ -63,3 +63,86 @@ export function queueNames(exchange: string, service: string): QueueNames {
   const queue = `${exchange}.${service}`;
   return { queue, retry: `${queue}.retry`, dead: `${queue}.dead` };
 }
+
+/**
+ * What each service owns: the records only it writes, in its own database (and, for media, the
+ * photo files in S3). Another service learns of them by event or asks by an internal call.
+ * docs/architecture.md is generated from this, `Publishers`, `Subscriptions` and
+ * `InternalCallers` (npm run docs:topology).
+ */
+export const Ownership: Record<ServiceName, readonly string[]> = {
+  auth: ['staff users', 'sessions and refresh tokens', 'partner agencies', 'referrer invitations'],
+  catalog: ['categories', 'lots', 'storage places and label codes', 'donations'],
+  applications: [
+    'applications and each lot’s queue',
+    'wishes',
+    'handovers (pickup slots)',
+    'referral quotas',
+    'erasure marks',
+  ],
+  media: ['photos of lots and donations (WebP sizes in S3)', 'photo places'],
+  notification: ['outgoing mails', 'WhatsApp and SMS messages', 'the activity log'],
+};
+
+/**
+ * The events each service publishes (from its outbox, with the state change). An event may have
+ * more than one publisher: each service erases the personal data it owns and says so.
+ */
+export const Publishers: Record<ServiceName, readonly EventName[]> = {
+  auth: [
+    Events.UserLoggedIn,
+    Events.UserLoggedOut,
+    Events.UserPasswordChanged,
+    Events.UserCreated,
+    Events.UserUpdated,
+    Events.UserDeleted,
+    Events.AgencyCreated,
+    Events.AgencyUpdated,
+    Events.ReferrerInvited,
+  ],
+  catalog: [
+    Events.CategoryCreated,
+    Events.CategoryUpdated,
+    Events.CategoryDeleted,
+    Events.LotCreated,
+    Events.LotUpdated,
+    Events.LotDeleted,
+    Events.LotStatusChanged,
+    Events.LotReserved,
+    Events.LotReservationFailed,
+    Events.LotMoved,
+    Events.LotLabelled,
+    Events.DonationSubmitted,
+    Events.DonationStatusChanged,
+    Events.DonationItemLotCreated,
+    Events.PersonalDataErased,
+  ],
+  applications: [
+    Events.ApplicationSubmitted,
+    Events.ApplicationApprovalRequested,
+    Events.ApplicationApprovalFailed,
+    Events.ApplicationApprovalWithdrawn,
+    Events.ApplicationApproved,
+    Events.ApplicationRejected,
+    Events.ApplicationCompleted,
+    Events.ApplicationReservationCancelled,
+    Events.ApplicationReconsidered,
+    Events.ApplicationNoteAdded,
+    Events.ApplicationPickupExtended,
+    Events.ApplicationPickupReminderDue,
+    Events.ApplicationPickupOverdue,
+    Events.ApplicationNextInQueue,
+    Events.HandoverBooked,
+    Events.HandoverCancelled,
+    Events.HandoverReminderDue,
+    Events.HandoverClosed,
+    Events.HandoverItemChecked,
+    Events.WishCreated,
+    Events.WishStatusChanged,
+    Events.WishNotified,
+    Events.MessageRequested,
+    Events.PersonalDataErased,
+  ],
+  media: [Events.PhotoUploaded, Events.PhotoDeleted],
+  notification: [],
+};
