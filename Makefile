@@ -13,7 +13,7 @@ help:
 	@echo "make backup - one archive of make run's data in .data/backups (while it runs, or not)"
 	@echo "make restore FROM=<archive> [FORCE=1] - put an archive back (make run stopped)"
 	@echo "make demo   - invented data (lots, families, donations) in a running, empty make run"
-	@echo "make test   - every test against real servers (FerretDB, RabbitMQ, MinIO, SMTP catcher)"
+	@echo "make test   - every test against real servers (FerretDB, RabbitMQ, MinIO, Mailpit)"
 	@echo "npm test    - only the tests that need no server (make test-unit): the inner loop"
 	@echo "make test-node24 - those and the platform's and auth's tests on Node 24 (the images' Node)"
 	@echo "make up     - the same stack with docker compose (MongoDB, RabbitMQ, MinIO, Mailpit)"

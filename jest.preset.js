@@ -4,7 +4,7 @@ const path = require('node:path');
 const root = __dirname;
 
 /**
- * The real servers (FerretDB, RabbitMQ, MinIO, SMTP catcher) are started once per jest run by
+ * The real servers (FerretDB, RabbitMQ, MinIO, Mailpit) are started once per jest run by
  * the first project that needs them; projects that talk to none (component tests with mocked
  * HTTP) say `infra: false` and run without them.
  */

@@ -1,11 +1,12 @@
-// The pinned Go tools (FerretDB, MinIO, kustomize, cyclonus …) built from their Go modules into
+// The pinned Go tools (FerretDB, MinIO, Mailpit, kustomize, cyclonus …) built from their Go modules into
 // the per-user tool cache ($XDG_CACHE_HOME/moebelbruecke/tools, else ~/.cache/…;
 // FURNITURE_TOOLS_DIR moves it), shared by every clone of the repository. Plain JavaScript with no dependency, so that
 // `make run` (scripts/run.mjs) starts these builds before `npm ci` has installed anything;
 // infra/src/tools.ts gives the same to the TypeScript code (startInfra, the tests).
 //
 //   node scripts/go-tools.cjs [--quiet] [tool …]    builds the named tools (default: ferretdb
-//                                                    minio) when missing, one after the other
+//                                                    minio mailpit) when missing, one after the
+//                                                    other
 //
 // `go install pkg@version` does not work here (the module proxy answers 403 to the deprecation
 // lookup it makes), so each tool is built from its module source:
@@ -32,7 +33,8 @@ const REPO_ROOT = path.resolve(__dirname, '..');
  * One entry per tool: its module and version, the package to build (relative to the module
  * root), the environment variable that points at a ready binary instead (skips building), the
  * rough duration of a build with a cold Go cache (shown while building) and, where the build
- * needs them, files written into a writable copy of the source ({version} is the pin).
+ * needs them, files written into a writable copy of the source ({version} is the pin), commands
+ * run in that copy before go build (`prepare`) and linker flags (`ldflags`).
  */
 const TOOLS = {
   ferretdb: {
@@ -53,6 +55,24 @@ const TOOLS = {
     pkg: '.',
     binEnv: 'MINIO_BIN',
     coldBuild: 'about 4 minutes',
+  },
+  /**
+   * the local mail catcher (SMTP, its web UI and API, chaos triggers for the SMTP fault tests).
+   * Its web UI (Vue, bundled by esbuild) is not in the Go module: it is built from the module's
+   * server/ui-src with the module's own locked npm packages (no install scripts run) before
+   * go build embeds it.
+   */
+  mailpit: {
+    module: 'github.com/axllent/mailpit',
+    version: 'v1.27.11',
+    pkg: '.',
+    binEnv: 'MAILPIT_BIN',
+    coldBuild: 'about 2 minutes',
+    prepare: [
+      ['npm', 'ci', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'],
+      ['npm', 'run', 'package'],
+    ],
+    ldflags: '-X github.com/axllent/mailpit/config.Version={version}',
   },
   /** renders k8s/ overlays in the manifest test (not needed to run the platform) */
   kustomize: {
@@ -201,7 +221,7 @@ function readLockOwner(ownerFile) {
  * The go build's settings: no cgo (a C compiler is not needed, and what it would link is not
  * used by these servers), no symbol table, DWARF neither made nor kept (less work per package).
  */
-const BUILD_ARGS = ['build', '-trimpath', '-gcflags=all=-dwarf=false', '-ldflags=-s -w'];
+const BUILD_ARGS = ['build', '-trimpath', '-gcflags=all=-dwarf=false'];
 
 async function buildTool(name, log) {
   const spec = specOf(name);
@@ -227,10 +247,10 @@ async function buildTool(name, log) {
   let srcDir = info.Dir;
   const workDir = path.join(toolsDir(), 'build', `${name}-${spec.version}`);
   fs.rmSync(workDir, { recursive: true, force: true });
-  if (spec.files) {
+  if (spec.files || spec.prepare) {
     fs.cpSync(info.Dir, workDir, { recursive: true });
     makeWritable(workDir);
-    for (const [file, text] of Object.entries(spec.files)) {
+    for (const [file, text] of Object.entries(spec.files ?? {})) {
       const target = path.join(workDir, file);
       fs.mkdirSync(path.dirname(target), { recursive: true });
       fs.writeFileSync(target, text.replaceAll('{version}', spec.version));
@@ -245,9 +265,14 @@ async function buildTool(name, log) {
     30_000,
   );
   try {
-    await runGo([...BUILD_ARGS, '-o', tmpBin, spec.pkg], srcDir, logFile, log, true, {
-      CGO_ENABLED: '0',
-    });
+    for (const [command, ...args] of spec.prepare ?? []) {
+      await run(command, args, srcDir, logFile, log, true);
+    }
+    const ldflags = ['-s', '-w', ...(spec.ldflags ? [spec.ldflags] : [])]
+      .join(' ')
+      .replaceAll('{version}', spec.version);
+    const buildArgs = [...BUILD_ARGS, `-ldflags=${ldflags}`, '-o', tmpBin, spec.pkg];
+    await runGo(buildArgs, srcDir, logFile, log, true, { CGO_ENABLED: '0' });
     fs.renameSync(tmpBin, bin);
   } finally {
     clearInterval(heartbeat);
@@ -291,14 +316,19 @@ function makeWritable(dir) {
   }
 }
 
-/**
- * Runs `go`, answers its stdout. Every stderr line (and stdout when `streamStdout`) goes to the
- * build log and through `log`.
- */
+/** Runs `go` (run()). */
 function runGo(args, cwd, logFile, log, streamStdout, env = {}) {
+  return run('go', args, cwd, logFile, log, streamStdout, env);
+}
+
+/**
+ * Runs `command`, answers its stdout. Every stderr line (and stdout when `streamStdout`) goes to
+ * the build log and through `log`.
+ */
+function run(command, args, cwd, logFile, log, streamStdout, env = {}) {
   return new Promise((resolve, reject) => {
-    fs.appendFileSync(logFile, `$ go ${args.join(' ')}   (in ${cwd})\n`);
-    const child = spawn('go', args, {
+    fs.appendFileSync(logFile, `$ ${command} ${args.join(' ')}   (in ${cwd})\n`);
+    const child = spawn(command, args, {
       cwd,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -306,14 +336,15 @@ function runGo(args, cwd, logFile, log, streamStdout, env = {}) {
     let stdout = '';
     const echo = (line) => {
       fs.appendFileSync(logFile, `${line}\n`);
-      log(`  go: ${line}`);
+      log(`  ${command}: ${line}`);
     };
     readline.createInterface({ input: child.stderr }).on('line', echo);
     if (streamStdout) readline.createInterface({ input: child.stdout }).on('line', echo);
     else child.stdout.on('data', (chunk) => (stdout += chunk.toString('utf8')));
     child.once('error', (err) => {
-      const hint = err.code === 'ENOENT' ? ' (is the Go toolchain installed and on PATH?)' : '';
-      reject(new Error(`could not run go${hint}: ${err.message}`));
+      const missing = command === 'go' ? 'the Go toolchain' : command;
+      const hint = err.code === 'ENOENT' ? ` (is ${missing} installed and on PATH?)` : '';
+      reject(new Error(`could not run ${command}${hint}: ${err.message}`));
     });
     child.once('close', (code) => {
       if (code === 0) resolve(stdout);
@@ -322,7 +353,7 @@ function runGo(args, cwd, logFile, log, streamStdout, env = {}) {
         const detail = stdout.trim() ? `: ${stdout.trim().slice(0, 1000)}` : '';
         reject(
           new Error(
-            `go ${args.join(' ')} failed with exit code ${String(code)}${detail}; see ${displayPath(logFile)}`,
+            `${command} ${args.join(' ')} failed with exit code ${String(code)}${detail}; see ${displayPath(logFile)}`,
           ),
         );
       }
@@ -336,7 +367,7 @@ if (require.main === module) {
   const args = process.argv.slice(2);
   const quiet = args.includes('--quiet');
   const names = args.filter((a) => a !== '--quiet');
-  const wanted = names.length > 0 ? names : ['ferretdb', 'minio'];
+  const wanted = names.length > 0 ? names : ['ferretdb', 'minio', 'mailpit'];
   const out = (line) => process.stdout.write(`[tools] ${line}\n`);
   const log = quiet ? noLog : out;
   (async () => {

@@ -10,6 +10,10 @@ export interface ToolSpec {
   coldBuild: string;
   /** files written into a writable copy of the source before building ({version}: the pin) */
   files?: Record<string, string>;
+  /** commands run in that copy before go build (Mailpit: its web UI's npm ci and bundle) */
+  prepare?: readonly (readonly string[])[];
+  /** linker flags added to `-s -w` ({version}: the pin) */
+  ldflags?: string;
 }
 
 export type Log = (line: string) => void;

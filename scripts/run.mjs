@@ -1,8 +1,9 @@
 // `make run` and `make dev`: everything a run needs, side by side where it can, with a line per
 // step saying when it ended (seconds since the start) and how long it took:
-//   tools     FerretDB and MinIO built from their Go modules when missing (not the one a
-//             MONGO_URL or S3_URL replaces), one after the other: they need nothing of npm, so
-//             they build from the first second, beside everything else (scripts/go-tools.cjs)
+//   tools     FerretDB, MinIO and Mailpit built from their Go modules when missing (not the one
+//             a MONGO_URL, S3_URL or SMTP_URL replaces), one after the other: they need nothing
+//             of the platform's npm packages, so they build from the first second, beside
+//             everything else (scripts/go-tools.cjs)
 //   npm       `make install`: node_modules linked from the per-user cache, else npm ci
 //   server    the services' JavaScript (scripts/transpile-server.mjs), beside
 //   web app   the SPA's bundle (scripts/build-spa.mjs; not for make dev, whose Vite serves it)
@@ -171,11 +172,13 @@ const configured = (name) => Boolean(process.env[name]?.trim());
 const needed = [
   ...(configured('MONGO_URL') ? [] : ['ferretdb']),
   ...(configured('S3_URL') ? [] : ['minio']),
+  ...(configured('SMTP_URL') ? [] : ['mailpit']),
 ];
 const missing = needed.filter((tool) => !goTools.isReady(tool));
 let tools = Promise.resolve();
 let toolsDone = missing.length === 0;
-if (needed.length === 0) say('tools: none needed (MONGO_URL and S3_URL name the servers)');
+if (needed.length === 0)
+  say('tools: none needed (MONGO_URL, S3_URL and SMTP_URL name the servers)');
 else if (missing.length === 0) say(`tools: ${needed.join(', ')} built before`);
 else {
   const logs = path.relative(root, path.join(goTools.toolsDir(), 'logs'));

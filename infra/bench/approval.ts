@@ -1,16 +1,16 @@
 // npm run bench:approval — the approval chain on the `make run` default (FerretDB on this
-// machine's PostgreSQL, RabbitMQ, the SMTP catcher; the built services and the gateway as separate
+// machine's PostgreSQL, RabbitMQ, Mailpit; the built services and the gateway as separate
 // processes, started fresh under .data/bench-approval): BENCH_APPROVALS (50) lots, each with one
 // application to approve and BENCH_RIVALS (3) rivals; the approvals are asked for one after
 // another through the gateway while the bench watches, without adding load to the services, for
 // each lot's lot.reserved and its rivals' application.rejected on the broker (published once the
-// state is stored) and for every family's mail at the SMTP catcher. Prints p50/p95/max of the time
+// state is stored) and for every family's mail at Mailpit (its arrival time there). Prints p50/p95/max of the time
 // from each approve call to each of those, then checks through the API that every lot is reserved
 // and every rival rejected. Asserts nothing.
 import path from 'node:path';
 import amqp from 'amqplib';
 import { topologyQueues } from '@furniture/platform';
-import { deleteBrokerObjects } from '@furniture/platform/testing';
+import { deleteBrokerObjects, searchMails } from '@furniture/platform/testing';
 import { ensureFerretIndexes } from '../src/ferret-pg-indexes';
 import { REPO_ROOT } from '../src/paths';
 import { startPlatform, type Platform } from '../src/run/platform';
@@ -81,23 +81,31 @@ interface Case {
 async function main(): Promise<void> {
   const dataDir = path.join(REPO_ROOT, '.data', 'bench-approval');
   let backend = 'an external server';
-  /** recipient → times its mails reached the catcher */
-  const mailTimes = new Map<string, number[]>();
   const infra = await startInfra({
     dataDir,
     fresh: true,
     dropDatabaseOnStop: true,
     log: (line) => {
       if (/FerretDB ready/.test(line)) backend = /PostgreSQL/.test(line) ? 'PostgreSQL' : 'SQLite';
-      const captured = /^mail captured: .* to (.+)$/.exec(line);
-      if (!captured) return progress(line);
-      const at = Date.now();
-      for (const to of captured[1]!.split(', ')) {
-        const address = to.replace(/^.*</, '').replace(/>$/, '').toLowerCase();
-        mailTimes.set(address, [...(mailTimes.get(address) ?? []), at]);
-      }
+      progress(line);
     },
   });
+  /** recipient → times its mails reached Mailpit, in order (read from its API now and then) */
+  let mailTimes = new Map<string, number[]>();
+  let mailsReadAt = 0;
+  const readMailTimes = async (): Promise<void> => {
+    if (Date.now() - mailsReadAt < 500) return;
+    mailsReadAt = Date.now();
+    const times = new Map<string, number[]>();
+    for (const m of await searchMails(infra.mailApiUrl, '')) {
+      for (const to of m.To) {
+        const address = to.Address.toLowerCase();
+        times.set(address, [...(times.get(address) ?? []), Date.parse(m.Created)]);
+      }
+    }
+    for (const list of times.values()) list.sort((a, b) => a - b);
+    mailTimes = times;
+  };
   let platform: Platform | undefined;
   const stopAll = async () => {
     await platform?.stop().catch(() => undefined);
@@ -231,6 +239,7 @@ async function main(): Promise<void> {
     // every submission's confirmation mail first, so that the approval's mails can be told apart
     await waitUntil(
       async () => {
+        await readMailTimes();
         for (const c of cases)
           for (const e of c.emails)
             if ((mailTimes.get(e)?.length ?? 0) < 1)
@@ -241,6 +250,7 @@ async function main(): Promise<void> {
     for (const c of cases) for (const e of c.emails) c.mailsBefore.set(e, mailTimes.get(e)!.length);
     const watching = waitUntil(
       async () => {
+        await readMailTimes();
         for (const c of cases) {
           c.reservedAt ??= reservedAt.get(c.lot);
           c.requestPublishedAt ??= requestedAt.get(c.winner);
@@ -298,7 +308,7 @@ async function main(): Promise<void> {
     const figures = (pick: (c: Case) => number | undefined) =>
       figuresOf(cases.map((c) => (pick(c) === undefined ? undefined : pick(c)! - c.approvedAt!)));
     console.log(
-      `\nbench:approval — ${APPROVALS} approvals, each with ${RIVALS} rivals, asked one after another through the gateway; FerretDB on ${backend}; watched on the broker and at the SMTP catcher${wrong ? `; ${wrong} lots or rivals NOT in their expected state through the API` : '; the API shows every lot reserved and every rival rejected'}\n`,
+      `\nbench:approval — ${APPROVALS} approvals, each with ${RIVALS} rivals, asked one after another through the gateway; FerretDB on ${backend}; watched on the broker and at Mailpit${wrong ? `; ${wrong} lots or rivals NOT in their expected state through the API` : '; the API shows every lot reserved and every rival rejected'}\n`,
     );
     console.log(`  approve → lot reserved                 ${figures((c) => c.reservedAt)}`);
     console.log(`  approve → every rival rejected         ${figures((c) => c.rejectedAt)}`);

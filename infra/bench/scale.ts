@@ -543,7 +543,7 @@ async function main(): Promise<void> {
     dropDatabaseOnStop: true,
     log: (line) => {
       if (/FerretDB ready/.test(line)) backend = /PostgreSQL/.test(line) ? 'PostgreSQL' : 'SQLite';
-      if (!line.startsWith('mail captured')) progress(line);
+      progress(line);
     },
   });
   let platform: Platform | undefined;

@@ -1,10 +1,9 @@
 // @furniture/infra: local infrastructure for `make run` and the integration tests: a
-// MongoDB-compatible server (FerretDB on SQLite), RabbitMQ, S3 (MinIO), an SMTP catcher and a
+// MongoDB-compatible server (FerretDB on SQLite), RabbitMQ, S3 (MinIO), a mail catcher (Mailpit) and a
 // WhatsApp/SMS provider stand-in.
 export { startInfra, type Infra, type InfraOptions, type InfraPorts } from './start-infra';
 export { ensureTools, ensureTool, type ToolName } from './tools';
-export { startMailCatcher, type MailCatcher, type MailCatcherOptions } from './mail-catcher';
-export type { MailAddress, MessageSummary, StoredMessage } from './mail-catcher';
+export { startMailpit, type Mailpit, type MailpitOptions, type SmtpRefusal } from './mailpit';
 export {
   startMessagesStandIn,
   twilioSignature,

@@ -1,5 +1,5 @@
 // Local stand-in for the WhatsApp Cloud API and a Twilio-compatible SMS API, for development
-// (make run) and tests (jest global setup), like the SMTP catcher for mail: it speaks the
+// (make run) and tests (jest global setup), like Mailpit for mail: it speaks the
 // providers' HTTP APIs, answers like them, posts signed status callbacks back, captures the
 // messages (GET /api/messages, a page at /) and can play a provider that is down, a number that
 // is not on WhatsApp, an undeliverable SMS and a family answering STOP.

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startFerret } from './ferretdb';
 import { chooseFerretBackend, dropFerretDatabase } from './postgres';
-import { startMailCatcher } from './mail-catcher';
+import { startMailpit } from './mailpit';
 import { startMessagesStandIn, type MessagesStandIn } from './messages-standin';
 import {
   configuredProviderKeys,
@@ -53,7 +53,7 @@ export interface Infra {
   s3: S3Settings;
   /** smtp://127.0.0.1:PORT */
   smtpUrl: string;
-  /** http://127.0.0.1:PORT (Mailpit-compatible API); '' when SMTP_URL is external and MAIL_API_URL unset. */
+  /** http://127.0.0.1:PORT (Mailpit's web UI and API); '' when SMTP_URL is external and MAIL_API_URL unset. */
   mailApiUrl: string;
   /** The WhatsApp/SMS stand-in's http://127.0.0.1:PORT; '' when a real provider is configured. */
   messagesApiUrl: string;
@@ -74,6 +74,9 @@ export interface Infra {
   /** Stops what this call started (never external servers, never the machine's RabbitMQ). */
   stop(): Promise<void>;
 }
+
+/** The most mails `make run`'s Mailpit keeps in .data/run (the oldest go first). */
+const RUN_MAX_MAILS = 2000;
 
 function envUrl(name: string): string | undefined {
   const v = process.env[name]?.trim();
@@ -110,19 +113,22 @@ export async function startInfra(opts: InfraOptions): Promise<Infra> {
   const providerKeys = configuredProviderKeys();
   if (external.mailApi && !external.smtp) {
     log(
-      'MAIL_API_URL is set but SMTP_URL is not: starting the local mail catcher and ignoring MAIL_API_URL',
+      'MAIL_API_URL is set but SMTP_URL is not: starting the local Mailpit and ignoring MAIL_API_URL',
     );
   }
 
   // Build missing tools first (one at a time: each build uses every CPU).
   const ferretBin = external.mongo ? undefined : await ensureTool('ferretdb', log);
   const minioBin = external.s3 ? undefined : await ensureTool('minio', log);
+  const mailpitBin = external.smtp ? undefined : await ensureTool('mailpit', log);
 
   if (opts.fresh) {
     // A test run killed hard may have left its servers running on the folder we are about to wipe.
     if (ferretBin)
       await killStaleProcess(path.join(dataDir, 'pids', 'ferretdb.pid'), ferretBin, log);
     if (minioBin) await killStaleProcess(path.join(dataDir, 'pids', 'minio.pid'), minioBin, log);
+    if (mailpitBin)
+      await killStaleProcess(path.join(dataDir, 'pids', 'mailpit.pid'), mailpitBin, log);
     wipe(dataDir, log);
   }
   fs.mkdirSync(path.join(dataDir, 'logs'), { recursive: true });
@@ -163,17 +169,15 @@ export async function startInfra(opts: InfraOptions): Promise<Infra> {
   };
   const mail = async (): Promise<Part<{ smtpUrl: string; apiUrl: string }>> => {
     if (external.smtp) return { value: { smtpUrl: external.smtp, apiUrl: external.mailApi ?? '' } };
-    const c = await startMailCatcher({
+    const c = await startMailpit({
+      binary: mailpitBin ?? '',
+      dataDir,
       smtpPort: ports.smtp,
       httpPort: ports.mailHttp,
-      dir: path.join(dataDir, 'mail'),
+      // a test run keeps every mail (its tests read them); make run the newest RUN_MAX_MAILS
+      maxMessages: opts.fresh ? 0 : RUN_MAX_MAILS,
       log,
-    }).catch((err: unknown) => {
-      const hint =
-        'set SMTP_PORT / MAIL_HTTP_PORT, or SMTP_URL and MAIL_API_URL to use another server';
-      throw new Error(`${errorMessage(err)} (${hint})`);
     });
-    log(`mail catcher ready: SMTP ${c.smtpUrl}, captured mail at ${c.apiUrl}`);
     return { value: { smtpUrl: c.smtpUrl, apiUrl: c.apiUrl }, stop: c.stop };
   };
 

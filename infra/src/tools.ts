@@ -1,4 +1,4 @@
-// The pinned Go tools (FerretDB, MinIO, kustomize, cyclonus …), built into the per-user tool cache
+// The pinned Go tools (FerretDB, MinIO, Mailpit, kustomize, cyclonus …), built into the per-user tool cache
 // on first use. Their list and their build are scripts/go-tools.cjs: plain JavaScript, so that
 // `make run` starts the builds before `npm ci` has installed anything (scripts/run.mjs). A new
 // tool is one entry in its TOOLS.
@@ -16,11 +16,14 @@ export function ensureTool(name: ToolName, log: Log = noLog): Promise<string> {
 }
 
 /**
- * Makes sure FerretDB and MinIO are built, one after the other (each build alone keeps every core
- * busy; the second reuses what the first compiled).
+ * Makes sure FerretDB, MinIO and Mailpit are built, one after the other (each build alone keeps
+ * every core busy; the later ones reuse what the first compiled).
  */
-export async function ensureTools(log: Log = noLog): Promise<{ ferretdb: string; minio: string }> {
+export async function ensureTools(
+  log: Log = noLog,
+): Promise<{ ferretdb: string; minio: string; mailpit: string }> {
   const ferretdb = await ensureTool('ferretdb', log);
   const minio = await ensureTool('minio', log);
-  return { ferretdb, minio };
+  const mailpit = await ensureTool('mailpit', log);
+  return { ferretdb, minio, mailpit };
 }

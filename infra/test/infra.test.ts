@@ -4,6 +4,7 @@ import path from 'node:path';
 import amqp from 'amqplib';
 import { Client } from 'minio';
 import { MongoClient } from 'mongodb';
+import nodemailer from 'nodemailer';
 import { parseS3Url, startInfra, type Infra } from '../src';
 import { REPO_ROOT } from '../src/paths';
 import { chooseFerretBackend, dropFerretDatabase } from '../src/postgres';
@@ -14,7 +15,7 @@ const selftestDir = path.join(REPO_ROOT, '.data', 'infra-selftest');
 const ourServers = (): string[] =>
   childProcesses(selftestDir)
     // the binaries are named by tool and version (ferretdb-v1.24.2-r2, cut to 15 characters)
-    .map(([, comm]) => /^(ferretdb|minio)(?:-|$)/.exec(comm)?.[1])
+    .map(([, comm]) => /^(ferretdb|minio|mailpit)(?:-|$)/.exec(comm)?.[1])
     .filter((c): c is string => c !== undefined);
 
 describe('startInfra', () => {
@@ -38,7 +39,7 @@ describe('startInfra', () => {
     await dropFerretDatabase(await chooseFerretBackend({ dataDir, fresh: false, log }));
   });
 
-  it('starts FerretDB, MinIO, the mail catcher, the messages stand-in and finds RabbitMQ, on free ports and fresh data', async () => {
+  it('starts FerretDB, MinIO, Mailpit, the messages stand-in and finds RabbitMQ, on free ports and fresh data', async () => {
     const t = Date.now();
     infra = await startInfra({ dataDir, fresh: true, log });
     console.log(`startInfra took ${Date.now() - t} ms:\n${lines.join('\n')}`);
@@ -62,7 +63,7 @@ describe('startInfra', () => {
       secretKey: 'furniture-local-secret',
     });
     expect(parseS3Url(infra.env.S3_URL)).toEqual(infra.s3);
-    expect(ourServers().sort()).toEqual(['ferretdb', 'minio']);
+    expect(ourServers().sort()).toEqual(['ferretdb', 'mailpit', 'minio']);
   });
 
   it('FerretDB answers ping, insert and find', async () => {
@@ -112,8 +113,18 @@ describe('startInfra', () => {
     await conn.close();
   });
 
-  it('the mail catcher answers', async () => {
-    expect((await fetch(`${infra?.mailApiUrl ?? ''}/api/v1/messages`)).status).toBe(200);
+  it('Mailpit takes a mail', async () => {
+    const transport = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: Number(new URL(infra?.smtpUrl ?? '').port),
+      secure: false,
+    });
+    await transport
+      .sendMail({ from: 'a@example.org', to: 'b@example.org', subject: 'Selbsttest', text: '.' })
+      .finally(() => transport.close());
+    const res = await fetch(`${infra?.mailApiUrl ?? ''}/api/v1/messages`);
+    const body = (await res.json()) as { messages: { Subject: string }[] };
+    expect(body.messages.map((m) => m.Subject)).toEqual(['Selbsttest']);
   });
 
   it('the messages stand-in takes an SMS with the credentials it gave out', async () => {
@@ -179,6 +190,11 @@ describe('startInfra', () => {
       // the same credentials, and the captured SMS kept
       expect(current.messagesEnv.WHATSAPP_TOKEN).toBe(before);
       expect(current.messages?.standIn.messages().map((m) => m.text)).toEqual(['Test']);
+      // and the captured mail (Mailpit's database in the data folder)
+      const mails = (await (await fetch(`${current.mailApiUrl}/api/v1/messages`)).json()) as {
+        messages: { Subject: string }[];
+      };
+      expect(mails.messages.map((m) => m.Subject)).toEqual(['Selbsttest']);
       // the console is enabled on a fixed port; it may open a moment after the S3 API
       await waitUntil(
         async () => {

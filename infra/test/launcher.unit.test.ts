@@ -54,6 +54,12 @@ function sandbox(): Sandbox {
     fs.copyFileSync(path.join(REPO_ROOT, 'scripts', file), path.join(root, 'scripts', file));
   }
   write('fake-bin/go', FAKE_GO, 0o755);
+  // Mailpit's web UI steps (npm ci, npm run package), noted with the folder they ran in
+  write(
+    'fake-bin/npm',
+    `#!/bin/sh\necho "ui-npm-$1 start $(date +%s%3N) in=$(basename "$PWD")" >> "$EVENTS"\n`,
+    0o755,
+  );
   write('fake-bin/make', noting('npm', 'sleep 5; echo "install: node_modules linked"'), 0o755);
   const node = (name: string, ms: number, line: string) =>
     `const fs = process.getBuiltinModule('node:fs');
@@ -80,7 +86,15 @@ setTimeout(() => {
     FURNITURE_TOOLS_DIR: path.join(root, 'tools'),
     RUN_DATA_DIR: path.join(root, 'data'),
   };
-  for (const name of ['MONGO_URL', 'S3_URL', 'FERRETDB_BIN', 'MINIO_BIN']) delete env[name];
+  for (const name of [
+    'MONGO_URL',
+    'S3_URL',
+    'SMTP_URL',
+    'FERRETDB_BIN',
+    'MINIO_BIN',
+    'MAILPIT_BIN',
+  ])
+    delete env[name];
   return {
     root,
     env,
@@ -105,7 +119,7 @@ afterAll(() => {
   for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-test('when make run starts on a machine without the tools, then FerretDB and MinIO build beside npm and the web app, the platform starts after them, and each step says its time', async () => {
+test('when make run starts on a machine without the tools, then FerretDB, MinIO and Mailpit build beside npm and the web app, the platform starts after them, and each step says its time', async () => {
   const s = sandbox();
   const { stdout } = await run(process.execPath, [path.join(s.root, 'scripts/run.mjs')], {
     cwd: s.root,
@@ -117,6 +131,14 @@ test('when make run starts on a machine without the tools, then FerretDB and Min
   expect(at(s, 'npm', 'start')).toBeLessThan(at(s, 'go-ferretdb', 'end'));
   expect(at(s, 'webapp', 'start')).toBeLessThan(at(s, 'go-ferretdb', 'end'));
   expect(at(s, 'go-minio', 'start')).toBeGreaterThanOrEqual(at(s, 'go-ferretdb', 'end'));
+  expect(at(s, 'go-mailpit', 'start')).toBeGreaterThanOrEqual(at(s, 'go-minio', 'end'));
+  // Mailpit's web UI is installed and bundled in its source copy before go build embeds it
+  const ui = s.events().filter((e) => e.name.startsWith('ui-npm-'));
+  expect(ui.map((e) => `${e.name} ${e.rest}`)).toEqual([
+    'ui-npm-ci in=mailpit-v1.27.11',
+    'ui-npm-run in=mailpit-v1.27.11',
+  ]);
+  expect(at(s, 'ui-npm-run', 'start')).toBeLessThanOrEqual(at(s, 'go-mailpit', 'start'));
   // the server code and the web app after npm, side by side
   expect(at(s, 'server', 'start')).toBeGreaterThanOrEqual(at(s, 'npm', 'end'));
   expect(at(s, 'webapp', 'start')).toBeLessThan(at(s, 'server', 'end'));
@@ -128,20 +150,22 @@ test('when make run starts on a machine without the tools, then FerretDB and Min
   // the platform only once both tools are there
   expect(at(s, 'start', 'start')).toBeGreaterThanOrEqual(at(s, 'go-ferretdb', 'end'));
   expect(at(s, 'start', 'start')).toBeGreaterThanOrEqual(at(s, 'go-minio', 'end'));
+  expect(at(s, 'start', 'start')).toBeGreaterThanOrEqual(at(s, 'go-mailpit', 'end'));
   // the builds: without cgo, FerretDB with its version file written into its source copy
   const builds = s.events().filter((e) => e.name.startsWith('go-') && e.what === 'start');
   expect(builds.map((e) => `${e.name} ${e.rest}`).sort()).toEqual([
     `go-ferretdb cgo=0 version=v1.24.2 nice=${Math.min(19, niceness + 10)}`,
+    `go-mailpit cgo=0 version= nice=${Math.min(19, niceness + 10)}`,
     `go-minio cgo=0 version= nice=${Math.min(19, niceness + 10)}`,
   ]);
   // a line per step, each with the seconds since the start and the step's own time
   const lines = stdout.trim().split('\n');
   for (const pattern of [
-    /^make run +\d+\.\d s {2}tools: building ferretdb, then minio with Go beside the rest/,
+    /^make run +\d+\.\d s {2}tools: building ferretdb, then minio, then mailpit with Go beside the rest/,
     /^make run +\d+\.\d s {2}npm packages: node_modules linked \(\d+\.\d s\)$/,
     /^make run +\d+\.\d s {2}server code: 3 of 3 server files written \(\d+\.\d s\)$/,
     /^make run +\d+\.\d s {2}web app: frontend\/dist built \(\d+\.\d s\)$/,
-    /^make run +\d+\.\d s {2}tools: ferretdb built in \d+ s, minio built in \d+ s \(\d+\.\d s in all\)$/,
+    /^make run +\d+\.\d s {2}tools: ferretdb built in \d+ s, minio built in \d+ s, mailpit built in \d+ s \(\d+\.\d s in all\)$/,
     /^make run +\d+\.\d s {2}start: /,
   ]) {
     expect([pattern.source, lines.some((l) => pattern.test(l))]).toEqual([pattern.source, true]);
@@ -155,8 +179,8 @@ test('when make run starts on a machine without the tools, then FerretDB and Min
     env: s.env,
   });
   expect(s.events().filter((e) => e.name.startsWith('go-'))).toEqual([]);
-  expect(again.stdout).toMatch(/tools: ferretdb, minio built before/);
-}, 60_000);
+  expect(again.stdout).toMatch(/tools: ferretdb, minio, mailpit built before/);
+}, 90_000);
 
 test('when MONGO_URL names a database server, then make run builds no FerretDB, and make dev builds no web app', async () => {
   const s = sandbox();
@@ -166,6 +190,7 @@ test('when MONGO_URL names a database server, then make run builds no FerretDB, 
   });
   expect(s.events().filter((e) => e.name.startsWith('go-') && e.what === 'start')).toEqual([
     expect.objectContaining({ name: 'go-minio' }),
+    expect.objectContaining({ name: 'go-mailpit' }),
   ]);
 
   fs.writeFileSync(s.env.EVENTS!, '');

@@ -169,7 +169,7 @@ export interface MailMessage extends MailSummary {
   HTML: string;
 }
 
-/** The captured mail (the launcher's catcher, or Mailpit: the same API). */
+/** The captured mail, read through Mailpit's API. */
 export class MailCatcher {
   constructor(private readonly mailApiUrl: string) {}
 

@@ -28,7 +28,7 @@ export interface Stack {
   /** http://127.0.0.1:<port>: the gateway serving the SPA, /api/v1 and /media */
   baseUrl: string;
   apiUrl: string;
-  /** the mail catcher's Mailpit-compatible API */
+  /** Mailpit's API */
   mailApiUrl: string;
   /** this stack's WhatsApp/SMS stand-in (GET /api/messages, POST /api/inbound, …) */
   messagesApiUrl: string;

@@ -1,6 +1,10 @@
 // The stand-in's page: captured WhatsApp and SMS messages, newest first. Everything is escaped.
-import { escapeHtml } from '../mail/pages';
 import type { Channel, StoredMessage } from './store';
+
+/** For text inside HTML and attribute values. */
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
 
 export function renderPage(messages: StoredMessage[], down: ReadonlySet<Channel>): string {
   const rows = messages

@@ -25,6 +25,7 @@ export default async function globalSetup(): Promise<void> {
     // Build missing tools first, with progress on stderr (a cold MinIO build takes minutes).
     if (!process.env.MONGO_URL) await ensureTool('ferretdb', log);
     if (!process.env.S3_URL) await ensureTool('minio', log);
+    if (!process.env.SMTP_URL) await ensureTool('mailpit', log);
     infra = await startInfra({
       dataDir: TEST_DATA_DIR,
       fresh: true,

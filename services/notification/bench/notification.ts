@@ -1,6 +1,6 @@
 // npx tsx services/notification/bench/notification.ts — the notification service in-process on
 // this machine's real servers (FerretDB on PostgreSQL or SQLite as the launcher chooses, see
-// FERRETDB_BACKEND; RabbitMQ; the SMTP catcher; started fresh under .data/bench-notification): how fast events become log entries and mails, and how long the
+// FERRETDB_BACKEND; RabbitMQ; Mailpit; started fresh under .data/bench-notification): how fast events become log entries and mails, and how long the
 // admin's reads take over that log. Prints figures; asserts nothing.
 import path from 'node:path';
 import { Events, type DomainEvent } from '@furniture/contracts';
@@ -33,7 +33,7 @@ async function main(): Promise<void> {
     dropDatabaseOnStop: true,
     log: (line) => {
       if (/FerretDB ready/.test(line)) backend = /PostgreSQL/.test(line) ? 'PostgreSQL' : 'SQLite';
-      if (!line.startsWith('mail captured')) progress(line);
+      progress(line);
     },
   });
   Object.assign(process.env, infra.env);

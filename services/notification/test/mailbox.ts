@@ -1,6 +1,6 @@
-import { eventually } from '@furniture/platform/testing';
+import { eventually, mailsTo } from '@furniture/platform/testing';
 
-/** A captured message as the catcher's (Mailpit-compatible) API answers it. */
+/** A captured message as Mailpit's API answers it. */
 export interface CapturedMail {
   ID: string;
   MessageID: string;
@@ -15,29 +15,24 @@ export interface CapturedMail {
   Headers: Record<string, string[]>;
 }
 
-/** Reads mail from the SMTP catcher's API (MAIL_API_URL or a catcher of the test's own). */
+/** Reads mail from Mailpit's API (MAIL_API_URL or a Mailpit of the test's own). */
 export function mailbox(apiUrl: string) {
   async function to(address: string): Promise<CapturedMail[]> {
-    const res = await fetch(
-      `${apiUrl}/api/v1/search?query=${encodeURIComponent(`to:${address}`)}&limit=0`,
-    );
-    if (!res.ok) throw new Error(`mail API answered ${res.status}`);
-    const { messages } = (await res.json()) as { messages: { ID: string; Created: string }[] };
+    const messages = await mailsTo(apiUrl, address);
     const full = await Promise.all(
       messages.map(async (m) => {
         const r = await fetch(`${apiUrl}/api/v1/message/${m.ID}`);
-        // the detail has no arrival time; the list has
-        return { ...((await r.json()) as CapturedMail), Created: m.Created };
+        const detail = (await r.json()) as CapturedMail;
+        // the detail has no arrival time (the list has); Mailpit gives the text with the
+        // message's own CRLF line ends: the tests compare it with the template's lines
+        return { ...detail, Text: detail.Text.replaceAll('\r\n', '\n'), Created: m.Created };
       }),
     );
-    const withHeaders = await Promise.all(
+    return Promise.all(
       full.map(async (m) => {
         const r = await fetch(`${apiUrl}/api/v1/message/${m.ID}/headers`);
         return { ...m, Headers: (await r.json()) as Record<string, string[]> };
       }),
-    );
-    return withHeaders.filter((m) =>
-      m.To.some((t) => t.Address.toLowerCase() === address.toLowerCase()),
     );
   }
   return {

@@ -1,4 +1,4 @@
-import { startMailCatcher, type MailCatcher } from '@furniture/infra';
+import { startMailpit, type Mailpit } from '@furniture/infra';
 import { eventually } from '@furniture/platform/testing';
 import { Events } from '@furniture/contracts';
 import {
@@ -12,13 +12,14 @@ import {
 import { startNotification, type NotificationUnderTest } from './harness';
 import { mailbox } from './mailbox';
 
-// A catcher of this file's own, so that stopping its SMTP side disturbs no other test.
-let catcher: MailCatcher;
+// A Mailpit of this file's own, so that stopping it or making it refuse disturbs no other test.
+// While it is stopped its API does not answer either: what arrived is counted once it is back.
+let catcher: Mailpit;
 let box: ReturnType<typeof mailbox>;
 const started: NotificationUnderTest[] = [];
 
 beforeAll(async () => {
-  catcher = await startMailCatcher();
+  catcher = await startMailpit();
   box = mailbox(catcher.apiUrl);
 });
 afterAll(async () => {
@@ -42,7 +43,7 @@ function mailOf(svc: NotificationUnderTest, applicationId: number) {
 
 test('when the SMTP server is down, then the mail waits without using up its attempts and goes out within a probe interval once the server is back', async () => {
   const svc = await start({ MAIL_PROBE_INTERVAL_MS: '300', MAIL_MAX_ATTEMPTS: '2' });
-  await catcher.stopSmtp();
+  await catcher.stopServer();
   const f = family();
   try {
     await svc.publish(submitted(f));
@@ -61,9 +62,8 @@ test('when the SMTP server is down, then the mail waits without using up its att
     // longer than MAIL_MAX_ATTEMPTS attempts would take: still waiting, not failed
     await new Promise((r) => setTimeout(r, 2000));
     expect(await mailOf(svc, f.applicationId)).toMatchObject({ state: 'queued', attempts: 0 });
-    expect(await box.to(f.email!)).toEqual([]);
   } finally {
-    await catcher.startSmtp();
+    await catcher.startServer();
   }
   const back = Date.now();
   const [mail] = await box.waitFor(f.email!, 1);
@@ -81,7 +81,7 @@ test('when the SMTP server is down, then the mail waits without using up its att
 
 test('when the server is up but refuses for now (451) every time, then the mail is retried with backoff and marked failed after the last attempt', async () => {
   const svc = await start({ MAIL_RETRY_BASE_MS: '50', MAIL_MAX_ATTEMPTS: '3' });
-  catcher.refuseRecipients({ code: 451, message: 'Greylisted, try again later' });
+  await catcher.refuseRecipients({ code: 451 });
   const f = family();
   try {
     await svc.publish(submitted(f));
@@ -94,9 +94,9 @@ test('when the server is up but refuses for now (451) every time, then the mail 
     );
     expect(failed.attempts).toBe(3);
     expect(failed.next_attempt_at).toBeNull();
-    expect(failed.last_error).toContain('Greylisted');
+    expect(failed.last_error).toContain('451');
   } finally {
-    catcher.refuseRecipients(null);
+    await catcher.refuseRecipients(null);
   }
   svc.service.sender.kick();
   await svc.service.sender.idle();
@@ -106,7 +106,7 @@ test('when the server is up but refuses for now (451) every time, then the mail 
 
 test('when the server refuses an address for good (550), then the mail is failed at once', async () => {
   const svc = await start({ MAIL_RETRY_BASE_MS: '50', MAIL_MAX_ATTEMPTS: '5' });
-  catcher.refuseRecipients({ code: 550, message: 'No such user' });
+  await catcher.refuseRecipients({ code: 550 });
   const f = family();
   try {
     await svc.publish(submitted(f));
@@ -119,7 +119,7 @@ test('when the server refuses an address for good (550), then the mail is failed
     );
     expect(failed.attempts).toBe(1);
   } finally {
-    catcher.refuseRecipients(null);
+    await catcher.refuseRecipients(null);
   }
 });
 
@@ -127,7 +127,7 @@ test('when an older mail of the family still waits for its retry, then it goes o
   // the first retry would come only after a minute
   const svc = await start({ MAIL_RETRY_BASE_MS: '60000', MAIL_MAX_ATTEMPTS: '100' });
   const f = family();
-  catcher.refuseRecipients({ code: 451, message: 'Try again later' });
+  await catcher.refuseRecipients({ code: 451 });
   try {
     await svc.publish(submitted(f));
     await eventually(
@@ -138,7 +138,7 @@ test('when an older mail of the family still waits for its retry, then it goes o
       { what: 'the first attempt failed' },
     );
   } finally {
-    catcher.refuseRecipients(null);
+    await catcher.refuseRecipients(null);
   }
   await svc.publish(statusChange(Events.ApplicationApproved, f));
   const mails = await box.waitFor(f.email!, 2);
@@ -154,7 +154,7 @@ test('when the SMTP server is down while a donor offers and is accepted, then bo
   const d = donor();
   const donorMails = () =>
     svc.conn.collection('mails').find({ donation_id: d.donationId }).toArray();
-  await catcher.stopSmtp();
+  await catcher.stopServer();
   try {
     await svc.publish(donationSubmitted(d));
     await svc.publish(donationStatusChanged(d, 'submitted', 'accepted'));
@@ -169,9 +169,8 @@ test('when the SMTP server is down while a donor offers and is accepted, then bo
       },
       { timeoutMs: 15000, what: "the donor's mails waiting for the server" },
     );
-    expect(await box.to(d.email!)).toEqual([]);
   } finally {
-    await catcher.startSmtp();
+    await catcher.startServer();
   }
   const mails = await box.waitFor(d.email!, 2);
   const inArrivalOrder = [...mails].sort((a, b) => a.Created.localeCompare(b.Created));
@@ -193,7 +192,7 @@ test('when a mail was left "sending" past its lease (the sender was killed mid-s
     MAIL_LEASE_MS: '1000',
     MAIL_PROBE_INTERVAL_MS: '300',
   });
-  await catcher.stopSmtp();
+  await catcher.stopServer();
   const f = family();
   try {
     await svc.publish(submitted(f));
@@ -209,7 +208,7 @@ test('when a mail was left "sending" past its lease (the sender was killed mid-s
         { $set: { state: 'sending', attempts: 1, lease_until: new Date(Date.now() - 1000) } },
       );
   } finally {
-    await catcher.startSmtp();
+    await catcher.startServer();
   }
   await box.waitFor(f.email!, 1);
   const sent = await eventually(async () => {

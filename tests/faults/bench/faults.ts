@@ -1,7 +1,7 @@
 // npm run bench:faults: every fault of issue 13 against the built platform (build first: make
 // build), with figures per fault: applications accepted and stored, mails expected and
 // delivered, lost, duplicated, time from the dependency's return to a consistent state, dead
-// letters. Starts its own FerretDB, RabbitMQ node, SMTP catcher and (without S3_URL) MinIO.
+// letters. Starts its own FerretDB, RabbitMQ node, Mailpit and (without S3_URL) MinIO.
 // DB_OUTAGE_SECONDS (40) and SMTP_OUTAGE_SECONDS (120) shorten or lengthen the outages.
 import path from 'node:path';
 import { ensureTool, startMinio, formatS3Url, TEST_DATA_DIR } from '@furniture/infra';

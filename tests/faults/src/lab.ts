@@ -2,12 +2,14 @@
  * A whole platform whose infrastructure a test may break: the BUILT services and gateway as
  * separate processes (startPlatform, as `make run`), on their own FerretDB (stopped and started
  * again on the same port and data), their own RabbitMQ node (stop_app/start_app) and their own
- * SMTP catcher (its SMTP side stopped and started), with the shared MinIO of the test run.
+ * Mailpit (stopped and started again on the same ports and mail), with the shared MinIO of the
+ * test run.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { MongoClient } from 'mongodb';
+import { searchMails } from '@furniture/platform/testing';
 import {
   chooseFerretBackend,
   dropFerretDatabase,
@@ -16,7 +18,7 @@ import {
   freePortRun,
   isPortFree,
   startFerret,
-  startMailCatcher,
+  startMailpit,
   startPlatform,
   startPrivateRabbit,
   REPO_ROOT,
@@ -24,7 +26,7 @@ import {
   SERVICE_NAMES,
   servicePortSpan,
   type FerretBackend,
-  type MailCatcher,
+  type Mailpit,
   type Platform,
   type PrivateRabbit,
   type RunningFerret,
@@ -88,7 +90,7 @@ export class FaultLab {
     private readonly backend: FerretBackend,
     readonly mongoPort: number,
     readonly rabbit: PrivateRabbit,
-    readonly mail: MailCatcher,
+    readonly mail: Mailpit,
     readonly platform: Platform,
     readonly admin: { email: string; password: string },
     readonly log: (line: string) => void,
@@ -115,7 +117,7 @@ export class FaultLab {
     const backend = await chooseFerretBackend({ dataDir, fresh: true, log });
     const mongoPort = await freePort();
     const rabbit = await startPrivateRabbit({ dataDir: path.join(dataDir, 'rabbit'), log });
-    const mail = await startMailCatcher({});
+    const mail = await startMailpit({ dataDir, log });
     const ferret = await startFerret({
       binary: ferretBinary,
       dataDir,
@@ -348,10 +350,8 @@ export class FaultLab {
   }
 
   /** Every captured mail. */
-  async mails(): Promise<Mail[]> {
-    const res = await fetch(`${this.mail.apiUrl}/api/v1/messages?limit=0`);
-    if (!res.ok) throw new Error(`mail API: ${res.status}`);
-    return ((await res.json()) as { messages: Mail[] }).messages;
+  mails(): Promise<Mail[]> {
+    return searchMails(this.mail.apiUrl, '');
   }
 
   /** Messages in the services' dead-letter queues (all should stay empty). */

@@ -353,9 +353,9 @@ export async function killDuringBurst(lab: FaultLab, service: ServiceName): Prom
   return report;
 }
 
-/** The SMTP server is gone for `outageMs` while applications and an approval happen. */
+/** Mailpit (SMTP and API) is gone for `outageMs` while applications and an approval happen. */
 export async function smtpOutage(lab: FaultLab, outageMs = 120_000): Promise<FaultReport> {
-  await lab.mail.stopSmtp();
+  await lab.mail.stopServer();
   const families = [family('de'), family('uk'), family('de'), family('uk')];
   let back = 0;
   let lotId = 0;
@@ -365,7 +365,7 @@ export async function smtpOutage(lab: FaultLab, outageMs = 120_000): Promise<Fau
     await lab.requestApproval(ids[0]!);
     await sleep(outageMs);
   } finally {
-    await lab.mail.startSmtp();
+    await lab.mail.startServer();
     back = Date.now();
   }
   const [winner, ...rivals] = ids as [number, ...number[]];

@@ -7,7 +7,7 @@ import {
 
 export type Mail = CaughtMail;
 
-/** The mails the test's SMTP catcher received for one address. */
+/** The mails Mailpit (the test run's mail catcher) received for one address. */
 export function mailsTo(address: string): Promise<Mail[]> {
   return caughtMailsTo(testUrls().mailApiUrl, address);
 }

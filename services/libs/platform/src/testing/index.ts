@@ -38,7 +38,7 @@ import { assertAnswerInContract } from './contract';
 export { assertAnswerInContract, contractProblem, type AnswerToCheck } from './contract';
 export { raceProcess, raceProcesses, type RaceContext } from './races';
 export { silentLogger } from './silent-logger';
-export { mailsTo, type CaughtMail } from './mails';
+export { mailsTo, searchMails, type CaughtMail } from './mails';
 import { silentLogger } from './silent-logger';
 
 export function testUrls() {
