@@ -46,7 +46,7 @@ export function composeMail(
       'OFFICE_EMAIL / OFFICE_PHONE are not set: the mails to families carry placeholder contact details',
     );
   }
-  const mails = new MailRepository(kit.store, conn, deps.models);
+  const mails = new MailRepository(kit.store, conn);
   const mailer =
     deps.mailer ??
     createSmtpMailer({

@@ -51,8 +51,8 @@ export function composeMessages(
   },
 ) {
   const { config, logger, conn } = kit;
-  const messages = new MessageRepository(kit.store, conn, deps.models);
-  const optOuts = new OptOutRepository(kit.store, deps.models);
+  const messages = new MessageRepository(kit.store, conn);
+  const optOuts = new OptOutRepository(kit.store);
   const warnings = new BudgetWarningRepository(kit.store);
 
   const whatsappOn = !!(config.WHATSAPP_TOKEN && config.WHATSAPP_PHONE_NUMBER_ID);

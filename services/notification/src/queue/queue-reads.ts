@@ -1,4 +1,5 @@
-import type { Model, QueryFilter } from 'mongoose';
+import type { Document } from 'mongodb';
+import type { StoredCollection } from '@furniture/platform';
 
 /**
  * The reads of an outgoing queue that the mail and the message senders share, and the fields of
@@ -6,44 +7,40 @@ import type { Model, QueryFilter } from 'mongoose';
  * `lease_until` (a crash mid-send) is due again. `stateField` names the field holding that state
  * (`state` for mails, `status` for messages).
  */
-export async function dueOfQueue<T>(
-  model: Model<T>,
+export async function dueOfQueue<T extends Document>(
+  queue: StoredCollection<T>,
   stateField: 'state' | 'status',
   now: Date,
   limit: number,
 ): Promise<T[]> {
   const [queued, lost] = await Promise.all([
-    model
-      .find({ [stateField]: 'queued', next_attempt_at: { $lte: now } } as QueryFilter<T>)
-      .sort({ next_attempt_at: 1, id: 1 })
-      .limit(limit)
-      .lean<T[]>(),
-    model
-      .find({ [stateField]: 'sending', lease_until: { $lte: now } } as QueryFilter<T>)
-      .sort({ lease_until: 1 })
-      .limit(limit)
-      .lean<T[]>(),
+    queue.find(
+      { [stateField]: 'queued', next_attempt_at: { $lte: now } },
+      { sort: { next_attempt_at: 1, id: 1 }, limit },
+    ),
+    queue.find(
+      { [stateField]: 'sending', lease_until: { $lte: now } },
+      { sort: { lease_until: 1 }, limit },
+    ),
   ]);
   return [...lost, ...queued].slice(0, limit);
 }
 
 /** When the sender has to look again: the earliest due time of a queued or sending record. */
-export async function nextWakeOfQueue<T>(
-  model: Model<T>,
+export async function nextWakeOfQueue<T extends Document>(
+  queue: StoredCollection<T>,
   stateField: 'state' | 'status',
   queued: Record<string, unknown> = {},
 ): Promise<Date | null> {
   const [first, sending] = await Promise.all([
-    model
-      .findOne({ [stateField]: 'queued', ...queued } as QueryFilter<T>)
-      .sort({ next_attempt_at: 1 })
-      .select({ next_attempt_at: 1 })
-      .lean<{ next_attempt_at?: Date | null }>(),
-    model
-      .findOne({ [stateField]: 'sending' } as QueryFilter<T>)
-      .sort({ lease_until: 1 })
-      .select({ lease_until: 1 })
-      .lean<{ lease_until?: Date | null }>(),
+    queue.findOne(
+      { [stateField]: 'queued', ...queued },
+      { sort: { next_attempt_at: 1 }, projection: { next_attempt_at: 1 } },
+    ),
+    queue.findOne(
+      { [stateField]: 'sending' },
+      { sort: { lease_until: 1 }, projection: { lease_until: 1 } },
+    ),
   ]);
   const times = [first?.next_attempt_at, sending?.lease_until]
     .filter((d): d is Date => d instanceof Date)

@@ -88,7 +88,7 @@ export class ActivityRepository {
 
   /** Writes one entry; null when this event already has its entry (a redelivery). */
   async insert(entry: ActivityInsert): Promise<ActivityLogEntry | null> {
-    if (await this.models.Activity.exists({ _id: entry.event_id })) return null;
+    if (await this.entries.exists({ _id: entry.event_id })) return null;
     const doc: ActivityDoc = {
       _id: entry.event_id,
       id: await this.entries.nextId(),
@@ -206,15 +206,16 @@ export class ActivityRepository {
     await retryingDuplicates(async () => {
       const newer = { user_id: user.id, last_activity_at: { $lte: at } };
       if (await this.logUsers.update(newer, { $set: set })) return;
-      if (await this.models.LogUser.exists({ user_id: user.id })) return; // a newer event was first
+      if (await this.logUsers.exists({ user_id: user.id })) return; // a newer event was first
       await this.logUsers.insert({ user_id: user.id, ...set });
     }, 3);
   }
 
   async users(): Promise<ActivityUser[]> {
-    const docs = await this.models.LogUser.find({}, { _id: 0 })
-      .sort({ name: 1, user_id: 1 })
-      .lean<LogUserDoc[]>();
+    const docs = await this.logUsers.find(
+      {},
+      { sort: { name: 1, user_id: 1 }, projection: { _id: 0 } },
+    );
     return docs.map((d) => ({
       id: d.user_id,
       name: d.name,
@@ -226,9 +227,7 @@ export class ActivityRepository {
 
   async usersById(ids: number[]): Promise<Map<number, LogUserDoc>> {
     if (ids.length === 0) return new Map();
-    const docs = await this.models.LogUser.find({ user_id: { $in: ids } }, { _id: 0 }).lean<
-      LogUserDoc[]
-    >();
+    const docs = await this.logUsers.find({ user_id: { $in: ids } }, { projection: { _id: 0 } });
     return new Map(docs.map((d) => [d.user_id, d]));
   }
 }

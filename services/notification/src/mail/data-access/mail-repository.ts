@@ -9,7 +9,7 @@ import {
 } from '@furniture/platform';
 import type { MailRecord, MailThread } from '../domain/mail-types';
 import { claimFields, dueOfQueue, nextClaimOf, nextWakeOfQueue } from '../../queue/queue-reads';
-import type { MailDoc, Models } from './models';
+import type { MailDoc } from './models';
 
 export type { MailRecord } from '../domain/mail-types';
 export type NewMail = Omit<
@@ -39,7 +39,6 @@ export class MailRepository {
   constructor(
     store: Store,
     private readonly conn: Connection,
-    private readonly models: Models,
   ) {
     this.stored = store.collection<MailDoc>({ name: 'mails', key: '_id' });
     this.claims = store.claims();
@@ -60,7 +59,7 @@ export class MailRepository {
   /** Queues a mail; false when this event already has one (a redelivery). */
   async insert(mail: NewMail): Promise<boolean> {
     const { event_id: eventId, ...fields } = mail;
-    if (await this.models.Mail.exists({ _id: eventId })) return false;
+    if (await this.stored.exists({ _id: eventId })) return false;
     const now = new Date();
     const doc: MailDoc = {
       ...fields,
@@ -81,17 +80,17 @@ export class MailRepository {
 
   /** Queued mails that are due, and mails whose sending attempt was lost (oldest first). */
   due(now: Date, limit: number): Promise<MailRecord[]> {
-    return dueOfQueue<MailRecord>(this.models.Mail, 'state', now, limit);
+    return dueOfQueue<MailRecord>(this.stored, 'state', now, limit);
   }
 
   /** When the sender has to look again: the earliest due time of a queued or sending mail. */
   nextWakeAt(): Promise<Date | null> {
-    return nextWakeOfQueue(this.models.Mail, 'state');
+    return nextWakeOfQueue(this.stored, 'state');
   }
 
   /** Every mail of one application or donation, oldest event first. */
   async forThread(thread: MailThread): Promise<MailRecord[]> {
-    return this.models.Mail.find(thread).sort({ occurred_at: 1, id: 1 }).lean<MailRecord[]>();
+    return this.stored.find(thread, { sort: { occurred_at: 1, id: 1 } });
   }
 
   /** Takes a due mail for one attempt; null when someone else took it or it changed meanwhile. */
@@ -154,10 +153,10 @@ export class MailRepository {
 
   /** Every queued mail is due now (the SMTP server answers again after an outage). */
   async retryAllNow(now: Date): Promise<number> {
-    const waiting = await this.models.Mail.find(
+    const waiting = await this.stored.find(
       { state: 'queued', next_attempt_at: { $gt: now } },
-      { _id: 1, state: 1, attempts: 1 },
-    ).lean<Pick<MailRecord, '_id' | 'state' | 'attempts'>[]>();
+      { projection: { _id: 1, state: 1, attempts: 1 } },
+    );
     let n = 0;
     for (const mail of waiting) {
       if (await this.postpone(mail as MailRecord, now)) n++;
@@ -181,14 +180,11 @@ export class MailRepository {
 
   /** Mails that failed for good, the latest first. */
   async failed(limit: number): Promise<MailRecord[]> {
-    return this.models.Mail.find({ state: 'failed' })
-      .sort({ updated_at: -1, id: -1 })
-      .limit(limit)
-      .lean<MailRecord[]>();
+    return this.stored.find({ state: 'failed' }, { sort: { updated_at: -1, id: -1 }, limit });
   }
 
   async findById(id: number): Promise<MailRecord | null> {
-    return this.models.Mail.findOne({ id }).lean<MailRecord>();
+    return this.stored.findOne({ id });
   }
 
   /** A failed mail back in the queue, due now, with all its attempts; false when not failed. */
@@ -204,12 +200,10 @@ export class MailRepository {
    * and address), a batch at a time; answers how many went.
    */
   async purgeFinished(before: Date, batch = 500): Promise<number> {
-    const old = await this.models.Mail.find(
+    const old = await this.stored.find(
       { state: { $in: ['sent', 'failed', 'withdrawn'] }, updated_at: { $lt: before } },
-      { _id: 1, state: 1 },
-    )
-      .limit(batch)
-      .lean<Pick<MailRecord, '_id' | 'state'>[]>();
+      { limit: batch, projection: { _id: 1, state: 1 } },
+    );
     let deleted = 0;
     for (const mail of old)
       if (await this.stored.remove({ _id: mail._id, state: mail.state })) deleted++;

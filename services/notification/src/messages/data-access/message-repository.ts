@@ -15,7 +15,7 @@ import {
   type MessageThread,
 } from '../domain/message-types';
 import { claimFields, dueOfQueue, nextClaimOf, nextWakeOfQueue } from '../../queue/queue-reads';
-import type { MessageDoc, Models } from './models';
+import type { MessageDoc } from './models';
 
 export type NewMessage = Omit<
   MessageDoc,
@@ -49,7 +49,6 @@ export class MessageRepository {
   constructor(
     store: Store,
     private readonly conn: Connection,
-    private readonly models: Models,
   ) {
     this.stored = store.collection<MessageDoc>({ name: 'messages', key: '_id' });
     this.claims = store.claims();
@@ -63,7 +62,7 @@ export class MessageRepository {
   /** Stores a message; false when this event already has one (a redelivery). */
   async insert(message: NewMessage): Promise<boolean> {
     const { event_id: eventId, ...fields } = message;
-    if (await this.models.Message.exists({ _id: eventId })) return false;
+    if (await this.stored.exists({ _id: eventId })) return false;
     const now = new Date();
     const doc: MessageDoc = {
       ...fields,
@@ -87,12 +86,12 @@ export class MessageRepository {
 
   /** Queued messages that are due, and messages whose sending attempt was lost. */
   due(now: Date, limit: number): Promise<MessageRecord[]> {
-    return dueOfQueue<MessageRecord>(this.models.Message, 'status', now, limit);
+    return dueOfQueue<MessageRecord>(this.stored, 'status', now, limit);
   }
 
   /** The earliest due time of a queued or sending message. */
   nextWakeAt(): Promise<Date | null> {
-    return nextWakeOfQueue(this.models.Message, 'status', { next_attempt_at: { $ne: null } });
+    return nextWakeOfQueue(this.stored, 'status', { next_attempt_at: { $ne: null } });
   }
 
   /** Takes a due message for one attempt; null when someone else took it meanwhile. */
@@ -200,10 +199,10 @@ export class MessageRepository {
 
   /** Every message waiting for a later time is due now (a provider answers again). */
   async retryAllNow(now: Date): Promise<number> {
-    const waiting = await this.models.Message.find(
+    const waiting = await this.stored.find(
       { status: 'queued', next_attempt_at: { $gt: now } },
-      { _id: 1, attempts: 1 },
-    ).lean<Pick<MessageRecord, '_id' | 'attempts'>[]>();
+      { projection: { _id: 1, attempts: 1 } },
+    );
     let n = 0;
     for (const m of waiting) {
       if (
@@ -218,11 +217,11 @@ export class MessageRepository {
   }
 
   async findById(id: number): Promise<MessageRecord | null> {
-    return this.models.Message.findOne({ id }).lean<MessageRecord>();
+    return this.stored.findOne({ id });
   }
 
   async findByProviderId(providerId: string): Promise<MessageRecord | null> {
-    return this.models.Message.findOne({ provider_id: providerId }).lean<MessageRecord>();
+    return this.stored.findOne({ provider_id: providerId });
   }
 
   /** A delivery report moves the message forward only (sent < delivered < read). */
@@ -282,42 +281,39 @@ export class MessageRepository {
 
   /** One thread's messages, newest first. */
   async thread(thread: MessageThread, limit = 200): Promise<MessageRecord[]> {
-    return this.models.Message.find(MessageRepository.threadFilter(thread))
-      .sort({ occurred_at: -1, id: -1 })
-      .limit(limit)
-      .lean<MessageRecord[]>();
+    return this.stored.find(MessageRepository.threadFilter(thread), {
+      sort: { occurred_at: -1, id: -1 },
+      limit,
+    });
   }
 
   /** Parked messages, newest first, a page at a time, and how many there are. */
   async failed(page: number, limit: number): Promise<{ messages: MessageRecord[]; total: number }> {
     const [messages, total] = await Promise.all([
-      this.models.Message.find({ status: 'failed' })
-        .sort({ updated_at: -1, id: -1 })
-        .skip((page - 1) * limit)
-        .limit(limit)
-        .lean<MessageRecord[]>(),
-      this.models.Message.countDocuments({ status: 'failed' }),
+      this.stored.find(
+        { status: 'failed' },
+        { sort: { updated_at: -1, id: -1 }, skip: (page - 1) * limit, limit },
+      ),
+      this.stored.countStored({ status: 'failed' }),
     ]);
     return { messages, total };
   }
 
   countFailed(): Promise<number> {
-    return this.models.Message.countDocuments({ status: 'failed' });
+    return this.stored.countStored({ status: 'failed' });
   }
 
   /** Accepted attempts of one channel in one month ("whatsapp:2026-11"). */
   countSent(budgetKey: string): Promise<number> {
-    return this.models.Message.countDocuments({ sent_months: budgetKey });
+    return this.stored.countStored({ sent_months: budgetKey });
   }
 
   /** Deletes messages that reached a final state before `before`, a batch at a time. */
   async purgeFinished(before: Date, batch = 500): Promise<number> {
-    const old = await this.models.Message.find(
+    const old = await this.stored.find(
       { status: { $in: FinalStatuses as MessageStatus[] }, updated_at: { $lt: before } },
-      { _id: 1, status: 1 },
-    )
-      .limit(batch)
-      .lean<Pick<MessageRecord, '_id' | 'status'>[]>();
+      { limit: batch, projection: { _id: 1, status: 1 } },
+    );
     let deleted = 0;
     for (const m of old) if (await this.stored.remove({ _id: m._id, status: m.status })) deleted++;
     return deleted;

@@ -1,24 +1,17 @@
 import type { MessageChannel, StoredRecord } from '@furniture/contracts';
 import { insertedUnlessTaken, type Store, type StoredCollection } from '@furniture/platform';
-import type { BudgetWarningDoc, Models, OptOutDoc } from './models';
+import type { BudgetWarningDoc, OptOutDoc } from './models';
 
 /** Opt-outs by channel and the number's hash (the number itself is not kept). */
 export class OptOutRepository {
   private readonly stored: StoredCollection<OptOutDoc>;
 
-  constructor(
-    store: Store,
-    private readonly models: Models,
-  ) {
+  constructor(store: Store) {
     this.stored = store.collection<OptOutDoc>({ name: 'message_opt_outs', key: '_id' });
   }
 
   async isOptedOut(channel: MessageChannel, phoneHash: string): Promise<boolean> {
-    const found = await this.stored.collection.findOne(
-      { _id: `${channel}:${phoneHash}` },
-      { projection: { _id: 1 } },
-    );
-    return found !== null;
+    return this.stored.exists({ _id: `${channel}:${phoneHash}` });
   }
 
   /** Opts the number out of the channel; false when it was already. */
@@ -42,9 +35,7 @@ export class OptOutRepository {
   /** The opt-outs of these numbers' hashes (privacy records). */
   async ofHashes(hashes: string[]): Promise<StoredRecord[]> {
     if (hashes.length === 0) return [];
-    const docs = await this.models.OptOut.find({ phone_hash: { $in: hashes } })
-      .sort({ since: 1 })
-      .lean<OptOutDoc[]>();
+    const docs = await this.stored.find({ phone_hash: { $in: hashes } }, { sort: { since: 1 } });
     return docs.map((d) => ({
       channel: d.channel,
       by: d.by,
