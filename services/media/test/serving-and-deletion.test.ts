@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { Events } from '@furniture/contracts';
 import { eventually } from '@furniture/platform/testing';
 import {
@@ -171,6 +172,56 @@ describe('lot events', () => {
       async () => (await svc.conn.collection('lots').findOne({ id: lotId + 1000 })) ?? undefined,
     );
     expect((await upload(svc.url, lotId, image)).status).toBe(404);
+  });
+
+  test('when the lot is deleted while a photo of it arrives, then 404 once its image work has ended, and nothing is kept', async () => {
+    const lotId = await svc.createLot();
+    const big = await jpeg(4000, 3000);
+    const boundary = '----furniture-late-lot';
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.jpg"\r\n` +
+        'Content-Type: image/jpeg\r\n\r\n',
+    );
+    const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+    const req = http.request(`${svc.url}/api/v1/lots/${lotId}/photos`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${tokenOf(volunteer)}`,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': String(head.length + big.length + tail.length),
+      },
+    });
+    // the answer, and what was still in processing when it came
+    const answered = new Promise<{ status: number; body: string; processing: number }>(
+      (resolve, reject) => {
+        req.on('response', (res) => {
+          const processing = svc.media.processing.stats.active;
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body, processing }));
+        });
+        req.on('error', reject);
+      },
+    );
+    // the room is checked and the body is arriving; then the catalog deletes the lot
+    req.write(head);
+    req.write(big.subarray(0, 1024));
+    await eventually(() => svc.media.admission.current === 1, { what: 'upload admitted' });
+    await svc.publishLot(Events.LotDeleted, lotSnapshot(lotId, { version: 2 }));
+    await eventually(
+      async () => (await svc.conn.collection('lots').findOne({ id: lotId }))?.deleted === true,
+      { what: 'lot deleted in the read model' },
+    );
+    req.end(Buffer.concat([big.subarray(1024), tail]));
+
+    const res = await answered;
+    expect(res.status).toBe(404);
+    expect(JSON.parse(res.body).code).toBe('LOT_NOT_FOUND');
+    // the image was made while the slot was claimed; the refusal waited for it to end
+    expect(res.processing).toBe(0);
+    expect(await svc.keysOf(`lots/${lotId}/`)).toEqual([]);
+    expect(await svc.conn.collection('photos').countDocuments({ lot_id: lotId })).toBe(0);
+    expect(await svc.conn.collection('photo_slots').countDocuments({ lot_id: lotId })).toBe(0);
   });
 
   test('when lot.deleted is delivered twice, then both deliveries succeed and the second changes nothing', async () => {

@@ -81,9 +81,18 @@ export class PhotosService {
     if (room?.lot_id !== lotId) await this.deps.lots.requireLot(lotId);
     const image = await this.deps.intake.inspect(file);
 
+    // the image is made while its slot is claimed, so that the cores do not wait for the
+    // database's answers; the claim's refusal is answered first, and an upload leaves only once
+    // its image work has ended, kept or not
+    const rendering = this.deps.intake.render(image);
+    const rendered = rendering.then(
+      () => undefined,
+      () => undefined,
+    );
     const claim = await photos
       .claimSlot(lotId, { keys: keysFor(lotId, randomUUID()), created_by_user_id: actor.id }, room)
-      .catch((err: Error) => {
+      .catch(async (err: Error) => {
+        await rendered;
         throw err instanceof NoFreeSlotError ? limitReached(err.taken) : err;
       });
 
@@ -92,7 +101,7 @@ export class PhotosService {
       const lot = await this.deps.lotsRepo.get(lotId);
       if (!lot || lot.deleted) throw new AppError('LOT_NOT_FOUND');
 
-      const renditions = await this.deps.intake.render(image);
+      const renditions = await rendering;
       await Promise.all(renditions.map((r) => store.put(claim.keys[r.size], r.data, 'image/webp')));
       const urls = urlsOf(claim.keys);
       const { width, height } = image;
@@ -105,6 +114,7 @@ export class PhotosService {
       if (!photo) throw new AppError('LOT_NOT_FOUND');
       return photo;
     } catch (err) {
+      await rendered;
       await photos.releaseClaim(claim).catch((e: Error) => {
         logger.warn({ err: e.message, photoId: claim.id }, 'could not release photo slot');
       });
