@@ -1,8 +1,8 @@
 import type { DomainEvent } from '@furniture/contracts';
 import type { Document, Filter, Sort, UpdateFilter } from 'mongodb';
-import { withEvents, NOT_DELETED } from '../messaging/outbox';
+import { withEvents } from '../messaging/outbox';
 import type { Connection } from '../mongo';
-import { StoredCollection, type CollectionDeclaration } from './collection';
+import { STORE_FIELDS, StoredCollection, type CollectionDeclaration } from './collection';
 import {
   blockOf,
   checkKey,
@@ -55,8 +55,6 @@ export function countsStamp(decl: ListDeclaration): string {
 
 /** A page that reaches over more buckets than this reads them in one query (filtered lists). */
 const MANY_BUCKETS = 4;
-/** what never leaves the store in a page: the outbox */
-const HIDDEN = { _outbox: 0, _outbox_pending: 0, _purge: 0 };
 /** id lists: documents carry their part since layout 2 */
 const ID_LAYOUT = 2;
 
@@ -124,10 +122,6 @@ export class StoredList<D extends Document = Document> extends StoredCollection<
       decl.day ? 1 : ID_LAYOUT,
       countsStamp(decl),
     );
-  }
-
-  private get liveOnly(): Document {
-    return this.decl.tombstones ? NOT_DELETED : {};
   }
 
   private get order(): Sort {
@@ -261,7 +255,7 @@ export class StoredList<D extends Document = Document> extends StoredCollection<
 
   private findInOrder(where: Document, projection?: Document) {
     return this.collection
-      .find({ ...this.liveOnly, ...where } as Filter<D>, { projection: projection ?? HIDDEN })
+      .find(this.live(where), { projection: projection ?? STORE_FIELDS })
       .sort(this.order);
   }
 
@@ -349,7 +343,7 @@ export class StoredList<D extends Document = Document> extends StoredCollection<
 
   private async totalOf(where: Document, plan: Plan | null): Promise<number> {
     if (plan) return plan.buckets.reduce((sum, [, n]) => sum + n, 0);
-    return this.collection.countDocuments({ ...this.liveOnly, ...where } as Filter<D>);
+    return this.collection.countDocuments(this.live(where));
   }
 
   /** How many documents the filter matches. */
@@ -414,7 +408,7 @@ export class StoredList<D extends Document = Document> extends StoredCollection<
     }
     const groups = await this.collection
       .aggregate<{ _id: Record<string, unknown>; n: number }>([
-        { $match: { ...this.liveOnly, ...where } },
+        { $match: this.live(where) },
         { $group: { _id: Object.fromEntries(fields.map((f) => [f, `$${f}`])), n: { $sum: 1 } } },
       ])
       .toArray();
