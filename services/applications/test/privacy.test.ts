@@ -390,17 +390,25 @@ describe('erasure ledger (backups)', () => {
 });
 
 describe('an erasure under way (issue 42)', () => {
-  test('when a family applies while an erasure of its number runs, then the application is not kept: 409 ERASURE_RUNNING in the family’s language, its data erased; once the erasure ended, it may apply again', async () => {
-    const phone = newPhone();
-    const lot = (await publishLot(h)).id;
+  /** An erasure of the number running in another process: its mark, stored before its reads. */
+  async function erasureElsewhere(phone: string, id: string) {
     const marks = h.conn.collection('erasure_marks');
     const key = createHash('sha256').update(e164(phone), 'utf8').digest('hex').slice(0, 32);
-    // an erasure of this number in another process: its mark, stored before its reads
     await marks.insertOne({
-      _id: 'elsewhere' as never,
+      _id: id as never,
       phone_key: key,
       until: new Date(Date.now() + 60_000),
     });
+    return {
+      /** the erasure ended */
+      end: () => marks.updateOne({ _id: id as never }, { $set: { until: new Date() } }),
+    };
+  }
+
+  test('when a family applies while an erasure of its number runs, then the application is not kept: 409 ERASURE_RUNNING in the family’s language, its data erased; once the erasure ended, it may apply again', async () => {
+    const phone = newPhone();
+    const lot = (await publishLot(h)).id;
+    const erasure = await erasureElsewhere(phone, 'elsewhere');
     const refused = await h.http.post(
       '/api/v1/applications/',
       applicationBody(lot, { applicant_phone: phone }),
@@ -413,8 +421,7 @@ describe('an erasure under way (issue 42)', () => {
       .collection('applications')
       .countDocuments({ applicant_phone: e164(phone), erased_at: null });
     expect(kept).toBe(0);
-    // the erasure ended
-    await marks.updateOne({ _id: 'elsewhere' as never }, { $set: { until: new Date() } });
+    await erasure.end();
     const again = await h.http.post(
       '/api/v1/applications/',
       applicationBody(lot, { applicant_phone: phone }),
@@ -424,13 +431,7 @@ describe('an erasure under way (issue 42)', () => {
 
   test('when a family sends a wish while an erasure of its number runs, then the wish is not kept: 409 ERASURE_RUNNING in the family’s language, its data erased', async () => {
     const phone = newPhone();
-    const marks = h.conn.collection('erasure_marks');
-    const key = createHash('sha256').update(e164(phone), 'utf8').digest('hex').slice(0, 32);
-    await marks.insertOne({
-      _id: 'elsewhere-wish' as never,
-      phone_key: key,
-      until: new Date(Date.now() + 60_000),
-    });
+    const erasure = await erasureElsewhere(phone, 'elsewhere-wish');
     const wishes = h.conn.collection('wishes');
     const erasedBefore = await wishes.countDocuments({ erased_at: { $ne: null } });
     const refused = await h.http.post('/api/v1/wishes/', wishBody({ applicant_whatsapp: phone }), {
@@ -438,10 +439,11 @@ describe('an erasure under way (issue 42)', () => {
     });
     expect(refused.status).toBe(409);
     expect(refused.body.code).toBe('ERASURE_RUNNING');
+    expect(refused.body.message).toMatch(/gerade auf Wunsch gelöscht/);
     // none of the number kept; the one stored was erased as the erasure would have erased it
     expect(await wishes.countDocuments({ applicant_whatsapp: e164(phone) })).toBe(0);
     expect(await wishes.countDocuments({ erased_at: { $ne: null } })).toBe(erasedBefore + 1);
-    await marks.updateOne({ _id: 'elsewhere-wish' as never }, { $set: { until: new Date() } });
+    await erasure.end();
     await wish({ applicant_whatsapp: phone });
   });
 });

@@ -66,7 +66,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await lab?.stop();
   await standIn?.stop();
-  await smtpGate?.close();
+  await smtpGate?.shut();
 });
 
 /**
@@ -116,10 +116,6 @@ class SmtpGate {
     this.server = null;
     for (const s of this.sockets) s.destroy();
     if (server) await new Promise((resolve) => server.close(resolve));
-  }
-
-  close(): Promise<void> {
-    return this.shut();
   }
 }
 
@@ -363,6 +359,28 @@ test('when one phone applies for 10 lots at once through two processes, then exa
   expect(stored).toBe(5);
 }, 90_000);
 
+/** The category's lot count and its lots as staff page them (pages of 7), from process n. */
+async function countedAndPaged(categoryId: number, n: number) {
+  const count = await lab.call<{ count: number }>(
+    'catalog',
+    n,
+    'GET',
+    `/lots/count?category_id=${categoryId}`,
+  );
+  const paged: number[] = [];
+  for (let skip = 0; skip < 63; skip += 7) {
+    const page = await lab.call<{ id: number }[] | { lots: { id: number }[] }>(
+      'catalog',
+      n,
+      'GET',
+      `/lots/?category_id=${categoryId}&limit=7&skip=${skip}`,
+    );
+    expect(page.status).toBe(200);
+    paged.push(...(Array.isArray(page.body) ? page.body : page.body.lots).map((l) => l.id));
+  }
+  return { count: count.body.count, paged: paged.sort((a, b) => a - b) };
+}
+
 test('when 30 lots are created at once through two catalog processes, then the category count, the list count and every page are exact', async () => {
   const categoryId = await createCategory(`Rennen ${randomBytes(2).toString('hex')}`);
   const answers = await Promise.all(
@@ -389,27 +407,8 @@ test('when 30 lots are created at once through two catalog processes, then the c
       { token: null },
     );
     expect(categories.body.data.find((c) => c.id === categoryId)?.lot_count).toBe(30);
-    const count = await lab.call<{ count: number }>(
-      'catalog',
-      n,
-      'GET',
-      `/lots/count?category_id=${categoryId}`,
-    );
-    expect(count.body.count).toBe(30);
-    // staff pages of 7: every lot once, none repeated or skipped
-    const paged: number[] = [];
-    for (let skip = 0; skip < 35; skip += 7) {
-      const page = await lab.call<{ id: number }[] | { lots: { id: number }[] }>(
-        'catalog',
-        n,
-        'GET',
-        `/lots/?category_id=${categoryId}&limit=7&skip=${skip}`,
-      );
-      expect(page.status).toBe(200);
-      const rows = Array.isArray(page.body) ? page.body : page.body.lots;
-      paged.push(...rows.map((l) => l.id));
-    }
-    expect(paged.sort((a, b) => a - b)).toEqual(ids);
+    // the count, and staff pages of 7: every lot once, none repeated or skipped
+    expect(await countedAndPaged(categoryId, n)).toEqual({ count: 30, paged: ids });
     // the public category pages by cursor
     const cursor: number[] = [];
     let before: number | undefined;
@@ -429,27 +428,6 @@ test('when 30 lots are created at once through two catalog processes, then the c
     expect(cursor.sort((a, b) => a - b)).toEqual(ids);
   }
 }, 60_000);
-
-/** The category's lot count and its lots as staff page them (pages of 7), from process n. */
-async function countedAndPaged(categoryId: number, n: number) {
-  const count = await lab.call<{ count: number }>(
-    'catalog',
-    n,
-    'GET',
-    `/lots/count?category_id=${categoryId}`,
-  );
-  const paged: number[] = [];
-  for (let skip = 0; skip < 63; skip += 7) {
-    const page = await lab.call<{ id: number }[] | { lots: { id: number }[] }>(
-      'catalog',
-      n,
-      'GET',
-      `/lots/?category_id=${categoryId}&limit=7&skip=${skip}`,
-    );
-    paged.push(...(Array.isArray(page.body) ? page.body : page.body.lots).map((l) => l.id));
-  }
-  return { count: count.body.count, paged: paged.sort((a, b) => a - b) };
-}
 
 test('when a catalog process is killed with -9 in the middle of a burst of lot creations, then once the recount ran the count and the pages are exact again', async () => {
   const categoryId = await createCategory(`Abbruch ${randomBytes(2).toString('hex')}`);
