@@ -119,7 +119,9 @@ export async function startMessaging(env: Record<string, string> = {}) {
     async record(
       event: DomainEvent,
       check: (m: Record<string, unknown>) => boolean = () => true,
-      timeoutMs = 20000,
+      // a message that fails over from WhatsApp to SMS waits for two providers' callbacks and
+      // the retries between them: seconds alone, more beside the browser suites on two cores
+      timeoutMs = 45000,
     ) {
       return eventually(
         async () => {

@@ -393,4 +393,6 @@ test('when a platform with data of every kind is backed up while it runs, wiped 
   process.stdout.write(
     `restore drill: backup ${backupMs} ms, restore ${restoreMs} ms, ${manifest.files.length} files\n`,
   );
-});
+  // two whole platforms start, back up and restore: about 60 s alone, 140 s beside the browser
+  // suites on two cores
+}, 300_000);

@@ -490,6 +490,44 @@ describe('a collection', () => {
     expect(await limiter.take('k')).toBe(0);
   });
 
+  test('when twenty takes of one key arrive at once, then they are counted together and exactly the budget goes', async () => {
+    const table = uniqueName('limits');
+    const store = new Store(conn);
+    const limiter = store.limiter({ table, points: 7, windowSeconds: 60 });
+    await store.open(silentLogger);
+    const waits = await Promise.all(Array.from({ length: 20 }, () => limiter.take('k')));
+    expect(waits.filter((w) => w === 0)).toHaveLength(7);
+    // the first seven in the order they came
+    expect(waits.slice(0, 7)).toEqual([0, 0, 0, 0, 0, 0, 0]);
+    const [row] = await conn.collection(table).find({}).toArray();
+    expect(row!.points).toBe(20);
+  });
+
+  test('when a limiter lets takes ahead, then a key under half its budget is answered before it is counted, and near the budget each take is counted exactly', async () => {
+    const own = await connectMongo({ url: mongoUrl, dbName, logger: silentLogger });
+    try {
+      const table = uniqueName('limits');
+      const store = new Store(own);
+      const limiter = store.limiter({ table, points: 10, windowSeconds: 60, ahead: true });
+      await store.open(silentLogger);
+      // one at a time: ten go, the eleventh and twelfth wait for the window
+      const waits: number[] = [];
+      for (let i = 0; i < 12; i++) waits.push(await limiter.take('visitor'));
+      expect(waits.slice(0, 10)).toEqual(Array(10).fill(0));
+      expect(waits.slice(10).every((w) => w > 0 && w <= 60)).toBe(true);
+      // a fresh key: the first take waits for its count; the next goes ahead, so it is answered
+      // even though the database is gone; once the count fails, the next take fails too (the
+      // gateway then counts in its memory)
+      expect(await limiter.take('other')).toBe(0);
+      await own.close(true);
+      expect(await limiter.take('other')).toBe(0);
+      await new Promise((r) => setTimeout(r, 200));
+      await expect(limiter.take('other')).rejects.toThrow();
+    } finally {
+      await own.close(true).catch(() => undefined);
+    }
+  });
+
   test('when two replicas ask for a job’s lease at once, then one holds it; its holder renews it, and the other gets it only once it ran out and the grace passed', async () => {
     const job = uniqueName('job');
     const [a, b] = [new Store(conn).leases(), new Store(conn).leases()];

@@ -161,26 +161,32 @@ export class ProcessedEvents {
         if (claim.kind === 'done') return;
         if (claim.kind === 'busy') throw new EventInFlightError(event.eventId, claim.forMs);
         let heldUntil = Date.now() + this.leaseMs;
-        let renewing = false;
+        // the renewal under way, if any: on the embedded database an update writes the whole
+        // document it read, so a renewal still in flight when the handler ends would write the
+        // claim back over "done"; the end waits for it
+        let renewing: Promise<void> | null = null;
         const renewal = setInterval(() => {
           if (renewing) return;
-          renewing = true;
-          this.renew(event.eventId, heldUntil)
+          renewing = this.renew(event.eventId, heldUntil)
             .then((until) => {
               if (until !== null) heldUntil = until;
             })
             .catch(() => undefined)
-            .finally(() => (renewing = false));
+            .finally(() => (renewing = null));
         }, this.leaseMs / 3);
         renewal.unref();
+        const stopRenewing = async () => {
+          clearInterval(renewal);
+          if (renewing) await renewing;
+        };
         try {
           await handler(event);
         } catch (err) {
-          clearInterval(renewal);
+          await stopRenewing();
           await this.release(event.eventId).catch(() => undefined);
           throw err;
         }
-        clearInterval(renewal);
+        await stopRenewing();
         await this.done(event.eventId);
       };
     }
