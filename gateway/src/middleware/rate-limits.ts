@@ -9,7 +9,9 @@ import { AppError, type Limiter, type LimiterDeclaration, type Logger } from '@f
  * location's iCal feed). The counters live in the gateway's own database (`shared`, issue 43):
  * one budget for every gateway replica, not one per replica. While that database does not answer
  * (or no database is given: tests of the routing) each replica counts in its memory, so a client
- * is never let through unlimited. The auth service additionally throttles logins per account and
+ * is never let through unlimited. Takes of one address in a replica are counted together, and
+ * an address well under a public budget does not wait for its count (the store limiter's `ahead`;
+ * docs/decisions.md "Gateway limits"). The auth service additionally throttles logins per account and
  * per IP in its database, and the applications and catalog services count public writes per
  * address and per phone number and lookups per address in their own.
  */
