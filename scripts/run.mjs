@@ -126,7 +126,7 @@ function step(name, what, command, args, env = {}) {
   });
   fs.closeSync(out);
   running.add(child);
-  if (name === 'tools') {
+  if (name.startsWith('tools')) {
     try {
       os.setPriority(child.pid, Math.min(19, os.getPriority() + TOOLS_NICENESS));
     } catch {
@@ -174,12 +174,17 @@ const needed = [
   ...(configured('S3_URL') ? [] : ['minio']),
   ...(configured('SMTP_URL') ? [] : ['mailpit']),
 ];
-const missing = needed.filter((tool) => !goTools.isReady(tool));
+const notBuilt = needed.filter((tool) => !goTools.isReady(tool));
+// Mailpit is not waited for: the platform starts without it and the launcher starts it once it
+// is built (start-infra.ts, mailLater; mails wait meanwhile as in an SMTP outage)
+const later = notBuilt.filter((tool) => tool === 'mailpit');
+const missing = notBuilt.filter((tool) => !later.includes(tool));
 let tools = Promise.resolve();
 let toolsDone = missing.length === 0;
 if (needed.length === 0)
   say('tools: none needed (MONGO_URL, S3_URL and SMTP_URL name the servers)');
-else if (missing.length === 0) say(`tools: ${needed.join(', ')} built before`);
+else if (notBuilt.length === 0) say(`tools: ${needed.join(', ')} built before`);
+else if (missing.length === 0) tools = Promise.resolve();
 else {
   const logs = path.relative(root, path.join(goTools.toolsDir(), 'logs'));
   say(
@@ -197,6 +202,20 @@ else {
     say(`tools: ${built.join(', ')} (${seconds(took)} in all)`);
     toolsDone = true;
   });
+}
+
+// after the tools the start waits for: Mailpit's build, at the same low priority, not waited for
+const laterTools = later.length === 0 ? [] : [later];
+for (const names of laterTools) {
+  const logs = path.relative(root, path.join(goTools.toolsDir(), 'logs'));
+  say(`tools: ${names.join(', ')} builds after the rest, while the platform starts (${logs})`);
+  void tools.then(() =>
+    step('tools-later', names.join(', '), process.execPath, [
+      'scripts/go-tools.cjs',
+      '--quiet',
+      ...names,
+    ]).then(({ took }) => say(`tools: ${names.join(', ')} built (${seconds(took)})`)),
+  );
 }
 
 // npm packages, then the server code and the web app side by side

@@ -20,8 +20,8 @@ import { formatS3Url, parseS3Url, startMinio, type S3Settings } from './minio';
 import { killStaleProcess } from './process';
 import { REPO_ROOT } from './paths';
 import { ensureSharedRabbit } from './rabbit';
-import { ensureTool } from './tools';
-import { errorMessage, noLog, type Log } from './util';
+import { ensureTool, isToolReady } from './tools';
+import { choosePort, errorMessage, noLog, type Log } from './util';
 
 export interface InfraPorts {
   mongo: number;
@@ -43,6 +43,12 @@ export interface InfraOptions {
   log?: (line: string) => void;
   /** Drop FerretDB's PostgreSQL database at stop() (test runs; make run keeps its data). */
   dropDatabaseOnStop?: boolean;
+  /**
+   * When Mailpit is not built yet, start without waiting for its build (make run on a new
+   * machine): its ports are chosen now, and it starts on them once built. Meanwhile the
+   * notification service holds its mails as in any SMTP outage and sends them when it is up.
+   */
+  mailLater?: boolean;
 }
 
 export interface Infra {
@@ -120,7 +126,8 @@ export async function startInfra(opts: InfraOptions): Promise<Infra> {
   // Build missing tools first (one at a time: each build uses every CPU).
   const ferretBin = external.mongo ? undefined : await ensureTool('ferretdb', log);
   const minioBin = external.s3 ? undefined : await ensureTool('minio', log);
-  const mailpitBin = external.smtp ? undefined : await ensureTool('mailpit', log);
+  const mailLater = !external.smtp && opts.mailLater === true && !isToolReady('mailpit');
+  const mailpitBin = external.smtp || mailLater ? undefined : await ensureTool('mailpit', log);
 
   if (opts.fresh) {
     // A test run killed hard may have left its servers running on the folder we are about to wipe.
@@ -169,15 +176,16 @@ export async function startInfra(opts: InfraOptions): Promise<Infra> {
   };
   const mail = async (): Promise<Part<{ smtpUrl: string; apiUrl: string }>> => {
     if (external.smtp) return { value: { smtpUrl: external.smtp, apiUrl: external.mailApi ?? '' } };
-    const c = await startMailpit({
-      binary: mailpitBin ?? '',
+    const settings = {
       dataDir,
       smtpPort: ports.smtp,
       httpPort: ports.mailHttp,
       // a test run keeps every mail (its tests read them); make run the newest RUN_MAX_MAILS
       maxMessages: opts.fresh ? 0 : RUN_MAX_MAILS,
       log,
-    });
+    };
+    if (mailLater) return mailpitOnceBuilt(ensureTool('mailpit', log), settings);
+    const c = await startMailpit({ ...settings, binary: mailpitBin ?? '' });
     return { value: { smtpUrl: c.smtpUrl, apiUrl: c.apiUrl }, stop: c.stop };
   };
 
@@ -259,4 +267,53 @@ export async function startInfra(opts: InfraOptions): Promise<Infra> {
     stop: stopAll,
   };
   return infra;
+}
+
+/**
+ * Mailpit on ports chosen now, started once its build is done (mailLater): the platform starts
+ * meanwhile, and the notification service sends the mails it held once Mailpit answers.
+ */
+export async function mailpitOnceBuilt(
+  built: Promise<string>,
+  settings: Omit<Parameters<typeof startMailpit>[0] & object, 'binary'>,
+): Promise<Part<{ smtpUrl: string; apiUrl: string }>> {
+  const log = settings.log ?? noLog;
+  const hint = 'set SMTP_PORT / MAIL_HTTP_PORT, or SMTP_URL and MAIL_API_URL to use another server';
+  const smtpPort = await choosePort(settings.smtpPort, 'Mailpit SMTP', hint);
+  const httpPort = await choosePort(settings.httpPort, 'Mailpit web UI and API', hint);
+  log(
+    `Mailpit is still to be built: the platform starts without it (mails wait until it is up, on smtp://127.0.0.1:${smtpPort})`,
+  );
+  let stopped = false;
+  const started = built
+    .then((binary) =>
+      stopped ? undefined : startMailpit({ ...settings, binary, smtpPort, httpPort }),
+    )
+    .then(
+      async (c) => {
+        if (c && stopped) {
+          // stopped while it was starting
+          await c.stop();
+          return undefined;
+        }
+        if (c) log(`Mailpit built and started: the mails held meanwhile go out now (${c.apiUrl})`);
+        return c;
+      },
+      (err: unknown) => {
+        log(`Mailpit did not start: ${errorMessage(err)}; mails wait until SMTP answers`);
+        return undefined;
+      },
+    );
+  return {
+    value: { smtpUrl: `smtp://127.0.0.1:${smtpPort}`, apiUrl: `http://127.0.0.1:${httpPort}` },
+    stop: async () => {
+      stopped = true;
+      // a build under way is left to finish in its own process; a started Mailpit stops
+      const c = await Promise.race([
+        started,
+        new Promise<undefined>((r) => setTimeout(() => r(undefined), 1000)),
+      ]);
+      await c?.stop();
+    },
+  };
 }

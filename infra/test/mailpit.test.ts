@@ -2,7 +2,11 @@
 // over plain SMTP, its web UI, chaos triggers), taken down and brought back with its mail.
 import fs from 'node:fs';
 import nodemailer from 'nodemailer';
+import os from 'node:os';
+import path from 'node:path';
 import { startMailpit, type Mailpit } from '../src/mailpit';
+import { mailpitOnceBuilt } from '../src/start-infra';
+import { ensureTool } from '../src/tools';
 import { canConnect } from './helpers';
 
 interface Found {
@@ -86,5 +90,38 @@ describe('Mailpit', () => {
     await own.stop();
     expect(fs.existsSync(info.Database)).toBe(false);
     expect(await canConnect(own.httpPort)).toBe(false);
+  });
+
+  test('when make run starts before Mailpit is built, then its SMTP address is announced at once and Mailpit listens there once the build is done; stopped before that, it never starts', async () => {
+    const binary = await ensureTool('mailpit');
+    let buildDone!: (path: string) => void;
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mail-later-'));
+    try {
+      const later = await mailpitOnceBuilt(new Promise<string>((r) => (buildDone = r)), {
+        dataDir,
+      });
+      const port = Number(new URL(later.value.smtpUrl).port);
+      // the platform starts with this address; nothing listens yet (mails wait, as in an outage)
+      expect(await canConnect(port)).toBe(false);
+      buildDone(binary);
+      const up = { smtpPort: port, apiUrl: later.value.apiUrl } as Mailpit;
+      for (let i = 0; i < 100 && !(await canConnect(port)); i++)
+        await new Promise((r) => setTimeout(r, 100));
+      await send(up, 'oksana@example.org', 'nach dem Bau');
+      expect((await search(up, 'to:oksana@example.org')).messages).toHaveLength(1);
+      await later.stop!();
+      expect(await canConnect(port)).toBe(false);
+
+      let never!: (path: string) => void;
+      const stoppedEarly = await mailpitOnceBuilt(new Promise<string>((r) => (never = r)), {
+        dataDir,
+      });
+      await stoppedEarly.stop!();
+      never(binary);
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(await canConnect(Number(new URL(stoppedEarly.value.smtpUrl).port))).toBe(false);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -79,6 +79,8 @@ export async function startLocalPlatform(opts: {
     dataDir: RUN_DATA_DIR,
     ports: portsFromEnv(),
     log: (l) => print(`infra        ${l}`),
+    // on a new machine the platform does not wait for Mailpit's build (scripts/run.mjs)
+    mailLater: true,
   });
   started.infra = infra;
   const admin = {
