@@ -37,7 +37,7 @@ export interface PrivateRabbitOptions {
   /** AMQP port; 0 or absent: a free port. */
   port?: number;
   log?: Log;
-  /** How long to wait for the node to accept AMQP connections (default 60 s). */
+  /** How long to wait for the node to accept AMQP connections (default 180 s). */
   timeoutMs?: number;
 }
 
@@ -172,7 +172,8 @@ export async function startPrivateRabbit(opts: PrivateRabbitOptions): Promise<Pr
   });
 
   const url = `amqp://guest:guest@${host}:${port}`;
-  const timeoutMs = opts.timeoutMs ?? 60_000;
+  // an Erlang node boots in 5-20 s alone; beside a browser suite on two cores it took over 60 s
+  const timeoutMs = opts.timeoutMs ?? 180_000;
   const started = Date.now();
   // In the foreground the script stays the parent of the Erlang VM and traps SIGTERM/SIGINT to
   // run `rabbitmqctl stop`, so signalling the child stops the node gracefully.

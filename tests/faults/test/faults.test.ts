@@ -28,7 +28,7 @@ const reports: FaultReport[] = [];
 
 beforeAll(async () => {
   lab = await FaultLab.start((line) => process.stderr.write(`[faults] ${line}\n`));
-}, 240_000);
+}, 330_000);
 
 afterAll(async () => {
   if (reports.length > 0) process.stdout.write(`\n${table(reports)}\n\n`);

@@ -20,7 +20,7 @@ beforeAll(async () => {
   lab = await FaultLab.start((line) => process.stderr.write(`[replicas] ${line}\n`), {
     replicas: 2,
   });
-}, 240_000);
+}, 330_000);
 
 afterAll(async () => {
   if (lines.length > 0) process.stdout.write(`\n${lines.join('\n')}\n\n`);
