@@ -54,5 +54,6 @@ describe('private RabbitMQ node', () => {
     // files in the same worker, and a node one of them still runs is not this test's concern.)
     expect(processesWithEnv(`RABBITMQ_NODENAME=${rabbit.nodeName}`)).toEqual([]);
     rabbit = undefined;
-  });
+    // a start and a restart of an Erlang node: each up to 180 s beside the browser suites
+  }, 400_000);
 });

@@ -23,7 +23,8 @@ describe('RabbitMQ restart while publishing', () => {
         'chaos-rabbit',
       ),
     });
-  });
+    // the node's boot: up to 180 s beside the browser suites (private-rabbit.ts)
+  }, 200_000);
   afterAll(async () => {
     for (const bus of buses) await bus.stop();
     await rabbit?.stop();
