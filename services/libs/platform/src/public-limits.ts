@@ -28,6 +28,8 @@ export function phoneLookupLimit(
     table: LOOKUPS,
     points: opts.perIp,
     windowSeconds: opts.windowSeconds,
+    // an ordinary visitor's lookups do not wait for their count (limiter.ts)
+    ahead: true,
   });
   return (key) => limiter.take(key);
 }

@@ -521,7 +521,8 @@ describe('a collection', () => {
       expect(await limiter.take('other')).toBe(0);
       await own.close(true);
       expect(await limiter.take('other')).toBe(0);
-      await new Promise((r) => setTimeout(r, 200));
+      // (it is counted a moment later: AHEAD_COUNT_MS)
+      await new Promise((r) => setTimeout(r, 600));
       await expect(limiter.take('other')).rejects.toThrow();
     } finally {
       await own.close(true).catch(() => undefined);

@@ -41,10 +41,18 @@ export interface LimiterDeclaration {
  *
  * With `ahead` (LimiterDeclaration) a take is answered before its point is counted while the key
  * had, as this process last heard from the database, used less than half its budget with the
- * points let ahead since: an ordinary visitor's lookups do not wait for the database, and near
- * the budget every take waits for the count again. A burst that reaches N processes at once can
+ * points let ahead since: an ordinary visitor's lookups do not wait for the database (they are
+ * counted a moment later, together: AHEAD_COUNT_MS), and near the budget every take waits for the
+ * count again. A burst that reaches N processes at once can
  * pass at most half the budget ahead in each of them before the counts catch up.
  */
+/**
+ * Points let ahead are counted this much later, together with those of that moment: a visitor's
+ * lookups one after another cost one write per moment instead of one each. Another replica sees
+ * them that much later; a process stopped meanwhile leaves them uncounted.
+ */
+const AHEAD_COUNT_MS = 250;
+
 export function mongoLimiter(conn: Connection, decl: LimiterDeclaration): Limiter {
   const limiter = new RateLimiterMongo({
     storeClient: conn,
@@ -111,11 +119,22 @@ export function mongoLimiter(conn: Connection, decl: LimiterDeclaration): Limite
       if (decl.ahead && fresh && (s.used ?? 0) + s.aheadUncounted + 1 <= decl.points / 2) {
         s.ahead++;
         s.aheadUncounted++;
-        if (!s.counting) void count(key, s);
+        // counted a moment later, with the takes of that moment: one write for many lookups
+        if (!s.counting && !s.later) {
+          s.later = setTimeout(() => {
+            s.later = undefined;
+            if (!s.counting) void count(key, s);
+          }, AHEAD_COUNT_MS);
+          s.later.unref();
+        }
         return Promise.resolve(0);
       }
       return new Promise<number>((resolve, reject) => {
         s.waiting.push({ resolve, reject });
+        if (s.later) {
+          clearTimeout(s.later);
+          s.later = undefined;
+        }
         if (!s.counting) void count(key, s);
       });
     },
@@ -146,6 +165,8 @@ interface KeyState {
   aheadUncounted: number;
   /** a consume of the key is under way */
   counting: boolean;
+  /** the count of the points let ahead, due in a moment */
+  later?: NodeJS.Timeout;
   /** the key's points in its window as the database last answered (null: not known) */
   used: number | null;
   windowEnd: number;
@@ -177,7 +198,7 @@ class KeyStates {
     if (this.states.size > 10_000) {
       for (const [old, state] of this.states) {
         if (this.states.size <= 10_000) break;
-        if (!state.counting) this.states.delete(old);
+        if (!state.counting && state.ahead === 0) this.states.delete(old);
       }
     }
     return s;
@@ -186,13 +207,19 @@ class KeyStates {
   /** Forgets a key whose window ended and that nothing waits for. */
   settle(key: string, s: KeyState): void {
     const now = Date.now();
-    if (!s.counting && s.waiting.length === 0 && s.windowEnd <= now && s.blockedUntil <= now)
+    if (
+      !s.counting &&
+      s.ahead === 0 &&
+      s.waiting.length === 0 &&
+      s.windowEnd <= now &&
+      s.blockedUntil <= now
+    )
       this.states.delete(key);
   }
 
   drop(key: string): void {
     const s = this.states.get(key);
-    if (s && !s.counting) this.states.delete(key);
+    if (s && !s.counting && s.ahead === 0) this.states.delete(key);
     else if (s) Object.assign(s, { used: null, blockedUntil: 0 });
   }
 
