@@ -197,8 +197,9 @@ export function proxyToServices(opts: ProxyOptions): RequestHandler {
     });
     proxyReq.on('response', (proxyRes) => {
       opts.shared.capture(proxyRes, req);
-      if (res.headersSent) {
-        // answered here meanwhile (a body over its limit): the service's answer is dropped
+      if (res.headersSent || res.destroyed) {
+        // answered here meanwhile (a body over its limit), or the client is gone: the service's
+        // answer is read and dropped, and its connection goes back to the pool
         proxyRes.resume();
         return;
       }
