@@ -197,9 +197,8 @@ export function proxyToServices(opts: ProxyOptions): RequestHandler {
     });
     proxyReq.on('response', (proxyRes) => {
       opts.shared.capture(proxyRes, req);
-      if (res.headersSent || res.destroyed) {
-        // answered here meanwhile (a body over its limit), or the client is gone: the service's
-        // answer is read and dropped, and its connection goes back to the pool
+      if (res.headersSent) {
+        // answered here meanwhile (a body over its limit): the service's answer is dropped
         proxyRes.resume();
         return;
       }
