@@ -1,6 +1,7 @@
 import http from 'node:http';
-import https from 'node:https';
+import { Readable } from 'node:stream';
 import type { Request, RequestHandler, Response } from 'express';
+import { createProxyMiddleware, type Plugin } from 'http-proxy-middleware';
 import {
   Admission,
   AppError,
@@ -20,9 +21,9 @@ interface Attempts {
   tried: Set<string>;
   /** the body as it arrived, sent again to the next instance */
   body?: Buffer;
-  /** the request to the instance tried now */
-  current?: http.ClientRequest;
 }
+
+const ATTEMPTS = new WeakMap<Request, Attempts>();
 
 /** The answers that came from a service (which logs them itself). */
 const PROXIED = new WeakSet<Response>();
@@ -53,10 +54,10 @@ export interface ProxyOptions {
  * address and host this gateway saw (after its own trusted proxies), never a chain the client
  * wrote; cookies only for the auth service (its refresh cookie, path /api/v1/auth).
  *
- * They are set before the request to the service is made, never once it has its socket: under
- * load (every socket of the pool busy) its headers are flushed by then, and setting one throws
- * ERR_HTTP_HEADERS_SENT — the exception, thrown from http-proxy's `proxyReq` event where the
- * gateway then set them, that took the gateway down under 1,000 connections (issue 48).
+ * They are set here and not in http-proxy's `proxyReq` event: that event comes when the proxied
+ * request gets its socket, which under load (every socket of the pool busy) is after its headers
+ * were already flushed, and setting one then throws ERR_HTTP_HEADERS_SENT — the exception that
+ * took the gateway down under 1,000 connections (issue 48).
  */
 function forwardedHeaders(req: Request, service: ServiceName): void {
   const headers = req.headers;
@@ -83,53 +84,31 @@ function keepBody(req: Request): Promise<Buffer | undefined> {
   });
 }
 
-/** An instance's address, taken apart once (not for every request). */
-interface Target {
-  secure: boolean;
-  hostname: string;
-  port: number;
-  /** the address's own path ('' for none), before every request's */
-  base: string;
-}
-
-function targetOf(url: string): Target {
-  const u = new URL(url);
-  return {
-    secure: u.protocol === 'https:',
-    hostname: u.hostname.replace(/^\[(.*)\]$/, '$1'),
-    port: Number(u.port || (u.protocol === 'https:' ? 443 : 80)),
-    base: u.pathname.replace(/\/+$/, ''),
-  };
-}
-
-/**
- * The path asked of the service: the instance's own path and the request's, with runs of slashes
- * in the path (not the query) made one, as http-proxy, which the gateway used before, did.
- */
-function outgoingPath(base: string, url: string): string {
-  const q = url.indexOf('?');
-  const pathname = q < 0 ? url : url.slice(0, q);
-  if (!base && !pathname.includes('//')) return url;
-  const joined = `${base}/${pathname}`.replace(/\/+/g, '/');
-  return q < 0 ? joined : joined + url.slice(q);
-}
-
-/**
- * The hop to the services, done once per request with node's own client on one keep-alive
- * agent (no proxy library: issue 46, the hop). What reaches the service is what the client sent
- * (method, path, headers, body; the headers of forwardedHeaders above), without the client's
- * Connection and Keep-Alive headers, which are about its connection to the gateway only (an
- * ingress that says `Connection: close` to the gateway would otherwise close the gateway's kept
- * connection to the service after every request). The service's answer goes back as it came,
- * status, headers and body streamed, but for the headers of the service's connection.
- */
 export function proxyToServices(opts: ProxyOptions): RequestHandler {
-  const agentOptions = { keepAlive: true, maxSockets: opts.maxSockets, keepAliveMsecs: 30000 };
-  const agent = new http.Agent(agentOptions);
-  const secureAgent = new https.Agent(agentOptions);
-  const targets = new Map<string, Target>();
-  for (const pool of Object.values(opts.pools))
-    for (const { url } of pool.instances) targets.set(url, targetOf(url));
+  const agent = new http.Agent({
+    keepAlive: true,
+    maxSockets: opts.maxSockets,
+    keepAliveMsecs: 30000,
+  });
+
+  // per request, before http-proxy builds the proxied request: an upload's longer timeout, and
+  // a kept body (a fresh stream for every attempt)
+  const perRequest: Plugin<Request, Response> = (proxyServer) => {
+    // http-proxy's own API (its typings leave out `before`): a pass run before its `stream`
+    const server = proxyServer as unknown as {
+      before(
+        type: 'web',
+        pass: 'stream',
+        fn: (req: Request, res: Response, o: object) => void,
+      ): void;
+    };
+    server.before('web', 'stream', (req, _res, options) => {
+      const o = options as { proxyTimeout?: number; buffer?: Readable };
+      if (isUploadPath(req.path)) o.proxyTimeout = opts.uploadTimeoutMs;
+      const body = ATTEMPTS.get(req)?.body;
+      if (body) o.buffer = Readable.from([body]);
+    });
+  };
 
   const unreachable = (res: Response): void => {
     if (res.headersSent) {
@@ -145,78 +124,49 @@ export function proxyToServices(opts: ProxyOptions): RequestHandler {
     });
   };
 
-  /** A request to an instance failed: retried at another when that is safe, else 503. */
-  const failed = (
-    err: NodeJS.ErrnoException,
-    req: Request,
-    res: Response,
-    attempts: Attempts,
-    url: string,
-  ): void => {
-    const code = err.code ?? '';
-    const pool = opts.pools[attempts.service];
-    if (NOT_REACHED.has(code) || BROKEN.has(code)) pool.failed(url);
-    const again =
-      !res.headersSent &&
-      !res.destroyed &&
-      attempts.tried.size < pool.size &&
-      (NOT_REACHED.has(code)
-        ? attempts.body !== undefined || !hasBody(req)
-        : BROKEN.has(code) &&
-          IDEMPOTENT.has(req.method) &&
-          (attempts.body !== undefined || !hasBody(req)));
-    opts.logger.warn(
-      { err: err.message, service: attempts.service, retried: again },
-      again ? 'service instance unreachable; trying another' : 'service unreachable',
-    );
-    if (again) send(req, res, attempts);
-    else unreachable(res);
-  };
-
-  const send = (req: Request, res: Response, attempts: Attempts): void => {
-    const url = opts.pools[attempts.service].pick(attempts.tried);
-    if (!url) return unreachable(res);
-    attempts.tried.add(url);
-    const target = targets.get(url) ?? targetOf(url);
-    const proxyReq = (target.secure ? https : http).request({
-      hostname: target.hostname,
-      port: target.port,
-      method: req.method,
-      path: outgoingPath(target.base, req.url),
-      headers: req.headers,
-      agent: target.secure ? secureAgent : agent,
-    });
-    attempts.current = proxyReq;
-    proxyReq.setTimeout(isUploadPath(req.path) ? opts.uploadTimeoutMs : opts.proxyTimeoutMs, () =>
-      proxyReq.destroy(),
-    );
-    proxyReq.on('error', (err: NodeJS.ErrnoException) => {
-      // the client is gone: nobody to answer
-      if (req.socket.destroyed && err.code === 'ECONNRESET') return;
-      failed(err, req, res, attempts, url);
-    });
-    proxyReq.on('response', (proxyRes) => {
-      opts.shared.capture(proxyRes, req);
-      if (res.headersSent) {
-        // answered here meanwhile (a body over its limit): the service's answer is dropped
-        proxyRes.resume();
-        return;
-      }
-      answer(res, proxyRes);
-      // a client that leaves before the end stops the service's answer too (a stream of events)
-      res.once('close', () => {
-        if (!res.writableEnded) proxyRes.destroy();
-      });
-      // a service's answer that breaks off midway is cut off for the client too (not left open)
-      proxyRes.once('close', () => {
-        if (!proxyRes.complete) res.destroy();
-      });
-      proxyRes.pipe(res);
-    });
-    if (attempts.body) proxyReq.end(attempts.body);
-    else if (hasBody(req)) req.pipe(proxyReq);
-    else proxyReq.end();
-  };
+  const proxy = createProxyMiddleware<Request, Response>({
+    router: (req) => {
+      const attempts = ATTEMPTS.get(req)!;
+      const url = opts.pools[attempts.service].pick(attempts.tried);
+      if (!url) throw new Error('no instance left to try');
+      attempts.tried.add(url);
+      return url;
+    },
+    changeOrigin: false,
+    xfwd: false,
+    agent,
+    proxyTimeout: opts.proxyTimeoutMs,
+    plugins: [perRequest],
+    on: {
+      proxyRes: (proxyRes, req) => opts.shared.capture(proxyRes, req as Request),
+      error: (err, req, res, target) => {
+        const request = req as Request;
+        const response = res as Response;
+        const attempts = ATTEMPTS.get(request);
+        const code = (err as NodeJS.ErrnoException).code ?? '';
+        const url = typeof target === 'string' ? target : (target as URL | undefined)?.href;
+        if (attempts && url && (NOT_REACHED.has(code) || BROKEN.has(code)))
+          opts.pools[attempts.service].failed(url);
+        const again =
+          attempts &&
+          !response.headersSent &&
+          !response.destroyed &&
+          attempts.tried.size < opts.pools[attempts.service].size &&
+          (NOT_REACHED.has(code)
+            ? attempts.body !== undefined || !hasBody(request)
+            : BROKEN.has(code) && IDEMPOTENT.has(request.method));
+        opts.logger.warn(
+          { err: (err as Error).message, service: attempts?.service, retried: Boolean(again) },
+          again ? 'service instance unreachable; trying another' : 'service unreachable',
+        );
+        if (again) {
+          void proxy(request, response, () => unreachable(response));
+          return;
+        }
+        unreachable(response);
+      },
+    },
+  });
 
   const admissions = new Map<ServiceName, Admission>();
   for (const service of Object.keys(opts.pools) as ServiceName[])
@@ -239,53 +189,13 @@ export function proxyToServices(opts: ProxyOptions): RequestHandler {
       PROXIED.add(res);
       void keepBody(req).then(
         (body) => {
-          const headers = req.headers;
-          const attempts: Attempts = { service, tried: new Set(), body };
-          delete headers.connection;
-          delete headers['keep-alive'];
-          delete headers['proxy-connection'];
-          // a DELETE or OPTIONS without a length says it has no body (as http-proxy did)
-          if ((req.method === 'DELETE' || req.method === 'OPTIONS') && !headers['content-length']) {
-            headers['content-length'] = '0';
-            delete headers['transfer-encoding'];
-          }
-          // the client went away, or its request broke: the request to the service is ended
-          // (its error then decides, as for any broken connection, what the client is told)
-          const stop = (): void => void attempts.current?.destroy();
-          req.once('aborted', stop);
-          req.on('error', stop);
-          send(req, res, attempts);
+          ATTEMPTS.set(req, { service, tried: new Set(), body });
+          return proxy(req, res, next);
         },
         () => res.destroy(),
       );
     });
   };
-}
-
-/**
- * Headers about one connection only (RFC 9110 § 7.6.1), neither passed on to the service nor
- * back to the client: each side's connection is the gateway's own (node's server then says
- * keep-alive or close, and frames the body, as the client's request asks).
- */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'transfer-encoding',
-  'upgrade',
-  'te',
-  'trailer',
-]);
-
-/** The service's status and headers (but those of its connection) on the answer. */
-function answer(res: Response, proxyRes: http.IncomingMessage): void {
-  res.statusCode = proxyRes.statusCode!;
-  if (proxyRes.statusMessage) res.statusMessage = proxyRes.statusMessage;
-  const headers = proxyRes.headers;
-  for (const name in headers) {
-    const value = headers[name];
-    if (value !== undefined && !HOP_BY_HOP.has(name)) res.setHeader(name, value);
-  }
 }
 
 function hasBody(req: Request): boolean {
