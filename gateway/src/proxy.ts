@@ -68,6 +68,28 @@ function forwardedHeaders(req: Request, service: ServiceName): void {
   else delete headers['x-forwarded-host'];
   delete headers['x-forwarded-port'];
   if (service !== 'auth') delete headers.cookie;
+  // connection headers belong to the client's connection (RFC 9110 § 7.6.1), not to the kept
+  // one to the service: an ingress that sends `Connection: close` (ingress-nginx does without
+  // upstream keep-alive) would otherwise close that one after every request. What the client
+  // asked for is answered on its own connection (proxyRes below).
+  if (headers.connection !== undefined) CLIENT_CONNECTION.set(req, headers.connection);
+  delete headers.connection;
+  delete headers['keep-alive'];
+  delete headers['proxy-connection'];
+}
+
+/** The client's own Connection header, taken off the request to the service. */
+const CLIENT_CONNECTION = new WeakMap<Request, string>();
+
+/**
+ * The answer's Connection header for the client: its own request's (http-proxy would otherwise
+ * fill in the service's, or keep-alive for a client that asked to close).
+ */
+function clientConnection(proxyRes: http.IncomingMessage, req: Request): void {
+  delete proxyRes.headers['keep-alive'];
+  const asked = CLIENT_CONNECTION.get(req);
+  if (asked !== undefined && /\bclose\b/i.test(asked)) proxyRes.headers.connection = 'close';
+  else delete proxyRes.headers.connection;
 }
 
 /** Reads a small declared body whole, so that it can be sent again; larger ones stream. */
@@ -138,7 +160,10 @@ export function proxyToServices(opts: ProxyOptions): RequestHandler {
     proxyTimeout: opts.proxyTimeoutMs,
     plugins: [perRequest],
     on: {
-      proxyRes: (proxyRes, req) => opts.shared.capture(proxyRes, req as Request),
+      proxyRes: (proxyRes, req) => {
+        clientConnection(proxyRes, req as Request);
+        opts.shared.capture(proxyRes, req as Request);
+      },
       error: (err, req, res, target) => {
         const request = req as Request;
         const response = res as Response;
