@@ -29,6 +29,13 @@ export interface LimiterDeclaration {
 }
 
 /**
+ * Points let ahead are counted this much later, together with those of that moment: a visitor's
+ * lookups one after another cost one write per moment instead of one each. Another replica sees
+ * them that much later; a process stopped meanwhile leaves them uncounted.
+ */
+const AHEAD_COUNT_MS = 250;
+
+/**
  * rate-limiter-flexible's counters, whose consume is one $inc. The takes of one key in this
  * process are counted together: while a consume of the key is under way, the takes that arrive
  * wait for the next one, which counts them all at once (`consume(key, n)`) and answers each in
@@ -43,16 +50,9 @@ export interface LimiterDeclaration {
  * had, as this process last heard from the database, used less than half its budget with the
  * points let ahead since: an ordinary visitor's lookups do not wait for the database (they are
  * counted a moment later, together: AHEAD_COUNT_MS), and near the budget every take waits for the
- * count again. A burst that reaches N processes at once can
- * pass at most half the budget ahead in each of them before the counts catch up.
+ * count again. A burst that reaches N processes at once can pass at most half the budget ahead
+ * in each of them before the counts catch up.
  */
-/**
- * Points let ahead are counted this much later, together with those of that moment: a visitor's
- * lookups one after another cost one write per moment instead of one each. Another replica sees
- * them that much later; a process stopped meanwhile leaves them uncounted.
- */
-const AHEAD_COUNT_MS = 250;
-
 export function mongoLimiter(conn: Connection, decl: LimiterDeclaration): Limiter {
   const limiter = new RateLimiterMongo({
     storeClient: conn,
