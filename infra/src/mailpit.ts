@@ -56,6 +56,10 @@ export interface Mailpit {
   refuseRecipients(refusal: SmtpRefusal): Promise<void>;
 }
 
+/** What to do when Mailpit's ports are taken (said where they are chosen). */
+export const MAILPIT_PORT_HINT =
+  'set SMTP_PORT / MAIL_HTTP_PORT, or SMTP_URL and MAIL_API_URL to use another server';
+
 export async function startMailpit(opts: MailpitOptions = {}): Promise<Mailpit> {
   const host = opts.host ?? '127.0.0.1';
   const log = opts.log ?? noLog;
@@ -68,7 +72,7 @@ export async function startMailpit(opts: MailpitOptions = {}): Promise<Mailpit> 
   const database = path.join(dataDir, 'mailpit', 'mailpit.db');
   fs.mkdirSync(path.dirname(database), { recursive: true });
   await killStaleProcess(pidFile, binary, log);
-  const hint = 'set SMTP_PORT / MAIL_HTTP_PORT, or SMTP_URL and MAIL_API_URL to use another server';
+  const hint = MAILPIT_PORT_HINT;
   const smtpPort = await choosePort(opts.smtpPort, 'Mailpit SMTP', hint, host);
   const httpPort = await choosePort(opts.httpPort, 'Mailpit web UI and API', hint, host);
   const apiUrl = `http://${host}:${httpPort}`;

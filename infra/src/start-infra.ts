@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startFerret } from './ferretdb';
 import { chooseFerretBackend, dropFerretDatabase } from './postgres';
-import { startMailpit } from './mailpit';
+import { MAILPIT_PORT_HINT, startMailpit } from './mailpit';
 import { startMessagesStandIn, type MessagesStandIn } from './messages-standin';
 import {
   configuredProviderKeys,
@@ -278,7 +278,7 @@ export async function mailpitOnceBuilt(
   settings: Omit<Parameters<typeof startMailpit>[0] & object, 'binary'>,
 ): Promise<Part<{ smtpUrl: string; apiUrl: string }>> {
   const log = settings.log ?? noLog;
-  const hint = 'set SMTP_PORT / MAIL_HTTP_PORT, or SMTP_URL and MAIL_API_URL to use another server';
+  const hint = MAILPIT_PORT_HINT;
   const smtpPort = await choosePort(settings.smtpPort, 'Mailpit SMTP', hint);
   const httpPort = await choosePort(settings.httpPort, 'Mailpit web UI and API', hint);
   log(
